@@ -1,0 +1,40 @@
+# agentioDependencies.cmake
+#
+# Finds what agentio's headers need and fails early, naming the Debian 12 package
+# that provides whatever is missing. Used by our own build and, installed, by
+# agentioConfig.cmake, so a downstream project gets the same checks and messages.
+
+include_guard(GLOBAL)
+
+set(_agentio_boost_version 1.81)
+
+function(_agentio_missing what package)
+    message(FATAL_ERROR
+        "agentio: ${what} not found.\n"
+        "On Debian 12 install it with:\n"
+        "    apt-get install ${package}\n"
+        "(or run scripts/setup.sh as root, which installs everything agentio needs).")
+endfunction()
+
+# Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
+# Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.
+find_package(Boost ${_agentio_boost_version} CONFIG QUIET COMPONENTS json url)
+if(NOT Boost_FOUND)
+    _agentio_missing("Boost >= ${_agentio_boost_version} with JSON and URL (found: '${Boost_VERSION}')"
+        "libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev")
+endif()
+if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/describe.hpp")
+    _agentio_missing("Boost.Describe (boost/describe.hpp)" "libboost1.81-all-dev")
+endif()
+
+find_package(SQLite3 QUIET)
+if(NOT SQLite3_FOUND)
+    _agentio_missing("SQLite3" "libsqlite3-dev")
+endif()
+
+find_package(OpenSSL QUIET)
+if(NOT OpenSSL_FOUND)
+    _agentio_missing("OpenSSL" "libssl-dev")
+endif()
+
+find_package(Threads REQUIRED)

@@ -1,0 +1,259 @@
+//
+// agentio/http/impl/server.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+
+#ifndef AGENTIO_HTTP_IMPL_SERVER_HPP
+#define AGENTIO_HTTP_IMPL_SERVER_HPP
+
+#include <agentio/json_text.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <utility>
+
+namespace agentio::http {
+
+inline response make_error_response(beast::http::status status, std::string_view detail, unsigned version,
+    bool keep_alive)
+{
+    response res{status, version};
+    res.set(beast::http::field::content_type, "application/json");
+    std::string body = "{\"detail\":";
+    agentio::append_json_string(body, detail);
+    body.push_back('}');
+    res.body() = std::move(body);
+    res.keep_alive(keep_alive);
+    res.prepare_payload();
+    return res;
+}
+
+namespace detail {
+
+inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// Errors that only mean the peer went away or went quiet: nothing to answer.
+inline bool is_disconnect(system::error_code const& ec) noexcept
+{
+    return ec == beast::http::error::end_of_stream || ec == beast::http::error::partial_message ||
+        ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+        ec == asio::error::operation_aborted || ec == beast::error::timeout;
+}
+
+// The answer to a request that could not be read, or none if there is nobody
+// to answer. The connection is closed after it in any case: the unread rest of
+// the request would otherwise be taken for the next one.
+inline std::optional<response> answer_to_read_error(system::error_code const& ec, server_options const& opt)
+{
+    using beast::http::status;
+    if(is_disconnect(ec))
+        return std::nullopt;
+    if(ec == beast::http::error::body_limit)
+        return make_error_response(status::payload_too_large,
+            "request body exceeds the limit of " + std::to_string(opt.max_body_bytes) + " bytes", 11, false);
+    if(ec == beast::http::error::header_limit)
+        return make_error_response(status::request_header_fields_too_large,
+            "request header exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11, false);
+    return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false);
+}
+
+inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
+{
+    try
+    {
+        std::rethrow_exception(ep);
+    }
+    catch(std::exception const& e)
+    {
+        std::fprintf(stderr, "agentio::http::server: %s: %s\n", where, e.what());
+    }
+    catch(...)
+    {
+        std::fprintf(stderr, "agentio::http::server: %s: unknown exception\n", where);
+    }
+}
+
+} // detail
+
+template<request_handler Handler>
+server<Handler>::server(asio::any_io_executor ex, Handler handler, server_options options)
+    : executor_(ex)
+    , acceptor_(asio::make_strand(ex))
+    , shared_(std::make_shared<shared_state>(std::move(handler), std::move(options)))
+{
+}
+
+template<request_handler Handler>
+system::result<tcp::endpoint> server<Handler>::listen(tcp::endpoint const& endpoint)
+{
+    system::error_code ec;
+    acceptor_.open(endpoint.protocol(), ec);
+    if(!ec)
+        acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    if(!ec)
+        acceptor_.bind(endpoint, ec);
+    if(!ec)
+        acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if(ec)
+    {
+        system::error_code ignored;
+        acceptor_.close(ignored);
+        return ec;
+    }
+    return acceptor_.local_endpoint();
+}
+
+template<request_handler Handler>
+void server<Handler>::start()
+{
+    asio::co_spawn(acceptor_.get_executor(), accept_loop(), [](std::exception_ptr ep) {
+        if(ep)
+            detail::log_unexpected("accept loop", ep);
+    });
+}
+
+template<request_handler Handler>
+void server<Handler>::stop()
+{
+    asio::post(acceptor_.get_executor(), [this] {
+        system::error_code ignored;
+        acceptor_.close(ignored);
+    });
+}
+
+template<request_handler Handler>
+asio::awaitable<void> server<Handler>::accept_loop()
+{
+    for(;;)
+    {
+        auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(executor_), detail::use_tuple);
+        if(ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor)
+            co_return; // stopped
+        if(ec)
+        {
+            // Out of descriptors or memory: back off instead of spinning.
+            asio::steady_timer pause(acceptor_.get_executor(), std::chrono::milliseconds(50));
+            co_await pause.async_wait(detail::use_tuple);
+            continue;
+        }
+        system::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
+        auto const ex = socket.get_executor();
+        asio::co_spawn(ex, serve(shared_, beast::tcp_stream(tcp::socket(std::move(socket)))),
+            [](std::exception_ptr ep) {
+                if(ep)
+                    detail::log_unexpected("connection", ep);
+            });
+    }
+}
+
+template<request_handler Handler>
+asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream)
+{
+    namespace bhttp = beast::http;
+    using detail::use_tuple;
+
+    struct connection_count
+    {
+        std::atomic<std::size_t>& n;
+        explicit connection_count(std::atomic<std::size_t>& c) : n(c) { ++n; }
+        ~connection_count() { --n; }
+    } counted(state->connections);
+
+    server_options const& opt = state->options;
+    beast::flat_buffer buffer;
+
+    auto send_and_close = [&](response res) -> asio::awaitable<void> {
+        res.set(bhttp::field::server, opt.server_name);
+        stream.expires_after(opt.write_timeout);
+        co_await bhttp::async_write(stream, res, use_tuple);
+    };
+
+    if(state->connections.load() > opt.max_connections)
+    {
+        co_await send_and_close(make_error_response(bhttp::status::service_unavailable,
+            "too many connections", 11, false));
+    }
+    else
+    {
+        for(;;)
+        {
+            bhttp::request_parser<bhttp::string_body> parser;
+            parser.body_limit(opt.max_body_bytes);
+            parser.header_limit(opt.max_header_bytes);
+
+            stream.expires_after(opt.read_timeout);
+            auto [ec, n] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
+            if(!ec && !parser.is_done())
+            {
+                // curl and others wait for this before sending a large body.
+                if(beast::iequals(parser.get()[bhttp::field::expect], "100-continue"))
+                {
+                    bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, parser.get().version()};
+                    stream.expires_after(opt.write_timeout);
+                    std::tie(ec, n) = co_await bhttp::async_write(stream, go_on, use_tuple);
+                }
+                if(!ec)
+                {
+                    stream.expires_after(opt.read_timeout);
+                    std::tie(ec, n) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
+                }
+            }
+            if(ec)
+            {
+                if(auto res = detail::answer_to_read_error(ec, opt))
+                    co_await send_and_close(std::move(*res));
+                break;
+            }
+
+            request req = parser.release();
+            unsigned const version = req.version();
+            bool const keep_alive = req.keep_alive();
+
+            std::optional<bhttp::message_generator> reply;
+            std::exception_ptr failure;
+            try
+            {
+                reply.emplace(co_await state->handler(std::move(req)));
+            }
+            catch(...)
+            {
+                failure = std::current_exception();
+            }
+            if(failure)
+            {
+                detail::log_unexpected("handler", failure);
+                co_await send_and_close(make_error_response(bhttp::status::internal_server_error,
+                    "internal server error", version, false));
+                break;
+            }
+
+            bool const reply_keeps_alive = reply->keep_alive();
+            stream.expires_after(opt.write_timeout);
+            auto [wec, wn] = co_await beast::async_write(stream, std::move(*reply), use_tuple);
+            if(wec || !keep_alive || !reply_keeps_alive)
+                break;
+        }
+    }
+
+    system::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+} // agentio::http
+
+#endif

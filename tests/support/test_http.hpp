@@ -1,0 +1,84 @@
+// Blocking HTTP helpers for tests: one request per call over a fresh loopback
+// connection, or raw bytes for requests a well-behaved client would not send.
+#pragma once
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <string>
+
+namespace test_http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+struct reply
+{
+    unsigned status = 0;
+    std::string body;
+    http::fields headers;
+
+    boost::json::value json() const { return boost::json::parse(body); }
+    std::string detail() const { return std::string(json().at("detail").as_string()); }
+};
+
+inline reply request(tcp::endpoint ep, http::verb method, std::string const& target, std::string const& body = {},
+    std::string const& content_type = "application/json")
+{
+    asio::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.expires_after(std::chrono::seconds(30));
+    stream.connect(ep);
+    http::request<http::string_body> req{method, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    if(!body.empty())
+        req.set(http::field::content_type, content_type);
+    req.body() = body;
+    req.prepare_payload();
+    http::write(stream, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    reply r{res.result_int(), res.body(), {}};
+    for(auto const& f : res)
+        r.headers.insert(f.name_string(), f.value());
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    return r;
+}
+
+inline reply get(tcp::endpoint ep, std::string const& target)
+{
+    return request(ep, http::verb::get, target);
+}
+
+inline reply post(tcp::endpoint ep, std::string const& target, std::string const& body)
+{
+    return request(ep, http::verb::post, target, body);
+}
+
+/// Sends `bytes` as they are and returns everything the server sends back until it closes.
+inline std::string raw(tcp::endpoint ep, std::string const& bytes)
+{
+    asio::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(ep);
+    beast::error_code ec;
+    asio::write(s, asio::buffer(bytes), ec);
+    std::string out;
+    asio::read(s, asio::dynamic_buffer(out), ec); // until EOF or reset
+    return out;
+}
+
+} // namespace test_http

@@ -1,0 +1,187 @@
+// Test that header file is self-contained.
+#include <agentio/http/server.hpp>
+
+#include "test_http.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using agentio::http::request;
+
+namespace {
+
+// Echoes method, target and body; /throw throws; /slow waits before answering.
+struct echo_handler
+{
+    std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+
+    asio::awaitable<http::message_generator> operator()(request&& req)
+    {
+        ++*calls;
+        if(req.target() == "/throw")
+            throw std::runtime_error("handler bug");
+        agentio::http::response res{http::status::ok, req.version()};
+        res.set(http::field::content_type, "text/plain");
+        res.body() = std::string(req.method_string()) + " " + std::string(req.target()) + " " + req.body();
+        res.keep_alive(req.keep_alive());
+        res.prepare_payload();
+        co_return res;
+    }
+};
+
+// A server on 127.0.0.1:<ephemeral> run by two threads for the test's duration.
+struct running_server
+{
+    asio::io_context ioc{2};
+    agentio::http::server<echo_handler> server;
+    asio::ip::tcp::endpoint ep;
+    std::vector<std::thread> threads;
+
+    explicit running_server(agentio::http::server_options opt = {})
+        : server(ioc.get_executor(), echo_handler{}, std::move(opt))
+    {
+        ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        server.start();
+        for(int i = 0; i < 2; ++i)
+            threads.emplace_back([this] { ioc.run(); });
+    }
+    ~running_server()
+    {
+        server.stop();
+        ioc.stop();
+        for(auto& t : threads)
+            t.join();
+    }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(http_server)
+
+BOOST_AUTO_TEST_CASE(answers_and_keeps_the_connection_alive)
+{
+    running_server s;
+    BOOST_TEST(s.ep.port() != 0);
+    // Three requests pipelined on one connection, the last one closing it.
+    std::string const out = test_http::raw(s.ep,
+        "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+        "POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+        "GET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    BOOST_TEST(out.find("GET /a ") != std::string::npos);
+    BOOST_TEST(out.find("POST /b hello") != std::string::npos);
+    BOOST_TEST(out.find("GET /c ") != std::string::npos);
+    BOOST_TEST(*s.server.handler().calls == 3);
+}
+
+BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
+{
+    agentio::http::server_options opt;
+    opt.max_body_bytes = 1000;
+    running_server s(opt);
+    auto const out = test_http::raw(s.ep, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n");
+    BOOST_TEST(out.starts_with("HTTP/1.1 413"));
+    BOOST_TEST(out.find(R"({"detail":"request body exceeds the limit of 1000 bytes"})") != std::string::npos);
+    BOOST_TEST(*s.server.handler().calls == 0);
+
+    // Chunked: the limit holds while the body streams in.
+    std::string chunked = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for(int i = 0; i < 3; ++i)
+        chunked += "190\r\n" + std::string(400, 'x') + "\r\n";
+    chunked += "0\r\n\r\n";
+    BOOST_TEST(test_http::raw(s.ep, chunked).starts_with("HTTP/1.1 413"));
+
+    // At the limit is fine.
+    auto const ok = test_http::post(s.ep, "/", std::string(1000, 'y'));
+    BOOST_TEST(ok.status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(expect_100_continue_gets_its_interim_answer)
+{
+    running_server s;
+    asio::io_context ioc;
+    asio::ip::tcp::socket sock(ioc);
+    sock.connect(s.ep);
+    asio::write(sock, asio::buffer(std::string(
+        "POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")));
+    std::string got(64, '\0');
+    auto n = sock.read_some(asio::buffer(got));
+    got.resize(n);
+    BOOST_TEST(got.starts_with("HTTP/1.1 100 Continue\r\n"));
+    asio::write(sock, asio::buffer(std::string("body")));
+    std::string rest;
+    boost::system::error_code ec;
+    asio::read(sock, asio::dynamic_buffer(rest), ec);
+    BOOST_TEST((got + rest).find("POST /e body") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_requests_get_400_and_huge_headers_431)
+{
+    agentio::http::server_options opt;
+    opt.max_header_bytes = 2048;
+    running_server s(opt);
+    BOOST_TEST(test_http::raw(s.ep, "GARBAGE\r\n\r\n").starts_with("HTTP/1.1 400"));
+    BOOST_TEST(test_http::raw(s.ep, "GET / HTTP/1.1\r\nContent-Length: nope\r\n\r\n").starts_with("HTTP/1.1 400"));
+    BOOST_TEST(test_http::raw(s.ep, "GET / HTTP/1.1\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n")
+                   .starts_with("HTTP/1.1 431"));
+    BOOST_TEST(*s.server.handler().calls == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_throwing_handler_is_a_500_and_the_server_lives_on)
+{
+    running_server s;
+    auto const bad = test_http::get(s.ep, "/throw");
+    BOOST_TEST(bad.status == 500u);
+    BOOST_TEST(bad.detail() == "internal server error");
+    BOOST_TEST(test_http::get(s.ep, "/after").status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_read_timeout)
+{
+    agentio::http::server_options opt;
+    opt.read_timeout = std::chrono::milliseconds(200);
+    running_server s(opt);
+    asio::io_context ioc;
+    asio::ip::tcp::socket sock(ioc);
+    sock.connect(s.ep);
+    asio::write(sock, asio::buffer(std::string("GET / HTTP/1.1\r\nHost")));  // and then nothing
+    std::string rest;
+    boost::system::error_code ec;
+    asio::read(sock, asio::dynamic_buffer(rest), ec); // returns when the server hangs up
+    BOOST_TEST((ec == asio::error::eof || ec == asio::error::connection_reset));
+    BOOST_TEST(rest.empty());
+}
+
+BOOST_AUTO_TEST_CASE(many_concurrent_clients)
+{
+    running_server s;
+    std::vector<std::thread> clients;
+    std::atomic<int> ok{0};
+    for(int c = 0; c < 8; ++c)
+        clients.emplace_back([&, c] {
+            for(int i = 0; i < 25; ++i)
+            {
+                auto r = test_http::get(s.ep, "/c" + std::to_string(c));
+                ok += r.status == 200u && r.body == "GET /c" + std::to_string(c) + " ";
+            }
+        });
+    for(auto& t : clients)
+        t.join();
+    BOOST_TEST(ok == 200);
+}
+
+BOOST_AUTO_TEST_CASE(listen_reports_an_address_in_use)
+{
+    running_server s;
+    asio::io_context ioc;
+    agentio::http::server<echo_handler> second(ioc.get_executor(), echo_handler{});
+    auto r = second.listen(s.ep);
+    BOOST_TEST(r.has_error());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
