@@ -119,6 +119,8 @@ BOOST_AUTO_TEST_CASE(read_only_refuses_every_kind_of_write)
         }
     }
     BOOST_TEST(all_rows(db, "SELECT count(*) AS n FROM t") == "{\"n\":3}\n");
+    // Schema introspection is a read and stays allowed.
+    BOOST_TEST(all_rows(db, "PRAGMA table_info(t)").find("\"name\":\"amount\"") != std::string::npos);
     // query_only is still on.
     BOOST_TEST(all_rows(db, "PRAGMA query_only") == "{\"query_only\":1}\n");
 }

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# REST API throughput and tail latency, agentio-portfolio next to the seed's own
+# stack (FastAPI + uvicorn + SQLite, ../shared/peers/fastapi_portfolio.py) on the
+# same database, same machine, same wrk command, in one run.
+#
+#   bench/rest_bench.sh [seconds-per-scenario] [connections]
+#
+# Prints a Markdown table (also written to build/bench/rest.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-10}
+conns=${2:-64}
+root=$(pwd)
+peer=${PEER:-$root/../shared/peers/fastapi_portfolio.py}
+out=$root/build/bench
+mkdir -p "$out"
+
+bash scripts/setup.sh wrk python3-fastapi python3-uvicorn >/dev/null
+bash scripts/build.sh release agentio-portfolio >/dev/null
+exe=$root/build/release/reference_server/agentio-portfolio
+db=$out/portfolio.db
+[ -f "$db" ] || "$exe" init-db "$db" >/dev/null
+
+ours_port=18080 peer_port=18090
+"$exe" serve --db "$db" --port $ours_port --threads "$(nproc)" >"$out/ours.log" 2>&1 &
+ours=$!
+/usr/bin/python3 "$peer" --db "$db" --port $peer_port --workers "$(nproc)" >"$out/peer.log" 2>&1 &
+peer_pid=$!
+trap 'kill $ours $peer_pid 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+for port in $ours_port $peer_port; do
+  for _ in $(seq 100); do
+    (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+    sleep 0.2
+  done
+done
+
+pid=$(/usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select portfolio_id from datos_relevantes order by id limit 1').fetchone()[0])" "$db")
+
+search_body='{"filters":[{"field":"estado_de_la_iniciativa","operator":"eq","value":"En Ejecución"}],"order_by":"importe_2025","order_dir":"desc","limit":50}'
+agg_body='{"group_by":"estado_de_la_iniciativa","metrics":[{"op":"count"}]}'
+
+# scenario-name  method  path  body
+scenarios=(
+  "list limit=1|GET|/api/v1/datos-relevantes?limit=1|"
+  "search 1 filter + order + limit 50|POST|/api/v1/datos-relevantes/search|$search_body"
+  "portfolio/{id} (all tables)|GET|/api/v1/portfolio/$pid|"
+  "aggregate by estado|POST|/api/v1/datos-relevantes/aggregate|$agg_body"
+)
+
+# "Requests/sec:  12345.67" and the 99% line of --latency, in ms.
+measure() { # port method path body
+  local url="http://127.0.0.1:$1$3" text
+  if [ "$2" = POST ]; then
+    text=$(BODY="$4" wrk -t2 -c"$conns" -d"${duration}s" --latency -s bench/wrk/post.lua "$url")
+  else
+    text=$(wrk -t2 -c"$conns" -d"${duration}s" --latency "$url")
+  fi
+  local rps p99 non2xx
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
+  p99=$(awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
+  non2xx=$(awk '/Non-2xx/ {print $5}' <<<"$text")
+  echo "$rps $p99 ${non2xx:-0}"
+}
+
+{
+  echo "| scenario | agentio req/s | agentio p99 ms | FastAPI req/s | FastAPI p99 ms | throughput ratio | p99 ratio |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  for s in "${scenarios[@]}"; do
+    IFS='|' read -r name method path body <<<"$s"
+    read -r our_rps our_p99 our_bad <<<"$(measure $ours_port "$method" "$path" "$body")"
+    read -r peer_rps peer_p99 peer_bad <<<"$(measure $peer_port "$method" "$path" "$body")"
+    if [ "$our_bad" != 0 ] || [ "$peer_bad" != 0 ]; then
+      echo "non-2xx answers: agentio $our_bad, FastAPI $peer_bad in '$name'" >&2
+      exit 1
+    fi
+    ratio=$(awk -v a="$our_rps" -v b="$peer_rps" 'BEGIN {printf "%.1f×", a/b}')
+    pratio=$(awk -v a="$our_p99" -v b="$peer_p99" 'BEGIN {printf "%.1f× lower", b/a}')
+    printf '| %s | %.0f | %.2f | %.0f | %.2f | %s | %s |\n' "$name" "$our_rps" "$our_p99" "$peer_rps" "$peer_p99" "$ratio" "$pratio"
+  done
+} | tee "$out/rest.md"
+echo
+echo "wrk -t2 -c$conns -d${duration}s --latency; $(nproc) cores; agentio --threads $(nproc); uvicorn --workers $(nproc); $(date -u +%Y-%m-%d)"

@@ -1,0 +1,45 @@
+// The read-only REST API under /api/v1 (seed 001 §5, §8): list, search,
+// aggregate, by id, by initiative, the cross-table view of one initiative,
+// dropdown values and health. Requests are validated on the network thread;
+// SQL runs on the query pool's threads.
+#pragma once
+
+#include "api/query.hpp"
+
+#include <agentio/http/server.hpp>
+#include <agentio/sqlite.hpp>
+
+#include <memory>
+#include <string>
+
+namespace portfolio::api {
+
+/// What a route answers: a status and a JSON body.
+struct api_reply
+{
+    int status = 200;
+    std::string body;
+    std::string_view allow = {}; // the Allow header of a 405
+};
+
+class rest_api
+{
+public:
+    rest_api(std::shared_ptr<database_schema const> schema, agentio::sqlite::query_pool& pool, limits lim = {});
+
+    /// The agentio::http::request_handler entry point.
+    boost::asio::awaitable<boost::beast::http::message_generator> operator()(agentio::http::request&& req);
+
+    /// Answers a request whose path starts with /api/v1 (`segments` after those two).
+    boost::asio::awaitable<api_reply> route(agentio::http::request const& req);
+
+private:
+    std::shared_ptr<database_schema const> schema_;
+    agentio::sqlite::query_pool* pool_;
+    limits limits_;
+};
+
+/// Builds the HTTP response for an api_reply.
+agentio::http::response make_json_response(api_reply reply, agentio::http::request const& req);
+
+} // namespace portfolio::api

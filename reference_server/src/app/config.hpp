@@ -1,0 +1,21 @@
+// Configuration from the environment, a .env file and command-line flags, in
+// that order of precedence: flag > environment > .env > default.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace portfolio {
+
+/// Loads KEY=VALUE lines of `path` into the environment, never overriding a
+/// variable that is already set. A missing file is not an error.
+void load_dotenv(std::filesystem::path const& path = ".env");
+
+/// The environment variable, or nothing when unset or empty.
+std::optional<std::string> env(char const* name);
+
+/// The default database: $PORTFOLIO_DB, else data/portfolio.db.
+std::filesystem::path default_db_path();
+
+} // namespace portfolio

@@ -1,0 +1,59 @@
+// agentio-portfolio's HTTP server: the REST API over a read-only SQLite pool,
+// on an io_context run by several threads. Used by `serve` and by the tests,
+// which run it in-process on an ephemeral port.
+#pragma once
+
+#include "api/rest_api.hpp"
+
+#include <agentio/http/server.hpp>
+#include <agentio/sqlite.hpp>
+
+#include <boost/asio/io_context.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace portfolio {
+
+struct server_options
+{
+    std::filesystem::path db_path;
+    std::string host = "127.0.0.1";
+    unsigned short port = 8080;
+    unsigned threads = std::max(1u, std::thread::hardware_concurrency()); // network threads
+    unsigned db_threads = std::max(1u, std::thread::hardware_concurrency());
+    api::limits limits{};
+    agentio::http::server_options http{};
+};
+
+class portfolio_server
+{
+public:
+    /// Opens the database and listens; nothing is served until run().
+    /// Throws std::runtime_error with a message for the user on failure.
+    explicit portfolio_server(server_options options);
+    ~portfolio_server();
+
+    /// The address actually bound (the port is known even when 0 was asked).
+    boost::asio::ip::tcp::endpoint endpoint() const { return endpoint_; }
+
+    /// Serves on `threads` threads (the calling one included) until stop().
+    void run();
+
+    /// Stops serving; run() returns. Safe from any thread and from signal handlers' completions.
+    void stop();
+
+private:
+    // Destroyed bottom-up: the server, then the pool (whose finished work posts
+    // to ioc_), then ioc_ with whatever is still queued on it.
+    server_options options_;
+    boost::asio::io_context ioc_;
+    std::unique_ptr<agentio::sqlite::query_pool> pool_;
+    std::unique_ptr<agentio::http::server<api::rest_api>> http_;
+    boost::asio::ip::tcp::endpoint endpoint_;
+};
+
+} // namespace portfolio

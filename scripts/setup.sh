@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what agentio needs on Debian 12 (as root), or says what to install.
+#   scripts/setup.sh [extra-package ...]
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build git ca-certificates
+  libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev
+  libsqlite3-dev liblodepng-dev libssl-dev libfreetype-dev fonts-dejavu-core
+  "$@"
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: run as root, or install them with:"
+  echo "    sudo apt-get install -y ${missing[*]}"
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
