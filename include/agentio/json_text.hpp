@@ -19,20 +19,42 @@
 
 namespace agentio {
 
+namespace detail {
+
+// 1 for the bytes a JSON string must escape: controls, '"' and '\\'.
+inline constexpr auto json_escape_table = [] {
+    struct table
+    {
+        bool escape[256] = {};
+    } t;
+    for(int c = 0; c < 0x20; ++c)
+        t.escape[c] = true;
+    t.escape[static_cast<unsigned char>('"')] = true;
+    t.escape[static_cast<unsigned char>('\\')] = true;
+    return t;
+}();
+
+} // detail
+
 /// Appends `s` as a quoted JSON string. Control characters are escaped; bytes
 /// >= 0x80 are copied as they are (the caller provides UTF-8).
 inline void append_json_string(std::string& out, std::string_view s)
 {
     static constexpr char hex[] = "0123456789abcdef";
+    out.reserve(out.size() + s.size() + 2);
     out.push_back('"');
-    std::size_t run = 0; // start of the pending run of bytes that need no escape
-    for(std::size_t i = 0; i < s.size(); ++i)
+    char const* p = s.data();
+    char const* const end = p + s.size();
+    while(p != end)
     {
-        auto const c = static_cast<unsigned char>(s[i]);
-        if(c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        out.append(s.data() + run, i - run);
-        run = i + 1;
+        // Copy the longest run that needs no escape in one append.
+        char const* run = p;
+        while(p != end && !detail::json_escape_table.escape[static_cast<unsigned char>(*p)])
+            ++p;
+        out.append(run, p);
+        if(p == end)
+            break;
+        auto const c = static_cast<unsigned char>(*p++);
         switch(c)
         {
         case '"':  out.append("\\\""); break;
@@ -48,7 +70,6 @@ inline void append_json_string(std::string& out, std::string_view s)
             out.push_back(hex[c & 0xf]);
         }
     }
-    out.append(s.data() + run, s.size() - run);
     out.push_back('"');
 }
 

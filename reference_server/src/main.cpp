@@ -7,6 +7,8 @@
 #include "app/server.hpp"
 #include "portfolio/db_generator.hpp"
 
+#include <agentio/sqlite.hpp>
+
 #include <boost/asio/signal_set.hpp>
 
 #include <charconv>
@@ -155,6 +157,7 @@ int serve(std::span<char* const> args)
 
 int main(int argc, char** argv)
 {
+    agentio::sqlite::configure_for_concurrency();
     std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0));
     try
     {

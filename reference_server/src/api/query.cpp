@@ -437,14 +437,30 @@ std::optional<api_error> read_integer(json::object const& obj, std::string_view 
     return std::nullopt;
 }
 
-search_query finish_search(table_schema const& table, sql_query where, std::string const& order,
+// ORDER BY of a page: the requested column (if any), then the key, which
+// breaks ties so that pages never overlap or skip rows. `alias` prefixes the
+// columns ("t." for the outer query).
+std::string order_clause(table_schema const& table, column const* by, std::string_view dir, std::string_view alias)
+{
+    std::string const key = std::string(alias) + quote_identifier(table.columns.front().name);
+    if(!by)
+        return " ORDER BY " + key;
+    return " ORDER BY " + std::string(alias) + quote_identifier(by->name) + " " + std::string(dir) + ", " + key;
+}
+
+search_query finish_search(table_schema const& table, sql_query where, column const* order_by, std::string_view dir,
     std::int64_t limit, std::int64_t offset)
 {
-    std::string const from = " FROM " + quote_identifier(table.meta->name);
+    std::string const name = quote_identifier(table.meta->name);
     search_query s;
-    s.count.sql = "SELECT count(*)" + from + where.sql;
+    s.count.sql = "SELECT count(*) FROM " + name + where.sql;
     s.count.params = where.params;
-    s.page.sql = "SELECT *" + from + where.sql + order + " LIMIT ? OFFSET ?";
+    // Sort and cut the page on rowids, then fetch only the page's rows: the
+    // sorter then carries two values per row instead of every column of every
+    // matching row (datos_relevantes has 80+), several times faster.
+    s.page.sql = "SELECT t.* FROM (SELECT rowid AS k FROM " + name + where.sql +
+        order_clause(table, order_by, dir, "") + " LIMIT ? OFFSET ?) AS page CROSS JOIN " + name +
+        " AS t ON t.rowid = page.k" + order_clause(table, order_by, dir, "t.");
     s.page.params = std::move(where.params);
     s.page.params.emplace_back(limit);
     s.page.params.emplace_back(offset);
@@ -475,7 +491,7 @@ checked<search_query> make_list_query(table_schema const& table, std::optional<s
     }
     if(auto e = check_page(limit, offset, "limit", "offset", lim))
         return *e;
-    return finish_search(table, {}, " ORDER BY " + quote_identifier(table.columns.front().name), limit, offset);
+    return finish_search(table, {}, nullptr, "ASC", limit, offset);
 }
 
 checked<search_query> make_search_query(table_schema const& table, json::value const& body, limits const& lim)
@@ -499,9 +515,6 @@ checked<search_query> make_search_query(table_schema const& table, json::value c
     if(auto e = append_where(where, table, obj.if_contains("filters"), lim))
         return *e;
 
-    // The primary key breaks ties, so that pages never overlap or skip rows.
-    std::string const key = quote_identifier(table.columns.front().name);
-    std::string order = " ORDER BY " + key;
     std::string_view dir = "ASC";
     if(auto const* d = obj.if_contains("order_dir"); d && !d->is_null())
     {
@@ -510,18 +523,18 @@ checked<search_query> make_search_query(table_schema const& table, json::value c
             return unprocessable("order_dir: debe ser \"asc\" o \"desc\"; recibido " + json_text(*d));
         dir = *s == "desc" ? "DESC" : "ASC";
     }
+    column const* order_by = nullptr;
     if(auto const* ob = obj.if_contains("order_by"); ob && !ob->is_null())
     {
         auto const* s = ob->if_string();
         if(!s)
             return unprocessable("order_by: debe ser el nombre de un campo; recibido " + std::string(kind_name(*ob)));
-        column const* col = table.find(*s);
-        if(!col)
+        order_by = table.find(*s);
+        if(!order_by)
             return unprocessable("order_by: campo desconocido '" + std::string(*s) + "' en la tabla " +
                 std::string(table.meta->name));
-        order = " ORDER BY " + quote_identifier(col->name) + " " + std::string(dir) + ", " + key;
     }
-    return finish_search(table, std::move(where), order, limit, offset);
+    return finish_search(table, std::move(where), order_by, dir, limit, offset);
 }
 
 checked<aggregate_query> make_aggregate_query(table_schema const& table, json::value const& body,

@@ -65,12 +65,13 @@ bool step(statement& s)
 std::int64_t append_rows(connection& c, sql_query const& q, std::string& out)
 {
     auto s = prepare(c, q);
+    agentio::sqlite::json_row_writer const writer(s);
     std::int64_t n = 0;
     while(step(s))
     {
         if(n++)
             out.push_back(',');
-        s.append_row_json(out);
+        writer.append(out);
     }
     return n;
 }

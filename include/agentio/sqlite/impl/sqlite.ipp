@@ -72,6 +72,11 @@ inline system::error_category const& error_category() noexcept
     return category;
 }
 
+inline bool configure_for_concurrency() noexcept
+{
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+}
+
 // ---------------------------------------------------------------------------
 // statement
 
@@ -200,15 +205,37 @@ inline void statement::append_column_json(std::string& out, int column) const
 
 inline void statement::append_row_json(std::string& out) const
 {
-    int const n = column_count();
-    out.push_back('{');
+    json_row_writer(*this).append(out);
+}
+
+// ---------------------------------------------------------------------------
+// json_row_writer
+
+inline json_row_writer::json_row_writer(statement const& stmt)
+    : stmt_(&stmt)
+{
+    int const n = stmt.column_count();
+    keys_.reserve(static_cast<std::size_t>(n));
     for(int i = 0; i < n; ++i)
     {
-        if(i)
-            out.push_back(',');
-        append_json_string(out, column_name(i));
-        out.push_back(':');
-        append_column_json(out, i);
+        std::string key(i == 0 ? "{" : ",");
+        append_json_string(key, stmt.column_name(i));
+        key.push_back(':');
+        keys_.push_back(std::move(key));
+    }
+}
+
+inline void json_row_writer::append(std::string& out) const
+{
+    if(keys_.empty())
+    {
+        out.append("{}");
+        return;
+    }
+    for(std::size_t i = 0; i < keys_.size(); ++i)
+    {
+        out.append(keys_[i]);
+        stmt_->append_column_json(out, static_cast<int>(i));
     }
     out.push_back('}');
 }
