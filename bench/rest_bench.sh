@@ -3,13 +3,15 @@
 # stack (FastAPI + uvicorn + SQLite, ../shared/peers/fastapi_portfolio.py) on the
 # same database, same machine, same wrk command, in one run.
 #
-#   bench/rest_bench.sh [seconds-per-scenario] [connections]
+#   bench/rest_bench.sh [seconds-per-run] [connections] [runs]
 #
-# Prints a Markdown table (also written to build/bench/rest.md).
+# Each scenario runs `runs` times against each server, alternating; the table
+# gives the medians. Printed as Markdown (also written to build/bench/rest.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-10}
 conns=${2:-64}
+runs=${3:-3}
 root=$(pwd)
 peer=${PEER:-$root/../shared/peers/fastapi_portfolio.py}
 out=$root/build/bench
@@ -62,21 +64,28 @@ measure() { # port method path body
   echo "$rps $p99 ${non2xx:-0}"
 }
 
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
 {
   echo "| scenario | agentio req/s | agentio p99 ms | FastAPI req/s | FastAPI p99 ms | throughput ratio | p99 ratio |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for s in "${scenarios[@]}"; do
     IFS='|' read -r name method path body <<<"$s"
-    read -r our_rps our_p99 our_bad <<<"$(measure $ours_port "$method" "$path" "$body")"
-    read -r peer_rps peer_p99 peer_bad <<<"$(measure $peer_port "$method" "$path" "$body")"
-    if [ "$our_bad" != 0 ] || [ "$peer_bad" != 0 ]; then
-      echo "non-2xx answers: agentio $our_bad, FastAPI $peer_bad in '$name'" >&2
-      exit 1
-    fi
+    ours_r=() ours_p=() peer_r=() peer_p=()
+    for _ in $(seq "$runs"); do
+      read -r rps p99 bad <<<"$(measure $ours_port "$method" "$path" "$body")"
+      [ "$bad" = 0 ] || { echo "agentio: $bad non-2xx answers in '$name'" >&2; exit 1; }
+      ours_r+=("$rps") ours_p+=("$p99")
+      read -r rps p99 bad <<<"$(measure $peer_port "$method" "$path" "$body")"
+      [ "$bad" = 0 ] || { echo "FastAPI: $bad non-2xx answers in '$name'" >&2; exit 1; }
+      peer_r+=("$rps") peer_p+=("$p99")
+    done
+    our_rps=$(median "${ours_r[@]}") our_p99=$(median "${ours_p[@]}")
+    peer_rps=$(median "${peer_r[@]}") peer_p99=$(median "${peer_p[@]}")
     ratio=$(awk -v a="$our_rps" -v b="$peer_rps" 'BEGIN {printf "%.1f×", a/b}')
     pratio=$(awk -v a="$our_p99" -v b="$peer_p99" 'BEGIN {printf "%.1f× lower", b/a}')
     printf '| %s | %.0f | %.2f | %.0f | %.2f | %s | %s |\n' "$name" "$our_rps" "$our_p99" "$peer_rps" "$peer_p99" "$ratio" "$pratio"
   done
 } | tee "$out/rest.md"
 echo
-echo "wrk -t2 -c$conns -d${duration}s --latency; $(nproc) cores; agentio --threads $(nproc); uvicorn --workers $(nproc); $(date -u +%Y-%m-%d)"
+echo "median of $runs runs of wrk -t2 -c$conns -d${duration}s --latency per server; $(nproc) cores; agentio --threads $(nproc); uvicorn --workers $(nproc); $(date -u +%Y-%m-%d)"

@@ -226,6 +226,37 @@ private:
     std::unique_ptr<cache_map> cache_ = std::make_unique<cache_map>();
 };
 
+/** A read transaction: every statement run while it lives sees one snapshot.
+
+    Without one, each statement is its own transaction, and SQLite checks the
+    file (locks, a hot journal) before each: a request of many statements
+    pays that many times over, and its counts and pages may come from
+    different versions of the data.
+
+    @code
+    sqlite::read_transaction snapshot(conn);
+    auto total = count(conn);   // both from the same version of the file
+    auto page = rows(conn);
+    @endcode
+*/
+class read_transaction
+{
+public:
+    /// Begins a deferred transaction (the snapshot starts at the first read).
+    explicit read_transaction(connection& conn) noexcept;
+    read_transaction(read_transaction const&) = delete;
+    read_transaction& operator=(read_transaction const&) = delete;
+    /// Ends it; nothing was written, so there is nothing to lose.
+    ~read_transaction();
+
+    /// Whether BEGIN succeeded (false only inside another transaction).
+    bool active() const noexcept { return active_; }
+
+private:
+    connection* conn_;
+    bool active_;
+};
+
 /** Worker threads, each owning one connection, for running SQLite work off the
     network threads.
 

@@ -162,6 +162,24 @@ BOOST_AUTO_TEST_CASE(cached_statements_are_reused_and_reset)
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_read_transaction_holds_one_snapshot)
+{
+    temp_db file("snapshot");
+    auto reader = sql::connection::open(file.path, sql::open_mode::read_only).value();
+    auto writer = sql::connection::open(file.path, sql::open_mode::read_write_create).value();
+    {
+        sql::read_transaction snapshot(reader);
+        BOOST_TEST(snapshot.active());
+        BOOST_TEST(all_rows(reader, "SELECT count(*) AS n FROM t") == "{\"n\":3}\n");
+        // The reader's snapshot holds: a writer cannot commit under it (rollback journal).
+        auto w = writer.execute("INSERT INTO t(name) VALUES('x')");
+        BOOST_TEST(w.has_error());
+        BOOST_TEST(all_rows(reader, "SELECT count(*) AS n FROM t") == "{\"n\":3}\n");
+    }
+    BOOST_TEST(writer.execute("INSERT INTO t(name) VALUES('x')").has_value());
+    BOOST_TEST(all_rows(reader, "SELECT count(*) AS n FROM t") == "{\"n\":4}\n");
+}
+
 BOOST_AUTO_TEST_CASE(errors_carry_sqlite_messages)
 {
     temp_db file("err");

@@ -84,11 +84,14 @@ std::int64_t scalar(connection& c, sql_query const& q)
     return s.column_int64(0);
 }
 
+// Runs one request's SQL in one read transaction (one snapshot, one lock)
+// and turns a database failure into a 500.
 template<class F>
 api_reply guarded(connection& c, std::string_view what, F&& f)
 {
     try
     {
+        agentio::sqlite::read_transaction snapshot(c);
         return f();
     }
     catch(db_failed const&)

@@ -56,6 +56,7 @@ inline int read_only_authorizer(void*, int action, char const* arg1, char const*
     case SQLITE_READ:
     case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
+    case SQLITE_TRANSACTION: // BEGIN/COMMIT hold a read snapshot; nothing to write
         return SQLITE_OK;
     case SQLITE_PRAGMA:
         return arg1 && is_introspection_pragma(arg1, arg2) ? SQLITE_OK : SQLITE_DENY;
@@ -337,6 +338,21 @@ inline system::result<void> connection::execute(char const* sql)
 inline std::string connection::last_error_message() const
 {
     return handle_ ? sqlite3_errmsg(handle_) : "no connection";
+}
+
+// ---------------------------------------------------------------------------
+// read_transaction
+
+inline read_transaction::read_transaction(connection& conn) noexcept
+    : conn_(&conn)
+    , active_(conn.execute("BEGIN").has_value())
+{
+}
+
+inline read_transaction::~read_transaction()
+{
+    if(active_)
+        (void)conn_->execute("COMMIT");
 }
 
 // ---------------------------------------------------------------------------
