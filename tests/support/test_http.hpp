@@ -76,6 +76,7 @@ inline std::string raw(tcp::endpoint ep, std::string const& bytes)
     s.connect(ep);
     beast::error_code ec;
     asio::write(s, asio::buffer(bytes), ec);
+    s.shutdown(tcp::socket::shutdown_send, ec); // nothing more will come: the server need not wait for it
     std::string out;
     asio::read(s, asio::dynamic_buffer(out), ec); // until EOF or reset
     return out;

@@ -161,10 +161,35 @@ asio::awaitable<void> server<Handler>::accept_loop()
     }
 }
 
+namespace detail {
+
+// After an error answer to a request whose body was not read (413, 400): the
+// client may still be sending it, and closing with unread input makes the
+// kernel send a reset that can destroy the answer before the client reads it.
+// So stop sending, then read and drop what still comes, for a bounded time
+// and amount, as servers' "lingering close" does.
+inline asio::awaitable<void> linger(beast::tcp_stream& stream)
+{
+    system::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    char sink[16 * 1024];
+    std::size_t total = 0;
+    stream.expires_after(std::chrono::seconds(2));
+    while(!ec && total < 64 * 1024 * 1024)
+    {
+        std::size_t n = 0;
+        std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink), use_tuple);
+        total += n;
+    }
+}
+
+} // detail
+
 template<request_handler Handler>
 asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream)
 {
     namespace bhttp = beast::http;
+    using detail::linger;
     using detail::use_tuple;
 
     struct connection_count
@@ -216,7 +241,10 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             if(ec)
             {
                 if(auto res = detail::answer_to_read_error(ec, opt))
+                {
                     co_await send_and_close(std::move(*res));
+                    co_await linger(stream);
+                }
                 break;
             }
 
