@@ -1,0 +1,241 @@
+//
+// agentio/sse/impl/writer.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+
+#ifndef AGENTIO_SSE_IMPL_WRITER_IPP
+#define AGENTIO_SSE_IMPL_WRITER_IPP
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/serializer.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <cassert>
+
+namespace agentio::sse {
+
+namespace detail {
+
+class writer_category final : public system::error_category
+{
+public:
+    char const* name() const noexcept override { return "agentio.sse"; }
+
+    std::string message(int ev) const override
+    {
+        switch(static_cast<error>(ev))
+        {
+        case error::client_gone: return "the client closed the event stream";
+        case error::slow_client: return "the client reads too slowly: event queue full";
+        case error::finished: return "the event stream is finished";
+        }
+        return "unknown agentio.sse error";
+    }
+};
+
+inline constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+} // detail
+
+inline system::error_category const& error_category() noexcept
+{
+    static detail::writer_category const category;
+    return category;
+}
+
+inline writer::writer(beast::tcp_stream& stream, writer_options options)
+    : stream_(stream)
+    , options_(options)
+    , wake_(stream.get_executor())
+    , room_(stream.get_executor())
+    , joined_(stream.get_executor())
+{
+    // These two are used as condition variables: they never expire, and
+    // cancel() wakes every waiter without disturbing the others.
+    room_.expires_at(asio::steady_timer::time_point::max());
+    joined_.expires_at(asio::steady_timer::time_point::max());
+}
+
+inline writer::~writer()
+{
+    // The background loops refer to this object: finish() must have joined them.
+    assert(running_ == 0 && "agentio::sse::writer destroyed before co_await finish()");
+}
+
+inline void writer::fail(system::error_code ec)
+{
+    if(failure_)
+        return;
+    failure_ = ec;
+    gone_signal_.emit(asio::cancellation_type::terminal);
+    wake_.cancel();
+    room_.cancel();
+}
+
+inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
+{
+    namespace http = beast::http;
+    http::response<http::empty_body> res{http::status::ok, http_version};
+    res.set(http::field::content_type, "text/event-stream");
+    res.set(http::field::cache_control, "no-cache");
+    res.set("X-Accel-Buffering", "no");
+    chunked_ = http_version >= 11;
+    if(chunked_)
+        res.chunked(true);
+    res.keep_alive(false); // the connection ends with the stream (see the class notes)
+    http::response_serializer<http::empty_body> sr(res);
+    stream_.expires_after(options_.write_timeout);
+    auto [ec, n] = co_await http::async_write_header(stream_, sr, detail::tuple_awaitable);
+    if(ec)
+    {
+        fail(ec);
+        co_return ec;
+    }
+    started_ = true;
+    auto const ex = co_await asio::this_coro::executor;
+    running_ = 2;
+    asio::co_spawn(ex, pump(), asio::detached);
+    asio::co_spawn(ex, watch(), asio::detached);
+    co_return system::error_code{};
+}
+
+inline asio::awaitable<system::error_code> writer::wait_for_room()
+{
+    while(!failure_ && pending_.size() > options_.max_queued_bytes)
+    {
+        if(options_.on_overflow == overflow_policy::disconnect)
+        {
+            fail(error::slow_client);
+            system::error_code ignored;
+            stream_.socket().close(ignored);
+            break;
+        }
+        co_await room_.async_wait(detail::tuple_awaitable);
+    }
+    co_return failure_;
+}
+
+inline asio::awaitable<system::error_code> writer::send(std::string_view type, std::string_view data,
+    std::string_view id)
+{
+    if(failure_)
+        co_return failure_;
+    if(finishing_ || !started_)
+        co_return make_error_code(error::finished);
+    append_event(pending_, {.type = type, .data = data, .id = id});
+    wake_.cancel();
+    co_return co_await wait_for_room();
+}
+
+inline asio::awaitable<system::error_code> writer::comment(std::string_view text)
+{
+    if(failure_)
+        co_return failure_;
+    if(finishing_ || !started_)
+        co_return make_error_code(error::finished);
+    append_comment(pending_, text);
+    wake_.cancel();
+    co_return co_await wait_for_room();
+}
+
+inline asio::awaitable<void> writer::pump()
+{
+    namespace http = beast::http;
+    while(!failure_)
+    {
+        if(pending_.empty())
+        {
+            if(finishing_)
+                break;
+            bool const heartbeat = options_.heartbeat.count() > 0;
+            wake_.expires_at(heartbeat ? asio::steady_timer::clock_type::now() + options_.heartbeat
+                                       : asio::steady_timer::time_point::max());
+            auto [ec] = co_await wake_.async_wait(detail::tuple_awaitable);
+            if(!ec && pending_.empty() && !finishing_)
+                append_comment(pending_); // idle for a whole interval: keep the connection alive
+            continue;
+        }
+        inflight_.swap(pending_);
+        pending_.clear();
+        room_.cancel(); // senders waiting for room may go on
+
+        stream_.expires_after(options_.write_timeout);
+        system::error_code ec;
+        std::size_t n = 0;
+        if(chunked_)
+            std::tie(ec, n) = co_await asio::async_write(
+                stream_, http::make_chunk(asio::buffer(inflight_)), detail::tuple_awaitable);
+        else
+            std::tie(ec, n) = co_await asio::async_write(stream_, asio::buffer(inflight_), detail::tuple_awaitable);
+        written_ += n;
+        if(ec)
+            fail(ec == beast::error::timeout ? make_error_code(error::slow_client)
+                                             : make_error_code(error::client_gone));
+    }
+    if(!failure_ && chunked_)
+    {
+        stream_.expires_after(options_.write_timeout);
+        auto [ec, n] = co_await asio::async_write(stream_, http::make_chunk_last(), detail::tuple_awaitable);
+        written_ += n;
+        if(ec)
+            fail(make_error_code(error::client_gone));
+    }
+    --running_;
+    joined_.cancel();
+}
+
+inline asio::awaitable<void> writer::watch()
+{
+    // The client sends nothing after its request: a completed read means it
+    // closed the connection (or sent something we must not mistake for more).
+    // Read on the socket itself so the stream's write timeout does not apply.
+    char sink[256];
+    for(;;)
+    {
+        auto [ec, n] = co_await stream_.socket().async_read_some(asio::buffer(sink), detail::tuple_awaitable);
+        if(ec == asio::error::operation_aborted && finishing_)
+            break; // stopped by finish()
+        if(ec)
+        {
+            fail(make_error_code(error::client_gone));
+            break;
+        }
+    }
+    --running_;
+    joined_.cancel();
+}
+
+inline asio::awaitable<system::error_code> writer::finish()
+{
+    finishing_ = true;
+    if(!started_)
+        co_return failure_;
+    wake_.cancel();
+    room_.cancel();
+    bool watcher_stopped = false;
+    while(running_ > 0)
+    {
+        if(running_ == 1 && !watcher_stopped)
+        {
+            // The pump has ended (it always ends before the watcher can be
+            // told to): everything was flushed, now stop reading.
+            watcher_stopped = true;
+            system::error_code ignored;
+            stream_.socket().cancel(ignored);
+        }
+        co_await joined_.async_wait(detail::tuple_awaitable);
+    }
+    co_return failure_;
+}
+
+} // agentio::sse
+
+#endif

@@ -1,0 +1,183 @@
+//
+// agentio/sse/writer.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~
+//
+// Streaming Server-Sent Events on an HTTP connection: the response header,
+// one chunk per flush, keep-alive comments while idle, a bounded queue so a
+// slow client cannot make the server buffer without limit, and a signal when
+// the client goes away, so that whatever produces the events can stop.
+//
+
+#ifndef AGENTIO_SSE_WRITER_HPP
+#define AGENTIO_SSE_WRITER_HPP
+
+#include <agentio/sse/format.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/system/error_code.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace agentio::sse {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace system = boost::system;
+
+/// Errors of a writer.
+enum class error
+{
+    /// The client closed the connection (or it broke).
+    client_gone = 1,
+
+    /// The queue was full and the policy is `overflow_policy::disconnect`.
+    slow_client,
+
+    /// `send` after `finish`.
+    finished
+};
+
+system::error_category const& error_category() noexcept;
+
+inline system::error_code make_error_code(error e) noexcept
+{
+    return {static_cast<int>(e), error_category()};
+}
+
+/// What `send` does when the client reads slower than events are produced.
+enum class overflow_policy
+{
+    /// `send` waits until the queue has room again: the producer is slowed
+    /// to the client's pace (backpressure).
+    wait,
+
+    /// The client is dropped: the connection is closed and `send` fails with
+    /// `error::slow_client`.
+    disconnect
+};
+
+struct writer_options
+{
+    /// Bytes of formatted events that may wait for the socket. The queue holds
+    /// at most this plus the event that crossed it; one more flush may be in flight.
+    std::size_t max_queued_bytes = 256 * 1024;
+
+    overflow_policy on_overflow = overflow_policy::wait;
+
+    /// A comment is sent after this long without an event (HTML §9.2.7
+    /// suggests about 15 s against proxies that drop idle connections). Zero: never.
+    std::chrono::steady_clock::duration heartbeat = std::chrono::seconds(15);
+
+    /// How long one flush may take before the client is considered gone.
+    std::chrono::steady_clock::duration write_timeout = std::chrono::seconds(30);
+};
+
+/** Writes an SSE response on a connection.
+
+    Used from the connection's strand, by one or more coroutines:
+
+    @code
+    sse::writer w(stream);
+    if(auto ec = co_await w.start(req.version()))
+        co_return;
+    co_await w.send("chunk", R"({"content":"Hola"})");
+    ...
+    co_await w.finish();          // always, also after an error
+    @endcode
+
+    The response is `200`, `Content-Type: text/event-stream`,
+    `Cache-Control: no-cache`, `X-Accel-Buffering: no`, chunked for HTTP/1.1
+    (ended by the last chunk) and delimited by closing for HTTP/1.0. The
+    connection is not reused afterwards: while the stream lasts the writer
+    reads from it to notice the client leaving.
+
+    `disconnect_slot()` emits `asio::cancellation_type::terminal` when the
+    client goes away: bind the producer to it (`asio::bind_cancellation_slot`)
+    and it stops at its next cancellable wait.
+
+    @note `finish` must complete before the writer or the stream is destroyed.
+*/
+class writer
+{
+public:
+    explicit writer(beast::tcp_stream& stream, writer_options options = {});
+
+    writer(writer const&) = delete;
+    writer& operator=(writer const&) = delete;
+    ~writer();
+
+    /** Writes the response header and starts flushing, heartbeats and
+        watching for the client to leave.
+
+        @param http_version The request's version (11 for HTTP/1.1).
+        @return The error of writing the header, if any.
+    */
+    asio::awaitable<system::error_code> start(unsigned http_version = 11);
+
+    /** Queues one event; waits while the queue is full (policy `wait`).
+
+        @return `error::client_gone`, `error::slow_client`, `error::finished`
+        or a write error; no error once the event is queued.
+    */
+    asio::awaitable<system::error_code> send(std::string_view type, std::string_view data, std::string_view id = {});
+
+    /// Queues a comment (ignored by clients).
+    asio::awaitable<system::error_code> comment(std::string_view text);
+
+    /** Flushes what is queued, ends the response and stops the background
+        work. Returns the first error the stream had, if any.
+    */
+    asio::awaitable<system::error_code> finish();
+
+    /// Emits `terminal` when the client goes away (or the stream fails).
+    asio::cancellation_slot disconnect_slot() noexcept { return gone_signal_.slot(); }
+
+    /// Whether the client went away or the stream failed.
+    bool client_gone() const noexcept { return static_cast<bool>(failure_); }
+
+    /// Bytes queued and not yet handed to the socket.
+    std::size_t queued_bytes() const noexcept { return pending_.size(); }
+
+    /// Bytes written to the socket so far (body only, chunk framing included).
+    std::size_t bytes_written() const noexcept { return written_; }
+
+private:
+    asio::awaitable<void> pump();
+    asio::awaitable<void> watch();
+    asio::awaitable<system::error_code> wait_for_room();
+    void fail(system::error_code ec);
+
+    beast::tcp_stream& stream_;
+    writer_options options_;
+    std::string pending_;  // formatted events waiting for the socket
+    std::string inflight_; // what the current write is sending
+    asio::steady_timer wake_;   // wakes the pump: new data, finish, or the heartbeat
+    asio::steady_timer room_;   // wakes senders waiting for room
+    asio::steady_timer joined_; // wakes finish when a background loop ends
+    asio::cancellation_signal gone_signal_;
+    system::error_code failure_;
+    std::size_t written_ = 0;
+    int running_ = 0; // background loops alive
+    bool chunked_ = true;
+    bool started_ = false;
+    bool finishing_ = false;
+};
+
+} // agentio::sse
+
+namespace boost::system {
+template<>
+struct is_error_code_enum<agentio::sse::error> : std::true_type
+{
+};
+} // boost::system
+
+#include <agentio/sse/impl/writer.ipp>
+
+#endif

@@ -1,0 +1,244 @@
+// Test that header file is self-contained.
+#include <agentio/sse/writer.hpp>
+
+#include <agentio/sse/parser.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace sse = agentio::sse;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+struct client_result
+{
+    http::response<http::string_body> response;
+    std::vector<sse::event> events;
+    sse::end_state end = sse::end_state::clean;
+    std::string raw;
+};
+
+// Runs `server_side(stream)` on the accepted end of a loopback connection while
+// a plain blocking client on another thread does `client_side(socket)`.
+void with_connection(std::function<asio::awaitable<void>(beast::tcp_stream&)> server_side,
+    std::function<void(tcp::socket&)> client_side, int client_receive_buffer = 0)
+{
+    asio::io_context ioc;
+    tcp::acceptor acceptor(ioc, {asio::ip::make_address("127.0.0.1"), 0});
+    auto const ep = acceptor.local_endpoint();
+    std::thread client([&] {
+        asio::io_context cioc;
+        tcp::socket s(cioc);
+        s.open(tcp::v4());
+        if(client_receive_buffer)
+            s.set_option(asio::socket_base::receive_buffer_size(client_receive_buffer));
+        s.connect(ep);
+        client_side(s);
+    });
+    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
+        auto sock = co_await acceptor.async_accept(asio::use_awaitable);
+        sock.set_option(asio::socket_base::send_buffer_size(4096));
+        beast::tcp_stream stream(std::move(sock));
+        co_await server_side(stream);
+        beast::error_code ignored;
+        stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream.socket().close(ignored);
+    }, [](std::exception_ptr e) { if(e) std::rethrow_exception(e); });
+    ioc.run();
+    client.join();
+}
+
+// Reads everything until the server closes, then decodes HTTP and SSE.
+client_result read_all(tcp::socket& s)
+{
+    client_result r;
+    beast::error_code ec;
+    asio::read(s, asio::dynamic_buffer(r.raw), ec);
+    http::response_parser<http::string_body> p;
+    p.eager(true);
+    p.body_limit(64 * 1024 * 1024);
+    p.put(asio::buffer(r.raw), ec);
+    if(!p.is_done())
+        p.put_eof(ec);
+    r.response = p.release();
+    sse::parser sp;
+    sp.feed(r.response.body(), [&](sse::event const& e) { r.events.push_back(e); });
+    r.end = sp.finish();
+    return r;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sse_writer)
+
+BOOST_AUTO_TEST_CASE(headers_events_and_a_clean_end)
+{
+    client_result got;
+    with_connection(
+        [](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream);
+            BOOST_TEST(!(co_await w.start(11)));
+            BOOST_TEST(!(co_await w.send("chunk", R"({"content":"Según los datos"})")));
+            BOOST_TEST(!(co_await w.send("clear_streaming", "{}")));
+            BOOST_TEST(!(co_await w.send("multi", "line 1\nline 2", "7")));
+            BOOST_TEST(!(co_await w.finish()));
+            auto const late = co_await w.send("late", "x");
+            BOOST_TEST((late == sse::make_error_code(sse::error::finished)));
+        },
+        [&](tcp::socket& s) { got = read_all(s); });
+    BOOST_TEST(got.response.result_int() == 200u);
+    BOOST_TEST(got.response[http::field::content_type] == "text/event-stream");
+    BOOST_TEST(got.response[http::field::cache_control] == "no-cache");
+    BOOST_TEST(got.response["X-Accel-Buffering"] == "no");
+    BOOST_TEST(got.response[http::field::transfer_encoding] == "chunked");
+    BOOST_REQUIRE(got.events.size() == 3u);
+    BOOST_TEST(got.events[0].type == "chunk");
+    BOOST_TEST(got.events[0].data == R"({"content":"Según los datos"})");
+    BOOST_TEST(got.events[2].data == "line 1\nline 2");
+    BOOST_TEST(got.events[2].last_event_id == "7");
+    BOOST_TEST((got.end == sse::end_state::clean));
+    BOOST_TEST(got.raw.ends_with("0\r\n\r\n")); // the last chunk
+}
+
+BOOST_AUTO_TEST_CASE(idle_streams_get_heartbeat_comments)
+{
+    client_result got;
+    with_connection(
+        [](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream, {.heartbeat = 20ms});
+            co_await w.start(11);
+            asio::steady_timer idle(stream.get_executor(), 150ms);
+            co_await idle.async_wait(tuple_awaitable);
+            co_await w.send("done", R"({"status":"completed"})");
+            co_await w.finish();
+        },
+        [&](tcp::socket& s) { got = read_all(s); });
+    std::size_t comments = 0;
+    for(std::size_t at = 0; (at = got.response.body().find(":\n\n", at)) != std::string::npos; ++at)
+        ++comments;
+    BOOST_TEST(comments >= 3u);
+    BOOST_REQUIRE(got.events.size() == 1u); // comments dispatch nothing
+    BOOST_TEST(got.events[0].type == "done");
+}
+
+BOOST_AUTO_TEST_CASE(a_slow_client_slows_the_producer_and_the_queue_stays_bounded)
+{
+    constexpr int count = 3000;
+    std::string const payload(1000, 'x');
+    client_result got;
+    std::size_t max_queued = 0;
+    with_connection(
+        [&](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream, {.max_queued_bytes = 16 * 1024, .heartbeat = {}});
+            co_await w.start(11);
+            for(int i = 0; i < count; ++i)
+            {
+                auto ec = co_await w.send("e", std::to_string(i) + payload);
+                BOOST_REQUIRE(!ec);
+                max_queued = std::max(max_queued, w.queued_bytes());
+            }
+            BOOST_TEST(!(co_await w.finish()));
+        },
+        [&](tcp::socket& s) {
+            std::this_thread::sleep_for(300ms); // not reading yet: the producer must wait
+            got = read_all(s);
+        },
+        8192);
+    // At most the limit plus the one event that crossed it ever waited in memory.
+    BOOST_TEST(max_queued <= 16u * 1024 + 1100);
+    BOOST_REQUIRE(got.events.size() == static_cast<std::size_t>(count));
+    for(int i = 0; i < count; i += 499)
+        BOOST_TEST(got.events[static_cast<std::size_t>(i)].data == std::to_string(i) + payload);
+    BOOST_TEST((got.end == sse::end_state::clean));
+}
+
+BOOST_AUTO_TEST_CASE(the_disconnect_policy_drops_a_client_that_does_not_read)
+{
+    int sent = 0;
+    boost::system::error_code last;
+    with_connection(
+        [&](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream, {.max_queued_bytes = 16 * 1024, .on_overflow = sse::overflow_policy::disconnect,
+                                      .heartbeat = {}});
+            co_await w.start(11);
+            std::string const payload(1000, 'x');
+            for(; sent < 100000; ++sent)
+                if((last = co_await w.send("e", payload)))
+                    break;
+            co_await w.finish();
+        },
+        [&](tcp::socket& s) {
+            std::this_thread::sleep_for(300ms);
+            std::string rest;
+            beast::error_code ec;
+            asio::read(s, asio::dynamic_buffer(rest), ec); // the server hung up
+        },
+        8192);
+    BOOST_TEST((last == sse::make_error_code(sse::error::slow_client)));
+    BOOST_TEST(sent < 100000);
+}
+
+BOOST_AUTO_TEST_CASE(the_client_leaving_cancels_the_producer)
+{
+    boost::system::error_code wait_result, send_result, finish_result;
+    auto elapsed = 0ms;
+    with_connection(
+        [&](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream);
+            co_await w.start(11);
+            // A producer busy with something long, bound to the writer's signal.
+            auto const t0 = std::chrono::steady_clock::now();
+            asio::steady_timer work(stream.get_executor(), 10s);
+            std::tie(wait_result) = co_await work.async_wait(
+                asio::bind_cancellation_slot(w.disconnect_slot(), tuple_awaitable));
+            elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+            BOOST_TEST(w.client_gone());
+            send_result = co_await w.send("chunk", "{}");
+            finish_result = co_await w.finish();
+        },
+        [&](tcp::socket& s) {
+            std::string head(64, '\0');
+            s.read_some(asio::buffer(head)); // the response header arrived
+            s.close();                       // and the client leaves
+        });
+    BOOST_TEST((wait_result == asio::error::operation_aborted));
+    BOOST_TEST(elapsed < 5000ms);
+    BOOST_TEST((send_result == sse::make_error_code(sse::error::client_gone)));
+    BOOST_TEST((finish_result == sse::make_error_code(sse::error::client_gone)));
+}
+
+BOOST_AUTO_TEST_CASE(http_1_0_gets_a_close_delimited_body)
+{
+    client_result got;
+    with_connection(
+        [](beast::tcp_stream& stream) -> asio::awaitable<void> {
+            sse::writer w(stream);
+            co_await w.start(10);
+            co_await w.send("a", "1");
+            co_await w.finish();
+        },
+        [&](tcp::socket& s) { got = read_all(s); });
+    BOOST_TEST(got.response[http::field::transfer_encoding] == "");
+    BOOST_REQUIRE(got.events.size() == 1u);
+    BOOST_TEST(got.events[0].data == "1");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
