@@ -3,6 +3,11 @@
 
 #include "test_http.hpp"
 
+#include <agentio/sse/parser.hpp>
+#include <agentio/sse/writer.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -35,16 +40,53 @@ struct echo_handler
     }
 };
 
+// Streams three events on /events; on /wait, waits for the client to leave.
+struct streaming_handler
+{
+    std::shared_ptr<std::atomic<int>> cancelled = std::make_shared<std::atomic<int>>(0);
+
+    asio::awaitable<std::optional<http::message_generator>> operator()(request&& req, boost::beast::tcp_stream& stream)
+    {
+        if(req.target() != "/events" && req.target() != "/wait")
+        {
+            agentio::http::response res{http::status::ok, req.version()};
+            res.body() = "plain";
+            res.prepare_payload();
+            co_return http::message_generator(std::move(res));
+        }
+        agentio::sse::writer w(stream, {.heartbeat = {}});
+        if(!(co_await w.start(req.version())))
+        {
+            if(req.target() == "/events")
+            {
+                for(int i = 0; i < 3; ++i)
+                    co_await w.send("chunk", "{\"i\":" + std::to_string(i) + "}");
+            }
+            else
+            {
+                asio::steady_timer work(stream.get_executor(), std::chrono::seconds(20));
+                auto [ec] = co_await work.async_wait(
+                    asio::bind_cancellation_slot(w.disconnect_slot(), asio::as_tuple(asio::use_awaitable)));
+                if(ec == asio::error::operation_aborted)
+                    ++*cancelled;
+            }
+        }
+        co_await w.finish();
+        co_return std::nullopt;
+    }
+};
+
 // A server on 127.0.0.1:<ephemeral> run by two threads for the test's duration.
+template<class Handler = echo_handler>
 struct running_server
 {
     asio::io_context ioc{2};
-    agentio::http::server<echo_handler> server;
+    agentio::http::server<Handler> server;
     asio::ip::tcp::endpoint ep;
     std::vector<std::thread> threads;
 
     explicit running_server(agentio::http::server_options opt = {})
-        : server(ioc.get_executor(), echo_handler{}, std::move(opt))
+        : server(ioc.get_executor(), Handler{}, std::move(opt))
     {
         ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         server.start();
@@ -66,7 +108,7 @@ BOOST_AUTO_TEST_SUITE(http_server)
 
 BOOST_AUTO_TEST_CASE(answers_and_keeps_the_connection_alive)
 {
-    running_server s;
+    running_server<> s;
     BOOST_TEST(s.ep.port() != 0);
     // Three requests pipelined on one connection, the last one closing it.
     std::string const out = test_http::raw(s.ep,
@@ -83,7 +125,7 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
 {
     agentio::http::server_options opt;
     opt.max_body_bytes = 1000;
-    running_server s(opt);
+    running_server<> s(opt);
     auto const out = test_http::raw(s.ep, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n");
     BOOST_TEST(out.starts_with("HTTP/1.1 413"));
     BOOST_TEST(out.find(R"({"detail":"request body exceeds the limit of 1000 bytes"})") != std::string::npos);
@@ -103,7 +145,7 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
 
 BOOST_AUTO_TEST_CASE(expect_100_continue_gets_its_interim_answer)
 {
-    running_server s;
+    running_server<> s;
     asio::io_context ioc;
     asio::ip::tcp::socket sock(ioc);
     sock.connect(s.ep);
@@ -124,7 +166,7 @@ BOOST_AUTO_TEST_CASE(malformed_requests_get_400_and_huge_headers_431)
 {
     agentio::http::server_options opt;
     opt.max_header_bytes = 2048;
-    running_server s(opt);
+    running_server<> s(opt);
     BOOST_TEST(test_http::raw(s.ep, "GARBAGE\r\n\r\n").starts_with("HTTP/1.1 400"));
     BOOST_TEST(test_http::raw(s.ep, "GET / HTTP/1.1\r\nContent-Length: nope\r\n\r\n").starts_with("HTTP/1.1 400"));
     BOOST_TEST(test_http::raw(s.ep, "GET / HTTP/1.1\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n")
@@ -134,7 +176,7 @@ BOOST_AUTO_TEST_CASE(malformed_requests_get_400_and_huge_headers_431)
 
 BOOST_AUTO_TEST_CASE(a_throwing_handler_is_a_500_and_the_server_lives_on)
 {
-    running_server s;
+    running_server<> s;
     auto const bad = test_http::get(s.ep, "/throw");
     BOOST_TEST(bad.status == 500u);
     BOOST_TEST(bad.detail() == "internal server error");
@@ -145,7 +187,7 @@ BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_read_timeout)
 {
     agentio::http::server_options opt;
     opt.read_timeout = std::chrono::milliseconds(200);
-    running_server s(opt);
+    running_server<> s(opt);
     asio::io_context ioc;
     asio::ip::tcp::socket sock(ioc);
     sock.connect(s.ep);
@@ -159,7 +201,7 @@ BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_read_timeout)
 
 BOOST_AUTO_TEST_CASE(many_concurrent_clients)
 {
-    running_server s;
+    running_server<> s;
     std::vector<std::thread> clients;
     std::atomic<int> ok{0};
     for(int c = 0; c < 8; ++c)
@@ -175,9 +217,46 @@ BOOST_AUTO_TEST_CASE(many_concurrent_clients)
     BOOST_TEST(ok == 200);
 }
 
+BOOST_AUTO_TEST_CASE(a_handler_can_stream_server_sent_events)
+{
+    running_server<streaming_handler> s;
+    BOOST_TEST(test_http::get(s.ep, "/plain").body == "plain");
+    std::string const raw = test_http::raw(s.ep, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n");
+    BOOST_TEST(raw.starts_with("HTTP/1.1 200 OK\r\n"));
+    BOOST_TEST(raw.find("Content-Type: text/event-stream\r\n") != std::string::npos);
+    http::response_parser<http::string_body> p;
+    p.eager(true);
+    boost::beast::error_code ec;
+    p.put(asio::buffer(raw), ec);
+    BOOST_REQUIRE(p.is_done());
+    std::vector<std::string> data;
+    agentio::sse::parser sp;
+    sp.feed(p.get().body(), [&](agentio::sse::event const& e) { data.push_back(e.data); });
+    BOOST_TEST((sp.finish() == agentio::sse::end_state::clean));
+    BOOST_TEST((data == std::vector<std::string>{R"({"i":0})", R"({"i":1})", R"({"i":2})"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_client_leaving_a_stream_cancels_the_handler)
+{
+    running_server<streaming_handler> s;
+    {
+        asio::io_context ioc;
+        asio::ip::tcp::socket sock(ioc);
+        sock.connect(s.ep);
+        asio::write(sock, asio::buffer(std::string("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")));
+        std::string head(128, '\0');
+        sock.read_some(asio::buffer(head));
+        BOOST_TEST(head.starts_with("HTTP/1.1 200 OK"));
+    } // the client leaves
+    for(int i = 0; i < 200 && (*s.server.handler().cancelled == 0 || s.server.connection_count() != 0); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    BOOST_TEST(*s.server.handler().cancelled == 1);
+    BOOST_TEST(s.server.connection_count() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(listen_reports_an_address_in_use)
 {
-    running_server s;
+    running_server<> s;
     asio::io_context ioc;
     agentio::http::server<echo_handler> second(ioc.get_executor(), echo_handler{});
     auto r = second.listen(s.ep);

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace agentio::http {
@@ -75,9 +76,30 @@ struct server_options
     answered with a 500 and closes the connection, as the last line of defence.
 */
 template<class Handler>
-concept request_handler = requires(Handler& h, request&& req) {
+concept plain_request_handler = requires(Handler& h, request&& req) {
     { h(std::move(req)) } -> std::same_as<asio::awaitable<beast::http::message_generator>>;
 };
+
+/** A request handler that may also answer by writing to the connection
+    itself, for responses that stream (Server-Sent Events):
+
+    @code
+    asio::awaitable<std::optional<beast::http::message_generator>>
+    operator()(request&& req, beast::tcp_stream& stream);
+    @endcode
+
+    Returning a message sends it as a plain handler's would. Returning
+    `std::nullopt` means the handler wrote its response on `stream` itself;
+    the server then closes the connection.
+*/
+template<class Handler>
+concept streaming_request_handler = requires(Handler& h, request&& req, beast::tcp_stream& stream) {
+    { h(std::move(req), stream) } -> std::same_as<asio::awaitable<std::optional<beast::http::message_generator>>>;
+};
+
+/// Either kind of handler.
+template<class Handler>
+concept request_handler = plain_request_handler<Handler> || streaming_request_handler<Handler>;
 
 /** Makes a JSON response `{"detail": "..."}` with the given status.
 

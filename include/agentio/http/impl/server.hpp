@@ -256,7 +256,10 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             std::exception_ptr failure;
             try
             {
-                reply.emplace(co_await state->handler(std::move(req)));
+                if constexpr(streaming_request_handler<Handler>)
+                    reply = co_await state->handler(std::move(req), stream);
+                else
+                    reply.emplace(co_await state->handler(std::move(req)));
             }
             catch(...)
             {
@@ -270,6 +273,8 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
                 break;
             }
 
+            if(!reply)
+                break; // the handler answered on the stream itself (a streamed response)
             bool const reply_keeps_alive = reply->keep_alive();
             stream.expires_after(opt.write_timeout);
             auto [wec, wn] = co_await beast::async_write(stream, std::move(*reply), use_tuple);
