@@ -159,6 +159,12 @@ public:
 private:
     struct shared_state
     {
+        shared_state(Handler h, server_options o)
+            : handler(std::move(h))
+            , options(std::move(o))
+        {
+        }
+
         Handler handler;
         server_options options;
         std::atomic<std::size_t> connections{0};

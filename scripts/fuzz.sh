@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang 14 + ASan/UBSan) and runs each for a while.
+#   scripts/fuzz.sh [seconds-per-target]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-120}
+bash scripts/setup.sh clang-14 libclang-rt-14-dev
+bash scripts/build.sh fuzz
+out=build/fuzz/corpus
+mkdir -p "$out/sse" "$out/query"
+cp tests/fixtures/llm-wire/*.sse "$out/sse/"   # seeds: real provider streams
+printf '%s' '{"filters":[{"field":"nombre","operator":"eq","value":"x"}],"order_by":"anio","limit":5}' > "$out/query/search.json"
+printf '%s' '{"group_by":"nombre","metrics":[{"op":"sum","field":"importe_2025"}]}' > "$out/query/aggregate.json"
+./build/fuzz/fuzz/sse_parser_fuzz -max_total_time="$seconds" -max_len=4096 "$out/sse"
+./build/fuzz/fuzz/query_fuzz -max_total_time="$seconds" -max_len=2048 "$out/query"
