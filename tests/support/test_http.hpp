@@ -69,14 +69,17 @@ inline reply post(tcp::endpoint ep, std::string const& target, std::string const
 }
 
 /// Sends `bytes` as they are and returns everything the server sends back until it closes.
-inline std::string raw(tcp::endpoint ep, std::string const& bytes)
+/// With `half_close`, the client then shuts down its sending side (a streaming
+/// server may take that for the client leaving: pass false to keep it open).
+inline std::string raw(tcp::endpoint ep, std::string const& bytes, bool half_close = true)
 {
     asio::io_context ioc;
     tcp::socket s(ioc);
     s.connect(ep);
     beast::error_code ec;
     asio::write(s, asio::buffer(bytes), ec);
-    s.shutdown(tcp::socket::shutdown_send, ec); // nothing more will come: the server need not wait for it
+    if(half_close)
+        s.shutdown(tcp::socket::shutdown_send, ec); // nothing more will come: the server need not wait for it
     std::string out;
     asio::read(s, asio::dynamic_buffer(out), ec); // until EOF or reset
     return out;

@@ -98,7 +98,8 @@ struct writer_options
     reads from it to notice the client leaving.
 
     `disconnect_slot()` emits `asio::cancellation_type::terminal` when the
-    client goes away: bind the producer to it (`asio::bind_cancellation_slot`)
+    client goes away — which includes the client shutting down its sending
+    side, as nothing tells that apart from leaving: bind the producer to it (`asio::bind_cancellation_slot`)
     and it stops at its next cancellable wait.
 
     @note `finish` must complete before the writer or the stream is destroyed.
