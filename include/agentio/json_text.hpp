@@ -11,6 +11,8 @@
 #ifndef AGENTIO_JSON_TEXT_HPP
 #define AGENTIO_JSON_TEXT_HPP
 
+#include <boost/json/value.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -93,6 +95,66 @@ inline void append_json_number(std::string& out, double v)
     char buf[32];
     auto const r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
+}
+
+/// Appends a JSON value as compact text, numbers in their shortest
+/// round-trip form (Boost.JSON 1.81's serialize writes 212.0 as 2.12E2, which
+/// is valid but not what a model or a person expects to read).
+inline void append_json(std::string& out, boost::json::value const& v)
+{
+    switch(v.kind())
+    {
+    case boost::json::kind::null: out.append("null"); break;
+    case boost::json::kind::bool_: out.append(v.get_bool() ? "true" : "false"); break;
+    case boost::json::kind::int64: append_json_number(out, v.get_int64()); break;
+    case boost::json::kind::uint64:
+    {
+        char buf[24];
+        auto const r = std::to_chars(buf, buf + sizeof buf, v.get_uint64());
+        out.append(buf, r.ptr);
+        break;
+    }
+    case boost::json::kind::double_: append_json_number(out, v.get_double()); break;
+    case boost::json::kind::string: append_json_string(out, v.get_string()); break;
+    case boost::json::kind::array:
+    {
+        out.push_back('[');
+        bool first = true;
+        for(auto const& e : v.get_array())
+        {
+            if(!first)
+                out.push_back(',');
+            first = false;
+            append_json(out, e);
+        }
+        out.push_back(']');
+        break;
+    }
+    case boost::json::kind::object:
+    {
+        out.push_back('{');
+        bool first = true;
+        for(auto const& kv : v.get_object())
+        {
+            if(!first)
+                out.push_back(',');
+            first = false;
+            append_json_string(out, kv.key());
+            out.push_back(':');
+            append_json(out, kv.value());
+        }
+        out.push_back('}');
+        break;
+    }
+    }
+}
+
+/// A JSON value as compact text; see @ref append_json.
+inline std::string to_json_text(boost::json::value const& v)
+{
+    std::string out;
+    append_json(out, v);
+    return out;
 }
 
 } // agentio

@@ -1,0 +1,163 @@
+//
+// agentio/tool/impl/toolset.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+
+#ifndef AGENTIO_TOOL_IMPL_TOOLSET_HPP
+#define AGENTIO_TOOL_IMPL_TOOLSET_HPP
+
+#include <agentio/json_text.hpp>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <algorithm>
+
+namespace agentio {
+
+template<class... Tools>
+std::span<tool_descriptor const> toolset<Tools...>::descriptors()
+{
+    static std::array<tool_descriptor, size> const all{tool_descriptor{Tools::name, Tools::description,
+        schema_of<typename Tools::args>, &detail::parsed_schema<typename Tools::args>(), nullptr}...};
+    return all;
+}
+
+template<class... Tools>
+asio::awaitable<tool_result> toolset<Tools...>::call(
+    std::string_view name, json::value const& arguments, tool_context& ctx) const
+{
+    auto const index = index_of(name);
+    if(!index)
+    {
+        std::string available;
+        for(auto n : names)
+            available += (available.empty() ? "" : ", ") + std::string(n);
+        co_return tool_result::error(
+            detail::toolset_messages::unknown_tool(options_.validation.language, name, available));
+    }
+    if constexpr(size > 0)
+    {
+        // One switch over the index; each case is a direct call of the tool.
+        co_return co_await boost::mp11::mp_with_index<size>(
+            *index, [&](auto i) { return this->template call_at<decltype(i)::value>(arguments, ctx); });
+    }
+    co_return tool_result{}; // unreachable: an empty toolset has no index
+}
+
+template<class... Tools>
+template<std::size_t I>
+asio::awaitable<tool_result> toolset<Tools...>::call_at(json::value const& arguments, tool_context& ctx) const
+{
+    using tool_type = std::tuple_element_t<I, std::tuple<Tools...>>;
+    using args_type = typename tool_type::args;
+    auto const language = options_.validation.language;
+
+    auto const report = detail::validator_for<args_type>().validate(arguments, options_.validation);
+    if(!report.ok())
+        co_return tool_result::error(detail::toolset_messages::invalid_arguments(language, tool_type::name, report));
+
+    args_type args{};
+    if(!read_json(arguments, args))
+        co_return tool_result::error(detail::toolset_messages::not_convertible(language, tool_type::name));
+
+    std::exception_ptr failure;
+    try
+    {
+        co_return co_await std::get<I>(tools_)(std::move(args), ctx);
+    }
+    catch(...)
+    {
+        failure = std::current_exception();
+    }
+    co_return tool_result::error(
+        detail::toolset_messages::failed(language, tool_type::name, detail::describe_exception(failure)));
+}
+
+inline boost::system::result<void, std::string> dynamic_tools::add(definition def)
+{
+    if(!detail::valid_tool_name(def.name))
+        return "invalid tool name '" + def.name + "': 1 to 64 characters of [A-Za-z0-9_.-]";
+    if(def.description.empty())
+        return "tool '" + def.name + "' has an empty description";
+    if(!def.handler)
+        return "tool '" + def.name + "' has no handler";
+    auto e = std::make_shared<entry>();
+    e->schema_text = to_json_text(def.input_schema);
+    if(auto compiled = schema_validator::compile(json::value(def.input_schema)))
+        e->validator.emplace(std::move(*compiled));
+    e->def = std::move(def);
+    std::lock_guard lock(state_->mutex);
+    for(auto const& existing : state_->entries)
+        if(existing->def.name == e->def.name)
+            return "a tool is already named '" + e->def.name + "'";
+    state_->entries.push_back(std::move(e));
+    return {};
+}
+
+inline bool dynamic_tools::remove(std::string_view name)
+{
+    std::lock_guard lock(state_->mutex);
+    auto& v = state_->entries;
+    auto const it = std::find_if(v.begin(), v.end(), [&](auto const& e) { return e->def.name == name; });
+    if(it == v.end())
+        return false;
+    v.erase(it);
+    return true;
+}
+
+inline std::shared_ptr<dynamic_tools::entry const> dynamic_tools::find(std::string_view name) const
+{
+    std::lock_guard lock(state_->mutex);
+    for(auto const& e : state_->entries)
+        if(e->def.name == name)
+            return e;
+    return nullptr;
+}
+
+inline bool dynamic_tools::contains(std::string_view name) const
+{
+    return find(name) != nullptr;
+}
+
+inline std::vector<tool_descriptor> dynamic_tools::descriptors() const
+{
+    std::lock_guard lock(state_->mutex);
+    std::vector<tool_descriptor> out;
+    out.reserve(state_->entries.size());
+    for(auto const& e : state_->entries)
+        out.push_back({e->def.name, e->def.description, e->schema_text, &e->def.input_schema, e});
+    return out;
+}
+
+inline asio::awaitable<tool_result> dynamic_tools::call(
+    std::string_view name, json::value const& arguments, tool_context& ctx, validation_options const& options) const
+{
+    auto const e = find(name);
+    if(!e)
+    {
+        std::string available;
+        for(auto const& d : descriptors())
+            available += (available.empty() ? "" : ", ") + std::string(d.name);
+        co_return tool_result::error(detail::toolset_messages::unknown_tool(options.language, name, available));
+    }
+    if(e->validator)
+    {
+        auto const report = e->validator->validate(arguments, options);
+        if(!report.ok())
+            co_return tool_result::error(detail::toolset_messages::invalid_arguments(options.language, name, report));
+    }
+    std::exception_ptr failure;
+    try
+    {
+        co_return co_await e->def.handler(arguments, ctx);
+    }
+    catch(...)
+    {
+        failure = std::current_exception();
+    }
+    co_return tool_result::error(detail::toolset_messages::failed(options.language, name, detail::describe_exception(failure)));
+}
+
+} // namespace agentio
+
+#endif

@@ -1,0 +1,236 @@
+//
+// agentio/tool/tool.hpp
+// ~~~~~~~~~~~~~~~~~~~~~
+//
+// What a tool is: a type with a name, a description, a described argument
+// struct and a coroutine call operator; what it gets (a context) and what it
+// gives back (a result the model, or an MCP client, can read).
+//
+
+#ifndef AGENTIO_TOOL_TOOL_HPP
+#define AGENTIO_TOOL_TOOL_HPP
+
+#include <agentio/json_text.hpp>
+#include <agentio/tool/schema.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <concepts>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace agentio {
+
+namespace asio = boost::asio;
+
+/// A block of text in a tool result.
+struct text_content
+{
+    std::string text;
+};
+
+/// An image in a tool result (MCP `image` content, Anthropic image blocks).
+struct image_content
+{
+    /// e.g. `image/png`
+    std::string mime_type;
+    /// The image bytes in base64, as both wire formats carry them.
+    std::string base64_data;
+};
+
+/// One block of a tool result's content.
+using content_block = std::variant<text_content, image_content>;
+
+/** What a tool call produced.
+
+    The content blocks go to the model; `structured` is the same result as
+    JSON for clients that read it (MCP `structuredContent`). An error result
+    is still a result: the model reads the message and may correct itself.
+*/
+struct tool_result
+{
+    std::vector<content_block> content;
+    std::optional<json::value> structured;
+    bool is_error = false;
+
+    /// A result with one text block.
+    static tool_result text(std::string text)
+    {
+        tool_result r;
+        r.content.emplace_back(text_content{std::move(text)});
+        return r;
+    }
+
+    /// A JSON result: written as the text block (numbers in shortest form),
+    /// and kept as structured content.
+    static tool_result json(json::value value)
+    {
+        tool_result r;
+        r.content.emplace_back(text_content{to_json_text(value)});
+        r.structured = std::move(value);
+        return r;
+    }
+
+    /// An error the model should read: `is_error` set, one text block.
+    static tool_result error(std::string message)
+    {
+        tool_result r = text(std::move(message));
+        r.is_error = true;
+        return r;
+    }
+
+    /// Appends an image block; returns `*this` for chaining.
+    tool_result& add_image(std::string mime_type, std::string base64_data)
+    {
+        content.emplace_back(image_content{std::move(mime_type), std::move(base64_data)});
+        return *this;
+    }
+
+    /// The text blocks joined by newlines: what a text-only consumer shows.
+    std::string joined_text() const
+    {
+        std::string out;
+        for(auto const& block : content)
+            if(auto const* t = std::get_if<text_content>(&block))
+            {
+                if(!out.empty())
+                    out += '\n';
+                out += t->text;
+            }
+        return out;
+    }
+};
+
+/** What a tool knows about the call it is serving.
+
+    Cancellation is not here: a tool is a coroutine, and the caller's
+    cancellation reaches it through `asio::this_coro::cancellation_state`
+    and every operation it awaits.
+*/
+struct tool_context
+{
+    /// The tool's name as the model called it.
+    std::string_view tool_name = {};
+
+    /// The call's identifier (Anthropic `tool_use.id`, OpenAI `tool_call.id`,
+    /// MCP request id), for logs and correlation.
+    std::string_view call_id = {};
+
+    /// When the caller stops waiting; tools doing long work can plan for it.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+
+    /// Progress sink (MCP `notifications/progress`); may be empty.
+    std::function<void(double progress, std::optional<double> total, std::string_view message)> progress = {};
+
+    /// Reports progress when somebody listens.
+    void report_progress(double done, std::optional<double> total = {}, std::string_view message = {}) const
+    {
+        if(progress)
+            progress(done, total, message);
+    }
+};
+
+namespace detail {
+
+template<class T>
+concept has_tool_name = requires {
+    { T::name } -> std::convertible_to<std::string_view>;
+};
+
+template<class T>
+concept has_tool_description = requires {
+    { T::description } -> std::convertible_to<std::string_view>;
+};
+
+template<class T>
+concept has_tool_args = requires { typename T::args; };
+
+template<class T>
+concept has_tool_call = has_tool_args<T> && requires(T const& t, typename T::args a, tool_context& ctx) {
+    { t(std::move(a), ctx) } -> std::same_as<asio::awaitable<tool_result>>;
+};
+
+template<class T>
+constexpr std::string_view tool_name_or_empty()
+{
+    if constexpr(has_tool_name<T>)
+        return T::name;
+    else
+        return {};
+}
+
+template<class T>
+constexpr bool tool_args_described()
+{
+    if constexpr(has_tool_args<T>)
+        return described_struct<typename T::args>;
+    else
+        return false;
+}
+
+template<class T>
+constexpr bool tool_args_well_formed()
+{
+    if constexpr(tool_args_described<T>())
+        return json_schema<typename T::args>::well_formed;
+    else
+        return false;
+}
+
+// Each requirement is its own assertion so the message says which one
+// failed; the tool is the template argument 'Tool' the compiler prints.
+template<class Tool>
+struct tool_requirements
+{
+    static_assert(has_tool_name<Tool>,
+        "agentio: a tool needs `static constexpr std::string_view name` (the tool is 'Tool' above)");
+    static_assert(!has_tool_name<Tool> || valid_tool_name(tool_name_or_empty<Tool>()),
+        "agentio: a tool name is 1 to 64 characters of [A-Za-z0-9_.-], the MCP rule (the tool is 'Tool' above)");
+    static_assert(has_tool_description<Tool>,
+        "agentio: a tool needs `static constexpr std::string_view description` (the tool is 'Tool' above)");
+    static_assert(!has_tool_description<Tool> || !std::string_view(Tool::description).empty(),
+        "agentio: a tool's description must not be empty: it is what the model reads (the tool is 'Tool' above)");
+    static_assert(has_tool_args<Tool>, "agentio: a tool needs a nested `args` struct (the tool is 'Tool' above)");
+    static_assert(!has_tool_args<Tool> || tool_args_described<Tool>(),
+        "agentio: a tool's `args` must be described with BOOST_DESCRIBE_STRUCT (the tool is 'Tool' above)");
+    static_assert(!tool_args_described<Tool>() || has_tool_call<Tool>,
+        "agentio: a tool needs `asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const` "
+        "(the tool is 'Tool' above)");
+
+    static constexpr bool value = has_tool_name<Tool> && valid_tool_name(tool_name_or_empty<Tool>())
+        && has_tool_description<Tool> && tool_args_described<Tool>() && has_tool_call<Tool>
+        && tool_args_well_formed<Tool>();
+};
+
+} // namespace detail
+
+/** A tool: a type the toolset can list, validate for and call.
+
+    @code
+    struct contar
+    {
+        static constexpr std::string_view name = "contar";
+        static constexpr std::string_view description = "Cuenta iniciativas por estado";
+        struct args { std::optional<std::string> estado; };
+        asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+    };
+    BOOST_DESCRIBE_STRUCT(contar::args, (), (estado))
+    @endcode
+
+    Using a type that falls short in a @ref toolset gives one readable
+    compile error per missing piece.
+*/
+template<class T>
+concept tool = detail::has_tool_name<T> && detail::has_tool_description<T> && detail::has_tool_call<T>
+    && detail::described_struct<typename T::args>;
+
+} // namespace agentio
+
+#endif

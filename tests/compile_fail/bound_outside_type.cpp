@@ -1,0 +1,27 @@
+// expect: field maximum is above the range of the member type
+// A bound the member type cannot hold.
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+struct contar
+{
+    static constexpr std::string_view name = "contar";
+    static constexpr std::string_view description = "Cuenta iniciativas";
+    struct args
+    {
+        unsigned char limite = 0;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(contar::args, (), (limite))
+
+template<>
+struct agentio::field_traits<contar::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1, .maximum = 1000}};
+};
+
+using tools = agentio::toolset<contar>;
+static_assert(tools::size == 1);
+int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }

@@ -1,0 +1,28 @@
+// expect: tool_names_must_be_unique<contar, contar2, false>
+// Two tools with the same name in one toolset.
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+struct contar
+{
+    static constexpr std::string_view name = "contar";
+    static constexpr std::string_view description = "Cuenta iniciativas";
+    struct args
+    {
+        int limite = 0;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(contar::args, (), (limite))
+
+template<>
+struct agentio::field_traits<contar::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1}};
+};
+
+struct contar2 : contar {};
+using tools = agentio::toolset<contar, contar2>;
+static_assert(tools::size == 2);
+int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }

@@ -1,0 +1,28 @@
+// expect: member_needs_a_description<&contar::args::pagina, false>
+// A described member with no entry in field_traits.
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+struct contar
+{
+    static constexpr std::string_view name = "contar";
+    static constexpr std::string_view description = "Cuenta iniciativas";
+    struct args
+    {
+        int limite = 0;
+        int pagina = 0;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(contar::args, (), (limite, pagina))
+
+template<>
+struct agentio::field_traits<contar::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1}};
+};
+
+using tools = agentio::toolset<contar>;
+static_assert(tools::size == 1);
+int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }

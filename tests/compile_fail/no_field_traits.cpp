@@ -1,0 +1,22 @@
+// expect: argument_struct_needs_field_traits<contar::args, false>
+// An argument struct without field_traits at all.
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+struct contar
+{
+    static constexpr std::string_view name = "contar";
+    static constexpr std::string_view description = "Cuenta iniciativas";
+    struct args
+    {
+        int limite = 0;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(contar::args, (), (limite))
+
+
+using tools = agentio::toolset<contar>;
+static_assert(tools::size == 1);
+int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }
