@@ -100,8 +100,16 @@ inline void append_json_number(std::string& out, double v)
 /// Appends a JSON value as compact text, numbers in their shortest
 /// round-trip form (Boost.JSON 1.81's serialize writes 212.0 as 2.12E2, which
 /// is valid but not what a model or a person expects to read).
-inline void append_json(std::string& out, boost::json::value const& v)
+/// Separators of written JSON.
+enum class json_layout
 {
+    compact, ///< `{"a":1,"b":2}`
+    spaced   ///< `{"a": 1, "b": 2}`, as Python's json.dumps writes by default
+};
+
+inline void append_json(std::string& out, boost::json::value const& v, json_layout layout = json_layout::compact)
+{
+    bool const spaced = layout == json_layout::spaced;
     switch(v.kind())
     {
     case boost::json::kind::null: out.append("null"); break;
@@ -123,9 +131,9 @@ inline void append_json(std::string& out, boost::json::value const& v)
         for(auto const& e : v.get_array())
         {
             if(!first)
-                out.push_back(',');
+                out.append(spaced ? ", " : ",");
             first = false;
-            append_json(out, e);
+            append_json(out, e, layout);
         }
         out.push_back(']');
         break;
@@ -137,11 +145,11 @@ inline void append_json(std::string& out, boost::json::value const& v)
         for(auto const& kv : v.get_object())
         {
             if(!first)
-                out.push_back(',');
+                out.append(spaced ? ", " : ",");
             first = false;
             append_json_string(out, kv.key());
-            out.push_back(':');
-            append_json(out, kv.value());
+            out.append(spaced ? ": " : ":");
+            append_json(out, kv.value(), layout);
         }
         out.push_back('}');
         break;
@@ -150,10 +158,10 @@ inline void append_json(std::string& out, boost::json::value const& v)
 }
 
 /// A JSON value as compact text; see @ref append_json.
-inline std::string to_json_text(boost::json::value const& v)
+inline std::string to_json_text(boost::json::value const& v, json_layout layout = json_layout::compact)
 {
     std::string out;
-    append_json(out, v);
+    append_json(out, v, layout);
     return out;
 }
 

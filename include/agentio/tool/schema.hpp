@@ -152,7 +152,7 @@ struct field_traits
 /** The schema and the conversion of one C++ type, by category.
 
     Each specialization provides
-    @li `static constexpr void write_keys(detail::schema_writer&, field_info const*)`,
+    @li `static constexpr void write_keys(detail::schema_writer&, field_info const&)`,
         the keywords of the type's schema (inside an object already opened);
     @li `static bool read(json::value const&, T&)`, the conversion of a JSON
         value that the schema accepted;
@@ -204,19 +204,24 @@ struct is_optional : std::false_type {};
 template<class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
-// The field_info of a member, or null. Only meaningful once the traits passed
-// the checks below.
+// What a member without an entry gets: no description, no constraints.
+// A reference to it rather than a null pointer: GCC refuses pointer
+// comparisons in constant expressions under -fsanitize=undefined.
+inline constexpr field_info no_field{};
+
+// The field_info of a member, or `no_field` (empty name). Only meaningful
+// once the traits passed the checks below.
 template<class T>
-constexpr field_info const* find_field(std::string_view member)
+constexpr field_info const& find_field(std::string_view member)
 {
     if constexpr(requires { typename field_traits<T>::not_specialized; })
-        return nullptr;
+        return no_field;
     else
     {
         for(auto const& f : field_traits<T>::fields)
             if(f.name == member)
-                return &f;
-        return nullptr;
+                return f;
+        return no_field;
     }
 }
 
@@ -284,18 +289,18 @@ template<class T, class Descriptor>
 constexpr bool check_member()
 {
     using M = member_type_t<T, Descriptor>;
-    constexpr field_info const* f = find_field<T>(Descriptor::name);
-    constexpr bool documented = f != nullptr && !f->description.empty();
+    constexpr field_info const& f = find_field<T>(Descriptor::name);
+    constexpr bool documented = !f.name.empty() && !f.description.empty();
     (void)member_needs_a_description<Descriptor::pointer, documented>{};
     (void)member_type_has_no_json_schema<Descriptor::pointer, has_schema<M>>{};
     if constexpr(documented && has_schema<M>)
     {
-        constexpr bool applicable = (constraints_used(*f) & ~json_schema<M>::accepts) == 0;
+        constexpr bool applicable = (constraints_used(f) & ~json_schema<M>::accepts) == 0;
         (void)constraint_does_not_apply_to_member_type<Descriptor::pointer, applicable>{};
         constexpr bool valid_json = [] {
-            if(!f->default_value.empty() && !json_syntax::valid(f->default_value))
+            if(!f.default_value.empty() && !json_syntax::valid(f.default_value))
                 return false;
-            for(auto e : f->examples)
+            for(auto e : f.examples)
                 if(!json_syntax::valid(e))
                     return false;
             return true;
@@ -336,8 +341,8 @@ constexpr bool keys_unique()
     std::array<std::string_view, boost::mp11::mp_size<members_of<T>>::value> keys{};
     std::size_t n = 0;
     boost::mp11::mp_for_each<members_of<T>>([&](auto d) {
-        auto const* f = find_field<T>(decltype(d)::name);
-        keys[n++] = f ? f->key() : std::string_view(decltype(d)::name);
+        auto const& f = find_field<T>(decltype(d)::name);
+        keys[n++] = f.name.empty() ? std::string_view(decltype(d)::name) : f.key();
     });
     for(std::size_t i = 0; i < n; ++i)
         for(std::size_t j = i + 1; j < n; ++j)
@@ -394,39 +399,37 @@ constexpr bool member_is_optional()
         return true;
     else
     {
-        constexpr field_info const* f = find_field<T>(Descriptor::name);
-        return f != nullptr && !f->default_value.empty();
+        constexpr field_info const& f = find_field<T>(Descriptor::name);
+        return !f.default_value.empty();
     }
 }
 
 // Description, default and examples: the part of a member's schema that
 // belongs to the member, not to its type.
-constexpr void write_annotations(schema_writer& w, field_info const* f)
+constexpr void write_annotations(schema_writer& w, field_info const& f)
 {
-    if(f == nullptr)
-        return;
-    if(!f->description.empty())
+    if(!f.description.empty())
     {
         w.key("description");
-        w.string(f->description);
+        w.string(f.description);
     }
-    if(!f->default_value.empty())
+    if(!f.default_value.empty())
     {
         w.key("default");
-        w.raw(f->default_value);
+        w.raw(f.default_value);
     }
-    if(!f->examples.empty())
+    if(!f.examples.empty())
     {
         w.key("examples");
         w.begin_array();
-        for(auto e : f->examples)
+        for(auto e : f.examples)
             w.raw(e);
         w.end_array();
     }
 }
 
 template<class T>
-constexpr void write_type_schema(schema_writer& w, field_info const* f)
+constexpr void write_type_schema(schema_writer& w, field_info const& f)
 {
     w.begin_object();
     json_schema<T>::write_keys(w, f);
@@ -440,13 +443,13 @@ struct schema_text
 {
     static constexpr std::size_t size = [] {
         schema_writer w;
-        write_type_schema<T>(w, nullptr);
+        write_type_schema<T>(w, no_field);
         return w.text().size();
     }();
 
     static constexpr std::array<char, size> storage = [] {
         schema_writer w;
-        write_type_schema<T>(w, nullptr);
+        write_type_schema<T>(w, no_field);
         std::array<char, size> a{};
         std::copy(w.text().begin(), w.text().end(), a.begin());
         return a;
@@ -463,7 +466,7 @@ struct json_schema<bool>
 {
     static constexpr unsigned accepts = 0;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const*)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
         w.key("type");
         w.string("boolean");
@@ -489,12 +492,12 @@ struct json_schema<T>
 
     static constexpr std::int64_t lowest = std::is_signed_v<T> ? std::numeric_limits<T>::min() : 0;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         w.key("type");
         w.string("integer");
-        std::optional<std::int64_t> low = f ? f->minimum : std::nullopt;
-        std::optional<std::int64_t> high = f ? f->maximum : std::nullopt;
+        std::optional<std::int64_t> low = f.minimum;
+        std::optional<std::int64_t> high = f.maximum;
         if(low && *low < lowest)
             throw "agentio: field minimum is below the range of the member type";
         if constexpr(sizeof(T) < 8 || std::is_signed_v<T>)
@@ -548,19 +551,19 @@ struct json_schema<T>
 {
     static constexpr unsigned accepts = detail::bounds_constraint;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         w.key("type");
         w.string("number");
-        if(f && f->minimum)
+        if(f.minimum)
         {
             w.key("minimum");
-            w.integer(*f->minimum);
+            w.integer(*f.minimum);
         }
-        if(f && f->maximum)
+        if(f.maximum)
         {
             w.key("maximum");
-            w.integer(*f->maximum);
+            w.integer(*f.maximum);
         }
     }
 
@@ -579,27 +582,25 @@ struct json_schema<std::string>
 {
     static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         w.key("type");
         w.string("string");
-        if(f == nullptr)
-            return;
-        if(f->min_length)
+        if(f.min_length)
         {
             w.key("minLength");
-            w.unsigned_integer(*f->min_length);
+            w.unsigned_integer(*f.min_length);
         }
-        if(f->max_length)
+        if(f.max_length)
         {
             w.key("maxLength");
-            w.unsigned_integer(*f->max_length);
+            w.unsigned_integer(*f.max_length);
         }
-        if(!f->one_of.empty())
+        if(!f.one_of.empty())
         {
             w.key("enum");
             w.begin_array();
-            for(auto s : f->one_of)
+            for(auto s : f.one_of)
                 w.string(s);
             w.end_array();
         }
@@ -621,7 +622,7 @@ struct json_schema<E>
 {
     static constexpr unsigned accepts = 0;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const*)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
         w.key("type");
         w.string("string");
@@ -657,7 +658,7 @@ struct json_schema<std::optional<T>>
 {
     static constexpr unsigned accepts = json_schema<T>::accepts;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         json_schema<T>::write_keys(w, f);
     }
@@ -679,21 +680,21 @@ struct json_schema<std::vector<T>>
 {
     static constexpr unsigned accepts = detail::items_constraint | json_schema<T>::accepts;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         w.key("type");
         w.string("array");
         w.key("items");
         detail::write_type_schema<T>(w, f);
-        if(f && f->min_items)
+        if(f.min_items)
         {
             w.key("minItems");
-            w.unsigned_integer(*f->min_items);
+            w.unsigned_integer(*f.min_items);
         }
-        if(f && f->max_items)
+        if(f.max_items)
         {
             w.key("maxItems");
-            w.unsigned_integer(*f->max_items);
+            w.unsigned_integer(*f.max_items);
         }
     }
 
@@ -717,21 +718,21 @@ struct json_schema<std::map<std::string, T>>
 {
     static constexpr unsigned accepts = detail::items_constraint | json_schema<T>::accepts;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const* f)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
         w.key("type");
         w.string("object");
         w.key("additionalProperties");
         detail::write_type_schema<T>(w, f);
-        if(f && f->min_items)
+        if(f.min_items)
         {
             w.key("minProperties");
-            w.unsigned_integer(*f->min_items);
+            w.unsigned_integer(*f.min_items);
         }
-        if(f && f->max_items)
+        if(f.max_items)
         {
             w.key("maxProperties");
-            w.unsigned_integer(*f->max_items);
+            w.unsigned_integer(*f.max_items);
         }
     }
 
@@ -754,7 +755,7 @@ struct json_schema<json::value>
 {
     static constexpr unsigned accepts = 0;
 
-    static constexpr void write_keys(detail::schema_writer&, field_info const*) {}
+    static constexpr void write_keys(detail::schema_writer&, field_info const&) {}
 
     static bool read(json::value const& v, json::value& out)
     {
@@ -769,7 +770,7 @@ struct json_schema<json::object>
 {
     static constexpr unsigned accepts = 0;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const*)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
         w.key("type");
         w.string("object");
@@ -790,7 +791,7 @@ struct json_schema<json::array>
 {
     static constexpr unsigned accepts = 0;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const*)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
         w.key("type");
         w.string("array");
@@ -816,7 +817,7 @@ struct json_schema<T>
     /// checks themselves fail the build with a message naming the member.
     static constexpr bool well_formed = detail::struct_check<T>::value;
 
-    static constexpr void write_keys(detail::schema_writer& w, field_info const*)
+    static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
         if constexpr(well_formed)
         {
@@ -826,8 +827,8 @@ struct json_schema<T>
             w.begin_object();
             boost::mp11::mp_for_each<detail::members_of<T>>([&](auto d) {
                 using D = decltype(d);
-                constexpr field_info const* f = detail::find_field<T>(D::name);
-                w.key(f->key());
+                constexpr field_info const& f = detail::find_field<T>(D::name);
+                w.key(f.key());
                 w.begin_object();
                 json_schema<detail::member_type_t<T, D>>::write_keys(w, f);
                 detail::write_annotations(w, f);
@@ -845,7 +846,7 @@ struct json_schema<T>
                         w.begin_array();
                         any_required = true;
                     }
-                    w.string(detail::find_field<T>(D::name)->key());
+                    w.string(detail::find_field<T>(D::name).key());
                 }
             });
             if(any_required)
@@ -868,14 +869,14 @@ struct json_schema<T>
             using M = detail::member_type_t<T, D>;
             if(!ok)
                 return;
-            constexpr field_info const* f = detail::find_field<T>(D::name);
-            auto const* found = o->if_contains(f->key());
-            if(found && !(found->is_null() && !detail::is_optional<M>::value && !f->default_value.empty()))
+            constexpr field_info const& f = detail::find_field<T>(D::name);
+            auto const* found = o->if_contains(f.key());
+            if(found && !(found->is_null() && !detail::is_optional<M>::value && !f.default_value.empty()))
                 ok = json_schema<M>::read(*found, out.*D::pointer);
             else if constexpr(detail::is_optional<M>::value)
                 (out.*D::pointer).reset();
-            else if(!f->default_value.empty())
-                ok = json_schema<M>::read(json::parse(f->default_value), out.*D::pointer);
+            else if(!f.default_value.empty())
+                ok = json_schema<M>::read(json::parse(f.default_value), out.*D::pointer);
             else
                 ok = false;
         });

@@ -59,6 +59,9 @@ struct tool_result
     std::vector<content_block> content;
     std::optional<json::value> structured;
     bool is_error = false;
+    /// One line for a UI ("15 valores distintos"); not sent to the model.
+    /// Empty: the first line of the text is shown.
+    std::string summary;
 
     /// A result with one text block.
     static tool_result text(std::string text)
