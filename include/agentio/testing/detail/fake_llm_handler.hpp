@@ -1,0 +1,37 @@
+//
+// agentio/testing/detail/fake_llm_handler.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// The fake's request handler, declared here so that `fake_llm` can hold an
+// `http::server` of it; its state and body are in impl/fake_llm.hpp.
+//
+
+#ifndef AGENTIO_TESTING_DETAIL_FAKE_LLM_HANDLER_HPP
+#define AGENTIO_TESTING_DETAIL_FAKE_LLM_HANDLER_HPP
+
+#include <agentio/http/server.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message_generator.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace agentio::testing::detail {
+
+struct fake_llm_state;
+
+// A streaming handler (see http::streaming_request_handler): plain answers
+// are returned, event streams are written on the connection.
+struct fake_llm_handler
+{
+    std::shared_ptr<fake_llm_state> state;
+
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
+        http::request&& req, boost::beast::tcp_stream& stream);
+};
+
+} // agentio::testing::detail
+
+#endif
