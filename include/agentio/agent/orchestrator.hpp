@@ -1,0 +1,239 @@
+//
+// agentio/agent/orchestrator.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// The model's tool-use loop as one coroutine, generic over the provider and
+// the tools. Each round streams the model's answer (text reaches the sink as
+// it arrives), then — when the model stops to use tools — runs the round's
+// calls in parallel under a cap and a per-tool timeout, and sends the results
+// back in call order. The loop is driven by the stop reason, never by "some
+// text was seen".
+//
+// Failures the model can act on (unknown tool, invalid arguments, a tool that
+// threw or timed out) go back to it as error results and the run goes on.
+// Failures it cannot (the provider is down, the round limit, the deadline)
+// end the run with an `error` event. Cancelling the run (the client left)
+// stops the provider stream and the running tools at once.
+//
+
+#ifndef AGENTIO_AGENT_ORCHESTRATOR_HPP
+#define AGENTIO_AGENT_ORCHESTRATOR_HPP
+
+#include <agentio/json_text.hpp>
+#include <agentio/llm/conversation.hpp>
+#include <agentio/llm/provider.hpp>
+#include <agentio/tool/toolset.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace agentio::agent {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+/// Bounds of a run.
+struct limits
+{
+    /// Model calls in a run (`AGENT_MAX_TOOL_ROUNDS`); the run fails beyond.
+    unsigned max_rounds = 10;
+    /// Tool calls of a round running at once.
+    std::size_t max_parallel_tools = 4;
+    /// Longest a tool call may take; it then becomes an error result.
+    std::chrono::steady_clock::duration tool_timeout = std::chrono::seconds(30);
+    /// Longest a whole run may take.
+    std::chrono::steady_clock::duration run_deadline = std::chrono::minutes(5);
+    /// Retries of a round whose stream failed before anything reached the
+    /// client (an `overloaded_error` mid-stream, a dropped connection). The
+    /// SDKs do not retry these; nothing is lost by doing so while the user
+    /// has seen nothing.
+    unsigned mid_stream_retries = 2;
+};
+
+/// What the orchestrator asks of the model, and how it behaves.
+struct options
+{
+    std::string model = {};
+    std::string system = {};
+    unsigned max_tokens = 4096;
+    std::optional<double> temperature = {};
+    agent::limits limits = {};
+    /// Language of the messages the orchestrator itself writes.
+    message_language language = message_language::english;
+    /// Turns a provider error into the message the user sees; empty: a
+    /// generic message with the provider's text. Applications use it to
+    /// point at their own settings (a wrong model name, a wrong key).
+    std::function<std::string(llm::error const&)> describe_error = {};
+};
+
+/// Text of the answer, as it streams.
+struct text_delta
+{
+    std::string text = {};
+};
+
+/// The model stopped to use tools: what streamed so far was its reasoning.
+struct round_end
+{
+    unsigned iteration = 0;
+};
+
+/// A tool call finished.
+struct tool_call
+{
+    std::string tool = {};
+    std::string input_summary = {};
+    json::value input_raw = {};
+    /// The text the model wrote in the round before calling (its reasoning).
+    std::string thinking = {};
+    std::string result_summary = {};
+    std::uint64_t duration_ms = 0;
+    unsigned iteration = 0;
+    bool is_error = false;
+};
+
+/// The run finished normally.
+struct done
+{
+    llm::usage usage = {};
+    unsigned rounds = 0;
+};
+
+/// The run failed; `message` is for the user.
+struct error
+{
+    std::string message = {};
+};
+
+/// What a run tells its sink, in order.
+using event = std::variant<text_delta, round_end, tool_call, done, error>;
+
+/// Latency of one tool call.
+struct tool_timing
+{
+    std::string tool = {};
+    std::chrono::microseconds duration{};
+    bool is_error = false;
+};
+
+/// What a run did.
+struct run_result
+{
+    enum class outcome
+    {
+        completed,
+        failed,
+        cancelled
+    };
+
+    run_result::outcome status = outcome::completed;
+    llm::usage usage = {};
+    unsigned rounds = 0;
+    std::vector<tool_timing> tools = {};
+    std::string error_message = {};
+    /// Time from the start of the run to the first text delta.
+    std::optional<std::chrono::microseconds> time_to_first_text = {};
+};
+
+/** Runs conversations with a model and tools.
+
+    @tparam Provider an @ref llm::provider
+    @tparam Tools a @ref tool_catalog (a toolset, dynamic or combined tools)
+
+    @code
+    agentio::agent::orchestrator agent{provider, portfolio_tools{api}, {.model = "claude-sonnet-4-5"}};
+    auto result = co_await agent.run(messages, [&](agentio::agent::event const& e) -> asio::awaitable<void> {
+        co_await write_sse(e);
+    });
+    @endcode
+
+    The provider is held by reference, the tools by value. `run` may be
+    called concurrently for different conversations.
+*/
+template<llm::provider Provider, tool_catalog Tools>
+class orchestrator
+{
+public:
+    orchestrator(Provider& provider, Tools tools, agent::options opts)
+        : provider_(provider), tools_(std::move(tools)), options_(std::move(opts)),
+          descriptors_(make_descriptors(tools_))
+    {
+    }
+
+    Tools const& tools() const noexcept { return tools_; }
+    agent::options const& options() const noexcept { return options_; }
+
+    /** Runs the loop on a conversation until the model's final answer.
+
+        @param conversation the messages so far (the last one the user's);
+        the model's turns and the tool results are appended
+        @param sink called as `co_await sink(event)` for each @ref event; a
+        sink returning `asio::awaitable<bool>` stops the run by returning false
+        @return what happened. Cancellation (through the awaiting
+        coroutine's cancellation slot) ends the run promptly with
+        `outcome::cancelled`; nothing is sent to the sink after it.
+    */
+    template<class Sink>
+    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink) const;
+
+private:
+    struct call_outcome
+    {
+        tool_result result = {};
+        std::chrono::microseconds duration{};
+    };
+
+    static std::vector<tool_descriptor> make_descriptors(Tools const& tools)
+    {
+        auto const d = tools.descriptors();
+        return std::vector<tool_descriptor>(d.begin(), d.end());
+    }
+
+    template<class Sink>
+    asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result) const;
+
+    asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call) const;
+
+    asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls) const;
+
+    std::string describe(llm::error const& e) const;
+    std::string text(std::string_view english, std::string_view spanish) const
+    {
+        return std::string(options_.language == message_language::spanish ? spanish : english);
+    }
+
+    Provider& provider_;
+    Tools tools_;
+    agent::options options_;
+    std::vector<tool_descriptor> descriptors_;
+};
+
+template<class Provider, class Tools>
+orchestrator(Provider&, Tools, options) -> orchestrator<Provider, Tools>;
+
+/// A short `key=value, ...` view of a tool's arguments, for a UI.
+std::string summarize_input(json::value const& input, std::size_t max_chars = 120);
+
+/// The first line of a result's text, shortened, for a UI.
+std::string summarize_result(tool_result const& result, std::size_t max_chars = 120);
+
+} // namespace agentio::agent
+
+#include <agentio/agent/impl/orchestrator.hpp>
+
+#endif

@@ -1,0 +1,590 @@
+// The orchestrator with the real providers and HTTP client against the fake
+// LLM on loopback: the tool loop, parallel tools, errors that go back to the
+// model, retries (with an injected clock), faults, limits and cancellation.
+#include <agentio/agent/orchestrator.hpp>
+
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/openai.hpp>
+#include <agentio/testing/fake_llm.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/describe.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+namespace agent = agentio::agent;
+namespace testing = agentio::testing;
+using namespace std::chrono_literals;
+
+namespace agent_test {
+
+// The tool result of the wire fixtures, verbatim: the fake's conditional
+// answer looks for it.
+constexpr char const* recuento = R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})";
+
+struct shared_counters
+{
+    std::atomic<int> calls{0};
+    std::atomic<int> in_flight{0};
+    std::atomic<int> most_in_flight{0};
+    std::atomic<bool> cancelled{false};
+};
+
+struct contar_iniciativas
+{
+    static constexpr std::string_view name = "contar_iniciativas";
+    static constexpr std::string_view description = "Cuenta iniciativas agrupadas por un campo";
+    struct args
+    {
+        std::string campo_agrupacion;
+    };
+    shared_counters* counters = nullptr;
+    std::chrono::milliseconds delay{0};
+
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
+    {
+        ++counters->calls;
+        counters->most_in_flight = std::max(counters->most_in_flight.load(), ++counters->in_flight);
+        asio::steady_timer t(co_await asio::this_coro::executor, delay);
+        try
+        {
+            co_await t.async_wait(asio::use_awaitable);
+        }
+        catch(boost::system::system_error const&)
+        {
+            --counters->in_flight;
+            counters->cancelled = true;
+            throw;
+        }
+        --counters->in_flight;
+        if(a.campo_agrupacion != "estado_de_la_iniciativa")
+            co_return agentio::tool_result::json({{"agrupado_por", a.campo_agrupacion}});
+        auto r = agentio::tool_result::text(recuento);
+        r.summary = "4 grupos";
+        co_return r;
+    }
+};
+BOOST_DESCRIBE_STRUCT(contar_iniciativas::args, (), (campo_agrupacion))
+
+struct sumar_presupuesto
+{
+    static constexpr std::string_view name = "sumar_presupuesto";
+    static constexpr std::string_view description = "Suma un importe agrupado por un campo";
+    struct args
+    {
+        std::string campo_agrupacion;
+        std::string campo_importe;
+    };
+    shared_counters* counters = nullptr;
+
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
+    {
+        ++counters->calls;
+        co_return agentio::tool_result::json({{"suma_de", a.campo_importe}});
+    }
+};
+BOOST_DESCRIBE_STRUCT(sumar_presupuesto::args, (), (campo_agrupacion, campo_importe))
+
+} // namespace agent_test
+
+template<>
+struct agentio::field_traits<agent_test::contar_iniciativas::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "campo_agrupacion", .description = "Campo"}};
+};
+
+template<>
+struct agentio::field_traits<agent_test::sumar_presupuesto::args>
+{
+    static constexpr agentio::field_info fields[] = {
+        {.name = "campo_agrupacion", .description = "Campo"},
+        {.name = "campo_importe", .description = "Importe", .one_of = {"presupuesto_aprobado", "importe_2025"}},
+    };
+};
+
+using namespace agent_test;
+using test_tools = agentio::toolset<contar_iniciativas, sumar_presupuesto>;
+
+namespace {
+
+// A fake LLM, a client and a provider on one io_context; runs one agent run
+// at a time to completion.
+template<class Provider>
+struct bench
+{
+    asio::io_context ioc;
+    testing::fake_llm fake{ioc.get_executor()};
+    agentio::http::client client{ioc.get_executor()};
+    shared_counters counters;
+    std::vector<std::chrono::milliseconds> sleeps; // the backoff delays asked for
+    std::unique_ptr<Provider> provider;
+
+    explicit bench(std::chrono::milliseconds tool_delay = 0ms, llm::provider_options extra = {})
+    {
+        fake.load_scenarios(AGENTIO_SCENARIOS);
+        BOOST_TEST_REQUIRE(fake.start().has_value());
+        extra.api_key = "test-key";
+        extra.base_url = std::is_same_v<Provider, llm::openai_provider> ? fake.openai_base_url() : fake.anthropic_base_url();
+        // Backoff is observed, not waited for: the suite stays fast.
+        extra.sleep = [this](std::chrono::milliseconds d) -> asio::awaitable<void> {
+            sleeps.push_back(d);
+            co_return;
+        };
+        extra.random = [] { return 0.0; };
+        provider = std::make_unique<Provider>(client, extra);
+        tool_delay_ = tool_delay;
+    }
+
+    test_tools tools()
+    {
+        agentio::toolset_options spanish_tools;
+        spanish_tools.validation.language = agentio::message_language::spanish;
+        return test_tools{spanish_tools, contar_iniciativas{&counters, tool_delay_}, sumar_presupuesto{&counters}};
+    }
+
+    struct outcome
+    {
+        std::vector<agent::event> events;
+        agent::run_result result;
+        std::vector<llm::message> conversation;
+
+        std::string kinds() const
+        {
+            std::string out;
+            char last = 0;
+            for(auto const& e : events)
+            {
+                char const k = "TRCDE"[e.index()];
+                if(k == 'T' && last == 'T')
+                    continue; // text deltas: one letter for a run of them
+                out += k;
+                last = k;
+            }
+            return out;
+        }
+
+        std::string text() const
+        {
+            std::string out;
+            for(auto const& e : events)
+                if(auto const* t = std::get_if<agent::text_delta>(&e))
+                    out += t->text;
+            return out;
+        }
+
+        template<class T>
+        std::vector<T> all() const
+        {
+            std::vector<T> out;
+            for(auto const& e : events)
+                if(auto const* t = std::get_if<T>(&e))
+                    out.push_back(*t);
+            return out;
+        }
+    };
+
+    outcome run(std::string const& model, agent::options opts = {}, std::string question = "¿Cuántas iniciativas hay en ejecución?",
+        asio::cancellation_slot slot = {})
+    {
+        opts.model = model;
+        agent::orchestrator agent{*provider, tools(), opts};
+        outcome out;
+        out.conversation.push_back(llm::message::user(std::move(question)));
+        bool finished = false;
+        auto sink = [&](agent::event const& e) -> asio::awaitable<void> {
+            out.events.push_back(e);
+            co_return;
+        };
+        auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
+        asio::co_spawn(ioc, work(), asio::bind_cancellation_slot(slot, [&](std::exception_ptr e) {
+            finished = true;
+            if(e)
+                std::rethrow_exception(e);
+        }));
+        while(!finished && ioc.run_one_for(10s))
+            ;
+        BOOST_TEST_REQUIRE(finished);
+        return out;
+    }
+
+private:
+    std::chrono::milliseconds tool_delay_{0};
+};
+
+testing::scenario scenario_of(std::string name, std::vector<testing::scripted_response> turns)
+{
+    testing::scenario s;
+    s.name = std::move(name);
+    for(auto& t : turns)
+        s.turns.push_back({std::move(t)});
+    return s;
+}
+
+testing::scripted_response says(std::string text)
+{
+    testing::scripted_response r;
+    r.text = text;
+    return r;
+}
+
+testing::scripted_response calls(std::string text, std::vector<testing::scripted_tool_call> tool_calls)
+{
+    testing::scripted_response r;
+    r.text = text;
+    r.tool_calls = std::move(tool_calls);
+    return r;
+}
+
+testing::fault fault_of(testing::fault_kind kind, std::size_t times = 1)
+{
+    testing::fault f;
+    f.kind = kind;
+    f.times = times;
+    return f;
+}
+
+agent::options spanish()
+{
+    agent::options o;
+    o.language = agentio::message_language::spanish;
+    return o;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(orchestrator)
+
+BOOST_AUTO_TEST_CASE(two_rounds_with_anthropic)
+{
+    bench<llm::anthropic_provider> b;
+    auto const out = b.run("portfolio-two-rounds");
+    BOOST_TEST(out.kinds() == "TRCTD"); // reasoning, round end, tool call, answer, done
+    BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
+    BOOST_TEST(out.result.rounds == 2u);
+    auto const tool_calls = out.all<agent::tool_call>();
+    BOOST_TEST_REQUIRE(tool_calls.size() == 1u);
+    BOOST_TEST(tool_calls[0].tool == "contar_iniciativas");
+    BOOST_TEST(tool_calls[0].input_summary == "campo_agrupacion=estado_de_la_iniciativa");
+    BOOST_TEST(tool_calls[0].input_raw == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"));
+    BOOST_TEST(tool_calls[0].thinking == "Voy a contar las iniciativas de la cartera agrupadas por estado.");
+    BOOST_TEST(tool_calls[0].result_summary == "4 grupos");
+    BOOST_TEST(tool_calls[0].iteration == 1u);
+    BOOST_TEST(!tool_calls[0].is_error);
+    BOOST_TEST(out.text() == "Voy a contar las iniciativas de la cartera agrupadas por estado."
+                             "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
+                             "planificadas, 21 finalizadas y 5 canceladas.");
+    BOOST_TEST(out.result.usage.input_tokens > 0u);
+    BOOST_TEST(out.result.time_to_first_text.has_value());
+
+    // What went over the wire: the second request carries the assistant turn
+    // verbatim and the tool result under the tool_use id.
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u);
+    auto const& second = requests[1].body.at("messages").as_array();
+    BOOST_TEST_REQUIRE(second.size() == 3u);
+    auto const& tool_use = second[1].at("content").as_array().at(1).as_object();
+    BOOST_TEST(tool_use.at("type") == "tool_use");
+    auto const& result = second[2].at("content").as_array().at(0).as_object();
+    BOOST_TEST(result.at("type") == "tool_result");
+    BOOST_TEST(result.at("tool_use_id") == tool_use.at("id"));
+    BOOST_TEST(result.at("content").as_array().at(0).at("text") == recuento);
+    BOOST_TEST(requests[0].headers["x-api-key"] == "test-key");
+    BOOST_TEST(out.conversation.size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(two_rounds_with_openai)
+{
+    bench<llm::openai_provider> b;
+    auto const out = b.run("portfolio-two-rounds");
+    BOOST_TEST(out.kinds() == "TRCTD");
+    BOOST_TEST(out.result.rounds == 2u);
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u);
+    BOOST_TEST(requests[0].target == "/v1/chat/completions");
+    BOOST_TEST(requests[0].headers["authorization"] == "Bearer test-key");
+    auto const& messages = requests[1].body.at("messages").as_array();
+    BOOST_TEST(messages.back().at("role") == "tool");
+    BOOST_TEST(messages.back().at("content") == recuento);
+    BOOST_TEST(out.text().ends_with("21 finalizadas y 5 canceladas."));
+}
+
+BOOST_AUTO_TEST_CASE(parallel_tools_answer_in_call_order)
+{
+    // The first call is the slow one: it finishes last, its result still comes first.
+    bench<llm::anthropic_provider> b(60ms);
+    b.fake.add_scenario(scenario_of("paralelo",
+        {calls("Consulto dos cosas.",
+             {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"), {}, {}},
+                 {"sumar_presupuesto",
+                     json::parse(R"({"campo_agrupacion":"unidad","campo_importe":"presupuesto_aprobado"})"), {}, {}},
+                 {"contar_iniciativas", json::parse(R"({"campo_agrupacion":"unidad"})"), {}, {}}}),
+            says("Listo.")}));
+    auto const out = b.run("paralelo");
+    BOOST_TEST(out.kinds() == "TRCCCTD");
+    BOOST_TEST(b.counters.most_in_flight == 2); // both slow calls at once
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u);
+    auto const& results = requests[1].body.at("messages").as_array().back().at("content").as_array();
+    auto const& uses = requests[1].body.at("messages").as_array()[1].at("content").as_array();
+    BOOST_TEST_REQUIRE(results.size() == 3u);
+    for(std::size_t i = 0; i < 3; ++i)
+        BOOST_TEST(results[i].at("tool_use_id") == uses[i + 1].at("id"));
+    BOOST_TEST(results[0].at("content").as_array()[0].at("text") == recuento);
+
+    // With a cap of one, one at a time.
+    bench<llm::anthropic_provider> serial(20ms);
+    serial.fake.add_scenario(scenario_of("paralelo",
+        {calls("", {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"a"})"), {}, {}},
+                       {"contar_iniciativas", json::parse(R"({"campo_agrupacion":"b"})"), {}, {}}}),
+            says("Listo.")}));
+    agent::options one;
+    one.limits.max_parallel_tools = 1;
+    auto const out2 = serial.run("paralelo", one);
+    BOOST_TEST(serial.counters.most_in_flight == 1);
+    BOOST_TEST(serial.counters.calls == 2);
+    BOOST_TEST((out2.result.status == agent::run_result::outcome::completed));
+}
+
+BOOST_AUTO_TEST_CASE(bad_calls_go_back_to_the_model)
+{
+    bench<llm::anthropic_provider> b;
+    b.fake.add_scenario(scenario_of("errores",
+        {calls("Pruebo.", {{"sumar_presupuesto", json::parse(R"({"campo_agrupacion":"unidad","campo_importe":"otro"})"), {}, {}},
+                              {"herramienta_inexistente", json::object{}, {}, {}}}),
+            says("Corregido: {{last_tool_result}}")}));
+    auto const out = b.run("errores", spanish());
+    BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
+    auto const tool_calls = out.all<agent::tool_call>();
+    BOOST_TEST_REQUIRE(tool_calls.size() == 2u);
+    BOOST_TEST(tool_calls[0].is_error);
+    BOOST_TEST(tool_calls[1].is_error);
+    BOOST_TEST(b.counters.calls == 0); // never called with arguments it cannot trust
+    auto const requests = b.fake.requests();
+    auto const& results = requests[1].body.at("messages").as_array().back().at("content").as_array();
+    BOOST_TEST(results[0].at("is_error") == true);
+    BOOST_TEST(results[0].at("content").as_array()[0].at("text") ==
+        "Argumentos no válidos para la herramienta 'sumar_presupuesto':\n"
+        "/campo_importe: debe ser uno de presupuesto_aprobado, importe_2025");
+    BOOST_TEST(std::string(results[1].at("content").as_array()[0].at("text").as_string())
+                   .starts_with("herramienta desconocida 'herramienta_inexistente'"));
+}
+
+BOOST_AUTO_TEST_CASE(a_slow_tool_times_out_and_the_run_goes_on)
+{
+    bench<llm::anthropic_provider> b(5000ms);
+    agent::options o = spanish();
+    o.limits.tool_timeout = 50ms;
+    auto const out = b.run("portfolio-two-rounds", o);
+    BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
+    auto const tool_calls = out.all<agent::tool_call>();
+    BOOST_TEST_REQUIRE(tool_calls.size() == 1u);
+    BOOST_TEST(tool_calls[0].is_error);
+    BOOST_TEST(tool_calls[0].result_summary == "La herramienta 'contar_iniciativas' no respondió en 0.05 s");
+    BOOST_TEST(b.counters.cancelled.load()); // the tool itself was stopped
+    BOOST_TEST(out.text().starts_with("Voy a contar")); // and the model answered from the error
+}
+
+BOOST_AUTO_TEST_CASE(the_round_limit)
+{
+    bench<llm::anthropic_provider> b;
+    b.fake.add_scenario(scenario_of("bucle",
+        {calls("Otra vez.", {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"unidad"})"), {}, {}}})}));
+    agent::options o = spanish();
+    o.limits.max_rounds = 3;
+    auto const out = b.run("bucle", o);
+    BOOST_TEST(out.kinds() == "TRCTRCTRCE");
+    BOOST_TEST((out.result.status == agent::run_result::outcome::failed));
+    BOOST_TEST(out.all<agent::error>().at(0).message == "Se alcanzó el límite de iteraciones");
+    BOOST_TEST(b.fake.requests().size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(retries_as_the_sdks)
+{
+    // 529 twice, then the answer: three attempts, 0.5 s and 1 s apart.
+    bench<llm::anthropic_provider> b;
+    auto overloaded = says("Hola.");
+    overloaded.faults.push_back(fault_of(testing::fault_kind::http_error, 2));
+    b.fake.add_scenario(scenario_of("saturado", {overloaded}));
+    auto const out = b.run("saturado");
+    BOOST_TEST(out.kinds() == "TD");
+    BOOST_TEST((b.sleeps == std::vector<std::chrono::milliseconds>{500ms, 1000ms}));
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 3u);
+    for(std::size_t i = 0; i < 3; ++i)
+        BOOST_TEST(requests[i].headers["x-stainless-retry-count"] == std::to_string(i));
+
+    // 429 with retry-after: the server's delay.
+    bench<llm::anthropic_provider> limited;
+    auto rate = says("Hola.");
+    auto f = fault_of(testing::fault_kind::http_error, 1);
+    f.status = 429;
+    f.retry_after = "1";
+    rate.faults.push_back(f);
+    limited.fake.add_scenario(scenario_of("limitado", {rate}));
+    BOOST_TEST(limited.run("limitado").kinds() == "TD");
+    BOOST_TEST((limited.sleeps == std::vector<std::chrono::milliseconds>{1000ms}));
+
+    // x-should-retry: false wins over a 500; and a 529 that never ends gives up after three attempts.
+    bench<llm::anthropic_provider> refused;
+    auto no = says("Hola.");
+    auto nf = fault_of(testing::fault_kind::http_error, 0);
+    nf.status = 500;
+    nf.x_should_retry = "false";
+    no.faults.push_back(nf);
+    refused.fake.add_scenario(scenario_of("no-reintentar", {no}));
+    auto const out3 = refused.run("no-reintentar", spanish());
+    BOOST_TEST(out3.kinds() == "E");
+    BOOST_TEST(refused.fake.requests().size() == 1u);
+    BOOST_TEST(out3.all<agent::error>().at(0).message.starts_with("El proveedor del modelo respondió con un error (500)"));
+
+    bench<llm::anthropic_provider> down;
+    auto always = says("Hola.");
+    always.faults.push_back(fault_of(testing::fault_kind::http_error, 0));
+    down.fake.add_scenario(scenario_of("caido", {always}));
+    auto const out4 = down.run("caido");
+    BOOST_TEST(down.fake.requests().size() == 3u);
+    BOOST_TEST(out4.kinds() == "E");
+}
+
+BOOST_AUTO_TEST_CASE(an_overload_mid_stream)
+{
+    // Before anything reached the user: retried, invisibly.
+    bench<llm::anthropic_provider> b;
+    auto early = says("Hay 12 iniciativas.");
+    auto f = fault_of(testing::fault_kind::midstream_error, 1);
+    f.after_events = 1; // message_start only
+    early.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("saturado-pronto", {early}));
+    auto const out = b.run("saturado-pronto");
+    BOOST_TEST(out.kinds() == "TD");
+    BOOST_TEST(out.text() == "Hay 12 iniciativas.");
+    BOOST_TEST(b.fake.requests().size() == 2u);
+    BOOST_TEST(b.sleeps.size() == 1u);
+
+    // After text reached the user: a clear error, no retry.
+    bench<llm::anthropic_provider> late;
+    late.fake.add_scenario(scenario_of("saturado-tarde", {says("x")}));
+    auto const out2 = late.run("anthropic-overloaded-midstream", spanish());
+    BOOST_TEST(out2.kinds() == "TE");
+    BOOST_TEST(out2.all<agent::error>().at(0).message == "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos.");
+    BOOST_TEST(late.fake.requests().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_broken_streams_are_errors)
+{
+    bench<llm::anthropic_provider> b;
+    auto cut = says("Hay doce iniciativas en ejecución según la cartera.");
+    auto f = fault_of(testing::fault_kind::truncate, 0);
+    f.after_events = 5; // some text went out, no message_stop ever
+    cut.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("cortado", {cut}));
+    auto const out = b.run("cortado");
+    BOOST_TEST(out.kinds() == "TE");
+    BOOST_TEST(out.all<agent::error>().at(0).message == "The model's answer was cut off: the stream ended before message_stop");
+
+    bench<llm::openai_provider> o;
+    auto gone = says("Hay doce iniciativas en ejecución según la cartera.");
+    auto d = fault_of(testing::fault_kind::disconnect, 0);
+    d.after_events = 3;
+    gone.faults.push_back(d);
+    o.fake.add_scenario(scenario_of("desconexion", {gone}));
+    auto const out2 = o.run("desconexion");
+    BOOST_TEST(out2.kinds() == "TE");
+    BOOST_TEST((out2.result.status == agent::run_result::outcome::failed));
+}
+
+BOOST_AUTO_TEST_CASE(a_stalled_stream_hits_the_idle_timeout)
+{
+    llm::provider_options p;
+    p.idle_timeout = 200ms;
+    bench<llm::anthropic_provider> b(0ms, p);
+    auto stall = says("Hola, voy a pensar un momento.");
+    auto f = fault_of(testing::fault_kind::stall, 0);
+    f.after_events = 5; // some text reached the user
+    stall.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("parado", {stall}));
+    auto const out = b.run("parado", spanish());
+    BOOST_TEST(out.kinds() == "TE");
+    BOOST_TEST(out.all<agent::error>().at(0).message.starts_with("No se pudo conectar con el proveedor del modelo"));
+}
+
+BOOST_AUTO_TEST_CASE(the_run_deadline)
+{
+    bench<llm::anthropic_provider> b;
+    auto stall = says("Pensando.");
+    auto f = fault_of(testing::fault_kind::stall, 0);
+    f.after_events = 1;
+    stall.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("eterno", {stall}));
+    agent::options o = spanish();
+    o.limits.run_deadline = 150ms;
+    auto const out = b.run("eterno", o);
+    BOOST_TEST(out.kinds() == "E");
+    BOOST_TEST(out.all<agent::error>().at(0).message == "Se agotó el tiempo máximo de la conversación.");
+}
+
+BOOST_AUTO_TEST_CASE(stop_reasons_that_end_the_run)
+{
+    bench<llm::anthropic_provider> b;
+    auto const cut = b.run("anthropic-max-tokens", spanish());
+    BOOST_TEST(cut.all<agent::error>().at(0).message == "La respuesta se cortó al alcanzar el límite de tokens.");
+    BOOST_TEST(b.counters.calls == 0); // the cut tool call is not run
+
+    auto refusal = says("No puedo ayudar con eso.");
+    refusal.stop_reason = "refusal";
+    b.fake.add_scenario(scenario_of("rechazo", {refusal}));
+    auto const refused = b.run("rechazo", spanish());
+    BOOST_TEST(refused.kinds() == "TE");
+    BOOST_TEST(refused.all<agent::error>().at(0).message == "El modelo declinó responder a esta petición.");
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_model)
+{
+    bench<llm::anthropic_provider> b;
+    agent::options o;
+    o.describe_error = [](llm::error const& e) { return "status " + std::to_string(e.status) + " " + e.type; };
+    auto const out = b.run("no-existe", o);
+    BOOST_TEST(out.kinds() == "E");
+    BOOST_TEST(out.all<agent::error>().at(0).message == "status 404 not_found_error");
+}
+
+BOOST_AUTO_TEST_CASE(cancelling_stops_the_stream_and_the_tools)
+{
+    // Cancelled while the model streams (a stall that lasts until the client leaves).
+    bench<llm::anthropic_provider> b;
+    auto stall = says("Pensando en la respuesta.");
+    auto f = fault_of(testing::fault_kind::stall, 0);
+    f.after_events = 5;
+    stall.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("parado", {stall}));
+    asio::cancellation_signal signal;
+    asio::steady_timer later(b.ioc, 100ms);
+    later.async_wait([&](boost::system::error_code) { signal.emit(asio::cancellation_type::terminal); });
+    auto const out = b.run("parado", {}, "hola", signal.slot());
+    BOOST_TEST((out.result.status == agent::run_result::outcome::cancelled));
+    BOOST_TEST(out.kinds() == "T"); // nothing after the cancellation
+
+    // Cancelled while tools run.
+    bench<llm::anthropic_provider> t(10s);
+    asio::cancellation_signal signal2;
+    asio::steady_timer later2(t.ioc, 100ms);
+    later2.async_wait([&](boost::system::error_code) { signal2.emit(asio::cancellation_type::terminal); });
+    auto const out2 = t.run("portfolio-two-rounds", {}, "hola", signal2.slot());
+    BOOST_TEST((out2.result.status == agent::run_result::outcome::cancelled));
+    BOOST_TEST(t.counters.cancelled.load());
+    BOOST_TEST(t.fake.requests().size() == 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
