@@ -2,12 +2,22 @@
 //
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
+//   agentio-portfolio chat "pregunta" [--url URL]
 
+#include "agent/settings.hpp"
 #include "app/config.hpp"
 #include "app/server.hpp"
 #include "portfolio/db_generator.hpp"
 
+#include <agentio/http/client.hpp>
+#include <agentio/json_text.hpp>
 #include <agentio/sqlite.hpp>
+#include <agentio/sse/parser.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
 
 #include <boost/asio/signal_set.hpp>
 
@@ -29,8 +39,15 @@ Uso:
   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
       API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080).
       Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
+      El asistente responde en POST /api/v1/agent/chat (eventos SSE).
+  agentio-portfolio chat "pregunta" [--url URL]
+      Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
+      la respuesta a medida que llega, con la actividad de las herramientas.
 
-Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT.
+Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT;
+el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
+OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL, AGENT_MAX_TOKENS, AGENT_TEMPERATURE, AGENT_MAX_TOOL_ROUNDS,
+AGENT_API_BASE_URL.
 )";
 
 struct usage_error
@@ -105,6 +122,10 @@ int serve(std::span<char* const> args)
         opt.port = parse_number<unsigned short>("PORTFOLIO_PORT", *v, 0, 65535);
     if(auto v = portfolio::env("API_MAX_LIMIT"))
         opt.limits.max_limit = parse_number<std::int64_t>("API_MAX_LIMIT", *v, 1, 100000);
+    auto chat = portfolio::agent::chat_settings::from_environment();
+    if(!chat)
+        throw usage_error{chat.error()};
+    opt.chat = std::move(*chat);
     for_each_flag(args, [&](std::string_view flag, std::string_view value) {
         if(flag == "--db")
             opt.db_path = value, explicit_db = true;
@@ -146,11 +167,116 @@ int serve(std::span<char* const> args)
     auto const ep = server.endpoint();
     std::printf("agentio-portfolio escuchando en http://%s:%u (base de datos %s, %u hilos)\n",
         ep.address().to_string().c_str(), ep.port(), opt.db_path.c_str(), opt.threads);
+    if(auto reason = opt.chat.unavailable_reason())
+        std::printf("%s (el resto del servidor funciona)\n", reason->c_str());
+    else
+        std::printf("asistente: %s, modelo %s\n",
+            opt.chat.provider == portfolio::agent::provider_kind::anthropic ? "Anthropic" : "OpenAI compatible",
+            opt.chat.effective_model().c_str());
     std::fflush(stdout);
     server.run();
     signals_ctx.stop();
     signal_thread.join();
     return 0;
+}
+
+// A terminal client of the chat endpoint: the answer as it streams on
+// stdout, tool activity on stderr.
+int chat(std::span<char* const> args)
+{
+    namespace json = boost::json;
+    namespace asio = boost::asio;
+    if(args.empty() || std::string_view(args[0]).starts_with("--"))
+        throw usage_error{"chat: falta la pregunta"};
+    std::string const question = args[0];
+    std::string url = "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":"
+        + portfolio::env("PORTFOLIO_PORT").value_or("8080");
+    for_each_flag(args.subspan(1), [&](std::string_view flag, std::string_view value) {
+        if(flag != "--url")
+            return false;
+        url = value;
+        return true;
+    });
+    while(!url.empty() && url.back() == '/')
+        url.pop_back();
+
+    asio::io_context ioc;
+    agentio::http::client client(ioc.get_executor());
+    int status = 1;
+    auto session = [&]() -> asio::awaitable<void> {
+        agentio::http::client_request req;
+        req.method = boost::beast::http::verb::post;
+        req.url = url + "/api/v1/agent/chat";
+        req.headers.set(boost::beast::http::field::content_type, "application/json");
+        req.body = agentio::to_json_text(json::object{{"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+        req.idle_timeout = std::chrono::minutes(5);
+        req.total_timeout = std::chrono::minutes(15);
+        auto [err, res] = co_await client.async_open(std::move(req), asio::use_awaitable);
+        if(err)
+        {
+            std::fprintf(stderr, "agentio-portfolio: %s\n", err.message.c_str());
+            co_return;
+        }
+        if(res.status() != 200)
+        {
+            auto [read_err, body] = co_await res.async_read_all(asio::use_awaitable);
+            boost::system::error_code ec;
+            auto v = json::parse(body, ec);
+            auto const* detail = !ec && v.is_object() ? v.get_object().if_contains("detail") : nullptr;
+            std::fprintf(stderr, "agentio-portfolio: %u: %s\n", res.status(),
+                detail && detail->is_string() ? detail->get_string().c_str() : body.c_str());
+            co_return;
+        }
+        agentio::sse::parser parser;
+        bool finished = false;
+        auto on_event = [&](agentio::sse::event const& e) {
+            boost::system::error_code ec;
+            auto const v = json::parse(e.data, ec);
+            if(ec || !v.is_object())
+                return;
+            auto const& o = v.get_object();
+            auto text = [&](char const* key) -> std::string {
+                auto const* f = o.if_contains(key);
+                return f && f->is_string() ? std::string(f->get_string()) : (f ? agentio::to_json_text(*f) : "");
+            };
+            if(e.type == "chunk")
+                std::fputs(text("content").c_str(), stdout);
+            else if(e.type == "clear_streaming")
+                std::fputs("\n", stdout);
+            else if(e.type == "tool_call")
+                std::fprintf(stderr, "  · %s(%s) → %s [%s ms]\n", text("tool").c_str(), text("input_summary").c_str(),
+                    text("result_summary").c_str(), text("duration_ms").c_str());
+            else if(e.type == "done")
+            {
+                std::fputs("\n", stdout);
+                status = 0;
+                finished = true;
+            }
+            else if(e.type == "error")
+            {
+                std::fprintf(stderr, "\nagentio-portfolio: %s\n", text("message").c_str());
+                finished = true;
+            }
+            std::fflush(stdout);
+        };
+        while(!finished)
+        {
+            auto [read_err, piece] = co_await res.async_read_some(asio::use_awaitable);
+            if(read_err)
+            {
+                std::fprintf(stderr, "\nagentio-portfolio: %s\n", read_err.message.c_str());
+                co_return;
+            }
+            if(piece.empty())
+                break;
+            parser.feed(piece, on_event);
+        }
+        if(!finished)
+            std::fprintf(stderr, "\nagentio-portfolio: la respuesta se cortó antes de terminar\n");
+    };
+    asio::co_spawn(ioc, session(), asio::detached);
+    ioc.run();
+    return status;
 }
 
 } // namespace
@@ -172,6 +298,8 @@ int main(int argc, char** argv)
             return init_db(args.subspan(1));
         if(command == "serve")
             return serve(args.subspan(1));
+        if(command == "chat")
+            return chat(args.subspan(1));
         throw usage_error{"orden desconocida '" + std::string(command) + "'"};
     }
     catch(usage_error const& e)

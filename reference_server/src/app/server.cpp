@@ -26,8 +26,9 @@ portfolio_server::portfolio_server(server_options options)
     auto shared_schema = std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
-    http_ = std::make_unique<agentio::http::server<api::rest_api>>(
-        ioc_.get_executor(), api::rest_api(shared_schema, *pool_, options_.limits), options_.http);
+    chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat);
+    http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
+        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_), options_.http);
 
     boost::system::error_code ec;
     auto const address = boost::asio::ip::make_address(options_.host, ec);
@@ -38,6 +39,7 @@ portfolio_server::portfolio_server(server_options options)
         throw std::runtime_error("no se puede escuchar en " + options_.host + ":" + std::to_string(options_.port) +
             ": " + ep.error().message());
     endpoint_ = *ep;
+    chat_->start(endpoint_); // the tools call this server's API unless AGENT_API_BASE_URL says otherwise
     http_->start();
 }
 
@@ -56,6 +58,16 @@ void portfolio_server::run()
     ioc_.run();
     for(auto& t : extra)
         t.join();
+}
+
+boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> app_handler::operator()(
+    agentio::http::request&& req, boost::beast::tcp_stream& stream)
+{
+    auto const target = req.target();
+    auto const path = target.substr(0, target.find('?'));
+    if(path == "/api/v1/agent/chat")
+        co_return co_await chat_->handle(std::move(req), stream);
+    co_return co_await api_(std::move(req));
 }
 
 void portfolio_server::stop()

@@ -3,6 +3,7 @@
 // which run it in-process on an ephemeral port.
 #pragma once
 
+#include "agent/chat.hpp"
 #include "api/rest_api.hpp"
 
 #include <agentio/http/server.hpp>
@@ -27,6 +28,24 @@ struct server_options
     unsigned db_threads = std::max(1u, std::thread::hardware_concurrency());
     api::limits limits{};
     agentio::http::server_options http{};
+    agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
+};
+
+/// The server's handler: the agent's streaming endpoint, and the REST API.
+class app_handler
+{
+public:
+    app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat)
+        : api_(std::move(api)), chat_(std::move(chat))
+    {
+    }
+
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
+        agentio::http::request&& req, boost::beast::tcp_stream& stream);
+
+private:
+    api::rest_api api_;
+    std::shared_ptr<agent::chat_service> chat_;
 };
 
 class portfolio_server
@@ -40,6 +59,9 @@ public:
     /// The address actually bound (the port is known even when 0 was asked).
     boost::asio::ip::tcp::endpoint endpoint() const { return endpoint_; }
 
+    /// Connections open right now.
+    std::size_t connection_count() const noexcept { return http_->connection_count(); }
+
     /// Serves on `threads` threads (the calling one included) until stop().
     void run();
 
@@ -52,7 +74,8 @@ private:
     server_options options_;
     boost::asio::io_context ioc_;
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
-    std::unique_ptr<agentio::http::server<api::rest_api>> http_;
+    std::shared_ptr<agent::chat_service> chat_;
+    std::unique_ptr<agentio::http::server<app_handler>> http_;
     boost::asio::ip::tcp::endpoint endpoint_;
 };
 

@@ -1,0 +1,276 @@
+#include "agent/chat.hpp"
+
+#include <agentio/json_text.hpp>
+#include <agentio/sse/writer.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+namespace portfolio::agent {
+
+namespace asio = boost::asio;
+namespace bhttp = boost::beast::http;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+
+namespace {
+
+std::string field(std::size_t index, std::string_view name)
+{
+    return "messages[" + std::to_string(index) + "]." + std::string(name);
+}
+
+// The SSE `data` of an agent event, in seed 000 §5's exact shape and field
+// order, spaced as Python's json.dumps writes it.
+std::pair<std::string_view, std::string> to_sse(agentio::agent::event const& e)
+{
+    using agentio::json_layout;
+    auto text = [](json::value const& v) { return agentio::to_json_text(v, json_layout::spaced); };
+    struct visitor
+    {
+        decltype(text)& write;
+        std::pair<std::string_view, std::string> operator()(agentio::agent::text_delta const& d) const
+        {
+            return {"chunk", write(json::object{{"content", d.text}})};
+        }
+        std::pair<std::string_view, std::string> operator()(agentio::agent::round_end const&) const
+        {
+            return {"clear_streaming", "{}"};
+        }
+        std::pair<std::string_view, std::string> operator()(agentio::agent::tool_call const& c) const
+        {
+            json::object o;
+            o["tool"] = c.tool;
+            o["input_summary"] = c.input_summary;
+            o["input_raw"] = c.input_raw;
+            o["thinking"] = c.thinking;
+            o["result_summary"] = c.result_summary;
+            o["duration_ms"] = c.duration_ms;
+            o["iteration"] = c.iteration;
+            return {"tool_call", write(o)};
+        }
+        std::pair<std::string_view, std::string> operator()(agentio::agent::done const&) const
+        {
+            return {"done", write(json::object{{"status", "completed"}})};
+        }
+        std::pair<std::string_view, std::string> operator()(agentio::agent::error const& err) const
+        {
+            return {"error", write(json::object{{"message", err.message}})};
+        }
+    };
+    return std::visit(visitor{text}, e);
+}
+
+} // namespace
+
+parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
+{
+    parsed_chat out;
+    auto fail = [&](unsigned status, std::string detail) {
+        out.messages.clear();
+        out.status = status;
+        out.detail = std::move(detail);
+        return out;
+    };
+    boost::system::error_code ec;
+    json::parse_options po;
+    po.max_depth = 16;
+    auto const v = json::parse(body, ec, {}, po);
+    if(ec)
+        return fail(400, "El cuerpo no es JSON válido: " + ec.message());
+    if(!v.is_object())
+        return fail(422, "El cuerpo debe ser un objeto JSON con el campo 'messages'");
+    for(auto const& kv : v.get_object())
+        if(kv.key() != "messages")
+            return fail(422, std::string(kv.key()) + ": campo desconocido (se admite: messages)");
+    auto const* list = v.get_object().if_contains("messages");
+    if(!list)
+        return fail(422, "messages: campo obligatorio");
+    if(!list->is_array())
+        return fail(422, "messages: debe ser una lista de mensajes");
+    auto const& messages = list->get_array();
+    if(messages.empty())
+        return fail(422, "messages: la lista no puede estar vacía");
+    if(messages.size() > limits.max_messages)
+        return fail(422, "messages: como máximo " + std::to_string(limits.max_messages) + " mensajes");
+    std::size_t total = 0;
+    for(std::size_t i = 0; i < messages.size(); ++i)
+    {
+        if(!messages[i].is_object())
+            return fail(422, "messages[" + std::to_string(i) + "]: debe ser un objeto {\"role\", \"content\"}");
+        auto const& m = messages[i].get_object();
+        for(auto const& kv : m)
+            if(kv.key() != "role" && kv.key() != "content")
+                return fail(422, field(i, kv.key()) + ": campo desconocido (se admiten: role, content)");
+        auto const* role = m.if_contains("role");
+        if(!role)
+            return fail(422, field(i, "role") + ": campo obligatorio");
+        if(!role->is_string() || (role->get_string() != "user" && role->get_string() != "assistant"))
+            return fail(422, field(i, "role") + ": debe ser 'user' o 'assistant'");
+        auto const* content = m.if_contains("content");
+        if(!content)
+            return fail(422, field(i, "content") + ": campo obligatorio");
+        if(!content->is_string())
+            return fail(422, field(i, "content") + ": debe ser un texto");
+        std::string_view const text = content->get_string();
+        if(text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            return fail(422, field(i, "content") + ": no puede estar vacío");
+        if(text.size() > limits.max_message_chars)
+            return fail(422, field(i, "content") + ": como máximo " + std::to_string(limits.max_message_chars) + " caracteres");
+        total += text.size();
+        if(total > limits.max_total_chars)
+            return fail(422, "messages: la conversación supera " + std::to_string(limits.max_total_chars) + " caracteres");
+        bool const is_user = role->get_string() == "user";
+        out.messages.push_back(is_user ? llm::message::user(std::string(text)) : llm::message::assistant(std::string(text)));
+    }
+    if(out.messages.back().role != llm::role::user)
+        return fail(422, field(messages.size() - 1, "role") + ": el último mensaje debe ser del usuario");
+    return out;
+}
+
+std::string const& system_prompt()
+{
+    static std::string const prompt =
+        "Eres el asistente del Portfolio Digital de la oficina de proyectos. Respondes en español, con precisión y "
+        "brevedad, sobre las iniciativas de la cartera. Usa las herramientas para consultar los datos; no inventes "
+        "cifras. Si una herramienta devuelve un error, explícalo o corrige la llamada.";
+    return prompt;
+}
+
+std::string describe_provider_error(llm::error const& e, chat_settings const& settings)
+{
+    bool const anthropic = settings.provider == provider_kind::anthropic;
+    std::string const key_var = anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+    switch(e.what)
+    {
+    case llm::error::kind::http_status:
+        if(e.status == 401 || e.status == 403)
+            return "El proveedor del modelo rechazó la clave de API (" + std::to_string(e.status) + "): revise " + key_var;
+        if(e.status == 404 || e.type == "not_found_error" || e.type == "model_not_found")
+            return "El modelo '" + settings.effective_model() + "' no existe o no está disponible para esta clave: "
+                "cambie AGENT_MODEL (" + e.message + ")";
+        if(e.status == 429)
+            return "Se superó el límite de peticiones del proveedor del modelo; inténtelo de nuevo en unos momentos";
+        if(e.status == 529 || e.type == "overloaded_error")
+            return "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos";
+        return "El proveedor del modelo respondió con un error (" + std::to_string(e.status) + "): " + e.message;
+    case llm::error::kind::stream_error:
+        if(e.type == "overloaded_error")
+            return "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos";
+        return "El proveedor del modelo informó de un error: " + e.message;
+    case llm::error::kind::connection:
+        return "No se pudo conectar con el proveedor del modelo: " + e.message;
+    case llm::error::kind::timeout:
+        return "El proveedor del modelo no respondió a tiempo: " + e.message;
+    case llm::error::kind::protocol:
+        return "La respuesta del modelo se interrumpió: " + e.message;
+    case llm::error::kind::cancelled:
+        return "Cancelado";
+    case llm::error::kind::configuration:
+        return e.message;
+    }
+    return e.message;
+}
+
+chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, chat_limits limits)
+    : settings_(std::move(settings)), limits_(limits), http_(std::make_unique<agentio::http::client>(std::move(ex)))
+{
+}
+
+chat_service::~chat_service() = default;
+
+void chat_service::start(asio::ip::tcp::endpoint self)
+{
+    std::string base = settings_.api_base_url;
+    if(base.empty())
+    {
+        auto address = self.address();
+        if(address.is_unspecified())
+            address = address.is_v6() ? asio::ip::address(asio::ip::address_v6::loopback())
+                                      : asio::ip::address(asio::ip::address_v4::loopback());
+        std::string host = address.to_string();
+        if(address.is_v6())
+            host = "[" + host + "]";
+        base = "http://" + host + ":" + std::to_string(self.port()) + "/api/v1";
+    }
+    api_ = std::make_unique<api_client>(*http_, base);
+
+    agentio::agent::options options;
+    options.model = settings_.effective_model();
+    options.system = system_prompt();
+    options.max_tokens = settings_.max_tokens;
+    options.temperature = settings_.temperature;
+    options.limits.max_rounds = settings_.max_tool_rounds;
+    options.language = agentio::message_language::spanish;
+    options.describe_error = [settings = settings_](llm::error const& e) { return describe_provider_error(e, settings); };
+
+    auto tools = make_portfolio_tools(*api_, agentio::message_language::spanish);
+    if(settings_.provider == provider_kind::anthropic)
+    {
+        llm::provider_options p;
+        p.api_key = settings_.anthropic_api_key;
+        p.base_url = settings_.anthropic_base_url;
+        llm::anthropic_wire::options wire;
+        wire.version = *llm::anthropic::parse_api_version(settings_.anthropic_version);
+        anthropic_ = std::make_unique<llm::anthropic_provider>(*http_, std::move(p), wire);
+        agent_.emplace<anthropic_agent>(*anthropic_, std::move(tools), std::move(options));
+    }
+    else
+    {
+        llm::provider_options p;
+        p.api_key = settings_.openai_api_key;
+        p.base_url = settings_.openai_base_url;
+        openai_ = std::make_unique<llm::openai_provider>(*http_, std::move(p));
+        agent_.emplace<openai_agent>(*openai_, std::move(tools), std::move(options));
+    }
+}
+
+asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
+    agentio::http::request&& req, boost::beast::tcp_stream& stream)
+{
+    if(req.method() != bhttp::verb::post)
+    {
+        auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed,
+            "Método no permitido: use POST", req.version(), req.keep_alive());
+        res.set(bhttp::field::allow, "POST");
+        co_return bhttp::message_generator(std::move(res));
+    }
+    auto parsed = parse_chat_request(req.body(), limits_);
+    if(parsed.status != 0)
+        co_return bhttp::message_generator(agentio::http::make_error_response(
+            static_cast<bhttp::status>(parsed.status), parsed.detail, req.version(), req.keep_alive()));
+    if(auto reason = settings_.unavailable_reason(); reason || agent_.index() == 0)
+        co_return bhttp::message_generator(agentio::http::make_error_response(bhttp::status::service_unavailable,
+            reason ? *reason : "El asistente no está disponible", req.version(), req.keep_alive()));
+
+    agentio::sse::writer writer(stream);
+    if(auto ec = co_await writer.start(req.version()))
+    {
+        co_await writer.finish();
+        co_return std::nullopt;
+    }
+    auto sink = [&writer](agentio::agent::event const& e) -> asio::awaitable<bool> {
+        auto const [type, data] = to_sse(e);
+        auto const ec = co_await writer.send(type, data);
+        co_return !ec;
+    };
+    auto conversation = std::move(parsed.messages);
+    auto const ex = co_await asio::this_coro::executor;
+    // The run stops when the client leaves: the writer's disconnect signal
+    // cancels it, which stops the model's stream and the running tools.
+    auto run = [&]() -> asio::awaitable<void> {
+        if(auto* a = std::get_if<anthropic_agent>(&agent_))
+            co_await a->run(conversation, sink);
+        else if(auto* o = std::get_if<openai_agent>(&agent_))
+            co_await o->run(conversation, sink);
+    };
+    auto slot = writer.disconnect_slot();
+    auto token = asio::bind_cancellation_slot(slot, asio::use_awaitable);
+    co_await asio::co_spawn(ex, run(), token);
+    co_await writer.finish();
+    co_return std::nullopt;
+}
+
+} // namespace portfolio::agent

@@ -1,0 +1,81 @@
+// POST /api/v1/agent/chat (seed 000 §5–§7): a conversation in, the agent's
+// answer out as Server-Sent Events — `chunk`, `clear_streaming`, `tool_call`,
+// `done`, `error` — while the orchestrator runs the model and the tools.
+#pragma once
+
+#include "agent/api_client.hpp"
+#include "agent/settings.hpp"
+#include "agent/tools.hpp"
+
+#include <agentio/agent/orchestrator.hpp>
+#include <agentio/http/client.hpp>
+#include <agentio/http/server.hpp>
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/openai.hpp>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace portfolio::agent {
+
+/// Limits of a chat request, beyond the HTTP server's body limit.
+struct chat_limits
+{
+    std::size_t max_messages = 100;
+    std::size_t max_message_chars = 32 * 1024;
+    std::size_t max_total_chars = 256 * 1024;
+};
+
+/// The conversation of a valid request, or the 4xx answer's status and detail.
+struct parsed_chat
+{
+    std::vector<agentio::llm::message> messages;
+    unsigned status = 0; // 0: valid
+    std::string detail;
+};
+
+/// Validates a request body (exposed for tests).
+parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits);
+
+/// The Spanish system prompt.
+std::string const& system_prompt();
+
+/// The message a user reads for a provider failure; names the setting to fix.
+std::string describe_provider_error(agentio::llm::error const& e, chat_settings const& settings);
+
+class chat_service
+{
+public:
+    chat_service(boost::asio::any_io_executor ex, chat_settings settings, chat_limits limits = {});
+    ~chat_service();
+
+    /// Builds the provider, the tools and the orchestrator. The tools call
+    /// the REST API at `settings.api_base_url`, or at `self` when it is empty.
+    void start(boost::asio::ip::tcp::endpoint self);
+
+    /// The streaming handler of the endpoint.
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> handle(
+        agentio::http::request&& req, boost::beast::tcp_stream& stream);
+
+    chat_settings const& settings() const noexcept { return settings_; }
+
+private:
+    using anthropic_agent = agentio::agent::orchestrator<agentio::llm::anthropic_provider, portfolio_tools>;
+    using openai_agent = agentio::agent::orchestrator<agentio::llm::openai_provider, portfolio_tools>;
+
+    chat_settings settings_;
+    chat_limits limits_;
+    std::unique_ptr<agentio::http::client> http_;
+    std::unique_ptr<api_client> api_;
+    std::unique_ptr<agentio::llm::anthropic_provider> anthropic_;
+    std::unique_ptr<agentio::llm::openai_provider> openai_;
+    std::variant<std::monostate, anthropic_agent, openai_agent> agent_;
+};
+
+} // namespace portfolio::agent

@@ -1,0 +1,84 @@
+#include "agent/settings.hpp"
+
+#include "app/config.hpp"
+
+#include <charconv>
+
+namespace portfolio::agent {
+
+namespace {
+
+template<class Number>
+bool read_number(char const* name, Number& out, Number lo, Number hi, std::string& error)
+{
+    auto const text = env(name);
+    if(!text)
+        return true;
+    Number v{};
+    auto const [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+    if(ec != std::errc() || ptr != text->data() + text->size() || v < lo || v > hi)
+    {
+        error = std::string(name) + ": se esperaba un número entre " + std::to_string(lo) + " y " + std::to_string(hi)
+            + ", recibido '" + *text + "'";
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+} // namespace
+
+boost::system::result<chat_settings, std::string> chat_settings::from_environment()
+{
+    chat_settings s;
+    if(auto p = env("AGENT_PROVIDER"))
+    {
+        if(*p == "anthropic")
+            s.provider = provider_kind::anthropic;
+        else if(*p == "openai")
+            s.provider = provider_kind::openai;
+        else
+            return "AGENT_PROVIDER: se esperaba 'anthropic' u 'openai', recibido '" + *p + "'";
+    }
+    s.anthropic_api_key = env("ANTHROPIC_API_KEY").value_or("");
+    s.anthropic_base_url = env("ANTHROPIC_BASE_URL").value_or(s.anthropic_base_url);
+    s.anthropic_version = env("ANTHROPIC_VERSION").value_or(s.anthropic_version);
+    if(s.anthropic_version != "2023-06-01" && s.anthropic_version != "2026-10-21")
+        return "ANTHROPIC_VERSION: se esperaba '2023-06-01' o '2026-10-21', recibido '" + s.anthropic_version + "'";
+    s.openai_api_key = env("OPENAI_API_KEY").value_or("");
+    s.openai_base_url = env("OPENAI_BASE_URL").value_or(s.openai_base_url);
+    s.model = env("AGENT_MODEL").value_or("");
+    s.api_base_url = env("AGENT_API_BASE_URL").value_or("");
+    std::string error;
+    if(!read_number("AGENT_MAX_TOKENS", s.max_tokens, 1u, 200000u, error)
+       || !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error))
+        return error;
+    if(auto t = env("AGENT_TEMPERATURE"))
+    {
+        double v = 0;
+        auto const [ptr, ec] = std::from_chars(t->data(), t->data() + t->size(), v);
+        if(ec != std::errc() || ptr != t->data() + t->size() || v < 0 || v > 2)
+            return "AGENT_TEMPERATURE: se esperaba un número entre 0 y 2, recibido '" + *t + "'";
+        s.temperature = v;
+    }
+    return s;
+}
+
+std::optional<std::string> chat_settings::unavailable_reason() const
+{
+    if(provider == provider_kind::anthropic && anthropic_api_key.empty())
+        return "El asistente no está disponible: falta ANTHROPIC_API_KEY en la configuración del servidor";
+    // Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) need no key; OpenAI itself does.
+    if(provider == provider_kind::openai && openai_api_key.empty() && openai_base_url.find("api.openai.com") != std::string::npos)
+        return "El asistente no está disponible: falta OPENAI_API_KEY en la configuración del servidor";
+    return std::nullopt;
+}
+
+std::string chat_settings::effective_model() const
+{
+    if(!model.empty())
+        return model;
+    return provider == provider_kind::anthropic ? default_anthropic_model : default_openai_model;
+}
+
+} // namespace portfolio::agent

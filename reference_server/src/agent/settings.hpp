@@ -1,0 +1,46 @@
+// The agent's configuration (seed 000 §8 plus the provider choice), read from
+// the environment (and .env, loaded earlier), checked once at start-up.
+#pragma once
+
+#include <boost/system/result.hpp>
+
+#include <optional>
+#include <string>
+
+namespace portfolio::agent {
+
+enum class provider_kind
+{
+    anthropic,
+    openai
+};
+
+struct chat_settings
+{
+    provider_kind provider = provider_kind::anthropic;                 // AGENT_PROVIDER
+    std::string anthropic_api_key;                                      // ANTHROPIC_API_KEY
+    std::string anthropic_base_url = "https://api.anthropic.com";       // ANTHROPIC_BASE_URL (no /v1, as the SDKs)
+    std::string anthropic_version = "2023-06-01";                       // ANTHROPIC_VERSION
+    std::string openai_api_key;                                         // OPENAI_API_KEY
+    std::string openai_base_url = "https://api.openai.com/v1";          // OPENAI_BASE_URL (with /v1, as the SDKs)
+    std::string model;                                                  // AGENT_MODEL
+    unsigned max_tokens = 4096;                                         // AGENT_MAX_TOKENS
+    double temperature = 0.3;                                           // AGENT_TEMPERATURE
+    unsigned max_tool_rounds = 10;                                      // AGENT_MAX_TOOL_ROUNDS
+    std::string api_base_url;                                           // AGENT_API_BASE_URL; empty: this server
+
+    /// Reads the variables; a malformed value is an error naming it.
+    static boost::system::result<chat_settings, std::string> from_environment();
+
+    /// Why the chat cannot run (answered with 503), or nothing.
+    std::optional<std::string> unavailable_reason() const;
+
+    /// The model in use: AGENT_MODEL, else the provider's default.
+    std::string effective_model() const;
+};
+
+/// A current model of each provider, used when AGENT_MODEL is not set.
+inline constexpr char const* default_anthropic_model = "claude-sonnet-4-5";
+inline constexpr char const* default_openai_model = "gpt-4.1";
+
+} // namespace portfolio::agent

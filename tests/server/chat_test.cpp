@@ -1,0 +1,319 @@
+// POST /api/v1/agent/chat end to end: the real server (REST API, tools over
+// the HTTP client, orchestrator, SSE writer) against the fake LLM, both on
+// 127.0.0.1. The tool results come from the generated database, and the
+// answers are checked against SQL on the same file.
+#include "portfolio_fixture.hpp"
+#include "test_http.hpp"
+
+#include <agentio/sse/parser.hpp>
+#include <agentio/testing/fake_llm.hpp>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <thread>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using portfolio_test::shared_server;
+using portfolio_test::sql_count;
+
+namespace {
+
+// A fake LLM on its own thread.
+struct fake_provider
+{
+    asio::io_context ioc;
+    agentio::testing::fake_llm fake{ioc.get_executor()};
+    std::thread runner;
+
+    fake_provider()
+    {
+        fake.load_scenarios(AGENTIO_SCENARIOS);
+        fake.start().value();
+        runner = std::thread([this] { ioc.run(); });
+    }
+    ~fake_provider()
+    {
+        ioc.stop();
+        runner.join();
+    }
+};
+
+// A server on the shared database with the agent pointed at the fake.
+struct chat_server
+{
+    std::unique_ptr<portfolio::portfolio_server> server;
+    std::thread runner;
+
+    explicit chat_server(portfolio::agent::chat_settings chat)
+    {
+        portfolio::server_options opt;
+        opt.db_path = shared_server::get().db_path;
+        opt.port = 0;
+        opt.threads = 2;
+        opt.db_threads = 2;
+        opt.chat = std::move(chat);
+        server = std::make_unique<portfolio::portfolio_server>(opt);
+        runner = std::thread([this] { server->run(); });
+    }
+    ~chat_server()
+    {
+        server->stop();
+        runner.join();
+    }
+    asio::ip::tcp::endpoint endpoint() const { return server->endpoint(); }
+};
+
+portfolio::agent::chat_settings anthropic_at(fake_provider const& f, std::string model)
+{
+    portfolio::agent::chat_settings s;
+    s.provider = portfolio::agent::provider_kind::anthropic;
+    s.anthropic_api_key = "clave-de-prueba";
+    s.anthropic_base_url = f.fake.anthropic_base_url();
+    s.model = std::move(model);
+    return s;
+}
+
+struct sse_reply
+{
+    test_http::reply http;
+    std::vector<agentio::sse::event> events;
+
+    std::string names() const
+    {
+        std::string out;
+        for(auto const& e : events)
+        {
+            if(e.type == "chunk" && !out.empty() && out.ends_with("chunk "))
+                continue; // a run of chunks counts once
+            out += e.type + " ";
+        }
+        return out;
+    }
+    json::value data(std::size_t i) const { return json::parse(events.at(i).data); }
+    std::string text() const
+    {
+        std::string out;
+        for(auto const& e : events)
+            if(e.type == "chunk")
+                out += json::parse(e.data).at("content").as_string();
+        return out;
+    }
+};
+
+sse_reply chat(asio::ip::tcp::endpoint ep, std::string const& body)
+{
+    sse_reply r{test_http::post(ep, "/api/v1/agent/chat", body), {}};
+    agentio::sse::parser p;
+    p.feed(r.http.body, [&](agentio::sse::event const& e) { r.events.push_back(e); });
+    BOOST_TEST((p.finish() == agentio::sse::end_state::clean));
+    return r;
+}
+
+std::string ask(std::string const& question)
+{
+    return json::serialize(json::object{{"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(chat_endpoint)
+
+BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    auto const r = chat(s.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
+    BOOST_TEST(r.http.status == 200u);
+    BOOST_TEST(r.http.headers["content-type"] == "text/event-stream");
+    BOOST_TEST(r.http.headers["cache-control"] == "no-cache");
+    BOOST_TEST(r.http.headers["x-accel-buffering"] == "no");
+    // Seed 000 §5: reasoning streams, clear_streaming, the tool call, the answer streams, done.
+    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk done ");
+
+    auto db = shared_server::get().direct();
+    auto const total = sql_count(db, "SELECT count(*) FROM datos_relevantes");
+    auto const states = sql_count(db, "SELECT count(DISTINCT estado_de_la_iniciativa) FROM datos_relevantes");
+    auto const running = sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE estado_de_la_iniciativa = 'En Ejecución'");
+
+    std::size_t const call = 2; // chunk(s), clear_streaming, tool_call
+    std::size_t tool_index = 0;
+    for(std::size_t i = 0; i < r.events.size(); ++i)
+        if(r.events[i].type == "tool_call")
+            tool_index = i;
+    BOOST_TEST_REQUIRE(tool_index >= call);
+    BOOST_TEST(r.events[tool_index - 1].type == "clear_streaming");
+    BOOST_TEST(r.events[tool_index - 1].data == "{}");
+    auto const tool = r.data(tool_index).as_object();
+    std::vector<std::string> keys;
+    for(auto const& kv : tool)
+        keys.emplace_back(kv.key());
+    BOOST_TEST((keys == std::vector<std::string>{"tool", "input_summary", "input_raw", "thinking", "result_summary",
+                           "duration_ms", "iteration"}));
+    BOOST_TEST(tool.at("tool") == "contar_iniciativas");
+    BOOST_TEST(tool.at("input_summary") == "campo_agrupacion=estado_de_la_iniciativa");
+    BOOST_TEST(tool.at("input_raw") == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"));
+    BOOST_TEST(tool.at("thinking") == "Voy a contar las iniciativas de la cartera agrupadas por estado.");
+    BOOST_TEST(std::string(tool.at("result_summary").as_string()) ==
+        std::to_string(states) + " grupos, " + std::to_string(total) + " iniciativas");
+    BOOST_TEST(tool.at("duration_ms").is_int64());
+    BOOST_TEST(tool.at("iteration") == 1);
+    // The wire form is the seed's, spaced as json.dumps writes it.
+    BOOST_TEST(r.events.back().type == "done");
+    BOOST_TEST(r.events.back().data == R"({"status": "completed"})");
+    BOOST_TEST(r.events.front().data.starts_with(R"({"content": ")"));
+
+    // The model's answer echoes the tool result (the fake's fallback answer):
+    // the counts are the database's.
+    std::string const answer = r.text();
+    BOOST_TEST(answer.find("\"total_iniciativas\":" + std::to_string(total)) != std::string::npos, answer);
+    BOOST_TEST(answer.find("{\"valor\":\"En Ejecución\",\"cantidad\":" + std::to_string(running) + "}") != std::string::npos,
+        answer);
+
+    // What the model was sent: the system prompt, the tools, the tool result.
+    auto const requests = f.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u);
+    BOOST_TEST(requests[0].headers["x-api-key"] == "clave-de-prueba");
+    BOOST_TEST(requests[0].body.at("model") == "portfolio-two-rounds");
+    BOOST_TEST(std::string(requests[0].body.at("system").as_string()).starts_with("Eres el asistente del Portfolio Digital"));
+    BOOST_TEST(requests[0].body.at("tools").as_array().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_follow_up_question_keeps_the_history)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "anthropic-text-only"));
+    auto const body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay?"},
+        {"role":"assistant","content":"Hay 47."},{"role":"user","content":"¿Y en ejecución?"}]})";
+    auto const r = chat(s.endpoint(), body);
+    BOOST_TEST(r.names() == "chunk done ");
+    BOOST_TEST(r.text() == "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
+                           "planificadas, 21 finalizadas y 5 canceladas.");
+    auto const sent = f.fake.requests().at(0).body.at("messages").as_array();
+    BOOST_TEST(sent.size() == 3u);
+    BOOST_TEST(sent[1].at("role") == "assistant");
+}
+
+BOOST_AUTO_TEST_CASE(provider_failures_reach_the_user_in_spanish)
+{
+    fake_provider f;
+    {
+        // An overload that outlasts the retries.
+        agentio::testing::scripted_response busy;
+        busy.text = "Hola.";
+        agentio::testing::fault overload;
+        overload.kind = agentio::testing::fault_kind::http_error;
+        overload.status = 529;
+        busy.faults.push_back(overload);
+        agentio::testing::scenario sc;
+        sc.name = "siempre-saturado";
+        sc.turns.push_back({busy});
+        f.fake.add_scenario(sc);
+    }
+    chat_server s(anthropic_at(f, "siempre-saturado"));
+    auto const r = chat(s.endpoint(), ask("hola"));
+    BOOST_TEST(r.names() == "error ");
+    BOOST_TEST(r.data(0).at("message") == "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos");
+    BOOST_TEST(f.fake.requests().size() == 3u); // the SDKs' two retries
+
+    chat_server wrong_model(anthropic_at(f, "claude-que-no-existe"));
+    auto const r2 = chat(wrong_model.endpoint(), ask("hola"));
+    BOOST_TEST(r2.names() == "error ");
+    std::string const message(r2.data(0).at("message").as_string());
+    BOOST_TEST(message.starts_with("El modelo 'claude-que-no-existe' no existe o no está disponible para esta clave: cambie AGENT_MODEL"),
+        message);
+
+    auto unreachable = anthropic_at(f, "portfolio-two-rounds");
+    unreachable.anthropic_base_url = "http://127.0.0.1:1";
+    chat_server down(unreachable);
+    auto const r3 = chat(down.endpoint(), ask("hola"));
+    BOOST_TEST(r3.names() == "error ");
+    BOOST_TEST(std::string(r3.data(0).at("message").as_string()).starts_with("No se pudo conectar con el proveedor del modelo"));
+}
+
+BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
+{
+    fake_provider f;
+    {
+        agentio::testing::scripted_response slow;
+        slow.text = "Una respuesta larga que llega poco a poco, palabra a palabra, durante varios segundos.";
+        agentio::testing::fault pace;
+        pace.kind = agentio::testing::fault_kind::slow_tokens;
+        pace.duration = std::chrono::milliseconds(300);
+        slow.faults.push_back(pace);
+        agentio::testing::scenario sc;
+        sc.name = "lento";
+        sc.turns.push_back({slow});
+        f.fake.add_scenario(sc);
+    }
+    chat_server s(anthropic_at(f, "lento"));
+    // Read the header and the first chunk, then leave.
+    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                "Content-Length: " + std::to_string(ask("hola").size()) + "\r\n\r\n" + ask("hola");
+    {
+        asio::io_context ioc;
+        asio::ip::tcp::socket sock(ioc);
+        sock.connect(s.endpoint());
+        asio::write(sock, asio::buffer(request));
+        std::string got;
+        boost::system::error_code ec;
+        while(got.find("event: chunk") == std::string::npos && !ec)
+        {
+            char buf[512];
+            auto const n = sock.read_some(asio::buffer(buf), ec);
+            got.append(buf, n);
+        }
+        BOOST_TEST(got.starts_with("HTTP/1.1 200 OK"));
+    } // closed
+    // The server notices, cancels the run and closes its side promptly: the
+    // whole answer would take about 4 s at this pace.
+    auto const left = std::chrono::steady_clock::now();
+    while(s.server->connection_count() != 0 && std::chrono::steady_clock::now() - left < std::chrono::seconds(2))
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    BOOST_TEST(s.server->connection_count() == 0u);
+    BOOST_TEST(test_http::get(s.endpoint(), "/api/v1/health").status == 200u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(chat_errors)
+
+BOOST_AUTO_TEST_CASE(bad_requests_are_refused_naming_the_field)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "anthropic-text-only"));
+    auto detail = [&](std::string const& body, unsigned status) {
+        auto const r = test_http::post(s.endpoint(), "/api/v1/agent/chat", body);
+        BOOST_TEST(r.status == status, body);
+        return r.status == status ? r.detail() : std::string();
+    };
+    BOOST_TEST(detail(R"({"messages":[]})", 422) == "messages: la lista no puede estar vacía");
+    BOOST_TEST(detail(R"({})", 422) == "messages: campo obligatorio");
+    BOOST_TEST(detail(R"({"messages":[{"role":"system","content":"x"}]})", 422) ==
+        "messages[0].role: debe ser 'user' o 'assistant'");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"  "}]})", 422) == "messages[0].content: no puede estar vacío");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":3}]})", 422) == "messages[0].content: debe ser un texto");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"},{"role":"assistant","content":"hola"}]})", 422) ==
+        "messages[1].role: el último mensaje debe ser del usuario");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola","extra":1}]})", 422) ==
+        "messages[0].extra: campo desconocido (se admiten: role, content)");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"stream":true})", 422) ==
+        "stream: campo desconocido (se admite: messages)");
+    BOOST_TEST(detail(ask(std::string(40000, 'x')), 422) == "messages[0].content: como máximo 32768 caracteres");
+    BOOST_TEST(detail("{no es json", 400).starts_with("El cuerpo no es JSON válido"));
+    auto const get = test_http::get(s.endpoint(), "/api/v1/agent/chat");
+    BOOST_TEST(get.status == 405u);
+    BOOST_TEST(get.headers["allow"] == "POST");
+    BOOST_TEST(f.fake.requests().empty()); // nothing reached the model
+}
+
+BOOST_AUTO_TEST_CASE(without_a_key_the_endpoint_says_so)
+{
+    // The shared server runs with the default settings: no key.
+    auto const r = test_http::post(shared_server::get().endpoint(), "/api/v1/agent/chat", ask("hola"));
+    BOOST_TEST(r.status == 503u);
+    BOOST_TEST(r.detail() == "El asistente no está disponible: falta ANTHROPIC_API_KEY en la configuración del servidor");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
