@@ -174,8 +174,26 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
     return e.message;
 }
 
+namespace {
+
+// One provider origin carries every chat's stream at once, and the API origin
+// every tool call: a cap of a few connections would queue chats behind each
+// other. Enterprise proxies apply to the provider, never to our own API.
+agentio::http::client_options client_options(bool use_proxy)
+{
+    agentio::http::client_options o;
+    o.max_connections_per_origin = 100000;
+    if(use_proxy)
+        o.proxy = agentio::http::proxy_settings::from_environment();
+    return o;
+}
+
+} // namespace
+
 chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, chat_limits limits)
-    : settings_(std::move(settings)), limits_(limits), http_(std::make_unique<agentio::http::client>(std::move(ex)))
+    : settings_(std::move(settings)), limits_(limits),
+      http_(std::make_unique<agentio::http::client>(ex, client_options(true))),
+      api_http_(std::make_unique<agentio::http::client>(ex, client_options(false)))
 {
 }
 
@@ -195,7 +213,7 @@ void chat_service::start(asio::ip::tcp::endpoint self)
             host = "[" + host + "]";
         base = "http://" + host + ":" + std::to_string(self.port()) + "/api/v1";
     }
-    api_ = std::make_unique<api_client>(*http_, base);
+    api_ = std::make_unique<api_client>(*api_http_, base);
 
     agentio::agent::options options;
     options.model = settings_.effective_model();

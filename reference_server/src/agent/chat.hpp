@@ -71,7 +71,8 @@ private:
 
     chat_settings settings_;
     chat_limits limits_;
-    std::unique_ptr<agentio::http::client> http_;
+    std::unique_ptr<agentio::http::client> http_;     // to the model provider
+    std::unique_ptr<agentio::http::client> api_http_; // to the REST API, for the tools
     std::unique_ptr<api_client> api_;
     std::unique_ptr<agentio::llm::anthropic_provider> anthropic_;
     std::unique_ptr<agentio::llm::openai_provider> openai_;

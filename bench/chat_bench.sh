@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Concurrent chats at 20 tokens/s: agentio-portfolio with its agent pointed at
+# agentio-fake-llm (both on 127.0.0.1), loaded by agentio_chat_load.
+#   bench/chat_bench.sh [N ...]        (default: 1000 5000 9000)
+# Each chat holds two sockets in the server (the client's and the provider's):
+# with this machine's limit of 20000 open files, 9000 chats is the ceiling.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD:-build/release}
+counts=("$@")
+[ ${#counts[@]} -eq 0 ] && counts=(1000 5000 9000)
+ulimit -n "$(ulimit -Hn)"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$build/reference_server/agentio-portfolio" init-db "$work/p.db" > /dev/null
+"$build/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0 > "$work/fake.out" &
+for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
+fake_port=$(grep -o '[0-9]*$' "$work/fake.out")
+
+for n in "${counts[@]}"; do
+    ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" AGENT_MODEL=load-20tps \
+        "$build/reference_server/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 > "$work/srv.out" &
+    srv=$!
+    for _ in $(seq 50); do grep -q escuchando "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
+    port=$(grep -o 'http://[0-9.]*:[0-9]*' "$work/srv.out" | head -1 | grep -o '[0-9]*$')
+    echo "== $n concurrent chats (one round of 534 characters in $(( 534 / 6 )) pieces or so, 50 ms apart)"
+    "$build/bench/agentio_chat_load" 127.0.0.1 "$port" "$n" "$srv" || true
+    kill "$srv"; wait "$srv" 2>/dev/null || true
+done

@@ -1,0 +1,118 @@
+// Concurrent chats against a running agentio-portfolio: N clients POST
+// /api/v1/agent/chat at once and read their streams to the end. Reports the
+// completed and failed streams, the time, and the server's memory (VmRSS
+// sampled from /proc/PID/status while the streams are open).
+//
+//   agentio_chat_load HOST PORT N SERVER_PID
+//
+// bench/chat_bench.sh runs it with the fake LLM pacing 20 tokens/s.
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+long rss_kib(std::string const& pid)
+{
+    std::ifstream in("/proc/" + pid + "/status");
+    std::string line;
+    while(std::getline(in, line))
+        if(line.rfind("VmRSS:", 0) == 0)
+            return std::stol(line.substr(6));
+    return -1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if(argc != 5)
+    {
+        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT N SERVER_PID\n");
+        return 2;
+    }
+    std::string const host = argv[1], port = argv[2], pid = argv[4];
+    int const n = std::stoi(argv[3]);
+    std::string const body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})";
+    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n"
+        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+
+    asio::io_context ioc;
+    tcp::endpoint const ep(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(port)));
+    int done = 0, failed = 0, open = 0, peak_open = 0;
+    long const rss_before = rss_kib(pid);
+    long rss_peak = rss_before;
+    auto const started = std::chrono::steady_clock::now();
+
+    auto one = [&]() -> asio::awaitable<void> {
+        tcp::socket s(ioc);
+        try
+        {
+            co_await s.async_connect(ep, asio::use_awaitable);
+            co_await asio::async_write(s, asio::buffer(request), asio::use_awaitable);
+            ++open;
+            peak_open = std::max(peak_open, open);
+            std::string got;
+            char buf[4096];
+            for(;;)
+            {
+                auto const k = co_await s.async_read_some(asio::buffer(buf), asio::use_awaitable);
+                got.append(buf, k);
+                if(got.find("event: done") != std::string::npos)
+                {
+                    ++done;
+                    break;
+                }
+                if(got.find("event: error") != std::string::npos || got.size() > (1 << 20))
+                {
+                    ++failed;
+                    break;
+                }
+                if(got.size() > 8192) // keep the tail only: the markers are short
+                    got.erase(0, got.size() - 64);
+            }
+        }
+        catch(std::exception const&)
+        {
+            ++failed;
+        }
+        --open;
+    };
+    for(int i = 0; i < n; ++i)
+        asio::co_spawn(ioc, one(), asio::detached);
+
+    // Sample the server's memory while streams run.
+    asio::steady_timer sampler(ioc);
+    std::function<void()> sample = [&] {
+        rss_peak = std::max(rss_peak, rss_kib(pid));
+        if(done + failed < n)
+        {
+            sampler.expires_after(std::chrono::milliseconds(100));
+            sampler.async_wait([&](boost::system::error_code ec) {
+                if(!ec)
+                    sample();
+            });
+        }
+    };
+    sample();
+    ioc.run();
+    double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("streams %d: completed %d, failed %d, most open at once %d, %.2f s\n", n, done, failed, peak_open, seconds);
+    std::printf("server RSS: %ld KiB before, %ld KiB peak, %.1f KiB per stream\n", rss_before, rss_peak,
+        static_cast<double>(rss_peak - rss_before) / n);
+    return failed == 0 ? 0 : 1;
+}

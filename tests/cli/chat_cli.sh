@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `agentio-portfolio chat` end to end: the fake LLM and the server as real
+# processes on loopback; the answer streams to stdout, tool activity to stderr;
+# a failure is a message and exit status 1.
+set -euo pipefail
+exe=$1 fake=$2 scenarios=$3 work=$4
+rm -rf "$work" && mkdir -p "$work"
+"$exe" init-db "$work/p.db" --initiatives 60 >/dev/null
+"$fake" --scenarios "$scenarios" --port 0 >"$work/fake.txt" 2>&1 &
+fake_pid=$!
+trap 'kill $fake_pid $srv_pid 2>/dev/null || true' EXIT
+srv_pid=
+wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; cat "$1"; return 1; }
+wait_for "$work/fake.txt" 'listening on'
+fake_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/fake.txt")
+ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=portfolio-two-rounds \
+    "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv.txt" 2>&1 &
+srv_pid=$!
+wait_for "$work/srv.txt" 'escuchando en http://'
+url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv.txt")
+
+"$exe" chat "¿Cuántas iniciativas hay en ejecución?" --url "$url" >"$work/out.txt" 2>"$work/err.txt"
+grep -q '^Voy a contar las iniciativas de la cartera agrupadas por estado.$' "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
+grep -q '"total_iniciativas":60' "$work/out.txt" || { echo "no answer from the tool result"; cat "$work/out.txt"; exit 1; }
+grep -q 'contar_iniciativas(campo_agrupacion=estado_de_la_iniciativa) → .* grupos, 60 iniciativas' "$work/err.txt" \
+    || { echo "no tool line"; cat "$work/err.txt"; exit 1; }
+
+# A model the provider does not know: exit status 1 and the setting to change.
+kill $srv_pid; wait $srv_pid 2>/dev/null || true
+ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=no-existe \
+    "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv2.txt" 2>&1 &
+srv_pid=$!
+wait_for "$work/srv2.txt" 'escuchando en http://'
+url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv2.txt")
+if "$exe" chat "hola" --url "$url" >"$work/out2.txt" 2>"$work/err2.txt"; then
+    echo "chat succeeded with an unknown model"; exit 1
+fi
+grep -q 'cambie AGENT_MODEL' "$work/err2.txt" || { cat "$work/err2.txt"; exit 1; }
+echo "chat streamed the answer and reported the unknown model"
