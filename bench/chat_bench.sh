@@ -24,7 +24,7 @@ for n in "${counts[@]}"; do
     srv=$!
     for _ in $(seq 50); do grep -q escuchando "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
     port=$(grep -o 'http://[0-9.]*:[0-9]*' "$work/srv.out" | head -1 | grep -o '[0-9]*$')
-    echo "== $n concurrent chats (one round of 534 characters in $(( 534 / 6 )) pieces or so, 50 ms apart)"
+    echo "== $n concurrent chats (one round: 534 characters in word-sized pieces, 50 ms apart)"
     "$build/bench/agentio_chat_load" 127.0.0.1 "$port" "$n" "$srv" || true
     kill "$srv"; wait "$srv" 2>/dev/null || true
 done
