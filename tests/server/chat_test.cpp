@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_refused_naming_the_field)
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"stream":true})", 422) ==
         "stream: campo desconocido (se admite: messages)");
     BOOST_TEST(detail(ask(std::string(40000, 'x')), 422) == "messages[0].content: como máximo 32768 caracteres");
-    BOOST_TEST(detail("{no es json", 400).starts_with("El cuerpo no es JSON válido"));
+    BOOST_TEST(detail("{no es json", 400).starts_with("JSON mal formado en el cuerpo de la petición (byte 1)"));
     auto const get = test_http::get(s.endpoint(), "/api/v1/agent/chat");
     BOOST_TEST(get.status == 405u);
     BOOST_TEST(get.headers["allow"] == "POST");

@@ -1,5 +1,7 @@
 #include "agent/chat.hpp"
 
+#include "api/rest_api.hpp"
+
 #include <agentio/json_text.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -74,12 +76,10 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
         out.detail = std::move(detail);
         return out;
     };
-    boost::system::error_code ec;
-    json::parse_options po;
-    po.max_depth = 16;
-    auto const v = json::parse(body, ec, {}, po);
-    if(ec)
-        return fail(400, "El cuerpo no es JSON válido: " + ec.message());
+    auto parsed = api::parse_json_body(body);
+    if(auto const* e = std::get_if<api::api_error>(&parsed))
+        return fail(static_cast<unsigned>(e->status), e->detail);
+    auto const& v = std::get<json::value>(parsed);
     if(!v.is_object())
         return fail(422, "El cuerpo debe ser un objeto JSON con el campo 'messages'");
     for(auto const& kv : v.get_object())
@@ -251,7 +251,7 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
     if(req.method() != bhttp::verb::post)
     {
         auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed,
-            "Método no permitido: use POST", req.version(), req.keep_alive());
+            "Método no permitido; usa POST", req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "POST");
         co_return bhttp::message_generator(std::move(res));
     }

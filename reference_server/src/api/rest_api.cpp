@@ -228,21 +228,7 @@ bool append_portfolio(connection& c, database_schema const& schema, std::string 
     return rows != 0;
 }
 
-// Reads a JSON body; an empty body is an empty object.
-checked<json::value> parse_body(std::string const& body)
-{
-    if(body.find_first_not_of(" \t\r\n") == std::string::npos)
-        return json::value(json::object());
-    json::stream_parser p;
-    boost::system::error_code ec;
-    std::size_t const used = p.write(body.data(), body.size(), ec);
-    if(!ec)
-        p.finish(ec);
-    if(ec)
-        return api_error{400, "JSON mal formado en el cuerpo de la petición (byte " + std::to_string(used) +
-                "): " + ec.message()};
-    return p.release();
-}
+
 
 api_reply method_not_allowed(std::string_view allow)
 {
@@ -265,6 +251,21 @@ bool all_digits(std::string_view s)
 }
 
 } // namespace
+
+checked<json::value> parse_json_body(std::string_view body)
+{
+    if(body.find_first_not_of(" \t\r\n") == std::string::npos)
+        return json::value(json::object());
+    json::stream_parser p;
+    boost::system::error_code ec;
+    std::size_t const used = p.write(body.data(), body.size(), ec);
+    if(!ec)
+        p.finish(ec);
+    if(ec)
+        return api_error{400, "JSON mal formado en el cuerpo de la petición (byte " + std::to_string(used) +
+                "): " + ec.message()};
+    return p.release();
+}
 
 rest_api::rest_api(std::shared_ptr<database_schema const> schema, agentio::sqlite::query_pool& pool, limits lim)
     : schema_(std::move(schema))
@@ -339,7 +340,7 @@ asio::awaitable<api_reply> rest_api::route(agentio::http::request const& req)
         {
             if(!is_post)
                 co_return method_not_allowed("POST");
-            auto body = parse_body(req.body());
+            auto body = parse_json_body(req.body());
             if(auto* e = std::get_if<api_error>(&body))
                 co_return error_reply(*e);
             auto const* obj = std::get<json::value>(body).if_object();
@@ -435,7 +436,7 @@ asio::awaitable<api_reply> rest_api::route(agentio::http::request const& req)
             co_return error_reply(404, "La tabla '" + std::string(table->meta->name) +
                     "' no admite búsqueda con filtros; usa GET /api/v1/" + std::string(table->meta->prefix) +
                     "?limit=&offset=");
-        auto body = parse_body(req.body());
+        auto body = parse_json_body(req.body());
         if(auto* e = std::get_if<api_error>(&body))
             co_return error_reply(*e);
         if(path[1] == "search")

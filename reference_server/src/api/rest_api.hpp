@@ -39,6 +39,11 @@ private:
     limits limits_;
 };
 
+/// Reads a request's JSON body (an empty body is an empty object); a
+/// malformed one is a 400 naming the byte where it went wrong. Shared by
+/// every JSON endpoint of the server, so their errors read alike.
+checked<boost::json::value> parse_json_body(std::string_view body);
+
 /// Builds the HTTP response for an api_reply.
 agentio::http::response make_json_response(api_reply reply, agentio::http::request const& req);
 
