@@ -9,6 +9,7 @@
 #ifndef AGENTIO_TOOL_HPP
 #define AGENTIO_TOOL_HPP
 
+#include <agentio/tool/compact.hpp>
 #include <agentio/tool/schema.hpp>
 #include <agentio/tool/tool.hpp>
 #include <agentio/tool/toolset.hpp>

@@ -1,4 +1,5 @@
 // Test that header file is self-contained.
+#include <agentio/tool/compact.hpp>
 #include <agentio/tool/toolset.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -356,6 +357,96 @@ BOOST_AUTO_TEST_CASE(combined_with_a_static_toolset)
     }());
     BOOST_TEST(results[0] == R"({"total":4,"llamada":""})");
     BOOST_TEST(results[1] == R"({"x":1})");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------
+// compact_json: tool results trimmed to a budget, deterministically.
+
+BOOST_AUTO_TEST_SUITE(tool_compact)
+
+namespace {
+
+boost::json::value rows(std::size_t n, std::size_t text_bytes)
+{
+    boost::json::array datos;
+    for(std::size_t i = 0; i < n; ++i)
+        datos.push_back({{"id", i}, {"texto", std::string(text_bytes, 'x')}, {"nulo", nullptr}});
+    return boost::json::object{{"total", n}, {"datos", std::move(datos)}};
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_small_value_is_untouched)
+{
+    auto v = rows(3, 10);
+    auto const before = v;
+    auto const report = agentio::compact_json(v, {.max_bytes = 1000, .max_string_bytes = 100});
+    BOOST_TEST(v == before);
+    BOOST_TEST(!report.truncated());
+    BOOST_TEST(report.fits);
+    BOOST_TEST(report.bytes == agentio::to_json_text(v).size());
+}
+
+BOOST_AUTO_TEST_CASE(sizes_count_escapes_as_the_writer_writes_them)
+{
+    boost::json::value v = boost::json::object{{"k\"ey", std::string("a\"b\\c\nd\x01e\tf\x1f€")}, {"n", nullptr},
+        {"t", true}, {"f", false}, {"d", 0.1}, {"i", -12}, {"l", boost::json::array{1.5e300, "x"}}};
+    auto const report = agentio::compact_json(v, {.max_bytes = 1000});
+    BOOST_TEST(report.bytes == agentio::to_json_text(v).size());
+}
+
+BOOST_AUTO_TEST_CASE(nulls_go_and_long_strings_end_in_an_ellipsis_on_a_code_point)
+{
+    boost::json::value v = boost::json::object{{"a", nullptr}, {"b", "ñññññ"}, {"c", boost::json::array{nullptr}}};
+    auto const report = agentio::compact_json(v, {.max_bytes = 1000, .max_string_bytes = 5, .drop_null_members = true});
+    BOOST_TEST(report.null_members_dropped == 1u);
+    BOOST_TEST(report.strings_shortened == 1u);
+    // 5 bytes would split the third ñ: two whole ones are kept.
+    BOOST_TEST(v == boost::json::parse(R"({"b":"ññ…","c":[null]})"));
+}
+
+BOOST_AUTO_TEST_CASE(the_largest_array_keeps_its_first_whole_elements)
+{
+    auto v = rows(100, 100);
+    auto const report = agentio::compact_json(v, {.max_bytes = 2000, .max_string_bytes = 1000});
+    BOOST_TEST(report.fits);
+    BOOST_TEST(report.bytes <= 2000u);
+    BOOST_TEST(agentio::to_json_text(v).size() == report.bytes);
+    BOOST_TEST_REQUIRE(report.arrays.size() == 1u);
+    BOOST_TEST(report.arrays[0].pointer == "/datos");
+    auto const& datos = v.at("datos").as_array();
+    BOOST_TEST(report.arrays[0].kept == datos.size());
+    BOOST_TEST(report.arrays[0].dropped == 100u - datos.size());
+    for(std::size_t i = 0; i < datos.size(); ++i)
+        BOOST_TEST(datos[i].at("id") == i);
+    // As many as fit: one more would not.
+    auto w = rows(datos.size() + 1, 100);
+    BOOST_TEST(agentio::to_json_text(w).size() > 2000u);
+    // Same input, same output.
+    auto again = rows(100, 100);
+    agentio::compact_json(again, {.max_bytes = 2000, .max_string_bytes = 1000});
+    BOOST_TEST(again == v);
+}
+
+BOOST_AUTO_TEST_CASE(nested_arrays_and_pointers)
+{
+    boost::json::value v = boost::json::parse(R"({"a/b":{"x~y":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]},"c":[1]})");
+    auto const report = agentio::compact_json(v, {.max_bytes = 40});
+    BOOST_TEST_REQUIRE(report.arrays.size() == 1u);
+    BOOST_TEST(report.arrays[0].pointer == "/a~1b/x~0y");
+    BOOST_TEST(report.bytes <= 40u);
+    BOOST_TEST(v.at("c") == boost::json::parse("[1]"));
+}
+
+BOOST_AUTO_TEST_CASE(a_budget_no_array_can_meet_is_reported)
+{
+    boost::json::value v = boost::json::object{{"texto", std::string(500, 'x')}, {"lista", boost::json::array{1, 2}}};
+    auto const report = agentio::compact_json(v, {.max_bytes = 100, .max_string_bytes = 1000});
+    BOOST_TEST(!report.fits);
+    BOOST_TEST(v.at("lista").as_array().empty());
+    BOOST_TEST(report.bytes == agentio::to_json_text(v).size());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

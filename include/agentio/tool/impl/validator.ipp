@@ -6,6 +6,7 @@
 #ifndef AGENTIO_TOOL_IMPL_VALIDATOR_IPP
 #define AGENTIO_TOOL_IMPL_VALIDATOR_IPP
 
+#include <agentio/detail/json_pointer.hpp>
 #include <agentio/json_text.hpp>
 
 #include <algorithm>
@@ -42,20 +43,6 @@ struct schema_validator::node
 };
 
 namespace detail {
-
-inline void append_pointer_token(std::string& pointer, std::string_view token)
-{
-    pointer += '/';
-    for(char c : token)
-    {
-        if(c == '~')
-            pointer += "~0";
-        else if(c == '/')
-            pointer += "~1";
-        else
-            pointer += c;
-    }
-}
 
 // Numbers compared exactly across int64, uint64 and double: long double
 // holds every 64-bit integer and every double.
