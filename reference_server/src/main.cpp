@@ -48,6 +48,8 @@ Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO
 el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
 OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL, AGENT_MAX_TOKENS, AGENT_TEMPERATURE, AGENT_MAX_TOOL_ROUNDS,
 AGENT_API_BASE_URL.
+gráficos: CHART_OUTPUT_DIR (charts_output), CHART_DPI (150), CHART_DEFAULT_WIDTH (10), CHART_DEFAULT_HEIGHT (6),
+CHART_MAX_CATEGORIES (15), CHART_MAX_AGE_HOURS (24), CHART_LOCALE (es_ES).
 )";
 
 struct usage_error
@@ -126,6 +128,10 @@ int serve(std::span<char* const> args)
     if(!chat)
         throw usage_error{chat.error()};
     opt.chat = std::move(*chat);
+    auto charts = portfolio::agent::chart_settings::from_environment();
+    if(!charts)
+        throw usage_error{charts.error()};
+    opt.charts = std::move(*charts);
     for_each_flag(args, [&](std::string_view flag, std::string_view value) {
         if(flag == "--db")
             opt.db_path = value, explicit_db = true;

@@ -14,7 +14,7 @@ wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; 
 wait_for "$work/fake.txt" 'listening on'
 fake_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/fake.txt")
 ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=portfolio-two-rounds \
-    "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv.txt" 2>&1 &
+    CHART_OUTPUT_DIR="$work/charts" "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv.txt" 2>&1 &
 srv_pid=$!
 wait_for "$work/srv.txt" 'escuchando en http://'
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv.txt")
@@ -28,7 +28,7 @@ grep -q 'contar_iniciativas(campo_agrupacion=estado_de_la_iniciativa) → .* gru
 # A model the provider does not know: exit status 1 and the setting to change.
 kill $srv_pid; wait $srv_pid 2>/dev/null || true
 ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=no-existe \
-    "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv2.txt" 2>&1 &
+    CHART_OUTPUT_DIR="$work/charts" "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv2.txt" 2>&1 &
 srv_pid=$!
 wait_for "$work/srv2.txt" 'escuchando en http://'
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv2.txt")

@@ -5,7 +5,7 @@ set -euo pipefail
 exe=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
 "$exe" init-db "$work/p.db" --initiatives 50 >/dev/null
-"$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/out.txt" 2>"$work/err.txt" &
+CHART_OUTPUT_DIR="$work/charts" "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/out.txt" 2>"$work/err.txt" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 for _ in $(seq 100); do

@@ -11,6 +11,10 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <lodepng.h>
+
+#include <regex>
+#include <set>
 #include <thread>
 
 namespace asio = boost::asio;
@@ -54,6 +58,7 @@ struct chat_server
         opt.threads = 2;
         opt.db_threads = 2;
         opt.chat = std::move(chat);
+        opt.charts.output_dir = (shared_server::get().dir / "charts").string();
         server = std::make_unique<portfolio::portfolio_server>(opt);
         runner = std::thread([this] { server->run(); });
     }
@@ -176,8 +181,70 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST_REQUIRE(requests.size() == 2u);
     BOOST_TEST(requests[0].headers["x-api-key"] == "clave-de-prueba");
     BOOST_TEST(requests[0].body.at("model") == "portfolio-two-rounds");
-    BOOST_TEST(std::string(requests[0].body.at("system").as_string()).starts_with("Eres el asistente del Portfolio Digital"));
-    BOOST_TEST(requests[0].body.at("tools").as_array().size() == 2u);
+    BOOST_TEST(std::string(requests[0].body.at("system").as_string()).starts_with("Eres el asistente de datos del Portfolio Digital"));
+    BOOST_TEST(requests[0].body.at("tools").as_array().size() == 10u);
+}
+
+BOOST_AUTO_TEST_CASE(a_chart_answer_in_three_rounds)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "portfolio-chart"));
+    auto const r = chat(s.endpoint(), ask("¿Cuántas iniciativas tiene cada unidad? Hazme un gráfico."));
+    BOOST_TEST(r.http.status == 200u);
+    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk clear_streaming tool_call chunk done ");
+
+    std::vector<json::object> calls;
+    for(std::size_t i = 0; i < r.events.size(); ++i)
+        if(r.events[i].type == "tool_call")
+            calls.push_back(r.data(i).as_object());
+    BOOST_TEST_REQUIRE(calls.size() == 2u);
+    auto db = shared_server::get().direct();
+    auto const units = sql_count(db, "SELECT count(DISTINCT unidad) FROM datos_relevantes");
+    auto const total = sql_count(db, "SELECT count(*) FROM datos_relevantes");
+    BOOST_TEST(calls[0].at("tool") == "contar_iniciativas");
+    BOOST_TEST(std::string(calls[0].at("result_summary").as_string()) ==
+        std::to_string(units) + " grupos, " + std::to_string(total) + " iniciativas");
+    BOOST_TEST(calls[0].at("iteration") == 1);
+    BOOST_TEST(calls[1].at("tool") == "generar_grafico");
+    BOOST_TEST(calls[1].at("result_summary") == "Gráfico bar con 6 categorías");
+    BOOST_TEST(calls[1].at("thinking") == "Ahora genero un gráfico de barras con el reparto.");
+    BOOST_TEST(calls[1].at("iteration") == 2);
+
+    // The answer embeds the chart as seed 000 §11 says, and the server serves it.
+    std::string const answer = r.text();
+    std::smatch m;
+    BOOST_TEST_REQUIRE(std::regex_search(answer, m,
+                           std::regex(R"(!\[Iniciativas por unidad\]\((/api/v1/charts/[0-9a-f]{32}\.png)\))")),
+        answer);
+    BOOST_TEST(answer.find("**Supuestos aplicados:**") != std::string::npos);
+    auto const png = test_http::get(s.endpoint(), m[1].str());
+    BOOST_TEST_REQUIRE(png.status == 200u);
+    BOOST_TEST(png.headers["content-type"] == "image/png");
+    std::vector<unsigned char> pixels;
+    unsigned w = 0, h = 0;
+    BOOST_TEST_REQUIRE(lodepng::decode(pixels, w, h, reinterpret_cast<unsigned char const*>(png.body.data()),
+                           png.body.size()) == 0u);
+    BOOST_TEST(w == 1500u);
+    BOOST_TEST(h == 900u);
+    // Not blank: a good share of the pixels are drawn, in more than two colours.
+    std::size_t drawn = 0;
+    std::set<std::uint32_t> colours;
+    for(std::size_t i = 0; i + 3 < pixels.size(); i += 4)
+    {
+        std::uint32_t const rgb = pixels[i] << 16 | pixels[i + 1] << 8 | pixels[i + 2];
+        drawn += rgb != 0xFFFFFFu;
+        if(colours.size() < 64)
+            colours.insert(rgb);
+    }
+    BOOST_TEST(drawn > w * h / 20);
+    BOOST_TEST(colours.size() > 8u);
+
+    // The model was given the ten tools and the chart call's arguments as the scenario wrote them.
+    auto const requests = f.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 3u);
+    BOOST_TEST(requests[0].body.at("tools").as_array().size() == 10u);
+    auto const last = requests[2].body.at("messages").as_array().back().at("content").at(0);
+    BOOST_TEST(last.at("type") == "tool_result");
 }
 
 BOOST_AUTO_TEST_CASE(a_follow_up_question_keeps_the_history)

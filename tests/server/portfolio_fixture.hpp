@@ -46,6 +46,7 @@ private:
         opt.port = 0;
         opt.threads = 2;
         opt.db_threads = 2;
+        opt.charts.output_dir = (dir / "charts").string();
         server = std::make_unique<portfolio::portfolio_server>(opt);
         runner = std::thread([this] { server->run(); });
     }

@@ -10,7 +10,8 @@ namespace portfolio::agent {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-api_client::api_client(agentio::http::client& http, std::string base_url) : http_(&http), base_url_(std::move(base_url))
+api_client::api_client(agentio::http::client& http, std::string base_url, std::chrono::steady_clock::duration timeout)
+    : http_(&http), base_url_(std::move(base_url)), timeout_(timeout)
 {
     while(!base_url_.empty() && base_url_.back() == '/')
         base_url_.pop_back();
@@ -36,17 +37,64 @@ asio::awaitable<api_result> api_client::post(std::string path, json::value const
 
 asio::awaitable<api_result> api_client::call(agentio::http::client_request req) const
 {
+    req.total_timeout = timeout_;
     auto [err, res] = co_await http_->async_request(std::move(req), asio::use_awaitable);
+    api_result out;
     if(err)
-        co_return api_result{{}, "No se pudo consultar la API: " + err.message};
+    {
+        out.failure = api_failure::unreachable;
+        out.detail = err.message;
+        co_return out;
+    }
+    out.status = static_cast<int>(res.status);
     boost::system::error_code ec;
     auto body = json::parse(res.body, ec);
-    if(res.status >= 200 && res.status < 300 && !ec)
-        co_return api_result{std::move(body), {}};
+    if(out.status >= 200 && out.status < 300)
+    {
+        if(ec)
+        {
+            out.failure = api_failure::unexpected;
+            out.detail = "respuesta que no es JSON";
+        }
+        else
+            out.body = std::move(body);
+        co_return out;
+    }
     if(!ec && body.is_object())
         if(auto const* detail = body.get_object().if_contains("detail"); detail && detail->is_string())
-            co_return api_result{{}, std::string(detail->get_string())};
-    co_return api_result{{}, "La API respondió " + std::to_string(res.status)};
+            out.detail = detail->get_string();
+    if(out.status == 404)
+        out.failure = api_failure::not_found;
+    else if(out.status == 400 || out.status == 413 || out.status == 422)
+        out.failure = api_failure::invalid;
+    else if(out.status >= 500)
+        out.failure = api_failure::server_error;
+    else
+        out.failure = api_failure::unexpected;
+    if(out.detail.empty())
+        out.detail = "estado HTTP " + std::to_string(out.status);
+    co_return out;
+}
+
+std::string path_segment(std::string_view s)
+{
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(s.size());
+    for(unsigned char c : s)
+    {
+        bool const unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '.' || c == '_' || c == '~';
+        if(unreserved)
+            out.push_back(static_cast<char>(c));
+        else
+        {
+            out.push_back('%');
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 15]);
+        }
+    }
+    return out;
 }
 
 } // namespace portfolio::agent

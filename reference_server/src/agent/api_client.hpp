@@ -1,6 +1,7 @@
 // The REST API as the tools see it: JSON over agentio's HTTP client, as the
 // seeds prescribe (one place for business logic; the tools are clients of the
-// same API as everybody else). Errors come back as text for the model.
+// same API as everybody else). Failures are classified so the tools can give
+// the model seed 001 §14's Spanish messages.
 #pragma once
 
 #include <agentio/http/client.hpp>
@@ -8,25 +9,41 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/value.hpp>
 
+#include <chrono>
 #include <string>
+#include <string_view>
 
 namespace portfolio::agent {
 
-/// The body of a successful call, or why it failed (the API's own `detail`
-/// when it answered 4xx, so the model reads the same message a user would).
+/// Why a call gave no usable body.
+enum class api_failure
+{
+    none,
+    unreachable,  ///< no HTTP answer: refused, timed out, reset
+    not_found,    ///< 404
+    invalid,      ///< 400, 413 or 422: the request was wrong; `detail` says why
+    server_error, ///< 5xx
+    unexpected    ///< any other status, or a body that is not JSON
+};
+
+/// The body of a successful call, or why it failed.
 struct api_result
 {
     boost::json::value body;
-    std::string error;
+    int status = 0;          ///< HTTP status; 0 without an answer
+    api_failure failure = api_failure::none;
+    std::string detail;      ///< the API's `detail`, or the transport's message
 
-    bool ok() const noexcept { return error.empty(); }
+    bool ok() const noexcept { return failure == api_failure::none; }
 };
 
 class api_client
 {
 public:
     /// @param base_url e.g. "http://127.0.0.1:8080/api/v1"
-    api_client(agentio::http::client& http, std::string base_url);
+    /// @param timeout  for a whole call (seed 000 §10: 30 s)
+    api_client(agentio::http::client& http, std::string base_url,
+        std::chrono::steady_clock::duration timeout = std::chrono::seconds(30));
 
     boost::asio::awaitable<api_result> get(std::string path) const;
     boost::asio::awaitable<api_result> post(std::string path, boost::json::value const& body) const;
@@ -38,6 +55,10 @@ private:
 
     agentio::http::client* http_;
     std::string base_url_;
+    std::chrono::steady_clock::duration timeout_;
 };
+
+/// `s` as one URL path segment: everything but unreserved characters percent-encoded.
+std::string path_segment(std::string_view s);
 
 } // namespace portfolio::agent

@@ -130,15 +130,6 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
     return out;
 }
 
-std::string const& system_prompt()
-{
-    static std::string const prompt =
-        "Eres el asistente del Portfolio Digital de la oficina de proyectos. Respondes en español, con precisión y "
-        "brevedad, sobre las iniciativas de la cartera. Usa las herramientas para consultar los datos; no inventes "
-        "cifras. Si una herramienta devuelve un error, explícalo o corrige la llamada.";
-    return prompt;
-}
-
 std::string describe_provider_error(llm::error const& e, chat_settings const& settings)
 {
     bool const anthropic = settings.provider == provider_kind::anthropic;
@@ -190,11 +181,14 @@ agentio::http::client_options client_options(bool use_proxy)
 
 } // namespace
 
-chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, chat_limits limits)
+chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, charts::chart_store* charts,
+    charts::render_options chart_options, chat_limits limits)
     : settings_(std::move(settings)), limits_(limits),
       http_(std::make_unique<agentio::http::client>(ex, client_options(true))),
       api_http_(std::make_unique<agentio::http::client>(ex, client_options(false)))
 {
+    tool_env_.charts = charts;
+    tool_env_.chart_options = std::move(chart_options);
 }
 
 chat_service::~chat_service() = default;
@@ -224,7 +218,8 @@ void chat_service::start(asio::ip::tcp::endpoint self)
     options.language = agentio::message_language::spanish;
     options.describe_error = [settings = settings_](llm::error const& e) { return describe_provider_error(e, settings); };
 
-    auto tools = make_portfolio_tools(*api_, agentio::message_language::spanish);
+    tool_env_.api = api_.get();
+    auto tools = make_portfolio_tools(tool_env_, agentio::message_language::spanish);
     if(settings_.provider == provider_kind::anthropic)
     {
         llm::provider_options p;

@@ -5,6 +5,7 @@
 
 #include "agent/api_client.hpp"
 #include "agent/settings.hpp"
+#include "agent/system_prompt.hpp"
 #include "agent/tools.hpp"
 
 #include <agentio/agent/orchestrator.hpp>
@@ -43,16 +44,15 @@ struct parsed_chat
 /// Validates a request body (exposed for tests).
 parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits);
 
-/// The Spanish system prompt.
-std::string const& system_prompt();
-
 /// The message a user reads for a provider failure; names the setting to fix.
 std::string describe_provider_error(agentio::llm::error const& e, chat_settings const& settings);
 
 class chat_service
 {
 public:
-    chat_service(boost::asio::any_io_executor ex, chat_settings settings, chat_limits limits = {});
+    /// @param charts where generar_grafico saves charts (null: no charts); outlives the service
+    chat_service(boost::asio::any_io_executor ex, chat_settings settings, charts::chart_store* charts = nullptr,
+        charts::render_options chart_options = {}, chat_limits limits = {});
     ~chat_service();
 
     /// Builds the provider, the tools and the orchestrator. The tools call
@@ -74,6 +74,7 @@ private:
     std::unique_ptr<agentio::http::client> http_;     // to the model provider
     std::unique_ptr<agentio::http::client> api_http_; // to the REST API, for the tools
     std::unique_ptr<api_client> api_;
+    tool_environment tool_env_;
     std::unique_ptr<agentio::llm::anthropic_provider> anthropic_;
     std::unique_ptr<agentio::llm::openai_provider> openai_;
     std::variant<std::monostate, anthropic_agent, openai_agent> agent_;

@@ -18,7 +18,13 @@ bool read_number(char const* name, Number& out, Number lo, Number hi, std::strin
     auto const [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
     if(ec != std::errc() || ptr != text->data() + text->size() || v < lo || v > hi)
     {
-        error = std::string(name) + ": se esperaba un número entre " + std::to_string(lo) + " y " + std::to_string(hi)
+        auto text_of = [](Number n) {
+            std::string t = std::to_string(n);
+            if(t.find('.') != std::string::npos)
+                t.erase(t.find_last_not_of('0') + 1), t.erase(t.find_last_not_of('.') + 1);
+            return t;
+        };
+        error = std::string(name) + ": se esperaba un número entre " + text_of(lo) + " y " + text_of(hi)
             + ", recibido '" + *text + "'";
         return false;
     }
@@ -61,6 +67,24 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
             return "AGENT_TEMPERATURE: se esperaba un número entre 0 y 2, recibido '" + *t + "'";
         s.temperature = v;
     }
+    return s;
+}
+
+boost::system::result<chart_settings, std::string> chart_settings::from_environment()
+{
+    chart_settings s;
+    std::string error;
+    if(!read_number("CHART_DPI", s.dpi, 50u, 600u, error) || !read_number("CHART_DEFAULT_WIDTH", s.width_in, 2.0, 40.0, error)
+       || !read_number("CHART_DEFAULT_HEIGHT", s.height_in, 2.0, 40.0, error)
+       || !read_number("CHART_MAX_CATEGORIES", s.max_categories, 2u, 100u, error)
+       || !read_number("CHART_MAX_AGE_HOURS", s.max_age_hours, 1u, 24u * 365u, error))
+        return error;
+    if(s.width_in * s.dpi > 10000 || s.height_in * s.dpi > 10000)
+        return std::string("CHART_DPI, CHART_DEFAULT_WIDTH, CHART_DEFAULT_HEIGHT: el gráfico superaría 10000 píxeles de lado");
+    s.locale = env("CHART_LOCALE").value_or(s.locale);
+    if(s.locale != "es_ES" && s.locale != "es_ES.UTF-8" && s.locale != "es")
+        return "CHART_LOCALE: solo se admite es_ES (formato 1.234.567,89 €), recibido '" + s.locale + "'";
+    s.output_dir = env("CHART_OUTPUT_DIR").value_or(s.output_dir);
     return s;
 }
 

@@ -39,6 +39,21 @@ struct chat_settings
     std::string effective_model() const;
 };
 
+/// The charts of generar_grafico (seed 000 §8), read from the environment.
+struct chart_settings
+{
+    unsigned dpi = 150;                         // CHART_DPI
+    double width_in = 10;                       // CHART_DEFAULT_WIDTH, inches
+    double height_in = 6;                       // CHART_DEFAULT_HEIGHT, inches
+    unsigned max_categories = 15;               // CHART_MAX_CATEGORIES: beyond, the smallest become "Otros"
+    std::string locale = "es_ES";               // CHART_LOCALE: Spanish formatting is the one built in
+    std::string output_dir = "charts_output";   // CHART_OUTPUT_DIR
+    unsigned max_age_hours = 24;                // CHART_MAX_AGE_HOURS: older files are removed
+
+    /// Reads the variables; a malformed value is an error naming it.
+    static boost::system::result<chart_settings, std::string> from_environment();
+};
+
 /// A current model of each provider, used when AGENT_MODEL is not set.
 inline constexpr char const* default_anthropic_model = "claude-sonnet-4-5";
 inline constexpr char const* default_openai_model = "gpt-4.1";

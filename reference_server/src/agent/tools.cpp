@@ -1,16 +1,27 @@
 #include "agent/tools.hpp"
 
+#include "charts/format.hpp"
 #include "portfolio/table_metadata.hpp"
 
+#include <agentio/json_text.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace portfolio::agent {
 
 namespace asio = boost::asio;
 namespace json = boost::json;
+using agentio::tool_result;
 
 namespace {
+
+// The renames of the search endpoints: the API's English body fields to the
+// tools' Spanish parameters.
+constexpr field_rename search_renames[] = {{"filters", "filtros"}, {"order_by", "orden_campo"},
+    {"order_dir", "orden_direccion"}, {"limit", "limite"}, {"offset", "desplazamiento"}};
 
 json::array filters_json(std::optional<std::vector<filtro>> const& filtros)
 {
@@ -27,73 +38,701 @@ json::array filters_json(std::optional<std::vector<filtro>> const& filtros)
     return out;
 }
 
-// A grouping key as the model should read it: text as is, null as null.
-json::value group_key(json::value const& v)
+std::string unknown_table(std::string_view tabla)
 {
-    if(v.is_null() || v.is_string())
-        return v;
-    return json::value(agentio::to_json_text(v));
+    return "Tabla '" + std::string(tabla) + "' no disponible. Usa listar_tablas para ver las tablas disponibles.";
+}
+
+std::string search_tables_list()
+{
+    std::string s;
+    for(auto const& t : tables)
+        if(t.soporta_busqueda)
+            s += (s.empty() ? "" : ", ") + std::string(t.name);
+    return s;
+}
+
+json::array const* member_array(json::value const& v, std::string_view key)
+{
+    auto const* o = v.if_object();
+    auto const* m = o ? o->if_contains(key) : nullptr;
+    return m ? m->if_array() : nullptr;
+}
+
+std::int64_t member_int(json::value const& v, std::string_view key, std::int64_t fallback = 0)
+{
+    auto const* o = v.if_object();
+    auto const* m = o ? o->if_contains(key) : nullptr;
+    if(m && m->is_int64())
+        return m->get_int64();
+    if(m && m->is_uint64())
+        return static_cast<std::int64_t>(m->get_uint64());
+    return fallback;
+}
+
+double as_double(json::value const& v)
+{
+    if(v.is_double())
+        return v.get_double();
+    if(v.is_int64())
+        return static_cast<double>(v.get_int64());
+    if(v.is_uint64())
+        return static_cast<double>(v.get_uint64());
+    return 0;
+}
+
+tool_result unexpected_answer()
+{
+    return tool_result::error("Respuesta inesperada de la API: falta un campo de la respuesta. Consulta los logs del backend.");
+}
+
+// Keeps `campos` of each row, in the order asked; an unknown one is an error.
+std::optional<std::string> project(json::array& rows, std::vector<std::string> const& campos, std::string_view tabla)
+{
+    if(rows.empty())
+        return std::nullopt;
+    if(auto const* first = rows.front().if_object())
+        for(auto const& c : campos)
+            if(!first->contains(c))
+            {
+                std::string known;
+                for(auto const& kv : *first)
+                    known += (known.empty() ? "" : ", ") + std::string(kv.key());
+                return "campos: campo desconocido '" + c + "' en la tabla " + std::string(tabla) + " (campos: " +
+                    known + ")";
+            }
+    for(auto& row : rows)
+    {
+        auto* o = row.if_object();
+        if(!o)
+            continue;
+        json::object kept;
+        for(auto const& c : campos)
+            if(auto const* v = o->if_contains(c))
+                kept[c] = *v;
+        row = std::move(kept);
+    }
+    return std::nullopt;
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many)
+{
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+enum class nulls { keep, drop };
+
+// A JSON result trimmed to the model's budget, with a note when rows were
+// dropped. Null members go only from database rows (`nulls::drop`), never
+// from an answer whose null means something (the NULL group of a count).
+// `offset` is known for paginated answers, so the note can say exactly where
+// the next page starts.
+tool_result finish(json::value out, tool_environment const& env, std::string summary, nulls rows_nulls = nulls::keep,
+    std::optional<std::int64_t> offset = std::nullopt)
+{
+    auto options = env.compact;
+    options.drop_null_members = options.drop_null_members && rows_nulls == nulls::drop;
+    auto const report = agentio::compact_json(out, options);
+    if(report.truncated() && out.is_object())
+    {
+        std::string nota = "Resultado recortado para no exceder el contexto:";
+        for(auto const& a : report.arrays)
+        {
+            nota += " " + (a.pointer.empty() ? std::string("la lista") : "'" + a.pointer.substr(1) + "'") +
+                " muestra los primeros " + std::to_string(a.kept) + " de " + std::to_string(a.kept + a.dropped) +
+                " elementos.";
+            if(a.pointer == "/datos" && offset)
+                nota += " Continúa con desplazamiento=" + std::to_string(*offset + static_cast<std::int64_t>(a.kept)) +
+                    ", o pide solo los campos necesarios con 'campos'.";
+        }
+        out.get_object()["nota"] = nota;
+        summary += " (recortado)";
+    }
+    tool_result r = tool_result::json(std::move(out));
+    r.summary = std::move(summary);
+    return r;
+}
+
+// The paginated answer of seed 001 §6.1 from the API's {"total","data","limit","offset"}.
+tool_result paged_result(api_result& r, std::optional<std::vector<std::string>> const& campos, std::string_view tabla,
+    tool_environment const& env)
+{
+    auto* rows = r.body.is_object() ? r.body.get_object().if_contains("data") : nullptr;
+    if(!rows || !rows->is_array())
+        return unexpected_answer();
+    auto& datos = rows->get_array();
+    if(campos)
+        if(auto e = project(datos, *campos, tabla))
+            return tool_result::error(*e);
+    std::int64_t const total = member_int(r.body, "total");
+    std::int64_t const offset = member_int(r.body, "offset");
+    std::size_t const n = datos.size();
+    json::object out;
+    out["total"] = total;
+    out["datos"] = std::move(datos);
+    out["limite"] = member_int(r.body, "limit");
+    out["desplazamiento"] = offset;
+    return finish(std::move(out), env, plural(n, "fila", "filas") + " de " + std::to_string(total), nulls::drop, offset);
+}
+
+// The search body of the API from the tools' parameters.
+json::object search_body(std::optional<std::vector<filtro>> const& filtros, std::optional<std::string> const& orden,
+    direccion dir, std::int64_t limite, std::int64_t desplazamiento)
+{
+    json::object body{{"filters", filters_json(filtros)}, {"limit", limite}, {"offset", desplazamiento}};
+    if(orden)
+    {
+        body["order_by"] = *orden;
+        body["order_dir"] = dir == direccion::desc ? "desc" : "asc";
+    }
+    return body;
+}
+
+std::int64_t clamp_rows(std::int64_t limite, tool_environment const& env)
+{
+    return std::clamp<std::int64_t>(limite, 1, env.max_rows);
+}
+
+// Sorts distinct values as a person reads a list: numbers by value, then
+// text (case-insensitive first, bytes to break ties), null last.
+bool value_less(json::value const& a, json::value const& b)
+{
+    auto rank = [](json::value const& v) { return v.is_null() ? 2 : v.is_string() ? 1 : 0; };
+    if(rank(a) != rank(b))
+        return rank(a) < rank(b);
+    if(a.is_string())
+    {
+        auto const& x = a.get_string();
+        auto const& y = b.get_string();
+        auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
+        bool const less_ci = std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
+            [&](char p, char q) { return lower(static_cast<unsigned char>(p)) < lower(static_cast<unsigned char>(q)); });
+        bool const greater_ci = std::lexicographical_compare(y.begin(), y.end(), x.begin(), x.end(),
+            [&](char p, char q) { return lower(static_cast<unsigned char>(p)) < lower(static_cast<unsigned char>(q)); });
+        if(less_ci != greater_ci)
+            return less_ci;
+        return std::string_view(x) < std::string_view(y);
+    }
+    if(a.is_null())
+        return false;
+    if(a.is_bool())
+        return !a.get_bool() && b.get_bool();
+    return as_double(a) < as_double(b);
+}
+
+// One POST /{prefix}/aggregate: its groups (each an object, with "valor"
+// when grouped), whether the API cut them, or the error the model reads.
+struct aggregate_reply
+{
+    json::array groups;
+    bool truncated = false;
+    std::optional<tool_result> failure;
+};
+
+asio::awaitable<aggregate_reply> aggregate(tool_environment const& env, std::string_view prefix, json::object body,
+    std::string_view subject, std::span<field_rename const> renames)
+{
+    bool const grouped = body.contains("group_by");
+    auto r = co_await env.api->post("/" + std::string(prefix) + "/aggregate", body);
+    aggregate_reply out;
+    if(!r.ok())
+    {
+        out.failure = tool_result::error(describe_api_failure(r, subject, env.api->base_url(), renames));
+        co_return out;
+    }
+    auto* o = r.body.if_object();
+    auto* groups = o ? o->if_contains("groups") : nullptr;
+    if(!groups || !groups->is_array())
+    {
+        out.failure = unexpected_answer();
+        co_return out;
+    }
+    for(auto const& g : groups->get_array())
+        if(!g.is_object() || (grouped && !g.get_object().contains("valor")))
+        {
+            out.failure = unexpected_answer();
+            co_return out;
+        }
+    out.groups = std::move(groups->get_array());
+    auto const* truncated = o->if_contains("truncated");
+    out.truncated = truncated && truncated->is_bool() && truncated->get_bool();
+    co_return out;
 }
 
 } // namespace
 
-asio::awaitable<agentio::tool_result> contar_iniciativas::operator()(args a, agentio::tool_context&) const
+std::string describe_api_failure(api_result const& r, std::string_view subject, std::string_view base_url,
+    std::span<field_rename const> renames)
 {
-    // datos_relevantes has one row per initiative: all of them fit in one page.
-    json::object body{{"filters", filters_json(a.filtros)}, {"limit", 1000}};
-    auto const r = co_await api->post("/datos-relevantes/search", body);
-    if(!r.ok())
-        co_return agentio::tool_result::error(r.error);
-    auto const* rows = r.body.is_object() ? r.body.get_object().if_contains("data") : nullptr;
-    if(!rows || !rows->is_array())
-        co_return agentio::tool_result::error("Respuesta inesperada de la API");
-    std::vector<std::pair<json::value, std::int64_t>> groups;
-    for(auto const& row : rows->get_array())
+    switch(r.failure)
     {
-        auto const* value = row.is_object() ? row.get_object().if_contains(a.campo_agrupacion) : nullptr;
-        if(!value)
-            co_return agentio::tool_result::error("Campo desconocido en datos_relevantes: " + a.campo_agrupacion);
-        auto key = group_key(*value);
-        auto it = std::find_if(groups.begin(), groups.end(), [&](auto const& g) { return g.first == key; });
-        if(it == groups.end())
-            groups.emplace_back(std::move(key), 1);
-        else
-            ++it->second;
+    case api_failure::none:
+        return {};
+    case api_failure::unreachable:
+        return "Error: No se puede conectar con la API. Asegúrate de que el backend está ejecutándose en " +
+            std::string(base_url) + ".";
+    case api_failure::not_found:
+        return "No se encontraron datos para " + std::string(subject) + ".";
+    case api_failure::invalid:
+    {
+        std::string detail = r.detail;
+        for(auto const& [api_name, tool_name] : renames)
+            if(detail.starts_with(api_name) && detail.size() > api_name.size() &&
+                std::string_view(":[.").find(detail[api_name.size()]) != std::string_view::npos)
+            {
+                detail.replace(0, api_name.size(), tool_name);
+                break;
+            }
+        return "Error en los parámetros de búsqueda: " + detail + ".";
     }
-    std::stable_sort(groups.begin(), groups.end(), [](auto const& x, auto const& y) { return x.second > y.second; });
-    json::array grupos;
-    for(auto const& [valor, cantidad] : groups)
-        grupos.push_back({{"valor", valor}, {"cantidad", cantidad}});
-    std::size_t const total = rows->get_array().size();
-    auto result = agentio::tool_result::json({{"total_iniciativas", total}, {"grupos", std::move(grupos)}});
-    result.summary = std::to_string(groups.size()) + (groups.size() == 1 ? " grupo, " : " grupos, ")
-        + std::to_string(total) + " iniciativas";
-    co_return result;
+    case api_failure::server_error:
+        return "Error interno del servidor API. Consulta los logs del backend.";
+    case api_failure::unexpected:
+        break;
+    }
+    return "Respuesta inesperada de la API (" + r.detail + "). Consulta los logs del backend.";
 }
 
-asio::awaitable<agentio::tool_result> listar_tablas::operator()(args, agentio::tool_context&) const
+// ---------------------------------------------------------------------------
+
+asio::awaitable<tool_result> buscar_iniciativas::operator()(args a, agentio::tool_context&) const
+{
+    auto body = search_body(a.filtros, a.orden_campo, a.orden_direccion, clamp_rows(a.limite, *env), a.desplazamiento);
+    auto r = co_await env->api->post("/datos-relevantes/search", body);
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, "datos_relevantes", env->api->base_url(), search_renames));
+    co_return paged_result(r, a.campos, "datos_relevantes", *env);
+}
+
+asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_context&) const
+{
+    auto const* t = find_table_by_name(a.tabla);
+    if(!t)
+        co_return tool_result::error(unknown_table(a.tabla));
+    std::int64_t const limite = clamp_rows(a.limite, *env);
+    api_result r;
+    if(t->soporta_busqueda)
+        r = co_await env->api->post("/" + std::string(t->prefix) + "/search",
+            search_body(a.filtros, a.orden_campo, a.orden_direccion, limite, a.desplazamiento));
+    else
+    {
+        if((a.filtros && !a.filtros->empty()) || a.orden_campo)
+            co_return tool_result::error("La tabla '" + a.tabla +
+                "' no admite búsqueda con filtros ni ordenación: solo listado paginado (limite, desplazamiento). "
+                "Tablas con filtros: " + search_tables_list() + ".");
+        r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=" + std::to_string(limite) +
+            "&offset=" + std::to_string(a.desplazamiento));
+    }
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url(), search_renames));
+    co_return paged_result(r, a.campos, a.tabla, *env);
+}
+
+asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::tool_context&) const
+{
+    auto r = co_await env->api->get("/portfolio/" + path_segment(a.portfolio_id));
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, a.portfolio_id, env->api->base_url()));
+    auto const* tablas = r.body.is_object() ? r.body.get_object().if_contains("tablas") : nullptr;
+    if(!tablas || !tablas->is_object())
+        co_return unexpected_answer();
+    // Seed 001 §6.2: only the tables that say something about the initiative.
+    json::object kept;
+    std::size_t rows = 0;
+    for(auto const& kv : tablas->get_object())
+    {
+        auto const& v = kv.value();
+        if(v.is_null() || (v.is_array() && v.get_array().empty()))
+            continue;
+        if(auto const* o = v.if_object(); o && kv.key() == "grupos_iniciativas")
+        {
+            json::object roles;
+            for(auto const& role : *o)
+                if(role.value().is_array() && !role.value().get_array().empty())
+                {
+                    rows += role.value().get_array().size();
+                    roles[role.key()] = role.value();
+                }
+            if(!roles.empty())
+                kept[kv.key()] = std::move(roles);
+            continue;
+        }
+        rows += v.is_array() ? v.get_array().size() : 1;
+        kept[kv.key()] = v;
+    }
+    std::size_t const n = kept.size();
+    json::object out{{"portfolio_id", a.portfolio_id}, {"tablas", std::move(kept)}};
+    co_return finish(std::move(out), *env, plural(n, "tabla", "tablas") + ", " + plural(rows, "registro", "registros"),
+        nulls::drop);
+}
+
+asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::tool_context&) const
+{
+    std::size_t const limite = static_cast<std::size_t>(clamp_rows(a.limite, *env));
+    std::string const subject = a.portfolio_id ? *a.portfolio_id : std::string("documentos");
+    json::array documentos;
+    std::int64_t total = 0;
+    if(a.portfolio_id && !a.texto_busqueda && !a.estado)
+    {
+        auto r = co_await env->api->get("/documentos/portfolio/" + path_segment(*a.portfolio_id));
+        if(!r.ok())
+            co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url()));
+        if(!r.body.is_array())
+            co_return unexpected_answer();
+        documentos = std::move(r.body.get_array());
+        total = static_cast<std::int64_t>(documentos.size());
+    }
+    else
+    {
+        // Text matches the summary or the file name: one search per field
+        // (the API's filters are a conjunction), merged by id. The union's
+        // first `limite` ids are among the first `limite` of each search, and
+        // its size is |A| + |B| - |A and B|, the last from one more count.
+        json::array common;
+        if(a.portfolio_id)
+            common.push_back({{"field", "portfolio_id"}, {"operator", "eq"}, {"value", *a.portfolio_id}});
+        if(a.estado)
+            common.push_back({{"field", "estado"}, {"operator", "eq"}, {"value", *a.estado}});
+        auto text_filter = [&](char const* field) {
+            return json::object{{"field", field}, {"operator", "ilike"}, {"value", "%" + *a.texto_busqueda + "%"}};
+        };
+        std::vector<json::array> searches;
+        if(a.texto_busqueda)
+        {
+            for(char const* field : {"resumen_documento", "nombre_fichero"})
+            {
+                json::array f = common;
+                f.push_back(text_filter(field));
+                searches.push_back(std::move(f));
+            }
+            json::array both = common;
+            both.push_back(text_filter("resumen_documento"));
+            both.push_back(text_filter("nombre_fichero"));
+            searches.push_back(std::move(both));
+        }
+        else
+            searches.push_back(common);
+        std::map<std::int64_t, json::value> by_id;
+        for(std::size_t i = 0; i < searches.size(); ++i)
+        {
+            bool const intersection = i == 2;
+            json::object body{{"filters", std::move(searches[i])}, {"order_by", "id"},
+                {"limit", intersection ? 1 : static_cast<std::int64_t>(limite)}, {"offset", 0}};
+            auto r = co_await env->api->post("/documentos/search", body);
+            if(!r.ok())
+                co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url(), search_renames));
+            auto const* rows = member_array(r.body, "data");
+            if(!rows)
+                co_return unexpected_answer();
+            if(intersection)
+            {
+                total -= member_int(r.body, "total");
+                continue;
+            }
+            total += member_int(r.body, "total");
+            for(auto const& row : *rows)
+                by_id.emplace(member_int(row, "id"), row);
+        }
+        for(auto& [id, row] : by_id)
+            documentos.push_back(std::move(row));
+    }
+    if(documentos.size() > limite)
+        documentos.resize(limite);
+
+    // The extracted sections of each document, when one initiative is asked for.
+    if(a.portfolio_id && !documentos.empty())
+    {
+        auto items = co_await env->api->get("/documentos-items/portfolio/" + path_segment(*a.portfolio_id));
+        if(!items.ok())
+            co_return tool_result::error(describe_api_failure(items, subject, env->api->base_url()));
+        std::map<std::int64_t, json::array> by_document;
+        if(auto const* list = items.body.if_array())
+            for(auto const& item : *list)
+            {
+                json::value copy = item;
+                if(auto* o = copy.if_object())
+                {
+                    o->erase("portfolio_id");
+                    o->erase("documento_id");
+                }
+                by_document[member_int(item, "documento_id")].push_back(std::move(copy));
+            }
+        for(auto& d : documentos)
+            if(auto* o = d.if_object())
+            {
+                auto it = by_document.find(member_int(d, "id"));
+                if(it != by_document.end())
+                    (*o)["items"] = std::move(it->second);
+            }
+    }
+    std::size_t const n = documentos.size();
+    json::object out{{"total", total}, {"documentos", std::move(documentos)}};
+    co_return finish(std::move(out), *env, plural(n, "documento", "documentos"), nulls::drop);
+}
+
+asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::tool_context&) const
+{
+    // Counted by the API in SQL: exact for any number of initiatives.
+    json::object body{{"group_by", a.campo_agrupacion}, {"metrics", json::array{json::object{{"op", "count"}}}},
+        {"filters", filters_json(a.filtros)}};
+    static constexpr field_rename renames[] = {
+        {"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
+    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+    if(reply.failure)
+        co_return std::move(*reply.failure);
+    json::array grupos;
+    std::int64_t total = 0;
+    for(auto const& g : reply.groups)
+    {
+        std::int64_t const n = member_int(g, "count");
+        total += n;
+        grupos.push_back({{"valor", g.get_object().at("valor")}, {"cantidad", n}});
+    }
+    if(reply.truncated)
+    {
+        // More groups than the API lists: the total comes from one more count.
+        body.erase("group_by");
+        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+        if(all.failure)
+            co_return std::move(*all.failure);
+        total = all.groups.empty() ? 0 : member_int(all.groups.front(), "count");
+    }
+    std::size_t const n = grupos.size();
+    json::object out{{"total_iniciativas", total}, {"grupos", std::move(grupos)}};
+    co_return finish(std::move(out), *env,
+        plural(n, "grupo", "grupos") + ", " + plural(static_cast<std::size_t>(total), "iniciativa", "iniciativas"));
+}
+
+asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::tool_context&) const
+{
+    json::object body{
+        {"metrics", json::array{json::object{{"op", "sum"}, {"field", a.campo_importe}}, json::object{{"op", "count"}}}},
+        {"filters", filters_json(a.filtros)}};
+    if(a.campo_agrupacion)
+        body["group_by"] = *a.campo_agrupacion;
+    static constexpr field_rename renames[] = {
+        {"metrics[0].field", "campo_importe"}, {"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
+    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+    if(reply.failure)
+        co_return std::move(*reply.failure);
+    std::string const sum_key = "sum_" + a.campo_importe;
+    auto sum_of = [&](json::value const& g) {
+        auto const* s = g.get_object().if_contains(sum_key);
+        return s ? as_double(*s) : 0.0; // a group without any amount sums to 0, as the seed's defaultdict
+    };
+    double total = 0;
+    std::int64_t count = 0;
+    json::array grupos;
+    for(auto const& g : reply.groups)
+    {
+        double const s = sum_of(g);
+        total += s;
+        count += member_int(g, "count");
+        if(a.campo_agrupacion)
+            grupos.push_back({{"valor", g.get_object().at("valor")}, {"total", s}, {"cantidad", member_int(g, "count")}});
+    }
+    if(reply.truncated)
+    {
+        body.erase("group_by");
+        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+        if(all.failure)
+            co_return std::move(*all.failure);
+        total = all.groups.empty() ? 0.0 : sum_of(all.groups.front());
+        count = all.groups.empty() ? 0 : member_int(all.groups.front(), "count");
+    }
+    // Sums of cents in binary floating point: round to the cent for the reader.
+    auto cents = [](double v) { return std::round(v * 100.0) / 100.0; };
+    for(auto& g : grupos)
+        g.get_object()["total"] = cents(g.get_object()["total"].get_double());
+    json::object out{{"total_general", cents(total)}};
+    std::size_t const n = grupos.size();
+    if(a.campo_agrupacion)
+        out["grupos"] = std::move(grupos);
+    out["cantidad"] = count;
+    std::string summary = a.campo_agrupacion ? plural(n, "grupo", "grupos") + ", " : std::string();
+    summary += "total " + charts::format_euros(cents(total));
+    co_return finish(std::move(out), *env, std::move(summary));
+}
+
+asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_context&) const
 {
     json::array out;
     for(auto const& t : tables)
     {
-        auto const r = co_await api->get("/" + std::string(t.prefix) + "?limit=1");
-        json::value count = nullptr;
-        if(r.ok() && r.body.is_object())
-            if(auto const* total = r.body.get_object().if_contains("total"))
-                count = *total;
-        out.push_back({{"tabla", t.name}, {"descripcion", t.descripcion}, {"num_registros", count},
+        auto r = co_await env->api->get("/" + std::string(t.prefix) + "?limit=1");
+        if(!r.ok())
+            co_return tool_result::error(describe_api_failure(r, t.name, env->api->base_url()));
+        out.push_back({{"tabla", t.name}, {"descripcion", t.descripcion}, {"num_registros", member_int(r.body, "total")},
             {"soporta_busqueda", t.soporta_busqueda}});
     }
-    auto result = agentio::tool_result::json(std::move(out));
+    tool_result result = tool_result::json(std::move(out));
     result.summary = std::to_string(tables.size()) + " tablas";
     co_return result;
 }
 
-portfolio_tools make_portfolio_tools(api_client const& api, agentio::message_language language)
+asio::awaitable<tool_result> describir_tabla::operator()(args a, agentio::tool_context&) const
+{
+    auto const* t = find_table_by_name(a.tabla);
+    if(!t)
+        co_return tool_result::error(unknown_table(a.tabla));
+    auto r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=1");
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url()));
+    auto const* rows = member_array(r.body, "data");
+    if(!rows)
+        co_return unexpected_answer();
+    json::object out{{"tabla", t->name}, {"descripcion", t->descripcion}};
+    std::size_t fields = 0;
+    if(!rows->empty() && rows->front().is_object())
+    {
+        json::array campos;
+        for(auto const& kv : rows->front().get_object())
+            campos.push_back(json::string(kv.key()));
+        fields = campos.size();
+        out["campos"] = std::move(campos);
+    }
+    out["num_registros"] = member_int(r.body, "total");
+    out["soporta_busqueda"] = t->soporta_busqueda;
+    co_return finish(std::move(out), *env, plural(fields, "campo", "campos"));
+}
+
+asio::awaitable<tool_result> obtener_valores_campo::operator()(args a, agentio::tool_context&) const
+{
+    auto const* t = find_table_by_name(a.tabla);
+    if(!t)
+        co_return tool_result::error(unknown_table(a.tabla));
+    std::vector<json::value> values;
+    std::string nota;
+    if(t->soporta_busqueda)
+    {
+        // Distinct values straight from SQL (GROUP BY): exact for any table size.
+        json::object body{{"group_by", a.campo}, {"metrics", json::array{json::object{{"op", "count"}}}}};
+        static constexpr field_rename renames[] = {
+            {"group_by", "campo"}};
+        auto reply = co_await aggregate(*env, t->prefix, body, a.tabla, renames);
+        if(reply.failure)
+            co_return std::move(*reply.failure);
+        for(auto const& g : reply.groups)
+            values.push_back(g.get_object().at("valor"));
+        if(reply.truncated)
+            nota = "El campo tiene más de " + std::to_string(values.size()) +
+                " valores distintos; se listan los más frecuentes.";
+    }
+    else
+    {
+        // Tables without /search or /aggregate: read the listing page by page.
+        constexpr std::int64_t page = 1000;
+        constexpr std::int64_t max_rows = 50000;
+        std::set<std::string> seen; // by JSON text: 1 and 1.0 stay apart as the API wrote them
+        std::int64_t offset = 0;
+        std::int64_t total = 0;
+        do
+        {
+            auto r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=" + std::to_string(page) +
+                "&offset=" + std::to_string(offset));
+            if(!r.ok())
+                co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url()));
+            auto const* rows = member_array(r.body, "data");
+            if(!rows)
+                co_return unexpected_answer();
+            total = member_int(r.body, "total");
+            for(auto const& row : *rows)
+            {
+                auto const* o = row.if_object();
+                auto const* v = o ? o->if_contains(a.campo) : nullptr;
+                if(!v)
+                    co_return tool_result::error("Error en los parámetros de búsqueda: campo: campo desconocido '" +
+                        a.campo + "' en la tabla " + a.tabla + ". Usa describir_tabla para ver sus campos.");
+                if(seen.insert(agentio::to_json_text(*v)).second)
+                    values.push_back(*v);
+            }
+            offset += static_cast<std::int64_t>(rows->size());
+            if(rows->empty())
+                break;
+        } while(offset < total && offset < max_rows);
+        if(offset < total)
+            nota = "Se leyeron las primeras " + std::to_string(offset) + " de " + std::to_string(total) + " filas.";
+    }
+    std::sort(values.begin(), values.end(), value_less);
+    std::size_t const distinct = values.size();
+    json::array valores;
+    for(std::size_t i = 0; i < values.size() && i < static_cast<std::size_t>(a.limite); ++i)
+        valores.push_back(std::move(values[i]));
+    json::object out{{"tabla", t->name}, {"campo", a.campo}, {"valores", std::move(valores)},
+        {"total_distintos", distinct}};
+    if(!nota.empty())
+        out["nota"] = nota;
+    co_return finish(std::move(out), *env, plural(distinct, "valor distinto", "valores distintos"));
+}
+
+asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_context&) const
+{
+    if(!env->charts)
+        co_return tool_result::error("Los gráficos no están disponibles en este servidor.");
+    charts::chart_spec spec;
+    switch(a.tipo)
+    {
+    case tipo_grafico::bar: spec.type = charts::chart_type::bar; break;
+    case tipo_grafico::pie: spec.type = charts::chart_type::pie; break;
+    case tipo_grafico::line: spec.type = charts::chart_type::line; break;
+    case tipo_grafico::stacked_bar: spec.type = charts::chart_type::stacked_bar; break;
+    }
+    switch(a.unidad)
+    {
+    case unidad_valores::euros: spec.unit = charts::value_unit::euros; break;
+    case unidad_valores::numero: spec.unit = charts::value_unit::number; break;
+    case unidad_valores::porcentaje: spec.unit = charts::value_unit::percent; break;
+    }
+    spec.title = a.titulo;
+    spec.categories = std::move(a.categorias);
+    for(auto& s : a.series)
+    {
+        // The model writes percentages as the data holds them (0..100); the renderer takes fractions.
+        if(a.unidad == unidad_valores::porcentaje)
+            for(auto& v : s.valores)
+                v /= 100.0;
+        spec.series.push_back({std::move(s.nombre), std::move(s.valores)});
+    }
+    spec.x_label = a.etiqueta_x.value_or("");
+    spec.y_label = a.etiqueta_y.value_or("");
+    if(auto problem = charts::check_spec(spec); !problem.empty())
+    {
+        // The renderer names its own fields; the model knows the tool's.
+        for(auto [from, to] : {std::pair<std::string_view, std::string_view>{"values", "valores"},
+                 {"categories", "categorias"}, {"title", "titulo"}})
+            for(auto pos = problem.find(from); pos != std::string::npos; pos = problem.find(from, pos + to.size()))
+                problem.replace(pos, from.size(), to);
+        co_return tool_result::error("Error en los datos del gráfico: " + problem + ".");
+    }
+    std::string file;
+    try
+    {
+        auto const png = charts::render_png(spec, env->chart_options);
+        file = env->charts->save(png);
+    }
+    catch(std::exception const& e)
+    {
+        co_return tool_result::error(std::string("No se pudo generar el gráfico: ") + e.what());
+    }
+    // The title inside ![...] must not close the bracket or break the line.
+    std::string alt;
+    for(char c : a.titulo)
+        alt += (c == '[' || c == ']') ? ' ' : (c == '\n' || c == '\r') ? ' ' : c;
+    tool_result r = tool_result::text("![" + alt + "](" + env->chart_url_prefix + file + ")");
+    r.structured = json::object{{"imagen", env->chart_url_prefix + file}, {"titulo", a.titulo},
+        {"tipo", boost::describe::enum_to_string(a.tipo, "bar")}};
+    r.summary = "Gráfico " + std::string(boost::describe::enum_to_string(a.tipo, "bar")) + " con " +
+        plural(spec.categories.size(), "categoría", "categorías");
+    co_return r;
+}
+
+portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::message_language language)
 {
     agentio::toolset_options options;
     options.validation.language = language;
-    return portfolio_tools(options, contar_iniciativas{&api}, listar_tablas{&api});
+    return portfolio_tools(options, buscar_iniciativas{{&env}}, buscar_en_tabla{{&env}}, obtener_iniciativa{{&env}},
+        obtener_documentos{{&env}}, contar_iniciativas{{&env}}, totalizar_importes{{&env}}, listar_tablas{{&env}},
+        describir_tabla{{&env}}, obtener_valores_campo{{&env}}, generar_grafico{{&env}});
 }
 
 } // namespace portfolio::agent

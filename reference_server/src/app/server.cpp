@@ -1,7 +1,14 @@
 #include "app/server.hpp"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace portfolio {
@@ -26,9 +33,25 @@ portfolio_server::portfolio_server(server_options options)
     auto shared_schema = std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
-    chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat);
+    auto const& cs = options_.charts;
+    std::chrono::seconds const chart_max_age = std::chrono::hours(cs.max_age_hours);
+    try
+    {
+        charts_ = std::make_unique<charts::chart_store>(cs.output_dir, chart_max_age);
+    }
+    catch(std::exception const& e)
+    {
+        throw std::runtime_error("CHART_OUTPUT_DIR: " + std::string(e.what()));
+    }
+    charts::render_options render;
+    render.dpi = static_cast<int>(cs.dpi);
+    render.width_in = cs.width_in;
+    render.height_in = cs.height_in;
+    render.max_categories = cs.max_categories;
+    chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, charts_.get(), render);
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
-        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_), options_.http);
+        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age),
+        options_.http);
 
     boost::system::error_code ec;
     auto const address = boost::asio::ip::make_address(options_.host, ec);
@@ -41,6 +64,26 @@ portfolio_server::portfolio_server(server_options options)
     endpoint_ = *ep;
     chat_->start(endpoint_); // the tools call this server's API unless AGENT_API_BASE_URL says otherwise
     http_->start();
+
+    // Old charts go away while the server runs: at start, then every ten minutes.
+    boost::asio::co_spawn(ioc_,
+        [store = charts_.get()]() -> boost::asio::awaitable<void> {
+            boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
+            for(;;)
+            {
+                try
+                {
+                    store->remove_expired();
+                }
+                catch(std::exception const& e)
+                {
+                    std::fprintf(stderr, "charts: %s\n", e.what());
+                }
+                timer.expires_after(std::chrono::minutes(10));
+                co_await timer.async_wait(boost::asio::use_awaitable);
+            }
+        },
+        boost::asio::detached);
 }
 
 portfolio_server::~portfolio_server()
@@ -67,7 +110,47 @@ boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> app
     auto const path = target.substr(0, target.find('?'));
     if(path == "/api/v1/agent/chat")
         co_return co_await chat_->handle(std::move(req), stream);
+    constexpr std::string_view charts_prefix = "/api/v1/charts/";
+    if(path.starts_with(charts_prefix))
+        co_return serve_chart(req, path.substr(charts_prefix.size()));
     co_return co_await api_(std::move(req));
+}
+
+boost::beast::http::message_generator app_handler::serve_chart(agentio::http::request const& req,
+    std::string_view file) const
+{
+    namespace bhttp = boost::beast::http;
+    if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
+    {
+        auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed,
+            "Método no permitido; usa GET", req.version(), req.keep_alive());
+        res.set(bhttp::field::allow, "GET, HEAD");
+        return res;
+    }
+    std::string body;
+    auto const found = charts_ ? charts_->find(file) : std::nullopt;
+    if(found)
+    {
+        std::ifstream in(*found, std::ios::binary);
+        body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if(!in.good() && !in.eof())
+            body.clear();
+    }
+    if(body.empty())
+        return agentio::http::make_error_response(bhttp::status::not_found,
+            "Gráfico no encontrado: '" + std::string(file) + "'", req.version(), req.keep_alive());
+    agentio::http::response res{bhttp::status::ok, req.version()};
+    res.set(bhttp::field::server, "agentio-portfolio");
+    res.set(bhttp::field::content_type, "image/png");
+    // A name is never reused for other content: cache for as long as the file lives.
+    res.set(bhttp::field::cache_control, "private, max-age=" + std::to_string(chart_max_age_.count()) + ", immutable");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.keep_alive(req.keep_alive());
+    std::size_t const size = body.size();
+    if(req.method() == bhttp::verb::get)
+        res.body() = std::move(body);
+    res.content_length(size);
+    return res;
 }
 
 void portfolio_server::stop()

@@ -29,14 +29,16 @@ struct server_options
     api::limits limits{};
     agentio::http::server_options http{};
     agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
+    agent::chart_settings charts{}; // generar_grafico and GET /api/v1/charts/{file}
 };
 
 /// The server's handler: the agent's streaming endpoint, and the REST API.
 class app_handler
 {
 public:
-    app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat)
-        : api_(std::move(api)), chat_(std::move(chat))
+    app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
+        std::chrono::seconds chart_max_age)
+        : api_(std::move(api)), chat_(std::move(chat)), charts_(charts), chart_max_age_(chart_max_age)
     {
     }
 
@@ -44,8 +46,13 @@ public:
         agentio::http::request&& req, boost::beast::tcp_stream& stream);
 
 private:
+    // GET /api/v1/charts/{file}: only the PNGs the chart store wrote.
+    boost::beast::http::message_generator serve_chart(agentio::http::request const& req, std::string_view file) const;
+
     api::rest_api api_;
     std::shared_ptr<agent::chat_service> chat_;
+    charts::chart_store const* charts_;
+    std::chrono::seconds chart_max_age_;
 };
 
 class portfolio_server
@@ -58,6 +65,9 @@ public:
 
     /// The address actually bound (the port is known even when 0 was asked).
     boost::asio::ip::tcp::endpoint endpoint() const { return endpoint_; }
+
+    /// Where generated charts are kept.
+    charts::chart_store& charts() noexcept { return *charts_; }
 
     /// Connections open right now.
     std::size_t connection_count() const noexcept { return http_->connection_count(); }
@@ -74,6 +84,7 @@ private:
     server_options options_;
     boost::asio::io_context ioc_;
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
+    std::unique_ptr<charts::chart_store> charts_;
     std::shared_ptr<agent::chat_service> chat_;
     std::unique_ptr<agentio::http::server<app_handler>> http_;
     boost::asio::ip::tcp::endpoint endpoint_;
