@@ -1,0 +1,16 @@
+//
+// agentio/mcp.hpp
+// ~~~~~~~~~~~~~~~
+//
+// Model Context Protocol servers: JSON-RPC framing, the protocol core that
+// serves a tool catalog, and the stdio transport.
+//
+
+#ifndef AGENTIO_MCP_HPP
+#define AGENTIO_MCP_HPP
+
+#include <agentio/mcp/jsonrpc.hpp>
+#include <agentio/mcp/server.hpp>
+#include <agentio/mcp/stdio.hpp>
+
+#endif

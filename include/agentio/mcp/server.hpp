@@ -1,0 +1,199 @@
+//
+// agentio/mcp/server.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~
+//
+// The Model Context Protocol on the server side, transport-free: a session's
+// messages in, its answers and notifications out. A tool catalog (a
+// compile-time toolset, runtime tools, or both) is served as MCP tools with
+// the very schemas the LLM loop sends: one registration, no second schema.
+//
+
+#ifndef AGENTIO_MCP_SERVER_HPP
+#define AGENTIO_MCP_SERVER_HPP
+
+#include <agentio/mcp/jsonrpc.hpp>
+#include <agentio/tool/toolset.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace agentio::mcp {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+/// The newest revision this server speaks.
+inline constexpr std::string_view latest_protocol_version = "2025-11-25";
+
+/// Every revision a client may negotiate, newest first.
+inline constexpr std::array<std::string_view, 4> supported_protocol_versions{
+    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+
+/// Whether `version` is one of supported_protocol_versions.
+constexpr bool is_supported_protocol_version(std::string_view version) noexcept
+{
+    for(auto v : supported_protocol_versions)
+        if(v == version)
+            return true;
+    return false;
+}
+
+/// The version to answer an `initialize` with: the client's when supported,
+/// else the latest (the client then decides whether it can go on).
+constexpr std::string_view negotiate_protocol_version(std::string_view requested) noexcept
+{
+    return is_supported_protocol_version(requested) ? requested : latest_protocol_version;
+}
+
+/// RFC 5424 severities, as `logging/setLevel` and `notifications/message` name them.
+enum class log_level
+{
+    debug,
+    info,
+    notice,
+    warning,
+    error,
+    critical,
+    alert,
+    emergency
+};
+
+/// The level named `name`, if any.
+std::optional<log_level> parse_log_level(std::string_view name) noexcept;
+
+/// The wire name of `level`.
+std::string_view to_string(log_level level) noexcept;
+
+/// Name and version, as `serverInfo` carries them.
+struct implementation
+{
+    std::string name = "agentio";
+    std::string version = "0.1.0";
+    std::string title = {}; ///< for display; omitted when empty
+};
+
+struct server_options
+{
+    implementation info{};
+
+    /// Shown to the model by some clients (`instructions` of the initialize result); omitted when empty.
+    std::string instructions{};
+
+    /// Tools per `tools/list` page; the rest follows through `nextCursor`.
+    std::size_t tools_page_size = 100;
+
+    /// Adds `annotations: {readOnlyHint: true}` to every tool: the catalog only reads.
+    bool read_only_tools = false;
+};
+
+/** One client's conversation with the server: negotiated version, client
+    capabilities, log level, and the requests in flight (for cancellation).
+
+    The transport creates one per connection (stdio: one for the process) and
+    gives it the function that sends a message to the client. That function
+    must keep the order of its calls: a tool's progress and log messages go
+    out before its response because they are sent first.
+*/
+class session
+{
+public:
+    using send_function = std::function<void(json::object message)>;
+
+    explicit session(send_function send) : send_(std::move(send)) {}
+
+    session(session const&) = delete;
+    session& operator=(session const&) = delete;
+
+    /// The version agreed in `initialize`; empty before.
+    std::string const& protocol_version() const noexcept { return protocol_version_; }
+
+    /// Whether `notifications/initialized` arrived.
+    bool initialized() const noexcept { return initialized_; }
+
+    /// The client's `capabilities` and `clientInfo` from `initialize`.
+    json::object const& client_capabilities() const noexcept { return client_capabilities_; }
+    json::object const& client_info() const noexcept { return client_info_; }
+
+    /// The threshold set by `logging/setLevel`; nothing is sent until the client sets one.
+    std::optional<log_level> level() const noexcept { return level_; }
+
+    /// Sends `notifications/message` when the client asked for `level` or less severe.
+    void log(log_level level, json::value data, std::string_view logger = {});
+
+    /// Sends a notification.
+    void notify(std::string_view method, json::object params);
+
+private:
+    template<tool_catalog Tools>
+    friend class server;
+
+    send_function send_;
+    std::string protocol_version_;
+    bool initialized_ = false;
+    json::object client_capabilities_;
+    json::object client_info_;
+    std::optional<log_level> level_;
+
+    // Requests being served, by the JSON text of their id; notifications/cancelled emits the signal.
+    struct in_flight_request
+    {
+        asio::cancellation_signal signal;
+        std::atomic<bool> cancelled{false};
+    };
+    std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<in_flight_request>, std::less<>> in_flight_;
+};
+
+/** Serves a tool catalog over MCP.
+
+    `handle` takes one incoming message of a session and returns the
+    response to send, if any (none for notifications and for the client's
+    answers). It may be called concurrently for messages of one session:
+    a long tool call does not hold up `ping` or the `notifications/cancelled`
+    that stops it. The messages of one session must be handled on one
+    strand (cancellation signals are emitted where the call runs).
+
+    @tparam Tools a @ref tool_catalog; it must outlive the server.
+*/
+template<tool_catalog Tools>
+class server
+{
+public:
+    explicit server(Tools const& tools, server_options options = {}) : tools_(&tools), options_(std::move(options)) {}
+
+    /// One parsed message.
+    asio::awaitable<std::optional<json::object>> handle(session& s, json::value message) const;
+
+    /// One message as text: a parse error is answered with -32700 and a null id.
+    asio::awaitable<std::optional<json::object>> handle_text(session& s, std::string_view text) const;
+
+    server_options const& options() const noexcept { return options_; }
+
+private:
+    json::object initialize(session& s, json::object const& params, json::value const& id) const;
+    json::object list_tools(json::object const& params, json::value const& id) const;
+    asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id) const;
+    json::object tool_result_json(session const& s, tool_result const& r) const;
+
+    Tools const* tools_;
+    server_options options_;
+};
+
+} // namespace agentio::mcp
+
+#include <agentio/mcp/impl/server.hpp>
+
+#endif

@@ -1,0 +1,374 @@
+// The MCP protocol core and the stdio transport, on a small compile-time
+// toolset: messages in, messages out, no network. The stdio tests run the
+// transport on a pair of real pipes.
+#include <agentio/mcp.hpp>
+#include <agentio/tool.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/describe.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace mcp = agentio::mcp;
+
+namespace mcp_test {
+
+struct echo
+{
+    static constexpr std::string_view name = "echo";
+    static constexpr std::string_view description = "Repite el texto";
+    struct args
+    {
+        std::string text;
+    };
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
+    {
+        co_return agentio::tool_result::json(json::object{{"echo", a.text}});
+    }
+};
+BOOST_DESCRIBE_STRUCT(echo::args, (), (text))
+
+// Waits `ms`, reporting progress before and after.
+struct slow
+{
+    static constexpr std::string_view name = "slow";
+    static constexpr std::string_view description = "Espera";
+    struct args
+    {
+        std::int64_t ms = 0;
+    };
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context& ctx) const
+    {
+        ctx.report_progress(0, 2, "empieza");
+        asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::milliseconds(a.ms));
+        co_await t.async_wait(asio::use_awaitable);
+        ctx.report_progress(2, 2, "");
+        co_return agentio::tool_result::text("hecho");
+    }
+};
+BOOST_DESCRIBE_STRUCT(slow::args, (), (ms))
+
+} // namespace mcp_test
+
+template<>
+struct agentio::field_traits<mcp_test::echo::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1}};
+};
+template<>
+struct agentio::field_traits<mcp_test::slow::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "ms", .description = "Milisegundos", .minimum = 0}};
+};
+
+namespace {
+
+using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow>;
+
+struct harness
+{
+    asio::io_context ioc;
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    mcp::server<test_tools> server;
+    std::vector<json::object> sent; // notifications the session sent
+    mcp::session session{[this](json::object m) { sent.push_back(std::move(m)); }};
+
+    explicit harness(mcp::server_options o = {}) : server(tools, std::move(o)) {}
+
+    std::optional<json::object> handle(std::string_view text)
+    {
+        auto f = asio::co_spawn(ioc, server.handle_text(session, text), asio::use_future);
+        ioc.restart();
+        ioc.run();
+        return f.get();
+    }
+    json::value result(std::string_view text)
+    {
+        auto r = handle(text);
+        BOOST_TEST_REQUIRE(r.has_value());
+        BOOST_TEST_REQUIRE(r->contains("result"), json::serialize(*r));
+        return r->at("result");
+    }
+    std::int64_t error_code(std::string_view text)
+    {
+        auto r = handle(text);
+        BOOST_TEST_REQUIRE(r.has_value());
+        BOOST_TEST_REQUIRE(r->contains("error"), json::serialize(*r));
+        return r->at("error").at("code").as_int64();
+    }
+    void initialize(std::string_view version = "2025-11-25")
+    {
+        result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" + std::string(version) +
+            R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+        BOOST_TEST(!handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").has_value());
+    }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(mcp_jsonrpc)
+
+BOOST_AUTO_TEST_CASE(messages_are_classified_by_the_rules)
+{
+    using mcp::jsonrpc::kind;
+    std::string why;
+    auto k = [&](char const* text) { return mcp::jsonrpc::classify(json::parse(text), why); };
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":1,"method":"ping"})") == kind::request));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":"a","method":"ping","params":{}})") == kind::request));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","method":"notifications/initialized"})") == kind::notification));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":3,"result":{}})") == kind::response));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"x"}})") == kind::response));
+    BOOST_TEST((k(R"({"jsonrpc":"1.0","id":1,"method":"ping"})") == kind::invalid));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":null,"method":"ping"})") == kind::invalid));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})") == kind::invalid));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":1,"method":3})") == kind::invalid));
+    BOOST_TEST((k(R"({"jsonrpc":"2.0","id":1,"method":"x","params":[1]})") == kind::invalid));
+    BOOST_TEST((k(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])") == kind::invalid));
+    BOOST_TEST(why == "batches are not supported");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(mcp_server)
+
+BOOST_AUTO_TEST_CASE(initialize_negotiates_the_version)
+{
+    harness h;
+    auto const r = h.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",
+        "capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"2"}}})");
+    BOOST_TEST(r.at("protocolVersion") == "2025-06-18");
+    BOOST_TEST(r.at("capabilities").at("tools").is_object());
+    BOOST_TEST(r.at("capabilities").at("logging").is_object());
+    BOOST_TEST(r.at("serverInfo").at("name") == "agentio");
+    BOOST_TEST(h.session.protocol_version() == "2025-06-18");
+    BOOST_TEST(h.session.client_capabilities().contains("sampling"));
+    BOOST_TEST(h.session.client_info().at("name") == "c");
+
+    harness future;
+    BOOST_TEST(future.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2099-01-01"}})")
+                   .at("protocolVersion") == "2025-11-25");
+    BOOST_TEST(future.error_code(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})") ==
+        mcp::jsonrpc::invalid_request);
+    harness no_version;
+    BOOST_TEST(no_version.error_code(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})") ==
+        mcp::jsonrpc::invalid_params);
+}
+
+BOOST_AUTO_TEST_CASE(the_json_rpc_errors)
+{
+    harness h;
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})") == mcp::jsonrpc::invalid_request);
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"ping"})") == json::object{});
+    h.initialize();
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"nope/nope"})") == mcp::jsonrpc::method_not_found);
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"ping"}x)") == mcp::jsonrpc::parse_error);
+    BOOST_TEST(h.handle(R"({"jsonrpc":"2.0","id":1,"method":"ping"}x)")->at("id").is_null());
+    BOOST_TEST(h.error_code(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])") == mcp::jsonrpc::invalid_request);
+    BOOST_TEST(h.handle(R"({"jsonrpc":"2.0","id":7,"method":5})")->at("id") == 7);
+    BOOST_TEST(!h.handle(R"({"jsonrpc":"2.0","method":"notifications/unknown"})").has_value());
+    BOOST_TEST(!h.handle(R"({"jsonrpc":"2.0","id":9,"result":{}})").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(tools_list_with_the_toolsets_schemas_and_pages)
+{
+    harness h({.tools_page_size = 1, .read_only_tools = true});
+    h.initialize();
+    auto const first = h.result(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    BOOST_TEST_REQUIRE(first.at("tools").as_array().size() == 1u);
+    auto const& tool = first.at("tools").at(0);
+    BOOST_TEST(tool.at("name") == "echo");
+    BOOST_TEST(tool.at("description") == "Repite el texto");
+    BOOST_TEST(tool.at("inputSchema") == json::parse(agentio::schema_of<mcp_test::echo::args>));
+    BOOST_TEST(tool.at("annotations").at("readOnlyHint") == true);
+    std::string const cursor(first.at("nextCursor").as_string());
+    auto const second = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")" + cursor + "\"}}");
+    BOOST_TEST(second.at("tools").at(0).at("name") == "slow");
+    BOOST_TEST(!second.as_object().contains("nextCursor"));
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"zz"}})") ==
+        mcp::jsonrpc::invalid_params);
+}
+
+BOOST_AUTO_TEST_CASE(tools_call_results_errors_and_structured_content)
+{
+    harness h;
+    h.initialize();
+    auto const ok = h.result(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"}}})");
+    BOOST_TEST(ok.at("isError") == false);
+    BOOST_TEST(ok.at("content").at(0).at("type") == "text");
+    BOOST_TEST(ok.at("content").at(0).at("text") == R"({"echo":"hola"})");
+    BOOST_TEST(ok.at("structuredContent") == json::parse(R"({"echo":"hola"})"));
+
+    // Invalid arguments are a tool error the model can read, with the field's pointer.
+    auto const bad = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})");
+    BOOST_TEST(bad.at("isError") == true);
+    BOOST_TEST(std::string(bad.at("content").at(0).at("text").as_string()).find("/text") != std::string::npos);
+    auto const missing = h.result(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}})");
+    BOOST_TEST(missing.at("isError") == true);
+
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nada"}})") ==
+        mcp::jsonrpc::invalid_params);
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})") == mcp::jsonrpc::invalid_params);
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":[1]}})") ==
+        mcp::jsonrpc::invalid_params);
+
+    // Before 2025-06-18 there is no structuredContent; the text carries the JSON.
+    harness old;
+    old.initialize("2025-03-26");
+    auto const r = old.result(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}})");
+    BOOST_TEST(!r.as_object().contains("structuredContent"));
+}
+
+BOOST_AUTO_TEST_CASE(progress_goes_out_with_the_clients_token_before_the_result)
+{
+    harness h;
+    h.initialize();
+    auto const r = h.result(
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":1},"_meta":{"progressToken":1}}})");
+    BOOST_TEST(r.at("content").at(0).at("text") == "hecho");
+    BOOST_TEST_REQUIRE(h.sent.size() == 2u);
+    BOOST_TEST(h.sent[0].at("method") == "notifications/progress");
+    BOOST_TEST(h.sent[0].at("params") == json::parse(R"({"progressToken":1,"progress":0E0,"total":2E0,"message":"empieza"})"));
+    BOOST_TEST(h.sent[1].at("params").at("progress") == 2.0);
+    BOOST_TEST(!h.sent[1].at("params").as_object().contains("message"));
+    // Without a token, no progress.
+    h.sent.clear();
+    h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":1}}})");
+    BOOST_TEST(h.sent.empty());
+}
+
+BOOST_AUTO_TEST_CASE(logging_follows_the_clients_level)
+{
+    harness h;
+    h.initialize();
+    h.session.log(mcp::log_level::error, "antes");
+    BOOST_TEST(h.sent.empty()); // nothing until the client sets a level
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}})") == json::object{});
+    h.session.log(mcp::log_level::info, "no");
+    h.session.log(mcp::log_level::error, "sí", "agentio");
+    BOOST_TEST_REQUIRE(h.sent.size() == 1u);
+    BOOST_TEST(h.sent[0] == json::parse(
+        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"sí","logger":"agentio"}})"));
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"loud"}})") ==
+        mcp::jsonrpc::invalid_params);
+}
+
+BOOST_AUTO_TEST_CASE(a_cancelled_call_gets_no_answer)
+{
+    harness h;
+    h.initialize();
+    auto call = asio::co_spawn(h.ioc,
+        h.server.handle_text(h.session,
+            R"({"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"slow","arguments":{"ms":60000}}})"),
+        asio::use_future);
+    auto cancel = asio::co_spawn(h.ioc,
+        h.server.handle_text(h.session,
+            R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"ya no"}})"),
+        asio::use_future);
+    h.ioc.restart();
+    auto const t0 = std::chrono::steady_clock::now();
+    h.ioc.run();
+    BOOST_TEST(!call.get().has_value());
+    BOOST_TEST(!cancel.get().has_value());
+    BOOST_TEST((std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(mcp_stdio)
+
+namespace {
+
+// Writes `input` to the transport's stdin (then closes it) and returns all it wrote to stdout.
+std::string run_stdio(std::string const& input)
+{
+    int to_server[2], from_server[2];
+    BOOST_REQUIRE(::pipe(to_server) == 0);
+    BOOST_REQUIRE(::pipe(from_server) == 0);
+    asio::io_context ioc;
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    mcp::server<test_tools> server(tools);
+    asio::posix::stream_descriptor in(ioc, to_server[0]), out(ioc, from_server[1]);
+    asio::posix::stream_descriptor feed(ioc, to_server[1]), drain(ioc, from_server[0]);
+    bool done = false;
+    asio::co_spawn(ioc, mcp::serve_stdio(server, in, out), [&](std::exception_ptr) {
+        done = true;
+        out.close(); // EOF for the reader below
+    });
+    asio::co_spawn(ioc,
+        [&]() -> asio::awaitable<void> {
+            co_await asio::async_write(feed, asio::buffer(input), asio::use_awaitable);
+            feed.close();
+        },
+        asio::detached);
+    std::string output;
+    asio::co_spawn(ioc,
+        [&]() -> asio::awaitable<void> {
+            auto [ec, n] = co_await asio::async_read(drain, asio::dynamic_buffer(output), asio::as_tuple(asio::use_awaitable));
+            (void)ec;
+            (void)n;
+        },
+        asio::detached);
+    ioc.run_for(std::chrono::seconds(20));
+    BOOST_TEST(done);
+    return output;
+}
+
+std::vector<json::value> lines_of(std::string const& output)
+{
+    std::vector<json::value> out;
+    std::size_t pos = 0;
+    while(pos < output.size())
+    {
+        auto const end = output.find('\n', pos);
+        BOOST_TEST_REQUIRE(end != std::string::npos, "every message ends in a newline");
+        out.push_back(json::parse(output.substr(pos, end - pos)));
+        pos = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_session_over_pipes)
+{
+    std::string const input =
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})" "\n"
+        R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\r\n"
+        "\n"
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":200},"_meta":{"progressToken":"p"}}})" "\n"
+        R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n"
+        "no es json\n"
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"fin"}}})"; // no final newline
+    auto const messages = lines_of(run_stdio(input));
+    BOOST_TEST_REQUIRE(messages.size() == 7u);
+    // The slow call does not hold up the others; its progress precedes its result.
+    std::vector<std::string> order;
+    for(auto const& m : messages)
+        order.push_back(m.as_object().contains("id") ? agentio::to_json_text(m.at("id")) : std::string(m.at("method").as_string()));
+    BOOST_TEST(order.front() == "0");
+    BOOST_TEST(order.back() == "1");
+    auto pos = [&](std::string const& s) { return std::find(order.begin(), order.end(), s) - order.begin(); };
+    BOOST_TEST(pos("2") < pos("1"));
+    BOOST_TEST(pos("3") < pos("1"));
+    BOOST_TEST(pos("null") < pos("1")); // the parse error
+    BOOST_TEST(std::count(order.begin(), order.end(), "notifications/progress") == 2);
+    BOOST_TEST(messages.back().at("result").at("content").at(0).at("text") == "hecho");
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_input_ends_the_session_quietly)
+{
+    BOOST_TEST(run_stdio("").empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
