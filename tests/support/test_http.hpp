@@ -31,10 +31,18 @@ struct reply
 
     boost::json::value json() const { return boost::json::parse(body); }
     std::string detail() const { return std::string(json().at("detail").as_string()); }
+    /// A JSON-RPC error's message, or a REST error's detail.
+    std::string detail_or_message() const
+    {
+        auto const v = json();
+        if(auto const* e = v.as_object().if_contains("error"))
+            return std::string(e->at("message").as_string());
+        return detail();
+    }
 };
 
 inline reply request(tcp::endpoint ep, http::verb method, std::string const& target, std::string const& body = {},
-    std::string const& content_type = "application/json")
+    std::string const& content_type = "application/json", http::fields const& extra = {})
 {
     asio::io_context ioc;
     beast::tcp_stream stream(ioc);
@@ -42,6 +50,8 @@ inline reply request(tcp::endpoint ep, http::verb method, std::string const& tar
     stream.connect(ep);
     http::request<http::string_body> req{method, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    for(auto const& f : extra)
+        req.set(f.name_string(), f.value());
     if(!body.empty())
         req.set(http::field::content_type, content_type);
     req.body() = body;

@@ -372,3 +372,163 @@ BOOST_AUTO_TEST_CASE(an_empty_input_ends_the_session_quietly)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------
+// Streamable HTTP, on 127.0.0.1 with agentio::http::server.
+
+#include "test_http.hpp"
+
+#include <agentio/sse/parser.hpp>
+
+BOOST_AUTO_TEST_SUITE(mcp_http)
+
+namespace {
+
+namespace bhttp = boost::beast::http;
+
+struct http_harness
+{
+    asio::io_context ioc;
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    mcp::server<test_tools> mcp_server{tools};
+    mcp::streamable_http<test_tools> endpoint{mcp_server, mcp::http_options{.max_sessions = 3}};
+    agentio::http::server<mcp::streamable_http<test_tools>> http{ioc.get_executor(), endpoint};
+    asio::ip::tcp::endpoint ep;
+    std::thread runner;
+
+    http_harness()
+    {
+        ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        http.start();
+        runner = std::thread([this] { ioc.run(); });
+    }
+    ~http_harness()
+    {
+        ioc.stop();
+        runner.join();
+    }
+
+    test_http::reply post(std::string const& body, std::string const& session = {}, bhttp::fields extra = {})
+    {
+        if(!extra.count(bhttp::field::accept))
+            extra.set(bhttp::field::accept, "application/json, text/event-stream");
+        if(!session.empty())
+            extra.set("Mcp-Session-Id", session);
+        return test_http::request(ep, bhttp::verb::post, "/mcp", body, "application/json", extra);
+    }
+
+    std::string initialize()
+    {
+        auto const r = post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+        BOOST_TEST_REQUIRE(r.status == 200u);
+        std::string id(r.headers["mcp-session-id"]);
+        BOOST_TEST_REQUIRE(!id.empty());
+        BOOST_TEST(post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", id).status == 202u);
+        return id;
+    }
+};
+
+std::vector<json::value> sse_messages(std::string const& body)
+{
+    std::vector<json::value> out;
+    agentio::sse::parser p;
+    p.feed(body, [&](agentio::sse::event const& e) {
+        BOOST_TEST(e.type == "message");
+        out.push_back(json::parse(e.data));
+    });
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_session_from_initialize_to_delete)
+{
+    http_harness h;
+    std::string const id = h.initialize();
+    BOOST_TEST(id.size() == 36u); // a UUID
+    BOOST_TEST(id[14] == '4');
+
+    auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", id);
+    BOOST_TEST(list.status == 200u);
+    BOOST_TEST(list.headers["content-type"] == "application/json");
+    BOOST_TEST(list.json().at("result").at("tools").as_array().size() == 2u);
+
+    // A call streams its progress, then its result, on the POST's own SSE stream.
+    auto const call = h.post(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":7}}})", id);
+    BOOST_TEST(call.status == 200u);
+    BOOST_TEST(call.headers["content-type"] == "text/event-stream");
+    BOOST_TEST(call.headers["mcp-session-id"] == id);
+    auto const events = sse_messages(call.body);
+    BOOST_TEST_REQUIRE(events.size() == 3u);
+    BOOST_TEST(events[0].at("method") == "notifications/progress");
+    BOOST_TEST(events[0].at("params").at("progressToken") == 7);
+    BOOST_TEST(events[1].at("method") == "notifications/progress");
+    BOOST_TEST(events[2].at("id") == 2);
+    BOOST_TEST(events[2].at("result").at("content").at(0).at("text") == "hecho");
+
+    bhttp::fields session;
+    session.set("Mcp-Session-Id", id);
+    BOOST_TEST(test_http::request(h.ep, bhttp::verb::delete_, "/mcp", {}, "application/json", session).status == 200u);
+    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":3,"method":"ping"})", id).status == 404u);
+    BOOST_TEST(h.endpoint.session_count() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(transport_errors)
+{
+    http_harness h;
+    std::string const id = h.initialize();
+    auto const no_session = h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    BOOST_TEST(no_session.status == 400u);
+    BOOST_TEST(no_session.json().at("id").is_null());
+    auto const unknown = h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", "nope");
+    BOOST_TEST(unknown.status == 404u);
+    BOOST_TEST(unknown.json().at("error").at("code") == -32001);
+    BOOST_TEST(h.post("{no json", id).json().at("error").at("code") == -32700);
+
+    bhttp::fields v;
+    v.set("MCP-Protocol-Version", "1999-01-01");
+    auto const version = h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", id, v);
+    BOOST_TEST(version.status == 400u);
+    BOOST_TEST(version.detail_or_message().find("Unsupported protocol version: 1999-01-01") != std::string::npos);
+    v.set("MCP-Protocol-Version", "2025-03-26"); // any supported one is fine
+    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", id, v).status == 200u);
+
+    bhttp::fields json_only;
+    json_only.set(bhttp::field::accept, "application/json");
+    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", id, json_only).status == 406u);
+    BOOST_TEST(test_http::request(h.ep, bhttp::verb::post, "/mcp", "{}", "text/plain").status == 415u);
+    auto const get = test_http::get(h.ep, "/mcp");
+    BOOST_TEST(get.status == 405u);
+    BOOST_TEST(get.headers["allow"] == "POST, DELETE");
+    BOOST_TEST(test_http::get(h.ep, "/other").status == 404u);
+}
+
+BOOST_AUTO_TEST_CASE(dns_rebinding_is_refused)
+{
+    http_harness h;
+    bhttp::fields evil;
+    evil.set(bhttp::field::host, "evil.example.com");
+    auto const init = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})";
+    BOOST_TEST(h.post(init, {}, evil).status == 403u);
+    bhttp::fields origin;
+    origin.set(bhttp::field::origin, "http://evil.example.com");
+    BOOST_TEST(h.post(init, {}, origin).status == 403u);
+    bhttp::fields local;
+    local.set(bhttp::field::host, "localhost:" + std::to_string(h.ep.port()));
+    local.set(bhttp::field::origin, "http://localhost:" + std::to_string(h.ep.port()));
+    BOOST_TEST(h.post(init, {}, local).status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(the_oldest_session_makes_room)
+{
+    http_harness h; // at most 3 sessions
+    std::vector<std::string> ids;
+    for(int i = 0; i < 4; ++i)
+        ids.push_back(h.initialize());
+    BOOST_TEST(h.endpoint.session_count() == 3u);
+    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[0]).status == 404u);
+    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[3]).status == 200u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

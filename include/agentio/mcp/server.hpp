@@ -14,6 +14,7 @@
 #include <agentio/mcp/jsonrpc.hpp>
 #include <agentio/tool/toolset.hpp>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/json/object.hpp>
@@ -121,14 +122,18 @@ public:
     std::string const& protocol_version() const noexcept { return protocol_version_; }
 
     /// Whether `notifications/initialized` arrived.
-    bool initialized() const noexcept { return initialized_; }
+    bool initialized() const noexcept { return initialized_.load(); }
 
     /// The client's `capabilities` and `clientInfo` from `initialize`.
     json::object const& client_capabilities() const noexcept { return client_capabilities_; }
     json::object const& client_info() const noexcept { return client_info_; }
 
     /// The threshold set by `logging/setLevel`; nothing is sent until the client sets one.
-    std::optional<log_level> level() const noexcept { return level_; }
+    std::optional<log_level> level() const noexcept
+    {
+        int const l = level_.load();
+        return l < 0 ? std::nullopt : std::optional<log_level>(static_cast<log_level>(l));
+    }
 
     /// Sends `notifications/message` when the client asked for `level` or less severe.
     void log(log_level level, json::value data, std::string_view logger = {});
@@ -142,14 +147,15 @@ private:
 
     send_function send_;
     std::string protocol_version_;
-    bool initialized_ = false;
+    std::atomic<bool> initialized_{false};
     json::object client_capabilities_;
     json::object client_info_;
-    std::optional<log_level> level_;
+    std::atomic<int> level_{-1}; // a log_level, -1 before logging/setLevel (HTTP serves a session from several threads)
 
     // Requests being served, by the JSON text of their id; notifications/cancelled emits the signal.
     struct in_flight_request
     {
+        asio::any_io_executor executor; // where the call runs: the signal is emitted there
         asio::cancellation_signal signal;
         std::atomic<bool> cancelled{false};
     };
@@ -174,8 +180,13 @@ class server
 public:
     explicit server(Tools const& tools, server_options options = {}) : tools_(&tools), options_(std::move(options)) {}
 
-    /// One parsed message.
-    asio::awaitable<std::optional<json::object>> handle(session& s, json::value message) const;
+    /** One parsed message.
+
+        @param channel where this request's own notifications (progress) go
+        before its response: the POST's stream on HTTP. Empty: the session's.
+    */
+    asio::awaitable<std::optional<json::object>> handle(session& s, json::value message,
+        session::send_function channel = {}) const;
 
     /// One message as text: a parse error is answered with -32700 and a null id.
     asio::awaitable<std::optional<json::object>> handle_text(session& s, std::string_view text) const;
@@ -185,7 +196,8 @@ public:
 private:
     json::object initialize(session& s, json::object const& params, json::value const& id) const;
     json::object list_tools(json::object const& params, json::value const& id) const;
-    asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id) const;
+    asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id,
+        session::send_function channel) const;
     json::object tool_result_json(session const& s, tool_result const& r) const;
 
     Tools const* tools_;

@@ -17,6 +17,7 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/fields.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <chrono>
@@ -121,6 +122,9 @@ public:
     */
     asio::awaitable<system::error_code> start(unsigned http_version = 11);
 
+    /// Fields added to the response head by start() (e.g. `Mcp-Session-Id`); set them before.
+    beast::http::fields& headers() noexcept { return headers_; }
+
     /** Queues one event; waits while the queue is full (policy `wait`).
 
         @return `error::client_gone`, `error::slow_client`, `error::finished`
@@ -156,6 +160,7 @@ private:
 
     beast::tcp_stream& stream_;
     writer_options options_;
+    beast::http::fields headers_;
     std::string pending_;  // formatted events waiting for the socket
     std::string inflight_; // what the current write is sending
     asio::steady_timer wake_;   // wakes the pump: new data, finish, or the heartbeat

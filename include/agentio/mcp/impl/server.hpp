@@ -10,6 +10,7 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
@@ -37,7 +38,8 @@ inline std::string_view to_string(log_level level) noexcept
 
 inline void session::log(log_level level, json::value data, std::string_view logger)
 {
-    if(!level_ || level < *level_)
+    int const threshold = level_.load();
+    if(threshold < 0 || static_cast<int>(level) < threshold)
         return;
     json::object params{{"level", to_string(level)}, {"data", std::move(data)}};
     if(!logger.empty())
@@ -69,9 +71,10 @@ template<class Map>
 class in_flight_entry
 {
 public:
-    in_flight_entry(std::mutex& m, Map& map, std::string key)
+    in_flight_entry(std::mutex& m, Map& map, std::string key, asio::any_io_executor ex)
         : mutex_(m), map_(map), key_(std::move(key)), request_(std::make_shared<typename Map::mapped_type::element_type>())
     {
+        request_->executor = std::move(ex);
         std::lock_guard lock(mutex_);
         map_[key_] = request_;
     }
@@ -113,7 +116,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle_text(session&
 }
 
 template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, json::value message) const
+asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, json::value message,
+    session::send_function channel) const
 {
     std::string why;
     auto const what = jsonrpc::classify(message, why);
@@ -149,7 +153,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
                 if(request)
                 {
                     request->cancelled = true;
-                    request->signal.emit(asio::cancellation_type::terminal);
+                    asio::dispatch(request->executor,
+                        [request] { request->signal.emit(asio::cancellation_type::terminal); });
                 }
             }
         }
@@ -169,7 +174,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
         if(method == "tools/list")
             co_return list_tools(params, id);
         if(method == "tools/call")
-            co_return co_await call_tool(s, params, id);
+            co_return co_await call_tool(s, params, id, std::move(channel));
         if(method == "logging/setLevel")
         {
             auto const* level = params.if_contains("level");
@@ -178,7 +183,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
                 co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
                     "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
                     "emergency");
-            s.level_ = *parsed;
+            s.level_ = static_cast<int>(*parsed);
             co_return jsonrpc::make_result(id, json::object{});
         }
         co_return jsonrpc::make_error(id, jsonrpc::method_not_found, "Method not found: " + std::string(method));
@@ -268,7 +273,7 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
 
 template<tool_catalog Tools>
 asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s, json::object const& params,
-    json::value id) const
+    json::value id, session::send_function channel) const
 {
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
@@ -293,19 +298,23 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         if(auto const* token = meta->get_object().if_contains("progressToken");
             token && (token->is_string() || token->is_int64() || token->is_uint64()))
         {
-            ctx.progress = [&s, token = *token](double progress, std::optional<double> total, std::string_view text) {
+            ctx.progress = [&s, &channel, token = *token](double progress, std::optional<double> total,
+                               std::string_view text) {
                 json::object p{{"progressToken", token}, {"progress", progress}};
                 if(total)
                     p["total"] = *total;
                 if(!text.empty())
                     p["message"] = text;
-                s.notify("notifications/progress", std::move(p));
+                if(channel)
+                    channel(jsonrpc::make_notification("notifications/progress", std::move(p)));
+                else
+                    s.notify("notifications/progress", std::move(p));
             };
         }
 
-    detail::in_flight_entry entry(s.mutex_, s.in_flight_, call_id);
-    // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
     auto const ex = co_await asio::this_coro::executor;
+    detail::in_flight_entry entry(s.mutex_, s.in_flight_, call_id, ex);
+    // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
     auto call = tools_->call(tool_name, arguments, ctx);
     auto [error, result] = co_await asio::co_spawn(ex, std::move(call),
         asio::bind_cancellation_slot(entry.slot(), asio::as_tuple(asio::use_awaitable)));

@@ -84,6 +84,8 @@ inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
 {
     namespace http = beast::http;
     http::response<http::empty_body> res{http::status::ok, http_version};
+    for(auto const& f : headers_)
+        res.insert(f.name_string(), f.value());
     res.set(http::field::content_type, "text/event-stream");
     res.set(http::field::cache_control, "no-cache");
     res.set("X-Accel-Buffering", "no");
