@@ -59,7 +59,36 @@ struct slow
 };
 BOOST_DESCRIBE_STRUCT(slow::args, (), (ms))
 
+// Logs, then asks the client to sample, and answers with what it said.
+struct ask
+{
+    static constexpr std::string_view name = "ask";
+    static constexpr std::string_view description = "Pregunta al cliente";
+    struct args
+    {
+        std::string prompt;
+    };
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context& ctx) const
+    {
+        ctx.write_log("info", "preguntando");
+        json::object params{{"messages", json::array{json::object{{"role", "user"},
+                                 {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
+            {"maxTokens", 100}};
+        auto reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+        if(!reply.ok())
+            co_return agentio::tool_result::error(agentio::to_json_text(reply.error));
+        co_return agentio::tool_result::text("LLM response: " + std::string(reply.result.at("content").at("text").as_string()));
+    }
+};
+BOOST_DESCRIBE_STRUCT(ask::args, (), (prompt))
+
 } // namespace mcp_test
+
+template<>
+struct agentio::field_traits<mcp_test::ask::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "prompt", .description = "Pregunta"}};
+};
 
 template<>
 struct agentio::field_traits<mcp_test::echo::args>
@@ -74,12 +103,12 @@ struct agentio::field_traits<mcp_test::slow::args>
 
 namespace {
 
-using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow>;
+using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow, mcp_test::ask>;
 
 struct harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
     mcp::server<test_tools> server;
     std::vector<json::object> sent; // notifications the session sent
     mcp::session session{[this](json::object m) { sent.push_back(std::move(m)); }};
@@ -194,7 +223,10 @@ BOOST_AUTO_TEST_CASE(tools_list_with_the_toolsets_schemas_and_pages)
     std::string const cursor(first.at("nextCursor").as_string());
     auto const second = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")" + cursor + "\"}}");
     BOOST_TEST(second.at("tools").at(0).at("name") == "slow");
-    BOOST_TEST(!second.as_object().contains("nextCursor"));
+    BOOST_TEST(second.at("nextCursor") == "2");
+    auto const third = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"2"}})");
+    BOOST_TEST(third.at("tools").at(0).at("name") == "ask");
+    BOOST_TEST(!third.as_object().contains("nextCursor"));
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"zz"}})") ==
         mcp::jsonrpc::invalid_params);
 }
@@ -283,6 +315,103 @@ BOOST_AUTO_TEST_CASE(a_cancelled_call_gets_no_answer)
     BOOST_TEST((std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)));
 }
 
+BOOST_AUTO_TEST_CASE(a_tool_asks_the_client_and_logs)
+{
+    harness h;
+    h.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+        "capabilities":{"sampling":{}}}})");
+    h.result(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}})");
+    auto call = asio::co_spawn(h.ioc,
+        h.server.handle_text(h.session,
+            R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{"prompt":"¿Capital?"}}})"),
+        asio::use_future);
+    h.ioc.restart();
+    while(h.sent.size() < 2 && h.ioc.run_one())
+        ;
+    BOOST_TEST_REQUIRE(h.sent.size() == 2u);
+    BOOST_TEST(h.sent[0].at("method") == "notifications/message");
+    BOOST_TEST(h.sent[0].at("params").at("data") == "preguntando");
+    auto const& request = h.sent[1];
+    BOOST_TEST(request.at("method") == "sampling/createMessage");
+    BOOST_TEST(request.at("params").at("messages").at(0).at("content").at("text") == "¿Capital?");
+    // The client's answer, as a message of its own, resumes the tool.
+    json::object answer{{"jsonrpc", "2.0"}, {"id", request.at("id")},
+        {"result", json::parse(R"({"role":"assistant","content":{"type":"text","text":"París"},"model":"m"})")}};
+    auto reply = asio::co_spawn(h.ioc, h.server.handle(h.session, answer), asio::use_future);
+    h.ioc.run();
+    BOOST_TEST(!reply.get().has_value());
+    auto const r = call.get();
+    BOOST_TEST_REQUIRE(r.has_value());
+    BOOST_TEST(r->at("result").at("content").at(0).at("text") == "LLM response: París");
+
+    // A client without sampling is not asked.
+    harness plain;
+    plain.initialize();
+    auto const refused = plain.result(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{"prompt":"x"}}})");
+    BOOST_TEST(refused.at("isError") == true);
+    BOOST_TEST(std::string(refused.at("content").at(0).at("text").as_string()).find("sampling") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
+{
+    harness h;
+    h.server.add_resource({.uri = "test://static-text", .name = "static-text", .mime_type = "text/plain",
+        .read = [](std::string const& uri) {
+            return std::vector<mcp::resource_contents>{{uri, "text/plain", "contenido", std::nullopt}};
+        }});
+    h.server.add_resource_template({.uri_template = "test://template/{id}/data", .name = "template",
+        .mime_type = "application/json", .read = [](std::string const& uri, std::map<std::string, std::string> const& v) {
+            return std::vector<mcp::resource_contents>{{uri, "application/json", "{\"id\":\"" + v.at("id") + "\"}", std::nullopt}};
+        }});
+    h.server.add_prompt({.name = "saludo", .description = "Saluda", .arguments = {{"nombre", "A quién", true}},
+        .get = [](std::map<std::string, std::string> const& a) {
+            return json::array{json::object{{"role", "user"},
+                {"content", json::object{{"type", "text"}, {"text", "Hola, " + a.at("nombre")}}}}};
+        }});
+    h.server.set_completion([](json::object const&, std::string const& arg, std::string const& value) {
+        std::vector<std::string> out;
+        for(std::string v : {"Ana", "Andrés", "Beatriz"})
+            if(arg == "nombre" && v.starts_with(value))
+                out.push_back(v);
+        return out;
+    });
+    auto const init = h.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    BOOST_TEST(init.at("capabilities").at("resources").at("subscribe") == true);
+    BOOST_TEST(init.at("capabilities").at("prompts").is_object());
+    BOOST_TEST(init.at("capabilities").at("completions").is_object());
+
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})").at("resources").at(0).at("uri") ==
+        "test://static-text");
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"resources/templates/list"})")
+                   .at("resourceTemplates").at(0).at("uriTemplate") == "test://template/{id}/data");
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://static-text"}})")
+                   .at("contents").at(0).at("text") == "contenido");
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"test://template/123/data"}})")
+                   .at("contents").at(0).at("text") == R"({"id":"123"})");
+    auto const missing = h.handle(R"({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"test://nada"}})");
+    BOOST_TEST(missing->at("error").at("code") == -32002);
+    BOOST_TEST(missing->at("error").at("data").at("uri") == "test://nada");
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"test://static-text"}})") ==
+        json::object{});
+    BOOST_TEST(h.session.subscriptions().size() == 1u);
+    h.result(R"({"jsonrpc":"2.0","id":6,"method":"resources/unsubscribe","params":{"uri":"test://static-text"}})");
+    BOOST_TEST(h.session.subscriptions().empty());
+
+    auto const prompts = h.result(R"({"jsonrpc":"2.0","id":7,"method":"prompts/list"})");
+    BOOST_TEST(prompts.at("prompts").at(0).at("arguments").at(0).at("required") == true);
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"saludo","arguments":{"nombre":"Ana"}}})")
+                   .at("messages").at(0).at("content").at("text") == "Hola, Ana");
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"saludo"}})") ==
+        mcp::jsonrpc::invalid_params);
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"nada"}})") ==
+        mcp::jsonrpc::invalid_params);
+    auto const c = h.result(R"({"jsonrpc":"2.0","id":10,"method":"completion/complete","params":{
+        "ref":{"type":"ref/prompt","name":"saludo"},"argument":{"name":"nombre","value":"An"}}})");
+    BOOST_TEST(c.at("completion").at("values") == json::parse(R"(["Ana","Andrés"])"));
+    BOOST_TEST(c.at("completion").at("total") == 2);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(mcp_stdio)
@@ -296,7 +425,7 @@ std::string run_stdio(std::string const& input)
     BOOST_REQUIRE(::pipe(to_server) == 0);
     BOOST_REQUIRE(::pipe(from_server) == 0);
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
     mcp::server<test_tools> server(tools);
     asio::posix::stream_descriptor in(ioc, to_server[0]), out(ioc, from_server[1]);
     asio::posix::stream_descriptor feed(ioc, to_server[1]), drain(ioc, from_server[0]);
@@ -389,7 +518,7 @@ namespace bhttp = boost::beast::http;
 struct http_harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
     mcp::server<test_tools> mcp_server{tools};
     mcp::streamable_http<test_tools> endpoint{mcp_server, mcp::http_options{.max_sessions = 3}};
     agentio::http::server<mcp::streamable_http<test_tools>> http{ioc.get_executor(), endpoint};
@@ -451,7 +580,7 @@ BOOST_AUTO_TEST_CASE(a_session_from_initialize_to_delete)
     auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", id);
     BOOST_TEST(list.status == 200u);
     BOOST_TEST(list.headers["content-type"] == "application/json");
-    BOOST_TEST(list.json().at("result").at("tools").as_array().size() == 2u);
+    BOOST_TEST(list.json().at("result").at("tools").as_array().size() == 3u);
 
     // A call streams its progress, then its result, on the POST's own SSE stream.
     auto const call = h.post(

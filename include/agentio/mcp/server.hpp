@@ -17,12 +17,15 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentio::mcp {
 
@@ -141,6 +145,23 @@ public:
     /// Sends a notification.
     void notify(std::string_view method, json::object params);
 
+    /** Sends a request to the client and waits for its answer.
+
+        @param channel where to send it (a POST's stream on HTTP); empty: the session's.
+        @param timeout how long to wait; then the reply is an error (-32001).
+
+        Must run on the session's strand (see @ref server), where the
+        client's answer is delivered.
+    */
+    asio::awaitable<client_reply> request(std::string_view method, json::object params, send_function channel = {},
+        std::chrono::steady_clock::duration timeout = std::chrono::seconds(60));
+
+    /// Whether the client declared `capability` (e.g. "sampling") in `initialize`.
+    bool client_can(std::string_view capability) const noexcept { return client_capabilities_.contains(capability); }
+
+    /// The resource URIs the client subscribed to.
+    std::vector<std::string> subscriptions() const;
+
 private:
     template<tool_catalog Tools>
     friend class server;
@@ -159,9 +180,78 @@ private:
         asio::cancellation_signal signal;
         std::atomic<bool> cancelled{false};
     };
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<in_flight_request>, std::less<>> in_flight_;
+
+    // Our requests to the client waiting for an answer, by the JSON text of their id.
+    struct pending_request
+    {
+        asio::any_io_executor executor;
+        asio::steady_timer* timer = nullptr;
+        std::optional<client_reply> reply;
+    };
+    std::map<std::string, std::shared_ptr<pending_request>, std::less<>> pending_;
+    std::uint64_t next_request_id_ = 0;
+    std::vector<std::string> subscriptions_;
+
+    // Delivers a response of the client to the request waiting for it.
+    void resolve(json::object const& response);
 };
+
+/// One of a resource's contents: text or base64 `blob`.
+struct resource_contents
+{
+    std::string uri;
+    std::string mime_type;
+    std::optional<std::string> text;
+    std::optional<std::string> blob;
+};
+
+/// A resource the client can list and read.
+struct resource
+{
+    std::string uri;
+    std::string name;
+    std::string title = {};
+    std::string description = {};
+    std::string mime_type = {};
+    std::function<std::vector<resource_contents>(std::string const& uri)> read;
+};
+
+/** A family of resources under an RFC 6570 level-1 template
+    (`test://template/{id}/data`): reads get the variables by name. */
+struct resource_template
+{
+    std::string uri_template;
+    std::string name;
+    std::string title = {};
+    std::string description = {};
+    std::string mime_type = {};
+    std::function<std::vector<resource_contents>(std::string const& uri, std::map<std::string, std::string> const& vars)>
+        read;
+};
+
+struct prompt_argument
+{
+    std::string name;
+    std::string description = {};
+    bool required = false;
+};
+
+/// A prompt template: its `messages` for the given arguments (strings).
+struct prompt
+{
+    std::string name;
+    std::string title = {};
+    std::string description = {};
+    std::vector<prompt_argument> arguments = {};
+    std::function<json::array(std::map<std::string, std::string> const& args)> get;
+};
+
+/// Completion: the `ref` ({"type":"ref/prompt","name"} or {"type":"ref/resource","uri"}),
+/// the argument's name and partial value; the candidate values.
+using completion_function = std::function<std::vector<std::string>(json::object const& ref,
+    std::string const& argument, std::string const& value)>;
 
 /** Serves a tool catalog over MCP.
 
@@ -179,6 +269,13 @@ class server
 {
 public:
     explicit server(Tools const& tools, server_options options = {}) : tools_(&tools), options_(std::move(options)) {}
+
+    /// Registers resources, templates, prompts and completion (before serving):
+    /// the matching capabilities are declared only when something is registered.
+    void add_resource(resource r) { resources_.push_back(std::move(r)); }
+    void add_resource_template(resource_template t) { templates_.push_back(std::move(t)); }
+    void add_prompt(prompt p) { prompts_.push_back(std::move(p)); }
+    void set_completion(completion_function f) { complete_ = std::move(f); }
 
     /** One parsed message.
 
@@ -199,9 +296,16 @@ private:
     asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id,
         session::send_function channel) const;
     json::object tool_result_json(session const& s, tool_result const& r) const;
+    json::object read_resource(json::object const& params, json::value const& id) const;
+    json::object get_prompt(json::object const& params, json::value const& id) const;
+    json::object complete(json::object const& params, json::value const& id) const;
 
     Tools const* tools_;
     server_options options_;
+    std::vector<resource> resources_;
+    std::vector<resource_template> templates_;
+    std::vector<prompt> prompts_;
+    completion_function complete_;
 };
 
 } // namespace agentio::mcp

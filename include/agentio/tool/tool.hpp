@@ -14,6 +14,7 @@
 #include <agentio/tool/schema.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <chrono>
@@ -111,6 +112,15 @@ struct tool_result
     }
 };
 
+/// The answer of a client to a request a tool made through it.
+struct client_reply
+{
+    json::value result = nullptr; ///< the result, when `error` is null
+    json::value error = nullptr;  ///< the JSON-RPC error object, when it failed
+
+    bool ok() const noexcept { return error.is_null(); }
+};
+
 /** What a tool knows about the call it is serving.
 
     Cancellation is not here: a tool is a coroutine, and the caller's
@@ -132,11 +142,29 @@ struct tool_context
     /// Progress sink (MCP `notifications/progress`); may be empty.
     std::function<void(double progress, std::optional<double> total, std::string_view message)> progress = {};
 
+    /// Log sink (MCP `notifications/message`; levels as RFC 5424 names them:
+    /// "debug", "info", "warning", ...); may be empty.
+    std::function<void(std::string_view level, json::value data)> log = {};
+
+    /** Asks the caller's client something (MCP `sampling/createMessage`,
+        `elicitation/create`, `roots/list`): the client's result, or its
+        error object (`{"code", "message"}`) when it refused, could not
+        answer in time, or cannot be asked. Empty outside MCP.
+    */
+    std::function<asio::awaitable<client_reply>(std::string method, json::object params)> ask_client = {};
+
     /// Reports progress when somebody listens.
     void report_progress(double done, std::optional<double> total = {}, std::string_view message = {}) const
     {
         if(progress)
             progress(done, total, message);
+    }
+
+    /// Logs when somebody listens.
+    void write_log(std::string_view level, json::value data) const
+    {
+        if(log)
+            log(level, std::move(data));
     }
 };
 

@@ -15,6 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <exception>
 
@@ -50,6 +51,71 @@ inline void session::log(log_level level, json::value data, std::string_view log
 inline void session::notify(std::string_view method, json::object params)
 {
     send_(jsonrpc::make_notification(method, std::move(params)));
+}
+
+inline std::vector<std::string> session::subscriptions() const
+{
+    std::lock_guard lock(mutex_);
+    return subscriptions_;
+}
+
+inline asio::awaitable<client_reply> session::request(std::string_view method, json::object params,
+    send_function channel, std::chrono::steady_clock::duration timeout)
+{
+    auto const ex = co_await asio::this_coro::executor;
+    asio::steady_timer timer(ex, timeout);
+    auto pending = std::make_shared<pending_request>();
+    pending->executor = ex;
+    pending->timer = &timer;
+    json::value id;
+    std::string key;
+    {
+        std::lock_guard lock(mutex_);
+        id = json::string("agentio-" + std::to_string(++next_request_id_));
+        key = to_json_text(id);
+        pending_[key] = pending;
+    }
+    auto message = jsonrpc::make_request(id, method, std::move(params));
+    if(channel)
+        channel(std::move(message));
+    else
+        send_(std::move(message));
+    bool answered = false;
+    {
+        std::lock_guard lock(mutex_);
+        answered = pending->reply.has_value();
+    }
+    if(!answered)
+        co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    std::lock_guard lock(mutex_);
+    pending_.erase(key);
+    pending->timer = nullptr;
+    if(pending->reply)
+        co_return std::move(*pending->reply);
+    co_return client_reply{nullptr, json::object{{"code", -32001}, {"message", "Request timed out: no answer to " +
+        std::string(method)}}};
+}
+
+inline void session::resolve(json::object const& response)
+{
+    std::shared_ptr<pending_request> pending;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = pending_.find(to_json_text(response.at("id")));
+        if(it == pending_.end() || it->second->reply)
+            return; // late, unknown or repeated: nobody waits for it
+        pending = it->second;
+        client_reply reply;
+        if(auto const* e = response.if_contains("error"))
+            reply.error = e->is_null() ? json::value(json::object{{"code", jsonrpc::internal_error}}) : *e;
+        else
+            reply.result = response.at("result");
+        pending->reply = std::move(reply);
+    }
+    asio::dispatch(pending->executor, [pending] {
+        if(pending->timer)
+            pending->timer->cancel();
+    });
 }
 
 namespace detail {
@@ -131,7 +197,10 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
         co_return jsonrpc::make_error(std::move(id), jsonrpc::invalid_request, "Invalid Request: " + why);
     }
     if(what == jsonrpc::kind::response)
-        co_return std::nullopt; // we send no requests of our own yet
+    {
+        s.resolve(message.get_object());
+        co_return std::nullopt;
+    }
     auto const& msg = message.get_object();
     std::string_view const method = msg.at("method").get_string();
     auto const& params = detail::params_of(msg);
@@ -175,6 +244,80 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
             co_return list_tools(params, id);
         if(method == "tools/call")
             co_return co_await call_tool(s, params, id, std::move(channel));
+        if(method == "resources/list" || method == "resources/templates/list")
+        {
+            bool const templates = method == "resources/templates/list";
+            json::array list;
+            auto describe = [](json::object& o, auto const& r) {
+                if(!r.title.empty())
+                    o["title"] = r.title;
+                if(!r.description.empty())
+                    o["description"] = r.description;
+                if(!r.mime_type.empty())
+                    o["mimeType"] = r.mime_type;
+            };
+            if(templates)
+                for(auto const& t : templates_)
+                {
+                    json::object o{{"uriTemplate", t.uri_template}, {"name", t.name}};
+                    describe(o, t);
+                    list.push_back(std::move(o));
+                }
+            else
+                for(auto const& r : resources_)
+                {
+                    json::object o{{"uri", r.uri}, {"name", r.name}};
+                    describe(o, r);
+                    list.push_back(std::move(o));
+                }
+            co_return jsonrpc::make_result(id, json::object{{templates ? "resourceTemplates" : "resources", std::move(list)}});
+        }
+        if(method == "resources/read")
+            co_return read_resource(params, id);
+        if(method == "resources/subscribe" || method == "resources/unsubscribe")
+        {
+            auto const* uri = params.if_contains("uri");
+            if(!uri || !uri->is_string())
+                co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: uri must be a string");
+            std::lock_guard lock(s.mutex_);
+            auto& subs = s.subscriptions_;
+            auto it = std::find(subs.begin(), subs.end(), uri->get_string());
+            if(method == "resources/subscribe" && it == subs.end())
+                subs.emplace_back(uri->get_string());
+            else if(method == "resources/unsubscribe" && it != subs.end())
+                subs.erase(it);
+            co_return jsonrpc::make_result(id, json::object{});
+        }
+        if(method == "prompts/list")
+        {
+            json::array list;
+            for(auto const& p : prompts_)
+            {
+                json::object o{{"name", p.name}};
+                if(!p.title.empty())
+                    o["title"] = p.title;
+                if(!p.description.empty())
+                    o["description"] = p.description;
+                if(!p.arguments.empty())
+                {
+                    json::array args;
+                    for(auto const& a : p.arguments)
+                    {
+                        json::object arg{{"name", a.name}, {"required", a.required}};
+                        if(!a.description.empty())
+                            arg["description"] = a.description;
+                        args.push_back(std::move(arg));
+                    }
+                    o["arguments"] = std::move(args);
+                }
+                list.push_back(std::move(o));
+            }
+            co_return jsonrpc::make_result(id, json::object{{"prompts", std::move(list)}});
+        }
+        if(method == "prompts/get")
+            co_return get_prompt(params, id);
+        if(method == "completion/complete")
+            co_return complete(params, id);
         if(method == "logging/setLevel")
         {
             auto const* level = params.if_contains("level");
@@ -211,8 +354,14 @@ json::object server<Tools>::initialize(session& s, json::object const& params, j
     json::object server_info{{"name", options_.info.name}, {"version", options_.info.version}};
     if(!options_.info.title.empty())
         server_info["title"] = options_.info.title;
-    json::object result{{"protocolVersion", s.protocol_version_},
-        {"capabilities", json::object{{"tools", json::object{{"listChanged", false}}}, {"logging", json::object{}}}},
+    json::object capabilities{{"tools", json::object{{"listChanged", false}}}, {"logging", json::object{}}};
+    if(!resources_.empty() || !templates_.empty())
+        capabilities["resources"] = json::object{{"subscribe", true}, {"listChanged", false}};
+    if(!prompts_.empty())
+        capabilities["prompts"] = json::object{{"listChanged", false}};
+    if(complete_)
+        capabilities["completions"] = json::object{};
+    json::object result{{"protocolVersion", s.protocol_version_}, {"capabilities", std::move(capabilities)},
         {"serverInfo", std::move(server_info)}};
     if(!options_.instructions.empty())
         result["instructions"] = options_.instructions;
@@ -271,6 +420,126 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
     return result;
 }
 
+namespace detail {
+
+// Matches `uri` against an RFC 6570 level-1 template; the variables, or nothing.
+inline std::optional<std::map<std::string, std::string>> match_uri_template(std::string_view tmpl, std::string_view uri)
+{
+    std::map<std::string, std::string> vars;
+    std::size_t t = 0, u = 0;
+    while(t < tmpl.size())
+    {
+        if(tmpl[t] != '{')
+        {
+            if(u >= uri.size() || uri[u] != tmpl[t])
+                return std::nullopt;
+            ++t, ++u;
+            continue;
+        }
+        auto const close = tmpl.find('}', t);
+        if(close == std::string_view::npos)
+            return std::nullopt;
+        std::string name(tmpl.substr(t + 1, close - t - 1));
+        t = close + 1;
+        // The variable runs to the next literal character of the template (or the end), never across '/'.
+        char const stop = t < tmpl.size() ? tmpl[t] : '\0';
+        std::size_t end = u;
+        while(end < uri.size() && uri[end] != stop && uri[end] != '/')
+            ++end;
+        if(end == u)
+            return std::nullopt;
+        vars[std::move(name)] = std::string(uri.substr(u, end - u));
+        u = end;
+    }
+    if(u != uri.size())
+        return std::nullopt;
+    return vars;
+}
+
+inline json::array contents_json(std::vector<resource_contents> const& contents)
+{
+    json::array out;
+    for(auto const& c : contents)
+    {
+        json::object o{{"uri", c.uri}};
+        if(!c.mime_type.empty())
+            o["mimeType"] = c.mime_type;
+        if(c.text)
+            o["text"] = *c.text;
+        if(c.blob)
+            o["blob"] = *c.blob;
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+} // namespace detail
+
+template<tool_catalog Tools>
+json::object server<Tools>::read_resource(json::object const& params, json::value const& id) const
+{
+    auto const* uri_v = params.if_contains("uri");
+    if(!uri_v || !uri_v->is_string())
+        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: uri must be a string");
+    std::string const uri(uri_v->get_string());
+    for(auto const& r : resources_)
+        if(r.uri == uri)
+            return jsonrpc::make_result(id, json::object{{"contents", detail::contents_json(r.read(uri))}});
+    for(auto const& t : templates_)
+        if(auto vars = detail::match_uri_template(t.uri_template, uri))
+            return jsonrpc::make_result(id, json::object{{"contents", detail::contents_json(t.read(uri, *vars))}});
+    return jsonrpc::make_error(id, jsonrpc::resource_not_found, "Resource not found", json::object{{"uri", uri}});
+}
+
+template<tool_catalog Tools>
+json::object server<Tools>::get_prompt(json::object const& params, json::value const& id) const
+{
+    auto const* name = params.if_contains("name");
+    if(!name || !name->is_string())
+        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: name must be a string");
+    auto it = std::find_if(prompts_.begin(), prompts_.end(), [&](prompt const& p) { return p.name == name->get_string(); });
+    if(it == prompts_.end())
+        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Unknown prompt: " + std::string(name->get_string()));
+    std::map<std::string, std::string> args;
+    if(auto const* a = params.if_contains("arguments"); a && a->is_object())
+        for(auto const& kv : a->get_object())
+        {
+            if(!kv.value().is_string())
+                return jsonrpc::make_error(id, jsonrpc::invalid_params,
+                    "Invalid params: argument " + std::string(kv.key()) + " must be a string");
+            args[std::string(kv.key())] = std::string(kv.value().get_string());
+        }
+    for(auto const& a : it->arguments)
+        if(a.required && !args.contains(a.name))
+            return jsonrpc::make_error(id, jsonrpc::invalid_params, "Missing required argument: " + a.name);
+    json::object result{{"messages", it->get(args)}};
+    if(!it->description.empty())
+        result["description"] = it->description;
+    return jsonrpc::make_result(id, std::move(result));
+}
+
+template<tool_catalog Tools>
+json::object server<Tools>::complete(json::object const& params, json::value const& id) const
+{
+    auto const* ref = params.if_contains("ref");
+    auto const* argument = params.if_contains("argument");
+    if(!ref || !ref->is_object() || !argument || !argument->is_object())
+        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: ref and argument are required");
+    auto const* arg_name = argument->get_object().if_contains("name");
+    auto const* arg_value = argument->get_object().if_contains("value");
+    if(!arg_name || !arg_name->is_string() || !arg_value || !arg_value->is_string())
+        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: argument needs name and value");
+    std::vector<std::string> values;
+    if(complete_)
+        values = complete_(ref->get_object(), std::string(arg_name->get_string()), std::string(arg_value->get_string()));
+    std::size_t const total = values.size();
+    json::array list;
+    for(std::size_t i = 0; i < values.size() && i < 100; ++i) // the spec's page: 100 values at most
+        list.push_back(json::string(values[i]));
+    return jsonrpc::make_result(id, json::object{{"completion",
+        json::object{{"values", std::move(list)}, {"total", total}, {"hasMore", total > 100}}}});
+}
+
 template<tool_catalog Tools>
 asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s, json::object const& params,
     json::value id, session::send_function channel) const
@@ -311,6 +580,30 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
                     s.notify("notifications/progress", std::move(p));
             };
         }
+
+    ctx.log = [&s, &channel](std::string_view level_name, json::value data) {
+        auto const level = parse_log_level(level_name).value_or(log_level::info);
+        int const threshold = s.level_.load();
+        if(threshold < 0 || static_cast<int>(level) < threshold)
+            return;
+        auto message = jsonrpc::make_notification("notifications/message",
+            json::object{{"level", to_string(level)}, {"data", std::move(data)}});
+        if(channel)
+            channel(std::move(message));
+        else
+            s.send_(std::move(message));
+    };
+    ctx.ask_client = [&s, &channel](std::string method, json::object request_params) -> asio::awaitable<client_reply> {
+        // Only what the client said it can do: the capability each request needs.
+        std::string_view const needs = method == "sampling/createMessage" ? "sampling"
+            : method == "elicitation/create"                               ? "elicitation"
+            : method == "roots/list"                                       ? "roots"
+                                                                           : "";
+        if(!needs.empty() && !s.client_can(needs))
+            co_return client_reply{nullptr, json::object{{"code", jsonrpc::method_not_found},
+                {"message", "The client does not offer " + std::string(needs)}}};
+        co_return co_await s.request(method, std::move(request_params), channel);
+    };
 
     auto const ex = co_await asio::this_coro::executor;
     detail::in_flight_entry entry(s.mutex_, s.in_flight_, call_id, ex);
