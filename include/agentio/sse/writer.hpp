@@ -15,6 +15,8 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/fields.hpp>
@@ -170,6 +172,7 @@ private:
     system::error_code failure_;
     std::size_t written_ = 0;
     int running_ = 0; // background loops alive
+    asio::io_context* io_context_; // the stream's, when it runs on one: only for the destructor's check
     bool chunked_ = true;
     bool started_ = false;
     bool finishing_ = false;

@@ -46,8 +46,26 @@ struct image_content
     std::string base64_data;
 };
 
+/// Audio in a tool result (MCP `audio` content). LLM providers get a note instead.
+struct audio_content
+{
+    /// e.g. `audio/wav`
+    std::string mime_type;
+    std::string base64_data;
+};
+
+/// A resource embedded in a tool result (MCP `resource` content): its text,
+/// or its bytes in base64. LLM providers get the text.
+struct resource_content
+{
+    std::string uri;
+    std::string mime_type = {};
+    std::optional<std::string> text = {};
+    std::optional<std::string> blob = {};
+};
+
 /// One block of a tool result's content.
-using content_block = std::variant<text_content, image_content>;
+using content_block = std::variant<text_content, image_content, audio_content, resource_content>;
 
 /** What a tool call produced.
 

@@ -62,6 +62,11 @@ inline llm::tool_result_block to_result_block(std::string const& id, tool_result
             b.content.emplace_back(llm::text_block{t->text});
         else if(auto const* img = std::get_if<image_content>(&c))
             b.content.emplace_back(llm::image_block{img->mime_type, img->base64_data});
+        else if(auto const* res = std::get_if<resource_content>(&c))
+            b.content.emplace_back(llm::text_block{res->text ? "[" + res->uri + "]\n" + *res->text
+                                                             : "[" + res->uri + ": " + res->mime_type + ", binary]"});
+        else if(auto const* audio = std::get_if<audio_content>(&c))
+            b.content.emplace_back(llm::text_block{"[audio " + audio->mime_type + " omitted]"});
     }
     return b;
 }

@@ -411,6 +411,19 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
             content.push_back(json::object{{"type", "text"}, {"text", t->text}});
         else if(auto const* img = std::get_if<image_content>(&block))
             content.push_back(json::object{{"type", "image"}, {"data", img->base64_data}, {"mimeType", img->mime_type}});
+        else if(auto const* audio = std::get_if<audio_content>(&block))
+            content.push_back(json::object{{"type", "audio"}, {"data", audio->base64_data}, {"mimeType", audio->mime_type}});
+        else if(auto const* res = std::get_if<resource_content>(&block))
+        {
+            json::object embedded{{"uri", res->uri}};
+            if(!res->mime_type.empty())
+                embedded["mimeType"] = res->mime_type;
+            if(res->text)
+                embedded["text"] = *res->text;
+            if(res->blob)
+                embedded["blob"] = *res->blob;
+            content.push_back(json::object{{"type", "resource"}, {"resource", std::move(embedded)}});
+        }
     }
     json::object result{{"content", std::move(content)}};
     // structuredContent exists from 2025-06-18 on; the text block carries the same JSON for older clients.

@@ -51,12 +51,27 @@ inline system::error_category const& error_category() noexcept
     return category;
 }
 
+namespace detail {
+
+// The io_context behind an executor (plain, or a strand of one); null otherwise.
+inline asio::io_context* io_context_of(asio::any_io_executor const& ex) noexcept
+{
+    if(auto const* plain = ex.target<asio::io_context::executor_type>())
+        return &plain->context();
+    if(auto const* strand = ex.target<asio::strand<asio::io_context::executor_type>>())
+        return &strand->get_inner_executor().context();
+    return nullptr;
+}
+
+} // namespace detail
+
 inline writer::writer(beast::tcp_stream& stream, writer_options options)
     : stream_(stream)
     , options_(options)
     , wake_(stream.get_executor())
     , room_(stream.get_executor())
     , joined_(stream.get_executor())
+    , io_context_(detail::io_context_of(stream.get_executor()))
 {
     // These two are used as condition variables: they never expire, and
     // cancel() wakes every waiter without disturbing the others.
@@ -67,7 +82,10 @@ inline writer::writer(beast::tcp_stream& stream, writer_options options)
 inline writer::~writer()
 {
     // The background loops refer to this object: finish() must have joined them.
-    assert(running_ == 0 && "agentio::sse::writer destroyed before co_await finish()");
+    // Unless the io_context was stopped and is destroying its suspended
+    // coroutines (a server shutting down): then nothing resumes them.
+    assert((running_ == 0 || (io_context_ && io_context_->stopped())) &&
+        "agentio::sse::writer destroyed before co_await finish()");
 }
 
 inline void writer::fail(system::error_code ec)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite against agentio's conformance server over
+# Streamable HTTP: every active server scenario of the pinned suite must pass
+# (no expected-failures baseline). Prints the suite's own summary.
+#   scripts/mcp_conformance.sh [build-dir]     (default build/release; builds the server if needed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+suite=@modelcontextprotocol/conformance@0.1.16
+node=node@22.23.3 # the suite needs Node >= 22; npx fetches it from the npm registry
+
+command -v npx >/dev/null || bash scripts/setup.sh nodejs npm
+[ -x "$build/tests/agentio_mcp_conformance_server" ] ||
+    cmake --build "$build" --target agentio_mcp_conformance_server
+
+work=$(mktemp -d)
+"$build/tests/agentio_mcp_conformance_server" --host 127.0.0.1 --port 0 --port-file "$work/port" 2>"$work/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "mcp_conformance: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+url="http://127.0.0.1:$(cat "$work/port")/mcp"
+
+npx -y -p "$node" -p "$suite" -c "conformance server --url $url" 2>&1 | tee "$work/out.txt" |
+    sed -n '/=== SUMMARY ===/,$p'
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+    echo "mcp_conformance: failed; rerun one scenario with --scenario NAME for details:" >&2
+    grep -E '^✗' "$work/out.txt" >&2 || tail -30 "$work/out.txt" >&2
+fi
+exit "$status"

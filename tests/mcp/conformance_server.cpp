@@ -1,0 +1,333 @@
+// The server the official MCP conformance suite (@modelcontextprotocol/conformance)
+// runs against: agentio::mcp over Streamable HTTP, carrying the fixtures the
+// suite's scenarios expect (docs/mcp-plan.md §4): test_* tools as ordinary
+// agentio tool types, test:// resources and a template, prompts, completion.
+//
+//   agentio_mcp_conformance_server [--host 127.0.0.1] [--port 0] [--port-file PATH]
+#include <agentio/http/server.hpp>
+#include <agentio/mcp.hpp>
+#include <agentio/tool.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/describe.hpp>
+#include <boost/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace mcp = agentio::mcp;
+using agentio::tool_context;
+using agentio::tool_result;
+
+namespace fixtures {
+
+// A 1×1 red PNG and a tiny WAV, as the suite's reference server has them.
+constexpr char png[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+constexpr char wav[] = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+struct no_args
+{
+};
+BOOST_DESCRIBE_STRUCT(no_args, (), ())
+
+asio::awaitable<void> sleep_ms(int ms)
+{
+    asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::milliseconds(ms));
+    co_await t.async_wait(asio::use_awaitable);
+}
+
+#define AGENTIO_FIXTURE_TOOL(type, tool_name, text)                                                                  \
+    struct type                                                                                                       \
+    {                                                                                                                 \
+        static constexpr std::string_view name = tool_name;                                                          \
+        static constexpr std::string_view description = text;                                                       \
+        using args = no_args;                                                                                         \
+        asio::awaitable<tool_result> operator()(args, tool_context&) const;                                          \
+    };
+
+AGENTIO_FIXTURE_TOOL(simple_text, "test_simple_text", "Tests simple text content response")
+AGENTIO_FIXTURE_TOOL(image_content, "test_image_content", "Tests image content response")
+AGENTIO_FIXTURE_TOOL(audio_content, "test_audio_content", "Tests audio content response")
+AGENTIO_FIXTURE_TOOL(embedded_resource, "test_embedded_resource", "Tests embedded resource content response")
+AGENTIO_FIXTURE_TOOL(multiple_content_types, "test_multiple_content_types",
+    "Tests response with multiple content types (text, image, resource)")
+AGENTIO_FIXTURE_TOOL(tool_with_logging, "test_tool_with_logging", "Tests tool that emits log messages during execution")
+AGENTIO_FIXTURE_TOOL(tool_with_progress, "test_tool_with_progress", "Tests tool that reports progress notifications")
+AGENTIO_FIXTURE_TOOL(error_handling, "test_error_handling", "Tests error response handling")
+AGENTIO_FIXTURE_TOOL(elicitation_defaults, "test_elicitation_sep1034_defaults",
+    "Tests elicitation with default values per SEP-1034")
+AGENTIO_FIXTURE_TOOL(elicitation_enums, "test_elicitation_sep1330_enums",
+    "Tests elicitation with enum schema improvements per SEP-1330")
+#undef AGENTIO_FIXTURE_TOOL
+
+asio::awaitable<tool_result> simple_text::operator()(args, tool_context&) const
+{
+    co_return tool_result::text("This is a simple text response for testing.");
+}
+
+asio::awaitable<tool_result> image_content::operator()(args, tool_context&) const
+{
+    tool_result r;
+    r.add_image("image/png", png);
+    co_return r;
+}
+
+asio::awaitable<tool_result> audio_content::operator()(args, tool_context&) const
+{
+    tool_result r;
+    r.content.emplace_back(agentio::audio_content{"audio/wav", wav});
+    co_return r;
+}
+
+asio::awaitable<tool_result> embedded_resource::operator()(args, tool_context&) const
+{
+    tool_result r;
+    r.content.emplace_back(
+        agentio::resource_content{"test://embedded-resource", "text/plain", "This is an embedded resource content.", {}});
+    co_return r;
+}
+
+asio::awaitable<tool_result> multiple_content_types::operator()(args, tool_context&) const
+{
+    tool_result r = tool_result::text("Multiple content types test:");
+    r.add_image("image/png", png);
+    r.content.emplace_back(agentio::resource_content{"test://mixed-content-resource", "application/json",
+        R"({"test":"data","value":123})", {}});
+    co_return r;
+}
+
+asio::awaitable<tool_result> tool_with_logging::operator()(args, tool_context& ctx) const
+{
+    ctx.write_log("info", "Tool execution started");
+    co_await sleep_ms(50);
+    ctx.write_log("info", "Tool processing data");
+    co_await sleep_ms(50);
+    ctx.write_log("info", "Tool execution completed");
+    co_return tool_result::text("Tool with logging executed successfully");
+}
+
+asio::awaitable<tool_result> tool_with_progress::operator()(args, tool_context& ctx) const
+{
+    for(int step : {0, 50, 100})
+    {
+        ctx.report_progress(step, 100, "Completed step " + std::to_string(step) + " of 100");
+        if(step != 100)
+            co_await sleep_ms(50);
+    }
+    co_return tool_result::text("Progress completed");
+}
+
+asio::awaitable<tool_result> error_handling::operator()(args, tool_context&) const
+{
+    co_return tool_result::error("This tool intentionally returns an error for testing");
+}
+
+// "action=<action>, content=<json>" of an elicitation answer.
+std::string describe_elicitation(agentio::client_reply const& reply)
+{
+    if(!reply.ok())
+        return "error=" + agentio::to_json_text(reply.error);
+    auto const& o = reply.result.as_object();
+    std::string out = "action=" + (o.contains("action") ? std::string(o.at("action").as_string()) : std::string("?"));
+    out += ", content=" + (o.contains("content") ? agentio::to_json_text(o.at("content")) : std::string("{}"));
+    return out;
+}
+
+asio::awaitable<tool_result> elicitation_defaults::operator()(args, tool_context& ctx) const
+{
+    auto reply = co_await ctx.ask_client("elicitation/create", json::parse(R"({"mode":"form",
+        "message":"Please review and update the form fields with defaults",
+        "requestedSchema":{"type":"object","properties":{
+            "name":{"type":"string","description":"User name","default":"John Doe"},
+            "age":{"type":"integer","description":"User age","default":30},
+            "score":{"type":"number","description":"User score","default":95.5},
+            "status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
+            "verified":{"type":"boolean","description":"Verification status","default":true}},"required":[]}})")
+                                                                    .as_object());
+    co_return tool_result::text("Elicitation completed: " + describe_elicitation(reply));
+}
+
+asio::awaitable<tool_result> elicitation_enums::operator()(args, tool_context& ctx) const
+{
+    auto reply = co_await ctx.ask_client("elicitation/create", json::parse(R"({"mode":"form",
+        "message":"Please select options from the enum fields",
+        "requestedSchema":{"type":"object","required":[],"properties":{
+            "untitledSingle":{"type":"string","description":"Untitled single select","enum":["option1","option2","option3"]},
+            "titledSingle":{"type":"string","description":"Titled single select","oneOf":[
+                {"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},
+                {"const":"value3","title":"Third Option"}]},
+            "legacyEnum":{"type":"string","description":"Legacy enum","enum":["opt1","opt2","opt3"],
+                "enumNames":["Option One","Option Two","Option Three"]},
+            "untitledMulti":{"type":"array","description":"Untitled multi select","minItems":1,"maxItems":3,
+                "items":{"type":"string","enum":["option1","option2","option3"]}},
+            "titledMulti":{"type":"array","description":"Titled multi select","minItems":1,"maxItems":3,
+                "items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},
+                    {"const":"value3","title":"Third Choice"}]}}}}})")
+                                                                    .as_object());
+    co_return tool_result::text("Elicitation completed: " + describe_elicitation(reply));
+}
+
+struct sampling
+{
+    static constexpr std::string_view name = "test_sampling";
+    static constexpr std::string_view description = "Tests server-initiated sampling (LLM completion request)";
+    struct args
+    {
+        std::string prompt;
+    };
+    asio::awaitable<tool_result> operator()(args a, tool_context& ctx) const
+    {
+        json::object params{{"messages", json::array{json::object{{"role", "user"},
+                                 {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
+            {"maxTokens", 100}};
+        auto reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+        if(!reply.ok())
+            co_return tool_result::error("Sampling failed: " + agentio::to_json_text(reply.error));
+        auto const* content = reply.result.as_object().if_contains("content");
+        auto const* text = content && content->is_object() ? content->get_object().if_contains("text") : nullptr;
+        co_return tool_result::text("LLM response: " + (text && text->is_string() ? std::string(text->get_string()) : ""));
+    }
+};
+BOOST_DESCRIBE_STRUCT(sampling::args, (), (prompt))
+
+struct elicitation
+{
+    static constexpr std::string_view name = "test_elicitation";
+    static constexpr std::string_view description = "Tests server-initiated elicitation (user input request)";
+    struct args
+    {
+        std::string message;
+    };
+    asio::awaitable<tool_result> operator()(args a, tool_context& ctx) const
+    {
+        json::object params{{"message", a.message},
+            {"requestedSchema", json::parse(R"({"type":"object","properties":{
+                "username":{"type":"string","description":"User's response"},
+                "email":{"type":"string","description":"User's email address"}},"required":["username","email"]})")}};
+        auto reply = co_await ctx.ask_client("elicitation/create", std::move(params));
+        co_return tool_result::text("User response: " + describe_elicitation(reply));
+    }
+};
+BOOST_DESCRIBE_STRUCT(elicitation::args, (), (message))
+
+} // namespace fixtures
+
+template<>
+struct agentio::field_traits<fixtures::sampling::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "prompt", .description = "The prompt to send to the LLM"}};
+};
+template<>
+struct agentio::field_traits<fixtures::elicitation::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "message", .description = "The message to show the user"}};
+};
+
+namespace {
+
+using conformance_tools = agentio::toolset<fixtures::simple_text, fixtures::image_content, fixtures::audio_content,
+    fixtures::embedded_resource, fixtures::multiple_content_types, fixtures::tool_with_logging,
+    fixtures::tool_with_progress, fixtures::error_handling, fixtures::sampling, fixtures::elicitation,
+    fixtures::elicitation_defaults, fixtures::elicitation_enums>;
+
+json::object text_message(std::string text)
+{
+    return json::object{{"role", "user"}, {"content", json::object{{"type", "text"}, {"text", std::move(text)}}}};
+}
+
+void add_fixtures(mcp::server<conformance_tools>& s)
+{
+    using contents = std::vector<mcp::resource_contents>;
+    s.add_resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text Resource",
+        .description = "A static text resource for testing", .mime_type = "text/plain",
+        .read = [](std::string const& uri) {
+            return contents{{uri, "text/plain", "This is the content of the static text resource.", {}}};
+        }});
+    s.add_resource({.uri = "test://static-binary", .name = "static-binary", .title = "Static Binary Resource",
+        .description = "A static binary resource (image) for testing", .mime_type = "image/png",
+        .read = [](std::string const& uri) { return contents{{uri, "image/png", {}, fixtures::png}}; }});
+    s.add_resource({.uri = "test://watched-resource", .name = "watched-resource", .title = "Watched Resource",
+        .description = "A resource that can be subscribed to", .mime_type = "text/plain",
+        .read = [](std::string const& uri) { return contents{{uri, "text/plain", "Watched resource content", {}}}; }});
+    s.add_resource_template({.uri_template = "test://template/{id}/data", .name = "template",
+        .title = "Template Resource", .description = "A resource template with an id parameter",
+        .mime_type = "application/json",
+        .read = [](std::string const& uri, std::map<std::string, std::string> const& v) {
+            std::string const& id = v.at("id");
+            return contents{{uri, "application/json",
+                agentio::to_json_text(json::object{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}), {}}};
+        }});
+
+    s.add_prompt({.name = "test_simple_prompt", .title = "Simple Prompt", .description = "A simple prompt without arguments",
+        .get = [](auto const&) { return json::array{text_message("This is a simple prompt for testing.")}; }});
+    s.add_prompt({.name = "test_prompt_with_arguments", .title = "Prompt With Arguments",
+        .description = "A prompt with required arguments",
+        .arguments = {{"arg1", "First test argument", true}, {"arg2", "Second test argument", true}},
+        .get = [](std::map<std::string, std::string> const& a) {
+            return json::array{text_message("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='" + a.at("arg2") + "'")};
+        }});
+    s.add_prompt({.name = "test_prompt_with_embedded_resource", .title = "Prompt With Embedded Resource",
+        .description = "A prompt that includes an embedded resource",
+        .arguments = {{"resourceUri", "URI of the resource to embed", true}},
+        .get = [](std::map<std::string, std::string> const& a) {
+            return json::array{
+                json::object{{"role", "user"}, {"content", json::object{{"type", "resource"},
+                    {"resource", json::object{{"uri", a.at("resourceUri")}, {"mimeType", "text/plain"},
+                        {"text", "Embedded resource content for testing."}}}}}},
+                text_message("Please process the embedded resource above.")};
+        }});
+    s.add_prompt({.name = "test_prompt_with_image", .title = "Prompt With Image", .description = "A prompt that includes an image",
+        .get = [](auto const&) {
+            return json::array{json::object{{"role", "user"},
+                                   {"content", json::object{{"type", "image"}, {"data", fixtures::png}, {"mimeType", "image/png"}}}},
+                text_message("Please analyze the image above.")};
+        }});
+    s.set_completion([](json::object const&, std::string const&, std::string const&) { return std::vector<std::string>{}; });
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string host = "127.0.0.1";
+    unsigned short port = 0;
+    std::string port_file;
+    for(int i = 1; i + 1 < argc; i += 2)
+    {
+        if(!std::strcmp(argv[i], "--host"))
+            host = argv[i + 1];
+        else if(!std::strcmp(argv[i], "--port"))
+            port = static_cast<unsigned short>(std::atoi(argv[i + 1]));
+        else if(!std::strcmp(argv[i], "--port-file"))
+            port_file = argv[i + 1];
+    }
+    asio::io_context ioc;
+    conformance_tools tools{agentio::toolset_options{}, fixtures::simple_text{}, fixtures::image_content{},
+        fixtures::audio_content{}, fixtures::embedded_resource{}, fixtures::multiple_content_types{},
+        fixtures::tool_with_logging{}, fixtures::tool_with_progress{}, fixtures::error_handling{}, fixtures::sampling{},
+        fixtures::elicitation{}, fixtures::elicitation_defaults{}, fixtures::elicitation_enums{}};
+    mcp::server<conformance_tools> server(tools, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
+    add_fixtures(server);
+    agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_tools>(server));
+    auto const ep = http.listen({asio::ip::make_address(host), port});
+    if(!ep)
+    {
+        std::fprintf(stderr, "cannot listen on %s:%u: %s\n", host.c_str(), port, ep.error().message().c_str());
+        return 1;
+    }
+    http.start();
+    std::fprintf(stderr, "MCP conformance server on http://%s:%u/mcp\n", host.c_str(), ep->port());
+    if(!port_file.empty())
+        std::ofstream(port_file) << ep->port() << '\n';
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](auto, int) { ioc.stop(); });
+    ioc.run();
+}
