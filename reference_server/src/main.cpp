@@ -3,9 +3,11 @@
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
 //   agentio-portfolio chat "pregunta" [--url URL]
+//   agentio-portfolio mcp [--transport stdio|http] [--host H] [--port P] [--api-url URL]
 
 #include "agent/settings.hpp"
 #include "app/config.hpp"
+#include "app/mcp_server.hpp"
 #include "app/server.hpp"
 #include "portfolio/db_generator.hpp"
 
@@ -43,6 +45,10 @@ Uso:
   agentio-portfolio chat "pregunta" [--url URL]
       Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
       la respuesta a medida que llega, con la actividad de las herramientas.
+  agentio-portfolio mcp [--transport stdio|http] [--host H] [--port P] [--api-url URL]
+      Servidor MCP (Model Context Protocol) con las herramientas del portfolio, cliente de la API REST
+      (por defecto http://127.0.0.1:8080/api/v1). stdio, o Streamable HTTP en http://H:P/mcp
+      (por defecto 127.0.0.1:8001).
 
 Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT;
 el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
@@ -50,6 +56,8 @@ OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL, AGENT_MAX_TOKENS, AGENT_TEMPERATUR
 AGENT_API_BASE_URL.
 gráficos: CHART_OUTPUT_DIR (charts_output), CHART_DPI (150), CHART_DEFAULT_WIDTH (10), CHART_DEFAULT_HEIGHT (6),
 CHART_MAX_CATEGORIES (15), CHART_MAX_AGE_HOURS (24), CHART_LOCALE (es_ES).
+MCP: MCP_TRANSPORT, MCP_HOST, MCP_PORT, API_BASE_URL, API_TIMEOUT, LOG_LEVEL, LOG_FILE, MAX_QUERY_ROWS,
+DEFAULT_QUERY_ROWS.
 )";
 
 struct usage_error
@@ -285,6 +293,31 @@ int chat(std::span<char* const> args)
     return status;
 }
 
+int mcp(std::span<char* const> args)
+{
+    auto settings = portfolio::mcp_settings::from_environment();
+    if(!settings)
+        throw usage_error{settings.error()};
+    for_each_flag(args, [&](std::string_view flag, std::string_view value) {
+        if(flag == "--transport")
+        {
+            if(value != "stdio" && value != "http")
+                throw usage_error{"--transport: se esperaba stdio o http, recibido '" + std::string(value) + "'"};
+            settings->transport = value;
+        }
+        else if(flag == "--host")
+            settings->host = value;
+        else if(flag == "--port")
+            settings->port = parse_number<unsigned short>(flag, value, 0, 65535);
+        else if(flag == "--api-url")
+            settings->api_base_url = value;
+        else
+            return false;
+        return true;
+    });
+    return portfolio::run_mcp(*settings);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -306,6 +339,8 @@ int main(int argc, char** argv)
             return serve(args.subspan(1));
         if(command == "chat")
             return chat(args.subspan(1));
+        if(command == "mcp")
+            return mcp(args.subspan(1));
         throw usage_error{"orden desconocida '" + std::string(command) + "'"};
     }
     catch(usage_error const& e)

@@ -102,6 +102,11 @@ struct server_options
 
     /// Adds `annotations: {readOnlyHint: true}` to every tool: the catalog only reads.
     bool read_only_tools = false;
+
+    /// Called after each tool call that got an answer (for logs and metrics).
+    std::function<void(std::string_view tool, json::value const& arguments, tool_result const& result,
+        std::chrono::steady_clock::duration elapsed)>
+        on_tool_call = {};
 };
 
 /** One client's conversation with the server: negotiated version, client

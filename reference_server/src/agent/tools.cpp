@@ -5,6 +5,8 @@
 
 #include <agentio/json_text.hpp>
 
+#include <boost/beast/core/detail/base64.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -705,10 +707,16 @@ asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_c
         co_return tool_result::error("Error en los datos del gráfico: " + problem + ".");
     }
     std::string file;
+    std::string png_base64;
     try
     {
         auto const png = charts::render_png(spec, env->chart_options);
         file = env->charts->save(png);
+        if(env->chart_image_in_result)
+        {
+            png_base64.resize(boost::beast::detail::base64::encoded_size(png.size()));
+            png_base64.resize(boost::beast::detail::base64::encode(png_base64.data(), png.data(), png.size()));
+        }
     }
     catch(std::exception const& e)
     {
@@ -721,6 +729,8 @@ asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_c
     tool_result r = tool_result::text("![" + alt + "](" + env->chart_url_prefix + file + ")");
     r.structured = json::object{{"imagen", env->chart_url_prefix + file}, {"titulo", a.titulo},
         {"tipo", boost::describe::enum_to_string(a.tipo, "bar")}};
+    if(!png_base64.empty())
+        r.add_image("image/png", std::move(png_base64));
     r.summary = "Gráfico " + std::string(boost::describe::enum_to_string(a.tipo, "bar")) + " con " +
         plural(spec.categories.size(), "categoría", "categorías");
     co_return r;

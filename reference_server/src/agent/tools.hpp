@@ -29,6 +29,7 @@ struct tool_environment
     charts::chart_store* charts = nullptr;     ///< where generar_grafico writes; null: charts unavailable
     charts::render_options chart_options{};
     std::string chart_url_prefix = "/api/v1/charts/";
+    bool chart_image_in_result = false; ///< also return the PNG as image content (MCP clients show it)
     /// Budget of one result for the model: rows beyond it are dropped from
     /// the end and a `nota` says how to page (docs/tools.md).
     agentio::compact_options compact{.max_bytes = 48 * 1024, .max_string_bytes = 2000, .drop_null_members = true};

@@ -426,8 +426,9 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
         }
     }
     json::object result{{"content", std::move(content)}};
-    // structuredContent exists from 2025-06-18 on; the text block carries the same JSON for older clients.
-    if(r.structured && detail::at_least(s.protocol_version_, "2025-06-18"))
+    // structuredContent exists from 2025-06-18 on, and is always a JSON object;
+    // the text block carries the same JSON for older clients and for arrays.
+    if(r.structured && r.structured->is_object() && detail::at_least(s.protocol_version_, "2025-06-18"))
         result["structuredContent"] = *r.structured;
     result["isError"] = r.is_error;
     return result;
@@ -621,6 +622,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
     auto const ex = co_await asio::this_coro::executor;
     detail::in_flight_entry entry(s.mutex_, s.in_flight_, call_id, ex);
     // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
+    auto const started = std::chrono::steady_clock::now();
     auto call = tools_->call(tool_name, arguments, ctx);
     auto [error, result] = co_await asio::co_spawn(ex, std::move(call),
         asio::bind_cancellation_slot(entry.slot(), asio::as_tuple(asio::use_awaitable)));
@@ -637,6 +639,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
             co_return jsonrpc::make_error(id, jsonrpc::internal_error, std::string("Internal error: ") + e.what());
         }
     }
+    if(options_.on_tool_call)
+        options_.on_tool_call(tool_name, arguments, result, std::chrono::steady_clock::now() - started);
     co_return jsonrpc::make_result(std::move(id), tool_result_json(s, result));
 }
 
