@@ -9,12 +9,17 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <atomic>
 #include <functional>
+#include <future>
+#include <memory>
+#include <optional>
 #include <thread>
 
 namespace asio = boost::asio;
@@ -223,6 +228,46 @@ BOOST_AUTO_TEST_CASE(the_client_leaving_cancels_the_producer)
     BOOST_TEST(elapsed < 5000ms);
     BOOST_TEST((send_result == sse::make_error_code(sse::error::client_gone)));
     BOOST_TEST((finish_result == sse::make_error_code(sse::error::client_gone)));
+}
+
+BOOST_AUTO_TEST_CASE(a_stopped_io_context_may_destroy_an_open_stream)
+{
+    // A server shutting down stops its io_context and destroys the suspended
+    // connections, writers included, on the type-erased strands
+    // agentio::http::server gives them: that is no misuse of the writer.
+    auto ioc = std::make_unique<asio::io_context>();
+    std::optional<tcp::acceptor> acceptor(std::in_place, *ioc, tcp::endpoint{asio::ip::make_address("127.0.0.1"), 0});
+    auto const ep = acceptor->local_endpoint();
+    std::atomic<bool> started{false};
+    asio::any_io_executor const ex = ioc->get_executor();
+    asio::co_spawn(asio::make_strand(ex), [&]() -> asio::awaitable<void> {
+        auto sock = co_await acceptor->async_accept(asio::make_strand(ex), asio::use_awaitable);
+        beast::tcp_stream stream(std::move(sock));
+        sse::writer w(stream);
+        co_await w.start(11);
+        started = true;
+        asio::steady_timer forever(stream.get_executor(), std::chrono::hours(1));
+        co_await forever.async_wait(asio::use_awaitable);
+        co_await w.finish();
+    }, asio::detached);
+    std::promise<void> released;
+    std::thread client([&, done = released.get_future()] {
+        asio::io_context cioc;
+        tcp::socket s(cioc);
+        s.connect(ep);
+        std::string head(64, '\0');
+        s.read_some(asio::buffer(head)); // the stream is open
+        while(!started)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ioc->stop();
+        done.wait(); // the connection stays open until the server is gone
+    });
+    ioc->run();
+    acceptor.reset();
+    ioc.reset(); // destroys the suspended coroutine and its writer
+    released.set_value();
+    client.join();
+    BOOST_TEST(started.load());
 }
 
 BOOST_AUTO_TEST_CASE(http_1_0_gets_a_close_delimited_body)

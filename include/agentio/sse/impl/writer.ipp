@@ -53,13 +53,16 @@ inline system::error_category const& error_category() noexcept
 
 namespace detail {
 
-// The io_context behind an executor (plain, or a strand of one); null otherwise.
+// The io_context behind an executor (plain, or a strand of one, typed or
+// type-erased as agentio::http::server makes them); null otherwise.
 inline asio::io_context* io_context_of(asio::any_io_executor const& ex) noexcept
 {
     if(auto const* plain = ex.target<asio::io_context::executor_type>())
         return &plain->context();
     if(auto const* strand = ex.target<asio::strand<asio::io_context::executor_type>>())
         return &strand->get_inner_executor().context();
+    if(auto const* strand = ex.target<asio::strand<asio::any_io_executor>>())
+        return io_context_of(strand->get_inner_executor());
     return nullptr;
 }
 
