@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `agentio-portfolio mcp` under the official MCP TypeScript SDK client, over
-# stdio and over Streamable HTTP, against a real REST server on a generated
+# stdio, Streamable HTTP and the 2024-11-05 HTTP+SSE transport, against a real REST server on a generated
 # database (tests/mcp/js/portfolio_client_test.mjs).
 #   scripts/mcp_clients.sh [build-dir]     (default build/release)
 set -euo pipefail
@@ -38,3 +38,5 @@ echo "REST API at $api"
 node tests/mcp/js/portfolio_client_test.mjs --api "$api" -- "$exe" mcp --api-url "$api"
 start "$work/mcp.txt" "$exe" mcp --transport http --port 0 --api-url "$api"
 node tests/mcp/js/portfolio_client_test.mjs --api "$api" --url "$url"
+start "$work/sse.txt" "$exe" mcp --transport sse --port 0 --api-url "$api"
+node tests/mcp/js/portfolio_client_test.mjs --api "$api" --sse "$url"

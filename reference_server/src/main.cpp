@@ -3,7 +3,7 @@
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
 //   agentio-portfolio chat "pregunta" [--url URL]
-//   agentio-portfolio mcp [--transport stdio|http] [--host H] [--port P] [--api-url URL]
+//   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
 
 #include "agent/settings.hpp"
 #include "app/config.hpp"
@@ -45,10 +45,10 @@ Uso:
   agentio-portfolio chat "pregunta" [--url URL]
       Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
       la respuesta a medida que llega, con la actividad de las herramientas.
-  agentio-portfolio mcp [--transport stdio|http] [--host H] [--port P] [--api-url URL]
+  agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
       Servidor MCP (Model Context Protocol) con las herramientas del portfolio, cliente de la API REST
-      (por defecto http://127.0.0.1:8080/api/v1). stdio, o Streamable HTTP en http://H:P/mcp
-      (por defecto 127.0.0.1:8001).
+      (por defecto http://127.0.0.1:8080/api/v1). stdio, o HTTP en H:P (por defecto 127.0.0.1:8001):
+      Streamable HTTP en /mcp y el transporte HTTP+SSE de 2024-11-05 en /sse (http y sse sirven ambos).
 
 Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT;
 el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
@@ -301,8 +301,8 @@ int mcp(std::span<char* const> args)
     for_each_flag(args, [&](std::string_view flag, std::string_view value) {
         if(flag == "--transport")
         {
-            if(value != "stdio" && value != "http")
-                throw usage_error{"--transport: se esperaba stdio o http, recibido '" + std::string(value) + "'"};
+            if(value != "stdio" && value != "http" && value != "sse")
+                throw usage_error{"--transport: se esperaba stdio, http o sse, recibido '" + std::string(value) + "'"};
             settings->transport = value;
         }
         else if(flag == "--host")

@@ -66,6 +66,12 @@ AGENTIO_FIXTURE_TOOL(elicitation_defaults, "test_elicitation_sep1034_defaults",
     "Tests elicitation with default values per SEP-1034")
 AGENTIO_FIXTURE_TOOL(elicitation_enums, "test_elicitation_sep1330_enums",
     "Tests elicitation with enum schema improvements per SEP-1330")
+// The 2026-07-28 suite's diagnostics (server-stateless).
+AGENTIO_FIXTURE_TOOL(missing_capability, "test_missing_capability",
+    "Needs the client's sampling capability: without it the call is refused with -32021")
+AGENTIO_FIXTURE_TOOL(streaming_elicitation, "test_streaming_elicitation",
+    "Reports progress, then would elicit: the response stream never carries a request")
+AGENTIO_FIXTURE_TOOL(logging_tool, "test_logging_tool", "Logs at info level (sent only when the request asks for logs)")
 #undef AGENTIO_FIXTURE_TOOL
 
 asio::awaitable<tool_result> simple_text::operator()(args, tool_context&) const
@@ -123,6 +129,34 @@ asio::awaitable<tool_result> tool_with_progress::operator()(args, tool_context& 
             co_await sleep_ms(50);
     }
     co_return tool_result::text("Progress completed");
+}
+
+asio::awaitable<tool_result> missing_capability::operator()(args, tool_context& ctx) const
+{
+    json::object params{{"messages", json::array{json::object{{"role", "user"},
+                             {"content", json::object{{"type", "text"}, {"text", "ping"}}}}}},
+        {"maxTokens", 10}};
+    auto const reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+    if(!reply.ok())
+        co_return tool_result::error("sampling unavailable: " + agentio::to_json_text(reply.error));
+    co_return tool_result::text("sampled");
+}
+
+asio::awaitable<tool_result> streaming_elicitation::operator()(args, tool_context& ctx) const
+{
+    ctx.report_progress(0, 1, "asking");
+    co_await sleep_ms(20);
+    json::object params{{"message", "Name?"},
+        {"requestedSchema", json::object{{"type", "object"}, {"properties", json::object{{"name", json::object{{"type", "string"}}}}}}}};
+    auto const reply = co_await ctx.ask_client("elicitation/create", std::move(params));
+    ctx.report_progress(1, 1, "done");
+    co_return tool_result::text(reply.ok() ? "elicited" : "elicitation unavailable within this request");
+}
+
+asio::awaitable<tool_result> logging_tool::operator()(args, tool_context& ctx) const
+{
+    ctx.write_log("info", "logging tool ran");
+    co_return tool_result::text("logged");
 }
 
 asio::awaitable<tool_result> error_handling::operator()(args, tool_context&) const
@@ -236,7 +270,8 @@ namespace {
 using conformance_tools = agentio::toolset<fixtures::simple_text, fixtures::image_content, fixtures::audio_content,
     fixtures::embedded_resource, fixtures::multiple_content_types, fixtures::tool_with_logging,
     fixtures::tool_with_progress, fixtures::error_handling, fixtures::sampling, fixtures::elicitation,
-    fixtures::elicitation_defaults, fixtures::elicitation_enums>;
+    fixtures::elicitation_defaults, fixtures::elicitation_enums, fixtures::missing_capability,
+    fixtures::streaming_elicitation, fixtures::logging_tool>;
 
 json::object text_message(std::string text)
 {
@@ -313,7 +348,8 @@ int main(int argc, char** argv)
     conformance_tools tools{agentio::toolset_options{}, fixtures::simple_text{}, fixtures::image_content{},
         fixtures::audio_content{}, fixtures::embedded_resource{}, fixtures::multiple_content_types{},
         fixtures::tool_with_logging{}, fixtures::tool_with_progress{}, fixtures::error_handling{}, fixtures::sampling{},
-        fixtures::elicitation{}, fixtures::elicitation_defaults{}, fixtures::elicitation_enums{}};
+        fixtures::elicitation{}, fixtures::elicitation_defaults{}, fixtures::elicitation_enums{},
+        fixtures::missing_capability{}, fixtures::streaming_elicitation{}, fixtures::logging_tool{}};
     mcp::server<conformance_tools> server(tools, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
     agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_tools>(server));

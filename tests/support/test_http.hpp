@@ -2,6 +2,8 @@
 // connection, or raw bytes for requests a well-behaved client would not send.
 #pragma once
 
+#include <agentio/sse/parser.hpp>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -14,7 +16,9 @@
 #include <boost/json/value.hpp>
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace test_http {
 
@@ -94,5 +98,64 @@ inline std::string raw(tcp::endpoint ep, std::string const& bytes, bool half_clo
     asio::read(s, asio::dynamic_buffer(out), ec); // until EOF or reset
     return out;
 }
+
+/// A GET whose response is an event stream, read event by event as the server sends them.
+class event_stream
+{
+public:
+    explicit event_stream(tcp::endpoint ep, std::string const& target, http::fields const& extra = {})
+        : stream_(ioc_)
+    {
+        stream_.expires_after(std::chrono::seconds(30));
+        stream_.connect(ep);
+        http::request<http::empty_body> req{http::verb::get, target, 11};
+        req.set(http::field::host, "127.0.0.1");
+        req.set(http::field::accept, "text/event-stream");
+        for(auto const& f : extra)
+            req.set(f.name_string(), f.value());
+        http::write(stream_, req);
+        parser_.body_limit(boost::none);
+        on_chunk_ = [this](std::uint64_t, std::string_view data, beast::error_code&) -> std::size_t {
+            events_parser_.feed(data, [this](agentio::sse::event const& e) { events_.push_back(e); });
+            return data.size();
+        };
+        parser_.on_chunk_body(on_chunk_); // Beast keeps a reference
+        http::read_header(stream_, buffer_, parser_);
+        status = parser_.get().result_int();
+        for(auto const& f : parser_.get())
+            headers.insert(f.name_string(), f.value());
+    }
+
+    /// The next event; throws when the stream ends or nothing comes within `timeout`.
+    agentio::sse::event next(std::chrono::steady_clock::duration timeout = std::chrono::seconds(30))
+    {
+        stream_.expires_after(timeout);
+        while(events_.empty())
+            http::read_some(stream_, buffer_, parser_);
+        auto e = std::move(events_.front());
+        events_.erase(events_.begin());
+        return e;
+    }
+
+    /// Leaves: closes the connection.
+    void close()
+    {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        stream_.close();
+    }
+
+    unsigned status = 0;
+    http::fields headers;
+
+private:
+    asio::io_context ioc_;
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::function<std::size_t(std::uint64_t, std::string_view, beast::error_code&)> on_chunk_;
+    http::response_parser<http::empty_body> parser_;
+    agentio::sse::parser events_parser_;
+    std::vector<agentio::sse::event> events_;
+};
 
 } // namespace test_http

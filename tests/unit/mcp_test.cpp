@@ -353,6 +353,75 @@ BOOST_AUTO_TEST_CASE(a_tool_asks_the_client_and_logs)
     BOOST_TEST(std::string(refused.at("content").at(0).at("text").as_string()).find("sampling") != std::string::npos);
 }
 
+// A 2026-07-28 request's _meta, with a placeholder for extra members.
+std::string stateless(std::string_view method, std::string_view params = "", std::string_view meta_extra = "",
+    std::string_view version = "2026-07-28", std::string_view caps = "{}")
+{
+    return R"({"jsonrpc":"2.0","id":9,"method":")" + std::string(method) + R"(","params":{)" + std::string(params) +
+        (params.empty() ? "" : ",") + R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(version) +
+        R"(","io.modelcontextprotocol/clientCapabilities":)" + std::string(caps) +
+        R"(,"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"})" + std::string(meta_extra) + "}}}";
+}
+
+BOOST_AUTO_TEST_CASE(stateless_requests_need_no_handshake)
+{
+    harness h; // never initialized
+    auto const discover = h.result(stateless("server/discover"));
+    BOOST_TEST(discover.at("resultType") == "complete");
+    auto const& versions = discover.at("supportedVersions").as_array();
+    BOOST_TEST(versions.at(0) == "2026-07-28");
+    BOOST_TEST((std::find(versions.begin(), versions.end(), json::value("2025-11-25")) != versions.end()));
+    BOOST_TEST(discover.at("capabilities").at("tools").as_object().empty());
+    BOOST_TEST(discover.at("_meta").at("io.modelcontextprotocol/serverInfo").at("name") == "agentio");
+    BOOST_TEST(discover.at("ttlMs").as_int64() >= 0);
+    BOOST_TEST(discover.at("cacheScope") == "public");
+
+    auto const list = h.result(stateless("tools/list"));
+    BOOST_TEST(list.at("tools").as_array().size() == 3u);
+    BOOST_TEST(list.at("resultType") == "complete");
+    BOOST_TEST(list.at("cacheScope") == "public");
+    auto const call = h.result(stateless("tools/call", R"("name":"echo","arguments":{"text":"hola"})"));
+    BOOST_TEST(call.at("resultType") == "complete");
+    BOOST_TEST(call.at("structuredContent").at("echo") == "hola");
+    BOOST_TEST(!call.as_object().contains("ttlMs"));
+    BOOST_TEST(h.session.protocol_version().empty()); // nothing was kept
+
+    // The handshake still works on the same session afterwards.
+    h.initialize();
+    BOOST_TEST(h.session.protocol_version() == "2025-11-25");
+}
+
+BOOST_AUTO_TEST_CASE(stateless_errors)
+{
+    harness h;
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"server/discover"})") == -32602);
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})") ==
+        -32602); // no clientCapabilities
+    auto const old = h.handle(stateless("tools/list", "", "", "v999.0.0"));
+    BOOST_TEST(old->at("error").at("code") == -32022);
+    BOOST_TEST(old->at("error").at("data").at("requested") == "v999.0.0");
+    BOOST_TEST(old->at("error").at("data").at("supported").at(0) == "2026-07-28");
+    for(auto removed : {"ping", "logging/setLevel", "resources/subscribe"})
+        BOOST_TEST(h.error_code(stateless(removed)) == -32601);
+    BOOST_TEST(h.error_code(stateless("no/such")) == -32601);
+    BOOST_TEST(h.error_code(stateless("tools/list", "", R"(,"io.modelcontextprotocol/logLevel":"loud")")) == -32602);
+
+    // A tool that needs sampling from a client that does not offer it: -32021 naming the capability.
+    auto const missing = h.handle(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})"));
+    BOOST_TEST(missing->at("error").at("code") == -32021);
+    BOOST_TEST(missing->at("error").at("data").at("requiredCapabilities").at("sampling").as_object().empty());
+
+    // Logs go out only when the request asks for them with its logLevel.
+    h.sent.clear();
+    h.result(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})", "", "2026-07-28", R"({"sampling":{}})"));
+    BOOST_TEST(h.sent.empty());
+    auto const asked = h.result(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})",
+        R"(,"io.modelcontextprotocol/logLevel":"info")", "2026-07-28", R"({"sampling":{}})"));
+    BOOST_TEST_REQUIRE(h.sent.size() == 1u);
+    BOOST_TEST(h.sent[0].at("params").at("data") == "preguntando");
+    BOOST_TEST(asked.at("isError") == true); // no server-to-client requests in 2026-07-28
+}
+
 BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
 {
     harness h;
@@ -649,6 +718,63 @@ BOOST_AUTO_TEST_CASE(dns_rebinding_is_refused)
     BOOST_TEST(h.post(init, {}, local).status == 200u);
 }
 
+BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
+{
+    http_harness h;
+    auto const meta = std::string(R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
+    auto headers = [](std::string method, std::string name = {}) {
+        bhttp::fields f;
+        f.set("MCP-Protocol-Version", "2026-07-28");
+        f.set("Mcp-Method", method);
+        if(!name.empty())
+            f.set("Mcp-Name", name);
+        return f;
+    };
+    auto const discover = h.post(R"({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{)" + meta + "}}", {},
+        headers("server/discover"));
+    BOOST_TEST(discover.status == 200u);
+    BOOST_TEST(discover.headers["mcp-session-id"].empty());
+    BOOST_TEST(discover.json().at("result").at("resultType") == "complete");
+    BOOST_TEST(h.endpoint.session_count() == 0u);
+
+    // A quick call is answered with JSON; Mcp-Name may come Base64-wrapped ("echo").
+    auto const call = R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"},)" + meta + "}}";
+    auto const quick = h.post(call, {}, headers("tools/call", "=?base64?ZWNobw==?="));
+    BOOST_TEST(quick.status == 200u);
+    BOOST_TEST(quick.headers["content-type"] == "application/json");
+    BOOST_TEST(quick.json().at("result").at("content").at(0).at("text") == R"({"echo":"hola"})");
+
+    // Headers that disagree with the body, a version nobody speaks, a method that is gone.
+    auto const wrong_name = h.post(call, {}, headers("tools/call", "other"));
+    BOOST_TEST(wrong_name.status == 400u);
+    BOOST_TEST(wrong_name.json().at("error").at("code") == -32020);
+    BOOST_TEST(h.post(call, {}, headers("tools/list", "echo")).json().at("error").at("code") == -32020);
+    bhttp::fields v999 = headers("tools/list");
+    v999.set("MCP-Protocol-Version", "v999.0.0");
+    auto const unsupported = h.post(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}})",
+        {}, v999);
+    BOOST_TEST(unsupported.status == 400u);
+    BOOST_TEST(unsupported.json().at("error").at("code") == -32022);
+    auto const init = h.post(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2026-07-28",)" + meta + "}}",
+        {}, headers("initialize"));
+    BOOST_TEST(init.status == 404u);
+    BOOST_TEST(init.json().at("error").at("code") == -32601);
+    bhttp::fields get_headers = headers("tools/list");
+    BOOST_TEST(test_http::request(h.ep, bhttp::verb::get, "/mcp", {}, "application/json", get_headers).status == 405u);
+
+    // A call that runs long streams its progress, then its result.
+    auto const slow = h.post(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{"ms":400},"_meta":{"progressToken":"t","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})",
+        {}, headers("tools/call", "slow"));
+    BOOST_TEST(slow.headers["content-type"] == "text/event-stream");
+    auto const events = sse_messages(slow.body);
+    BOOST_TEST_REQUIRE(events.size() == 3u);
+    BOOST_TEST(events[0].at("method") == "notifications/progress");
+    BOOST_TEST(events[2].at("result").at("resultType") == "complete");
+
+    // The handshake revisions are still served on the same endpoint.
+    BOOST_TEST(!h.initialize().empty());
+}
+
 BOOST_AUTO_TEST_CASE(the_oldest_session_makes_room)
 {
     http_harness h; // at most 3 sessions
@@ -658,6 +784,184 @@ BOOST_AUTO_TEST_CASE(the_oldest_session_makes_room)
     BOOST_TEST(h.endpoint.session_count() == 3u);
     BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[0]).status == 404u);
     BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[3]).status == 200u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------
+// The 2024-11-05 HTTP+SSE transport next to Streamable HTTP on one server.
+
+BOOST_AUTO_TEST_SUITE(mcp_legacy_sse)
+
+namespace {
+
+namespace bhttp = boost::beast::http;
+
+struct legacy_harness
+{
+    using modern_t = mcp::streamable_http<test_tools>;
+    using legacy_t = mcp::legacy_sse<test_tools>;
+
+    // Both transports behind one handler, as the spec's backwards compatibility asks.
+    struct both
+    {
+        modern_t modern;
+        legacy_t legacy;
+        asio::awaitable<std::optional<bhttp::message_generator>> operator()(agentio::http::request&& req,
+            boost::beast::tcp_stream& s) const
+        {
+            if(legacy.handles(req.target()))
+                return legacy(std::move(req), s);
+            return modern(std::move(req), s);
+        }
+    };
+
+    asio::io_context ioc;
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
+    mcp::server<test_tools> mcp_server{tools};
+    both endpoints{modern_t(mcp_server), legacy_t(mcp_server, mcp::legacy_sse_options{.max_sessions = 2})};
+    agentio::http::server<both> http{ioc.get_executor(), endpoints};
+    asio::ip::tcp::endpoint ep;
+    std::vector<std::thread> runners;
+
+    legacy_harness()
+    {
+        ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        http.start();
+        for(int i = 0; i < 2; ++i) // the POSTs and the stream on different threads
+            runners.emplace_back([this] { ioc.run(); });
+    }
+    ~legacy_harness()
+    {
+        ioc.stop();
+        for(auto& t : runners)
+            t.join();
+    }
+
+    test_http::reply post(std::string const& target, std::string const& body, bhttp::fields extra = {})
+    {
+        return test_http::request(ep, bhttp::verb::post, target, body, "application/json", extra);
+    }
+
+    // Waits until the server has noticed streams closing.
+    bool sessions_become(std::size_t n)
+    {
+        for(int i = 0; i < 500 && endpoints.legacy.session_count() != n; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return endpoints.legacy.session_count() == n;
+    }
+};
+
+json::value message_of(agentio::sse::event const& e)
+{
+    BOOST_TEST(e.type == "message");
+    return json::parse(e.data);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
+{
+    legacy_harness h;
+    test_http::event_stream stream(h.ep, "/sse");
+    BOOST_TEST(stream.status == 200u);
+    BOOST_TEST(stream.headers["content-type"] == "text/event-stream");
+    auto const endpoint = stream.next();
+    BOOST_TEST(endpoint.type == "endpoint");
+    BOOST_TEST_REQUIRE(endpoint.data.starts_with("/messages/?session_id="));
+    std::string const post_to = endpoint.data;
+    BOOST_TEST(h.endpoints.legacy.session_count() == 1u);
+
+    // Every POST is accepted; its answer comes on the stream.
+    auto const init = h.post(post_to, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}})");
+    BOOST_TEST(init.status == 202u);
+    BOOST_TEST(init.body == "Accepted");
+    auto const initialized = message_of(stream.next());
+    BOOST_TEST(initialized.at("id") == 0);
+    BOOST_TEST(initialized.at("result").at("protocolVersion") == "2024-11-05");
+    BOOST_TEST(h.post(post_to, R"({"jsonrpc":"2.0","method":"notifications/initialized"})").status == 202u);
+
+    // The TypeScript SDK's parameter name works too.
+    std::string const ts_style = "/messages/?sessionId=" + post_to.substr(post_to.find('=') + 1);
+    BOOST_TEST(h.post(ts_style, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})").status == 202u);
+    BOOST_TEST(message_of(stream.next()).at("result").at("tools").as_array().size() == 3u);
+
+    // Progress, then the result, all on the stream.
+    BOOST_TEST(h.post(post_to,
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":"p"}}})")
+            .status == 202u);
+    auto const first = message_of(stream.next());
+    BOOST_TEST(first.at("method") == "notifications/progress");
+    BOOST_TEST(first.at("params").at("progressToken") == "p");
+    BOOST_TEST(message_of(stream.next()).at("method") == "notifications/progress");
+    auto const result = message_of(stream.next());
+    BOOST_TEST(result.at("id") == 2);
+    BOOST_TEST(result.at("result").at("content").at(0).at("text") == "hecho");
+
+    // Invalid arguments are the tool's error, on the stream like anything else.
+    BOOST_TEST(h.post(post_to, R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})")
+                   .status == 202u);
+    BOOST_TEST(message_of(stream.next()).at("result").at("isError") == true);
+
+    // The session ends with its stream.
+    stream.close();
+    BOOST_TEST(h.sessions_become(0));
+    BOOST_TEST(h.post(post_to, R"({"jsonrpc":"2.0","id":4,"method":"ping"})").status == 404u);
+}
+
+BOOST_AUTO_TEST_CASE(a_slow_call_does_not_hold_the_others)
+{
+    legacy_harness h;
+    test_http::event_stream stream(h.ep, "/sse");
+    std::string const post_to = stream.next().data;
+    h.post(post_to, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+    BOOST_TEST(message_of(stream.next()).at("id") == 0);
+    h.post(post_to, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":60000}}})");
+    h.post(post_to, R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
+    BOOST_TEST(message_of(stream.next()).at("id") == 2);
+
+    // Leaving cancels the minute-long call: nothing keeps the session.
+    stream.close();
+    BOOST_TEST(h.sessions_become(0));
+}
+
+BOOST_AUTO_TEST_CASE(transport_errors)
+{
+    legacy_harness h;
+    test_http::event_stream stream(h.ep, "/sse");
+    std::string const post_to = stream.next().data;
+
+    auto const missing = h.post("/messages/", R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    BOOST_TEST(missing.status == 400u);
+    BOOST_TEST(missing.detail_or_message() == "Bad Request: session_id is required");
+    auto const unknown = h.post("/messages/?session_id=nope", R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    BOOST_TEST(unknown.status == 404u);
+    BOOST_TEST(unknown.json().at("error").at("code") == -32001);
+    auto const bad = h.post(post_to, "{no json");
+    BOOST_TEST(bad.status == 400u);
+    BOOST_TEST(bad.json().at("error").at("code") == -32700);
+    BOOST_TEST(test_http::request(h.ep, bhttp::verb::post, post_to, "{}", "text/plain").status == 415u);
+
+    auto const get_messages = test_http::get(h.ep, "/messages/");
+    BOOST_TEST(get_messages.status == 405u);
+    BOOST_TEST(get_messages.headers["allow"] == "POST");
+    auto const post_sse = h.post("/sse", "{}");
+    BOOST_TEST(post_sse.status == 405u);
+    BOOST_TEST(post_sse.headers["allow"] == "GET");
+
+    bhttp::fields evil;
+    evil.set(bhttp::field::host, "evil.example.com");
+    BOOST_TEST(test_http::event_stream(h.ep, "/sse", evil).status == 403u);
+    BOOST_TEST(h.post(post_to, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", evil).status == 403u);
+
+    // At most two streams.
+    test_http::event_stream second(h.ep, "/sse");
+    BOOST_TEST(second.status == 200u);
+    second.next();
+    BOOST_TEST(test_http::event_stream(h.ep, "/sse").status == 503u);
+
+    // The modern endpoint is still there.
+    BOOST_TEST(test_http::get(h.ep, "/mcp").status == 405u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -60,6 +60,11 @@ struct http_options
 
     /// A session unused for this long is forgotten.
     std::chrono::steady_clock::duration session_idle_timeout = std::chrono::minutes(30);
+
+    /// A `tools/call` whose result comes within this time with no notification
+    /// before it is answered with plain JSON, keeping the connection; otherwise
+    /// the answer becomes an SSE stream (progress first, cancelled by closing).
+    std::chrono::steady_clock::duration json_reply_window = std::chrono::milliseconds(100);
 };
 
 namespace detail {
@@ -144,10 +149,60 @@ private:
         state(server<Tools> const& s, http_options o) : srv(&s), options(std::move(o)) {}
     };
 
+    asio::awaitable<std::optional<beast::http::message_generator>> serve_stateless(http::request const& req,
+        beast::tcp_stream& stream, json::object message) const;
+
     std::shared_ptr<state> state_;
 };
 
 namespace detail {
+
+// A header value as 2026-07-28 allows it: plain, or `=?base64?<RFC 4648>?=`.
+inline std::optional<std::string> header_value(std::string_view v)
+{
+    while(!v.empty() && (v.front() == ' ' || v.front() == '\t'))
+        v.remove_prefix(1);
+    while(!v.empty() && (v.back() == ' ' || v.back() == '\t'))
+        v.remove_suffix(1);
+    constexpr std::string_view open = "=?base64?", close = "?=";
+    if(!v.starts_with(open) || !v.ends_with(close) || v.size() < open.size() + close.size())
+        return std::string(v);
+    v = v.substr(open.size(), v.size() - open.size() - close.size());
+    std::string out;
+    unsigned bits = 0;
+    int count = 0;
+    for(char c : v)
+    {
+        int d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+            : c == '+' ? 62 : c == '/' ? 63 : c == '=' ? -2 : -1;
+        if(d == -2)
+            break;
+        if(d < 0)
+            return std::nullopt;
+        bits = (bits << 6) | static_cast<unsigned>(d);
+        if((count += 6) >= 8)
+        {
+            count -= 8;
+            out.push_back(static_cast<char>((bits >> count) & 0xFF));
+        }
+    }
+    return out;
+}
+
+// The HTTP status of a 2026-07-28 error: 404 for a method that is not there,
+// 400 for a request the server cannot serve as sent, 200 for the method's own errors.
+inline beast::http::status stateless_error_status(json::object const& reply, bool before_dispatch)
+{
+    auto const* error = reply.if_contains("error");
+    if(!error)
+        return beast::http::status::ok;
+    auto const code = error->at("code").to_number<std::int64_t>();
+    if(code == jsonrpc::method_not_found)
+        return beast::http::status::not_found;
+    if(before_dispatch || code == jsonrpc::missing_client_capability)
+        return beast::http::status::bad_request;
+    return beast::http::status::ok;
+}
 
 inline http::response mcp_http_error(beast::http::status status, int code, std::string_view message,
     http::request const& req)
@@ -158,6 +213,117 @@ inline http::response mcp_http_error(beast::http::status status, int code, std::
     res.body() = to_json_text(jsonrpc::make_error(nullptr, code, message));
     res.prepare_payload();
     return res;
+}
+
+// Why a request is refused against DNS rebinding ("" when it is not): its Host
+// must be one of `hosts` (any port), its Origin, when present, one of `origins`
+// or http(s)://<one of hosts>[:port]. An empty `hosts` accepts everything.
+inline std::string_view refused_host_or_origin(http::request const& req, std::vector<std::string> const& hosts,
+    std::vector<std::string> const& origins)
+{
+    if(hosts.empty())
+        return {};
+    auto const listed = [](auto const& list, std::string_view value) {
+        return std::find(list.begin(), list.end(), value) != list.end();
+    };
+    if(!listed(hosts, host_without_port(req[beast::http::field::host])))
+        return "Forbidden: invalid Host header";
+    auto const origin = req[beast::http::field::origin];
+    if(origin.empty() || listed(origins, origin))
+        return {};
+    for(auto scheme : {std::string_view("http://"), std::string_view("https://")})
+        if(origin.starts_with(scheme) && listed(hosts, host_without_port(origin.substr(scheme.size()))))
+            return {};
+    return "Forbidden: invalid Origin header";
+}
+
+// A call answered from the background: its notifications, then its reply.
+struct call_outbox
+{
+    std::deque<std::string> events;
+    std::optional<json::object> reply;
+    asio::steady_timer wake;
+    asio::cancellation_signal cancel; // emitted when the client leaves the stream
+    bool done = false;
+
+    explicit call_outbox(asio::any_io_executor ex) : wake(std::move(ex)) {}
+
+    static session::send_function channel(std::shared_ptr<call_outbox> const& box)
+    {
+        return [box](json::object m) {
+            box->events.push_back(to_json_text(m));
+            box->wake.cancel();
+        };
+    }
+
+    void finish(std::optional<json::object> r)
+    {
+        reply = std::move(r);
+        done = true;
+        wake.cancel();
+    }
+};
+
+// Answers a call running in the background (bound to box->cancel): with plain
+// JSON, which keeps the connection, when its reply comes alone within
+// `window`; otherwise with an SSE stream of its notifications and then its
+// reply, whose closing cancels the call (the writer watches the socket, so the
+// connection ends with the stream).
+inline asio::awaitable<std::optional<beast::http::message_generator>> answer_call(http::request const& req,
+    beast::tcp_stream& stream, std::shared_ptr<call_outbox> box, std::chrono::steady_clock::duration window,
+    beast::http::fields const& extra, beast::http::status (*status_of)(json::object const&))
+{
+    namespace bhttp = beast::http;
+    if(!box->done)
+    {
+        box->wake.expires_after(window);
+        co_await box->wake.async_wait(asio::as_tuple(asio::use_awaitable)); // ends early on a message
+    }
+    if(box->done && box->events.empty() && box->reply)
+    {
+        http::response res{status_of(*box->reply), req.version()};
+        for(auto const& f : extra)
+            res.set(f.name_string(), f.value());
+        res.set(bhttp::field::content_type, "application/json");
+        res.keep_alive(req.keep_alive());
+        res.body() = to_json_text(*box->reply);
+        res.prepare_payload();
+        co_return bhttp::message_generator(std::move(res));
+    }
+
+    sse::writer writer(stream);
+    for(auto const& f : extra)
+        writer.headers().set(f.name_string(), f.value());
+    writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
+    writer.headers().set("X-Accel-Buffering", "no");
+    if(auto start_ec = co_await writer.start(req.version()))
+    {
+        box->cancel.emit(asio::cancellation_type::terminal);
+        co_await writer.finish();
+        co_return std::nullopt;
+    }
+    writer.disconnect_slot().assign([box](asio::cancellation_type t) {
+        box->cancel.emit(t);
+        box->wake.cancel();
+    });
+    for(;;)
+    {
+        while(!box->events.empty() && !writer.client_gone())
+        {
+            std::string data = std::move(box->events.front());
+            box->events.pop_front();
+            co_await writer.send("message", data);
+        }
+        if(box->done || writer.client_gone())
+            break;
+        box->wake.expires_after(std::chrono::hours(1));
+        co_await box->wake.async_wait(asio::as_tuple(asio::use_awaitable));
+    }
+    if(box->done && box->reply && !writer.client_gone())
+        co_await writer.send("message", to_json_text(*box->reply));
+    writer.disconnect_slot().clear();
+    co_await writer.finish();
+    co_return std::nullopt;
 }
 
 inline bool accepts(http::request const& req, std::string_view type)
@@ -183,29 +349,30 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         co_return fail(status::not_found, jsonrpc::invalid_request, "Not Found");
 
     // DNS rebinding: a page on another site must not reach a local server through the browser.
-    if(!opt.allowed_hosts.empty())
+    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins); !refused.empty())
+        co_return fail(status::forbidden, -32000, refused);
+
+    // 2026-07-28 requests carry no session: a version header naming it, or a
+    // body whose _meta names a version the handshake revisions do not use.
+    auto const version_header = req["MCP-Protocol-Version"];
+    if(req["Mcp-Session-Id"].empty() && req.method() != bhttp::verb::post && version_header == stateless_protocol_version)
     {
-        auto const host = detail::host_without_port(req[bhttp::field::host]);
-        bool const host_ok = std::find(opt.allowed_hosts.begin(), opt.allowed_hosts.end(), host) != opt.allowed_hosts.end();
-        if(!host_ok)
-            co_return fail(status::forbidden, -32000, "Forbidden: invalid Host header");
-        if(auto const origin = req[bhttp::field::origin]; !origin.empty())
-        {
-            bool origin_ok = std::find(opt.allowed_origins.begin(), opt.allowed_origins.end(), origin) !=
-                opt.allowed_origins.end();
-            for(auto scheme : {std::string_view("http://"), std::string_view("https://")})
-                if(origin.starts_with(scheme))
-                {
-                    auto const origin_host = detail::host_without_port(origin.substr(scheme.size()));
-                    origin_ok = origin_ok ||
-                        std::find(opt.allowed_hosts.begin(), opt.allowed_hosts.end(), origin_host) != opt.allowed_hosts.end();
-                }
-            if(!origin_ok)
-                co_return fail(status::forbidden, -32000, "Forbidden: invalid Origin header");
-        }
+        auto res = detail::mcp_http_error(status::method_not_allowed, jsonrpc::method_not_found,
+            "Method Not Allowed: " + std::string(stateless_protocol_version) + " uses POST only", req);
+        res.set(bhttp::field::allow, "POST");
+        co_return bhttp::message_generator(std::move(res));
+    }
+    if(req["Mcp-Session-Id"].empty() && req.method() == bhttp::verb::post)
+    {
+        boost::system::error_code parse_ec;
+        json::value body = json::parse(req.body(), parse_ec);
+        std::string why;
+        if(!parse_ec && jsonrpc::classify(body, why) == jsonrpc::kind::request &&
+            (version_header == stateless_protocol_version ||
+                (detail::is_stateless_request(body.get_object()) && !is_supported_protocol_version(version_header))))
+            co_return co_await serve_stateless(req, stream, std::move(body.get_object()));
     }
 
-    auto const version_header = req["MCP-Protocol-Version"];
     if(!version_header.empty() && !is_supported_protocol_version(version_header))
     {
         std::string supported;
@@ -228,9 +395,18 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
     {
         if(req["Mcp-Session-Id"].empty())
             co_return fail(status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required");
-        std::lock_guard lock(state_->mutex);
-        if(state_->sessions.erase(req["Mcp-Session-Id"]) == 0)
+        std::shared_ptr<session_entry> ended;
+        {
+            std::lock_guard lock(state_->mutex);
+            if(auto it = state_->sessions.find(req["Mcp-Session-Id"]); it != state_->sessions.end())
+            {
+                ended = std::move(it->second);
+                state_->sessions.erase(it);
+            }
+        }
+        if(!ended)
             co_return fail(status::not_found, -32001, "Session not found");
+        ended->session.cancel_all(); // the client is done: its running calls too
         http::response res{status::ok, req.version()};
         res.keep_alive(req.keep_alive());
         res.prepare_payload();
@@ -326,55 +502,76 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         co_return reply_json(reply);
     }
 
-    // tools/call: an SSE stream, so that the call's progress precedes its result.
-    sse::writer writer(stream);
-    writer.headers().set("Mcp-Session-Id", session_id);
-    writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
-    if(auto start_ec = co_await writer.start(req.version()))
-    {
-        co_await writer.finish();
-        co_return std::nullopt;
-    }
-    struct outbox
-    {
-        std::deque<std::string> events;
-        asio::steady_timer wake;
-        bool done = false;
-    };
+    // tools/call: plain JSON when the result comes alone and soon, else an SSE
+    // stream carrying the call's progress, logs and requests before its result.
     auto const ex = co_await asio::this_coro::executor;
-    auto box = std::make_shared<outbox>(outbox{{}, asio::steady_timer(ex), false});
-    session::send_function channel = [box](json::object m) {
-        box->events.push_back(to_json_text(m));
-        box->wake.cancel();
-    };
+    auto box = std::make_shared<detail::call_outbox>(ex);
     auto run = [](server<Tools> const* srv, std::shared_ptr<session_entry> e, json::value m,
-                   session::send_function ch, std::shared_ptr<outbox> b) -> asio::awaitable<void> {
-        auto reply = co_await srv->handle(e->session, std::move(m), ch);
-        if(reply)
-            ch(*reply);
-        b->done = true;
-        b->wake.cancel();
+                   std::shared_ptr<detail::call_outbox> b) -> asio::awaitable<void> {
+        auto reply = co_await srv->handle(e->session, std::move(m), detail::call_outbox::channel(b));
+        b->finish(std::move(reply));
     };
-    auto call = run(state_->srv, entry, std::move(message), channel, box);
-    asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(writer.disconnect_slot(), asio::detached));
-    for(;;)
+    // The call holds the outbox: it may finish after this handler, once cancelled.
+    auto call = run(state_->srv, entry, std::move(message), box);
+    asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(box->cancel.slot(), asio::detached));
+    bhttp::fields extra;
+    extra.set("Mcp-Session-Id", session_id);
+    co_return co_await detail::answer_call(req, stream, box, opt.json_reply_window, extra,
+        [](json::object const&) { return status::ok; });
+}
+
+template<tool_catalog Tools>
+asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<Tools>::serve_stateless(
+    http::request const& req, beast::tcp_stream& stream, json::object message) const
+{
+    namespace bhttp = beast::http;
+    using bhttp::status;
+    auto json_reply = [&](status st, json::object const& body) {
+        http::response res{st, req.version()};
+        res.set(bhttp::field::content_type, "application/json");
+        res.keep_alive(req.keep_alive());
+        res.body() = to_json_text(body);
+        res.prepare_payload();
+        return std::optional<bhttp::message_generator>(std::move(res));
+    };
+    if(req[bhttp::field::content_type].find("application/json") == std::string_view::npos)
+        co_return json_reply(status::unsupported_media_type, jsonrpc::make_error(nullptr, -32600,
+            "Unsupported Media Type: Content-Type must be application/json"));
+    if(!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
+        co_return json_reply(status::not_acceptable, jsonrpc::make_error(nullptr, -32600,
+            "Not Acceptable: Client must accept both application/json and text/event-stream"));
+
+    typename server<Tools>::request_headers headers;
+    auto header = [&](std::string_view name) -> std::optional<std::string> {
+        auto const it = req.find(name);
+        if(it == req.end())
+            return std::nullopt;
+        return detail::header_value(it->value()).value_or(std::string("\x01invalid")); // never equals a name
+    };
+    headers.protocol_version = header("MCP-Protocol-Version");
+    headers.method = header("Mcp-Method");
+    headers.name = header("Mcp-Name");
+    if(auto error = state_->srv->check_stateless(message, &headers))
+        co_return json_reply(detail::stateless_error_status(*error, true), *error);
+
+    // Nothing outlives the request: its session only carries its cancellation.
+    auto request_session = std::make_shared<mcp::session>([](json::object) {});
+    if(message.at("method") != "tools/call")
     {
-        while(!box->events.empty())
-        {
-            std::string data = std::move(box->events.front());
-            box->events.pop_front();
-            if(auto send_ec = co_await writer.send("message", data))
-                break;
-        }
-        if(box->done && box->events.empty())
-            break;
-        if(writer.client_gone())
-            break;
-        box->wake.expires_after(std::chrono::hours(1));
-        co_await box->wake.async_wait(asio::as_tuple(asio::use_awaitable));
+        auto reply = co_await state_->srv->handle_stateless(*request_session, std::move(message));
+        co_return json_reply(detail::stateless_error_status(*reply, false), *reply);
     }
-    co_await writer.finish();
-    co_return std::nullopt;
+    auto const ex = co_await asio::this_coro::executor;
+    auto box = std::make_shared<detail::call_outbox>(ex);
+    auto run = [](server<Tools> const* srv, std::shared_ptr<mcp::session> s, json::object m,
+                   std::shared_ptr<detail::call_outbox> b) -> asio::awaitable<void> {
+        auto reply = co_await srv->handle_stateless(*s, std::move(m), detail::call_outbox::channel(b));
+        b->finish(std::move(reply));
+    };
+    auto call = run(state_->srv, request_session, std::move(message), box);
+    asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(box->cancel.slot(), asio::detached));
+    co_return co_await detail::answer_call(req, stream, box, state_->options.json_reply_window, {},
+        [](json::object const& reply) { return detail::stateless_error_status(reply, false); });
 }
 
 } // namespace agentio::mcp

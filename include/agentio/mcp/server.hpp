@@ -47,6 +47,11 @@ inline constexpr std::string_view latest_protocol_version = "2025-11-25";
 inline constexpr std::array<std::string_view, 4> supported_protocol_versions{
     "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
+/// The stateless revision (no handshake, no session): each request names its
+/// version, capabilities and client in `params._meta`. Served next to the
+/// handshake revisions, chosen per request.
+inline constexpr std::string_view stateless_protocol_version = "2026-07-28";
+
 /// Whether `version` is one of supported_protocol_versions.
 constexpr bool is_supported_protocol_version(std::string_view version) noexcept
 {
@@ -102,6 +107,12 @@ struct server_options
 
     /// Adds `annotations: {readOnlyHint: true}` to every tool: the catalog only reads.
     bool read_only_tools = false;
+
+    /// 2026-07-28 caching hints: how long a client may reuse `server/discover`
+    /// and list results (shared by every client: `cacheScope` public) and
+    /// `resources/read` results (private to the client).
+    std::chrono::milliseconds list_ttl = std::chrono::minutes(5);
+    std::chrono::milliseconds resource_ttl = std::chrono::milliseconds(0);
 
     /// Called after each tool call that got an answer (for logs and metrics).
     std::function<void(std::string_view tool, json::value const& arguments, tool_result const& result,
@@ -167,6 +178,13 @@ public:
     /// The resource URIs the client subscribed to.
     std::vector<std::string> subscriptions() const;
 
+    /// Whether this session serves one 2026-07-28 request (no handshake).
+    bool stateless() const noexcept { return protocol_version_ == stateless_protocol_version; }
+
+    /// Cancels every request being served (the transport lost the client):
+    /// their tools see `terminal` cancellation and no answers are sent.
+    void cancel_all();
+
 private:
     template<tool_catalog Tools>
     friend class server;
@@ -198,6 +216,10 @@ private:
     std::map<std::string, std::shared_ptr<pending_request>, std::less<>> pending_;
     std::uint64_t next_request_id_ = 0;
     std::vector<std::string> subscriptions_;
+
+    // A 2026-07-28 request's session registers its calls with the transport's
+    // (so notifications/cancelled on stdio finds them).
+    session* registry_ = this;
 
     // Delivers a response of the client to the request waiting for it.
     void resolve(json::object const& response);
@@ -290,12 +312,45 @@ public:
     asio::awaitable<std::optional<json::object>> handle(session& s, json::value message,
         session::send_function channel = {}) const;
 
+    /** A 2026-07-28 request as an HTTP transport sees it: the values of its
+        `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (Base64
+        `=?base64?...?=` forms already decoded), which must agree with the body.
+    */
+    struct request_headers
+    {
+        std::optional<std::string> protocol_version;
+        std::optional<std::string> method;
+        std::optional<std::string> name;
+    };
+
+    /** Checks a 2026-07-28 request before it is served: its `_meta`
+        (-32602), its headers against the body (-32020), its version (-32022,
+        with the versions supported), and that the method still exists
+        (-32601: `initialize`, `ping`, `logging/setLevel` and the resource
+        subscriptions are gone). The error to answer, or nothing.
+    */
+    std::optional<json::object> check_stateless(json::object const& request, request_headers const* headers = nullptr) const;
+
+    /** Serves one 2026-07-28 request on its own: capabilities, client and
+        log level from its `_meta`, nothing kept. `s` is the transport's
+        session (stdio's process, or a request's on HTTP): its calls can be
+        cancelled through it, and `channel` (or its send function) carries the
+        request's notifications. `handle` routes here by itself a request
+        whose `_meta` names a protocol version, and `server/discover`.
+    */
+    asio::awaitable<std::optional<json::object>> handle_stateless(session& s, json::object request,
+        session::send_function channel = {}, request_headers const* headers = nullptr) const;
+
     /// One message as text: a parse error is answered with -32700 and a null id.
     asio::awaitable<std::optional<json::object>> handle_text(session& s, std::string_view text) const;
 
     server_options const& options() const noexcept { return options_; }
 
 private:
+    asio::awaitable<std::optional<json::object>> dispatch(session& s, json::object const& msg,
+        session::send_function channel) const;
+    json::object capabilities(bool stateless) const;
+    json::object discover(json::value const& id) const;
     json::object initialize(session& s, json::object const& params, json::value const& id) const;
     json::object list_tools(json::object const& params, json::value const& id) const;
     asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id,

@@ -26,6 +26,8 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace agentio::mcp {
 
@@ -69,15 +71,20 @@ struct stdio_state : std::enable_shared_from_this<stdio_state>
 
     static asio::awaitable<void> drain(std::shared_ptr<stdio_state> self)
     {
+        // Whatever queued up while the last write ran goes out in one gathered write.
+        std::deque<std::string> batch;
+        std::vector<asio::const_buffer> buffers;
         while(!self->queue.empty() && !self->broken)
         {
-            auto [ec, n] = co_await asio::async_write(self->out, asio::buffer(self->queue.front()),
-                asio::as_tuple(asio::use_awaitable));
+            batch.swap(self->queue);
+            buffers.clear();
+            for(auto const& line : batch)
+                buffers.push_back(asio::buffer(line));
+            auto [ec, n] = co_await asio::async_write(self->out, buffers, asio::as_tuple(asio::use_awaitable));
             (void)n;
             if(ec)
                 self->broken = true;
-            else
-                self->queue.pop_front();
+            batch.clear();
         }
         self->queue.clear();
         self->writing = false;
@@ -114,28 +121,38 @@ asio::awaitable<void> serve_stdio(server<Tools> const& srv, asio::posix::stream_
 {
     auto const ex = co_await asio::this_coro::executor;
     auto state = std::make_shared<detail::stdio_state>(out);
+    auto serve = [&](std::string_view text) {
+        if(!text.empty() && text.back() == '\r')
+            text.remove_suffix(1);
+        if(text.find_first_not_of(" \t") == std::string_view::npos)
+            return;
+        ++state->active;
+        asio::co_spawn(ex, detail::serve_stdio_line(srv, state, std::string(text)), asio::detached);
+    };
     std::string buffer;
     for(;;)
     {
         auto [ec, n] = co_await asio::async_read_until(in, asio::dynamic_buffer(buffer, options.max_line_bytes), '\n',
             asio::as_tuple(asio::use_awaitable));
+        (void)n;
         if(ec == asio::error::not_found)
         {
             state->send(jsonrpc::make_error(nullptr, jsonrpc::parse_error,
                 "Parse error: a message is longer than " + std::to_string(options.max_line_bytes) + " bytes"));
             break;
         }
-        // A last line without its newline still counts.
-        std::string line = ec ? std::move(buffer) : buffer.substr(0, n - 1);
-        buffer.erase(0, ec ? buffer.size() : n);
-        if(!line.empty() && line.back() == '\r')
-            line.pop_back();
-        if(line.find_first_not_of(" \t") != std::string::npos)
+        // Every whole line read so far (a client may send many at once), then,
+        // at the end of input, a last line without its newline.
+        std::size_t start = 0;
+        for(std::size_t end; (end = buffer.find('\n', start)) != std::string::npos; start = end + 1)
+            serve(std::string_view(buffer).substr(start, end - start));
+        buffer.erase(0, start);
+        if(ec)
         {
-            ++state->active;
-            asio::co_spawn(ex, detail::serve_stdio_line(srv, state, std::move(line)), asio::detached);
+            serve(buffer);
+            break;
         }
-        if(ec || state->broken)
+        if(state->broken)
             break;
     }
     // The input is over: finish what was asked, then let the writer empty its queue.

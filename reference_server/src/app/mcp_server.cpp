@@ -97,8 +97,8 @@ boost::system::result<mcp_settings, std::string> mcp_settings::from_environment(
         !read_number("MAX_QUERY_ROWS", s.max_rows, std::int64_t{1}, std::int64_t{500}, error) ||
         !read_number("DEFAULT_QUERY_ROWS", s.default_rows, std::int64_t{1}, std::int64_t{500}, error))
         return fail(error);
-    if(s.transport != "stdio" && s.transport != "http")
-        return fail("MCP_TRANSPORT: se esperaba 'stdio' o 'http', recibido '" + s.transport + "'");
+    if(s.transport != "stdio" && s.transport != "http" && s.transport != "sse")
+        return fail("MCP_TRANSPORT: se esperaba 'stdio', 'http' o 'sse', recibido '" + s.transport + "'");
     if(s.log_level != "DEBUG" && s.log_level != "INFO" && s.log_level != "WARNING" && s.log_level != "ERROR")
         return fail("LOG_LEVEL: se esperaba DEBUG, INFO, WARNING o ERROR, recibido '" + s.log_level + "'");
     auto charts = agent::chart_settings::from_environment();
@@ -168,10 +168,29 @@ int run_mcp(mcp_settings const& settings)
         return 0;
     }
 
+    // Both HTTP transports on one port, as the spec's backwards compatibility asks:
+    // Streamable HTTP at /mcp, the 2024-11-05 HTTP+SSE (FastMCP's "sse") at /sse.
     agentio::mcp::http_options http_options;
+    agentio::mcp::legacy_sse_options sse_options;
     if(settings.host != "127.0.0.1" && settings.host != "localhost" && settings.host != "::1")
+    {
         http_options.allowed_hosts.push_back(settings.host);
-    agentio::http::server http(ioc.get_executor(), agentio::mcp::streamable_http(server, http_options));
+        sse_options.allowed_hosts.push_back(settings.host);
+    }
+    struct endpoints
+    {
+        agentio::mcp::streamable_http<agent::portfolio_tools> modern;
+        agentio::mcp::legacy_sse<agent::portfolio_tools> legacy;
+        asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(agentio::http::request&& req,
+            boost::beast::tcp_stream& stream) const
+        {
+            if(legacy.handles(req.target()))
+                return legacy(std::move(req), stream);
+            return modern(std::move(req), stream);
+        }
+    };
+    agentio::http::server http(ioc.get_executor(),
+        endpoints{agentio::mcp::streamable_http(server, http_options), agentio::mcp::legacy_sse(server, sse_options)});
     boost::system::error_code ec;
     auto const address = asio::ip::make_address(settings.host, ec);
     if(ec)
@@ -188,9 +207,12 @@ int run_mcp(mcp_settings const& settings)
     }
     http.start();
     // stdout says where, for scripts that start it on port 0.
-    std::printf("Servidor MCP portfolio-digital en http://%s:%u/mcp\n", settings.host.c_str(), ep->port());
+    std::string const url = "http://" + settings.host + ":" + std::to_string(ep->port()) +
+        (settings.transport == "sse" ? "/sse" : "/mcp");
+    std::printf("Servidor MCP portfolio-digital en %s\n", url.c_str());
     std::fflush(stdout);
-    log.write("INFO", "Servidor MCP en http://" + settings.host + ":" + std::to_string(ep->port()) + "/mcp");
+    log.write("INFO", "Servidor MCP en " + url + (settings.transport == "sse" ? " (HTTP+SSE 2024-11-05; Streamable HTTP en /mcp)"
+                                                                              : " (Streamable HTTP; HTTP+SSE 2024-11-05 en /sse)"));
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](auto, int) { ioc.stop(); });
     ioc.run();

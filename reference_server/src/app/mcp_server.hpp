@@ -16,7 +16,7 @@ namespace portfolio {
 /// Seed 001 §9's settings, plus the chart ones.
 struct mcp_settings
 {
-    std::string transport = "stdio";                          // MCP_TRANSPORT: stdio | http
+    std::string transport = "stdio";                          // MCP_TRANSPORT: stdio | http | sse
     std::string host = "127.0.0.1";                           // MCP_HOST
     unsigned short port = 8001;                               // MCP_PORT
     std::string api_base_url = "http://127.0.0.1:8080/api/v1"; // API_BASE_URL
@@ -31,7 +31,7 @@ struct mcp_settings
     static boost::system::result<mcp_settings, std::string> from_environment();
 };
 
-/// Serves until stdin ends (stdio) or a signal (http). Returns the exit status.
+/// Serves until stdin ends (stdio) or a signal (http, sse). Returns the exit status.
 int run_mcp(mcp_settings const& settings);
 
 } // namespace portfolio

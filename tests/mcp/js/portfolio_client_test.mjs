@@ -2,9 +2,10 @@
 // lists the tools and calls every one against a real REST server, checking the
 // answers against that same REST API (a second path to the same database).
 //
-//   node portfolio_client_test.mjs --api http://127.0.0.1:P/api/v1 (--url http://.../mcp | -- CMD ARGS...)
+//   node portfolio_client_test.mjs --api http://127.0.0.1:P/api/v1 (--url http://.../mcp | --sse http://.../sse | -- CMD ARGS...)
 // Exit status 0 when every check passes; each failure is printed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -13,6 +14,7 @@ const opt = { cmd: [] };
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--') { opt.cmd = argv.slice(i + 1); break; }
   else if (argv[i] === '--url') opt.url = argv[++i];
+  else if (argv[i] === '--sse') opt.sse = argv[++i];
   else if (argv[i] === '--api') opt.api = argv[++i];
 }
 
@@ -28,11 +30,11 @@ const rest = async (path, body) => {
 };
 
 const client = new Client({ name: 'agentio-test', version: '1.0.0' });
-const transport = opt.url
-  ? new StreamableHTTPClientTransport(new URL(opt.url))
+const transport = opt.url ? new StreamableHTTPClientTransport(new URL(opt.url))
+  : opt.sse ? new SSEClientTransport(new URL(opt.sse))
   : new StdioClientTransport({ command: opt.cmd[0], args: opt.cmd.slice(1), env: { ...process.env }, stderr: 'ignore' });
 await client.connect(transport);
-const mode = opt.url ? 'http' : 'stdio';
+const mode = opt.url ? 'http' : opt.sse ? 'sse' : 'stdio';
 check(client.getServerVersion()?.name === 'portfolio-digital', `${mode}: serverInfo.name`);
 
 // tools/list: the ten tools, Spanish, with the compile-time schemas.

@@ -53,6 +53,21 @@ inline void session::notify(std::string_view method, json::object params)
     send_(jsonrpc::make_notification(method, std::move(params)));
 }
 
+inline void session::cancel_all()
+{
+    std::vector<std::shared_ptr<in_flight_request>> requests;
+    {
+        std::lock_guard lock(mutex_);
+        for(auto const& [id, request] : in_flight_)
+            requests.push_back(request);
+    }
+    for(auto& request : requests)
+    {
+        request->cancelled = true;
+        asio::dispatch(request->executor, [request] { request->signal.emit(asio::cancellation_type::terminal); });
+    }
+}
+
 inline std::vector<std::string> session::subscriptions() const
 {
     std::lock_guard lock(mutex_);
@@ -163,6 +178,34 @@ private:
     typename Map::mapped_type request_;
 };
 
+// The `_meta` keys of 2026-07-28.
+inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view meta_client_info = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
+
+// A 2026-07-28 request: `server/discover`, or one that names its version in
+// `_meta` (`initialize` stays the handshake's, as the revision says for stdio).
+inline bool is_stateless_request(json::object const& request)
+{
+    std::string_view const method = request.at("method").get_string();
+    if(method == "server/discover")
+        return true;
+    if(method == "initialize")
+        return false;
+    auto const* meta = params_of(request).if_contains("_meta");
+    return meta && meta->is_object() && meta->get_object().contains(meta_protocol_version);
+}
+
+inline json::object server_info(implementation const& info)
+{
+    json::object o{{"name", info.name}, {"version", info.version}};
+    if(!info.title.empty())
+        o["title"] = info.title;
+    return o;
+}
+
 inline bool at_least(std::string_view version, std::string_view wanted)
 {
     // Revisions are dates: text order is time order.
@@ -229,7 +272,17 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
         }
         co_return std::nullopt; // unknown notifications are ignored, as JSON-RPC wants
     }
+    if(detail::is_stateless_request(msg))
+        co_return co_await handle_stateless(s, msg, std::move(channel));
+    co_return co_await dispatch(s, msg, std::move(channel));
+}
 
+template<tool_catalog Tools>
+asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s, json::object const& msg,
+    session::send_function channel) const
+{
+    std::string_view const method = msg.at("method").get_string();
+    auto const& params = detail::params_of(msg);
     json::value const id = msg.at("id");
     try
     {
@@ -338,6 +391,143 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
 }
 
 template<tool_catalog Tools>
+json::object server<Tools>::capabilities(bool stateless) const
+{
+    // Nothing changes at run time, so no listChanged; 2026-07-28 has no subscriptions.
+    json::object caps{{"tools", json::object{{"listChanged", false}}}, {"logging", json::object{}}};
+    if(!resources_.empty() || !templates_.empty())
+        caps["resources"] = stateless ? json::object{} : json::object{{"subscribe", true}, {"listChanged", false}};
+    if(!prompts_.empty())
+        caps["prompts"] = json::object{{"listChanged", false}};
+    if(complete_)
+        caps["completions"] = json::object{};
+    if(stateless)
+        caps["tools"] = json::object{};
+    return caps;
+}
+
+template<tool_catalog Tools>
+json::object server<Tools>::discover(json::value const& id) const
+{
+    json::array versions{json::string(stateless_protocol_version)};
+    for(auto v : supported_protocol_versions)
+        versions.push_back(json::string(v));
+    json::object result{{"supportedVersions", std::move(versions)}, {"capabilities", capabilities(true)}};
+    if(!options_.instructions.empty())
+        result["instructions"] = options_.instructions;
+    return jsonrpc::make_result(id, std::move(result));
+}
+
+template<tool_catalog Tools>
+std::optional<json::object> server<Tools>::check_stateless(json::object const& request,
+    request_headers const* headers) const
+{
+    json::value const id = request.contains("id") ? request.at("id") : json::value(nullptr);
+    std::string_view const method = request.at("method").get_string();
+    auto const& params = detail::params_of(request);
+    auto invalid = [&](std::string message) { return jsonrpc::make_error(id, jsonrpc::invalid_params, message); };
+    auto const* meta = params.if_contains("_meta");
+    if(!meta || !meta->is_object())
+        return invalid("Invalid params: _meta is required, with " + std::string(detail::meta_protocol_version) + " and " +
+            std::string(detail::meta_client_capabilities));
+    auto const* version = meta->get_object().if_contains(detail::meta_protocol_version);
+    if(!version || !version->is_string())
+        return invalid("Invalid params: _meta." + std::string(detail::meta_protocol_version) + " must be a string");
+    std::string_view const requested = version->get_string();
+    if(headers && headers->protocol_version && *headers->protocol_version != requested)
+        return jsonrpc::make_error(id, jsonrpc::header_mismatch, "Header mismatch: MCP-Protocol-Version is '" +
+                *headers->protocol_version + "' but _meta says '" + std::string(requested) + "'");
+    if(requested != stateless_protocol_version)
+    {
+        json::array supported{json::string(stateless_protocol_version)};
+        for(auto v : supported_protocol_versions)
+            supported.push_back(json::string(v));
+        auto error = jsonrpc::make_error(id, jsonrpc::unsupported_protocol_version,
+            "Unsupported protocol version: " + std::string(requested) +
+                (is_supported_protocol_version(requested) ? " without a session (send initialize first)" : ""));
+        error.at("error").as_object()["data"] = json::object{{"supported", std::move(supported)}, {"requested", requested}};
+        return error;
+    }
+    auto const* caps = meta->get_object().if_contains(detail::meta_client_capabilities);
+    if(!caps || !caps->is_object())
+        return invalid("Invalid params: _meta." + std::string(detail::meta_client_capabilities) + " must be an object");
+    if(auto const* level = meta->get_object().if_contains(detail::meta_log_level))
+        if(!level->is_string() || !parse_log_level(level->get_string()))
+            return invalid("Invalid params: _meta." + std::string(detail::meta_log_level) +
+                " must be one of debug, info, notice, warning, error, critical, alert, emergency");
+    if(headers)
+    {
+        if(!headers->method || *headers->method != method)
+            return jsonrpc::make_error(id, jsonrpc::header_mismatch,
+                "Header mismatch: Mcp-Method must be '" + std::string(method) + "'");
+        std::string_view const named_by = method == "resources/read" ? "uri" : "name";
+        if(method == "tools/call" || method == "prompts/get" || method == "resources/read")
+            if(auto const* name = params.if_contains(named_by); name && name->is_string() &&
+                (!headers->name || *headers->name != name->get_string()))
+                return jsonrpc::make_error(id, jsonrpc::header_mismatch,
+                    "Header mismatch: Mcp-Name must be '" + std::string(name->get_string()) + "'");
+    }
+    if(method == "initialize" || method == "ping" || method == "logging/setLevel" || method == "resources/subscribe" ||
+        method == "resources/unsubscribe")
+        return jsonrpc::make_error(id, jsonrpc::method_not_found,
+            "Method not found: " + std::string(method) + " is not part of " + std::string(stateless_protocol_version));
+    return std::nullopt;
+}
+
+template<tool_catalog Tools>
+asio::awaitable<std::optional<json::object>> server<Tools>::handle_stateless(session& s, json::object request,
+    session::send_function channel, request_headers const* headers) const
+{
+    if(auto error = check_stateless(request, headers))
+        co_return error;
+    std::string_view const method = request.at("method").get_string();
+    json::value const id = request.at("id");
+    auto const& meta = detail::params_of(request).at("_meta").get_object();
+
+    // Everything about the client comes with the request; nothing is kept after it.
+    session::send_function send = channel ? channel : s.send_;
+    session one(send);
+    one.protocol_version_ = std::string(stateless_protocol_version);
+    one.initialized_ = true;
+    one.client_capabilities_ = meta.at(detail::meta_client_capabilities).get_object();
+    if(auto const* info = meta.if_contains(detail::meta_client_info); info && info->is_object())
+        one.client_info_ = info->get_object();
+    if(auto const* level = meta.if_contains(detail::meta_log_level))
+        one.level_ = static_cast<int>(*parse_log_level(level->get_string()));
+    one.registry_ = s.registry_;
+
+    std::optional<json::object> reply;
+    if(method == "server/discover")
+        reply = discover(id);
+    else
+        reply = co_await dispatch(one, request, std::move(send));
+    if(!reply)
+        co_return reply;
+    if(auto* error = reply->if_contains("error"); error && error->at("code") == jsonrpc::resource_not_found)
+        error->as_object()["code"] = jsonrpc::invalid_params; // 2026-07-28 retires -32002
+    if(auto* result = reply->if_contains("result"); result && result->is_object())
+    {
+        // Every 2026-07-28 result says what it is and who answered; cacheable ones for how long.
+        auto& r = result->as_object();
+        r["resultType"] = "complete";
+        json::object result_meta;
+        if(auto* m = r.if_contains("_meta"); m && m->is_object())
+            result_meta = m->as_object();
+        result_meta[detail::meta_server_info] = detail::server_info(options_.info);
+        r["_meta"] = std::move(result_meta);
+        bool const listing = method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
+            method == "resources/list" || method == "resources/templates/list";
+        if(listing || method == "resources/read")
+        {
+            auto const ttl = listing ? options_.list_ttl : options_.resource_ttl;
+            r["ttlMs"] = std::max<std::int64_t>(0, ttl.count());
+            r["cacheScope"] = listing ? "public" : "private";
+        }
+    }
+    co_return reply;
+}
+
+template<tool_catalog Tools>
 json::object server<Tools>::initialize(session& s, json::object const& params, json::value const& id) const
 {
     auto const* requested = params.if_contains("protocolVersion");
@@ -351,18 +541,8 @@ json::object server<Tools>::initialize(session& s, json::object const& params, j
     if(auto const* info = params.if_contains("clientInfo"); info && info->is_object())
         s.client_info_ = info->get_object();
 
-    json::object server_info{{"name", options_.info.name}, {"version", options_.info.version}};
-    if(!options_.info.title.empty())
-        server_info["title"] = options_.info.title;
-    json::object capabilities{{"tools", json::object{{"listChanged", false}}}, {"logging", json::object{}}};
-    if(!resources_.empty() || !templates_.empty())
-        capabilities["resources"] = json::object{{"subscribe", true}, {"listChanged", false}};
-    if(!prompts_.empty())
-        capabilities["prompts"] = json::object{{"listChanged", false}};
-    if(complete_)
-        capabilities["completions"] = json::object{};
-    json::object result{{"protocolVersion", s.protocol_version_}, {"capabilities", std::move(capabilities)},
-        {"serverInfo", std::move(server_info)}};
+    json::object result{{"protocolVersion", s.protocol_version_}, {"capabilities", capabilities(false)},
+        {"serverInfo", detail::server_info(options_.info)}};
     if(!options_.instructions.empty())
         result["instructions"] = options_.instructions;
     return jsonrpc::make_result(id, std::move(result));
@@ -607,20 +787,30 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         else
             s.send_(std::move(message));
     };
-    ctx.ask_client = [&s, &channel](std::string method, json::object request_params) -> asio::awaitable<client_reply> {
+    std::string missing_capability; // 2026-07-28: the call fails with -32021 naming it
+    ctx.ask_client = [&s, &channel, &missing_capability](std::string method,
+                         json::object request_params) -> asio::awaitable<client_reply> {
         // Only what the client said it can do: the capability each request needs.
         std::string_view const needs = method == "sampling/createMessage" ? "sampling"
             : method == "elicitation/create"                               ? "elicitation"
             : method == "roots/list"                                       ? "roots"
                                                                            : "";
         if(!needs.empty() && !s.client_can(needs))
+        {
+            if(s.stateless())
+                missing_capability = needs;
             co_return client_reply{nullptr, json::object{{"code", jsonrpc::method_not_found},
                 {"message", "The client does not offer " + std::string(needs)}}};
+        }
+        if(s.stateless()) // 2026-07-28 has no server-to-client requests (input_required is not offered)
+            co_return client_reply{nullptr, json::object{{"code", jsonrpc::method_not_found},
+                {"message", "The server cannot ask the client within a " + std::string(stateless_protocol_version) +
+                        " request"}}};
         co_return co_await s.request(method, std::move(request_params), channel);
     };
 
     auto const ex = co_await asio::this_coro::executor;
-    detail::in_flight_entry entry(s.mutex_, s.in_flight_, call_id, ex);
+    detail::in_flight_entry entry(s.registry_->mutex_, s.registry_->in_flight_, call_id, ex);
     // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
     auto const started = std::chrono::steady_clock::now();
     auto call = tools_->call(tool_name, arguments, ctx);
@@ -639,6 +829,10 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
             co_return jsonrpc::make_error(id, jsonrpc::internal_error, std::string("Internal error: ") + e.what());
         }
     }
+    if(!missing_capability.empty())
+        co_return jsonrpc::make_error(id, jsonrpc::missing_client_capability,
+            "Missing required client capability: " + missing_capability,
+            json::object{{"requiredCapabilities", json::object{{missing_capability, json::object{}}}}});
     if(options_.on_tool_call)
         options_.on_tool_call(tool_name, arguments, result, std::chrono::steady_clock::now() - started);
     co_return jsonrpc::make_result(std::move(id), tool_result_json(s, result));

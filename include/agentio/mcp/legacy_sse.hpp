@@ -1,0 +1,300 @@
+//
+// agentio/mcp/legacy_sse.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// The HTTP+SSE transport of MCP 2024-11-05, deprecated since 2025-03-26 but
+// still spoken by older clients (and by the "sse" mode of Python FastMCP
+// servers): `GET /sse` opens a stream whose first event, `endpoint`, names
+// where to POST; each POST is answered 202 and every server message,
+// responses included, travels as a `message` event on that stream. The
+// session lives as long as the stream. A streaming handler of
+// agentio::http::server, which can sit next to streamable_http on the same
+// port, as the spec's backwards-compatibility section recommends.
+//
+
+#ifndef AGENTIO_MCP_LEGACY_SSE_HPP
+#define AGENTIO_MCP_LEGACY_SSE_HPP
+
+#include <agentio/mcp/http.hpp>
+
+#include <boost/asio/post.hpp>
+#include <boost/url/parse.hpp>
+
+namespace agentio::mcp {
+
+struct legacy_sse_options
+{
+    /// Where clients open the stream.
+    std::string sse_path = "/sse";
+
+    /// Where clients POST; the `endpoint` event says `<messages_path>?session_id=<id>`
+    /// as FastMCP does (`sessionId`, the TypeScript SDK's name, is accepted too).
+    std::string messages_path = "/messages/";
+
+    /// As http_options::allowed_hosts / allowed_origins: against DNS rebinding.
+    std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
+    std::vector<std::string> allowed_origins{};
+
+    /// Streams open at once; more are answered 503.
+    std::size_t max_sessions = 1024;
+
+    /// Messages a client has not read yet, in bytes, before its stream is closed
+    /// (a client that POSTs but never reads must not grow the server).
+    std::size_t max_unread_bytes = 16 * 1024 * 1024;
+
+    /// The stream's heartbeat, write timeout and queue.
+    sse::writer_options stream{};
+};
+
+/** Serves an MCP server over the 2024-11-05 HTTP+SSE transport.
+
+    @code
+    agentio::mcp::streamable_http modern(mcp);
+    agentio::mcp::legacy_sse old(mcp);
+    auto handler = [=](agentio::http::request&& req, boost::beast::tcp_stream& s) {
+        return old.handles(req.target()) ? old(std::move(req), s) : modern(std::move(req), s);
+    };
+    @endcode
+
+    Copies share their sessions.
+*/
+template<tool_catalog Tools>
+class legacy_sse
+{
+public:
+    explicit legacy_sse(server<Tools> const& srv, legacy_sse_options options = {})
+        : state_(std::make_shared<state>(srv, std::move(options)))
+    {
+    }
+
+    /// The agentio::http::server streaming handler.
+    asio::awaitable<std::optional<beast::http::message_generator>> operator()(http::request&& req,
+        beast::tcp_stream& stream) const;
+
+    /// Whether `target` is the stream or the messages path (for routing).
+    bool handles(std::string_view target) const noexcept
+    {
+        auto const path = target.substr(0, target.find('?'));
+        return path == state_->options.sse_path || path == state_->options.messages_path;
+    }
+
+    /// Streams open now.
+    std::size_t session_count() const
+    {
+        std::lock_guard lock(state_->mutex);
+        return state_->sessions.size();
+    }
+
+private:
+    // Messages for one stream, filled from any connection's strand and emptied
+    // on the stream's, which the timer wakes.
+    struct outbox : std::enable_shared_from_this<outbox>
+    {
+        std::mutex mutex;
+        std::deque<std::string> messages;
+        std::size_t unread_bytes = 0;
+        std::size_t max_unread_bytes;
+        bool overflowed = false;
+        asio::steady_timer wake;
+
+        outbox(asio::any_io_executor ex, std::size_t limit) : max_unread_bytes(limit), wake(std::move(ex)) {}
+
+        void push(json::object const& message)
+        {
+            std::string text = to_json_text(message);
+            {
+                std::lock_guard lock(mutex);
+                if(overflowed)
+                    return;
+                unread_bytes += text.size();
+                if(unread_bytes > max_unread_bytes)
+                    overflowed = true;
+                else
+                    messages.push_back(std::move(text));
+            }
+            asio::post(wake.get_executor(), [self = this->shared_from_this()] { self->wake.cancel(); });
+        }
+    };
+
+    struct session_entry
+    {
+        std::shared_ptr<outbox> box;
+        mcp::session session;
+
+        explicit session_entry(std::shared_ptr<outbox> b)
+            : box(b), session([b](json::object m) { b->push(m); })
+        {
+        }
+    };
+
+    struct state
+    {
+        server<Tools> const* srv;
+        legacy_sse_options options;
+        mutable std::mutex mutex;
+        std::map<std::string, std::shared_ptr<session_entry>, std::less<>> sessions;
+
+        state(server<Tools> const& s, legacy_sse_options o) : srv(&s), options(std::move(o)) {}
+    };
+
+    asio::awaitable<std::optional<beast::http::message_generator>> open_stream(http::request const& req,
+        beast::tcp_stream& stream) const;
+    asio::awaitable<std::optional<beast::http::message_generator>> accept_message(http::request const& req) const;
+
+    std::shared_ptr<state> state_;
+};
+
+namespace detail {
+
+// The session id of a POST's target: `session_id` (FastMCP) or `sessionId` (TypeScript SDK).
+inline std::string legacy_session_id(std::string_view target)
+{
+    auto const url = boost::urls::parse_origin_form(target);
+    if(!url)
+        return {};
+    for(auto const& name : {"session_id", "sessionId"})
+        if(auto it = url->params().find(name); it != url->params().end())
+            return std::string((*it).value);
+    return {};
+}
+
+} // namespace detail
+
+template<tool_catalog Tools>
+asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::operator()(http::request&& req,
+    beast::tcp_stream& stream) const
+{
+    namespace bhttp = beast::http;
+    auto const& opt = state_->options;
+    auto const path = req.target().substr(0, req.target().find('?'));
+    auto refuse = [&](bhttp::status st, int code, std::string_view message) {
+        return std::optional<bhttp::message_generator>(detail::mcp_http_error(st, code, message, req));
+    };
+    if(path != opt.sse_path && path != opt.messages_path)
+        co_return refuse(bhttp::status::not_found, jsonrpc::invalid_request, "Not Found");
+    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins); !refused.empty())
+        co_return refuse(bhttp::status::forbidden, -32000, refused);
+
+    bhttp::verb const expected = path == opt.sse_path ? bhttp::verb::get : bhttp::verb::post;
+    if(req.method() != expected)
+    {
+        auto res = detail::mcp_http_error(bhttp::status::method_not_allowed, -32000, "Method Not Allowed", req);
+        res.set(bhttp::field::allow, expected == bhttp::verb::get ? "GET" : "POST");
+        co_return bhttp::message_generator(std::move(res));
+    }
+    if(expected == bhttp::verb::get)
+        co_return co_await open_stream(req, stream);
+    co_return co_await accept_message(req);
+}
+
+template<tool_catalog Tools>
+asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::open_stream(
+    http::request const& req, beast::tcp_stream& stream) const
+{
+    namespace bhttp = beast::http;
+    auto const& opt = state_->options;
+    {
+        std::lock_guard lock(state_->mutex);
+        if(state_->sessions.size() >= opt.max_sessions)
+            co_return std::optional<bhttp::message_generator>(detail::mcp_http_error(
+                bhttp::status::service_unavailable, -32000, "Service Unavailable: too many sessions", req));
+    }
+
+    auto const ex = co_await asio::this_coro::executor;
+    auto box = std::make_shared<outbox>(ex, opt.max_unread_bytes);
+    auto entry = std::make_shared<session_entry>(box);
+    std::string const id = detail::new_session_id();
+
+    sse::writer writer(stream, opt.stream);
+    writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
+    writer.headers().set("X-Accel-Buffering", "no"); // nginx would hold the events back
+    if(auto ec = co_await writer.start(req.version()))
+    {
+        co_await writer.finish();
+        co_return std::nullopt;
+    }
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->sessions.emplace(id, entry);
+    }
+    auto ec = co_await writer.send("endpoint", opt.messages_path + "?session_id=" + id);
+    while(!ec && !writer.client_gone())
+    {
+        std::deque<std::string> ready;
+        bool overflowed = false;
+        {
+            std::lock_guard lock(box->mutex);
+            ready.swap(box->messages);
+            box->unread_bytes = 0;
+            overflowed = box->overflowed;
+        }
+        for(auto const& message : ready)
+            if((ec = co_await writer.send("message", message)))
+                break;
+        if(ec || overflowed)
+            break;
+        {
+            std::lock_guard lock(box->mutex);
+            if(!box->messages.empty())
+                continue;
+        }
+        // Woken by a message or by the client leaving.
+        box->wake.expires_after(std::chrono::hours(24));
+        co_await box->wake.async_wait(
+            asio::bind_cancellation_slot(writer.disconnect_slot(), asio::as_tuple(asio::use_awaitable)));
+    }
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->sessions.erase(id);
+    }
+    entry->session.cancel_all(); // nobody is left to read the answers
+    co_await writer.finish();
+    co_return std::nullopt;
+}
+
+template<tool_catalog Tools>
+asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::accept_message(
+    http::request const& req) const
+{
+    namespace bhttp = beast::http;
+    using bhttp::status;
+    auto refuse = [&](status st, int code, std::string_view message) {
+        return std::optional<bhttp::message_generator>(detail::mcp_http_error(st, code, message, req));
+    };
+    auto const id = detail::legacy_session_id(req.target());
+    if(id.empty())
+        co_return refuse(status::bad_request, -32000, "Bad Request: session_id is required");
+    std::shared_ptr<session_entry> entry;
+    {
+        std::lock_guard lock(state_->mutex);
+        if(auto it = state_->sessions.find(id); it != state_->sessions.end())
+            entry = it->second;
+    }
+    if(!entry)
+        co_return refuse(status::not_found, -32001, "Session not found");
+    if(req[bhttp::field::content_type].find("application/json") == std::string_view::npos)
+        co_return refuse(status::unsupported_media_type, -32000,
+            "Unsupported Media Type: Content-Type must be application/json");
+    boost::system::error_code ec;
+    json::value message = json::parse(req.body(), ec);
+    if(ec)
+        co_return refuse(status::bad_request, jsonrpc::parse_error, "Parse error: " + ec.message());
+
+    // Answered at once; the reply follows on the stream, so a slow tool holds no POST.
+    auto serve = [](server<Tools> const* srv, std::shared_ptr<session_entry> e, json::value m) -> asio::awaitable<void> {
+        if(auto reply = co_await srv->handle(e->session, std::move(m)))
+            e->box->push(*reply);
+    };
+    asio::co_spawn(co_await asio::this_coro::executor, serve(state_->srv, std::move(entry), std::move(message)),
+        asio::detached);
+    http::response res{status::accepted, req.version()};
+    res.set(bhttp::field::content_type, "text/plain");
+    res.keep_alive(req.keep_alive());
+    res.body() = "Accepted";
+    res.prepare_payload();
+    co_return bhttp::message_generator(std::move(res));
+}
+
+} // namespace agentio::mcp
+
+#endif
