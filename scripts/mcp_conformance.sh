@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against agentio's conformance server over
-# Streamable HTTP: every active server scenario of the pinned suite must pass
-# (no expected-failures baseline). Prints the suite's own summary.
+# Streamable HTTP: every active server scenario of the pinned stable suite must
+# pass (no expected-failures baseline), then every scored 2026-07-28 scenario of
+# the pinned alpha line. Prints the suite's own summaries.
 #   scripts/mcp_conformance.sh [build-dir]     (default build/release; builds the server if needed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 suite=@modelcontextprotocol/conformance@0.1.16
+alpha=@modelcontextprotocol/conformance@0.2.0-alpha.12
 node=node@22.23.3 # the suite needs Node >= 22; npx fetches it from the npm registry
 
 command -v npx >/dev/null || bash scripts/setup.sh nodejs npm
@@ -21,11 +23,23 @@ for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
 [ -s "$work/port" ] || { echo "mcp_conformance: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
 url="http://127.0.0.1:$(cat "$work/port")/mcp"
 
-npx -y -p "$node" -p "$suite" -c "conformance server --url $url" 2>&1 | tee "$work/out.txt" |
-    sed -n '/=== SUMMARY ===/,$p'
-status=${PIPESTATUS[0]}
-if [ "$status" -ne 0 ]; then
-    echo "mcp_conformance: failed; rerun one scenario with --scenario NAME for details:" >&2
-    grep -E '^✗' "$work/out.txt" >&2 || tail -30 "$work/out.txt" >&2
-fi
-exit "$status"
+# run LABEL PACKAGE ARGS...: the suite's summary; a failure names the failing scenarios.
+run() {
+    local label=$1 package=$2; shift 2
+    echo "== $label"
+    set +e
+    npx -y -p "$node" -p "$package" -c "conformance server --url $url $*" 2>&1 | tee "$work/out.txt" |
+        sed -n '/=== SUMMARY ===/,$p'
+    local status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "mcp_conformance: $label failed; rerun one scenario with --scenario NAME for details:" >&2
+        grep -E '^✗' "$work/out.txt" >&2 || tail -30 "$work/out.txt" >&2
+    fi
+    return "$status"
+}
+
+# The stable line (handshake revisions): every active scenario.
+run "$suite (active scenarios)" "$suite"
+# The only line that knows the stateless revision: its scored scenarios decide.
+run "$alpha --requirements 2026-07-28" "$alpha" --requirements 2026-07-28

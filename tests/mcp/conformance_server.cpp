@@ -72,6 +72,19 @@ AGENTIO_FIXTURE_TOOL(missing_capability, "test_missing_capability",
 AGENTIO_FIXTURE_TOOL(streaming_elicitation, "test_streaming_elicitation",
     "Reports progress, then would elicit: the response stream never carries a request")
 AGENTIO_FIXTURE_TOOL(logging_tool, "test_logging_tool", "Logs at info level (sent only when the request asks for logs)")
+// Multi-round input (SEP-2322), each as the suite specifies it.
+AGENTIO_FIXTURE_TOOL(input_elicitation, "test_input_required_result_elicitation", "Asks the user's name, then greets")
+AGENTIO_FIXTURE_TOOL(input_sampling, "test_input_required_result_sampling", "Asks the client's LLM a question")
+AGENTIO_FIXTURE_TOOL(input_list_roots, "test_input_required_result_list_roots", "Asks the client's roots")
+AGENTIO_FIXTURE_TOOL(input_request_state, "test_input_required_result_request_state",
+    "Asks for a confirmation, keeping state between rounds")
+AGENTIO_FIXTURE_TOOL(input_multiple, "test_input_required_result_multiple_inputs",
+    "Asks for a name, a greeting and the roots at once")
+AGENTIO_FIXTURE_TOOL(input_multi_round, "test_input_required_result_multi_round", "Asks in two rounds")
+AGENTIO_FIXTURE_TOOL(input_tampered_state, "test_input_required_result_tampered_state",
+    "Keeps signed state: a forged one is refused")
+AGENTIO_FIXTURE_TOOL(input_capabilities, "test_input_required_result_capabilities",
+    "Asks only for what the client can give")
 #undef AGENTIO_FIXTURE_TOOL
 
 asio::awaitable<tool_result> simple_text::operator()(args, tool_context&) const
@@ -157,6 +170,128 @@ asio::awaitable<tool_result> logging_tool::operator()(args, tool_context& ctx) c
 {
     ctx.write_log("info", "logging tool ran");
     co_return tool_result::text("logged");
+}
+
+json::object elicit(std::string message, std::string field, std::string type)
+{
+    return json::object{{"method", "elicitation/create"},
+        {"params", json::object{{"message", std::move(message)},
+                       {"requestedSchema", json::object{{"type", "object"},
+                                               {"properties", json::object{{field, json::object{{"type", type}}}}},
+                                               {"required", json::array{json::string(field)}}}}}}};
+}
+
+json::object sample(std::string text, int max_tokens)
+{
+    return json::object{{"method", "sampling/createMessage"},
+        {"params", json::object{{"messages", json::array{json::object{{"role", "user"},
+                                                 {"content", json::object{{"type", "text"}, {"text", std::move(text)}}}}}},
+                       {"maxTokens", max_tokens}}}};
+}
+
+json::object list_roots()
+{
+    return json::object{{"method", "roots/list"}, {"params", json::object{}}};
+}
+
+// The accepted elicitation answer's `content[field]` as text; empty when absent or declined.
+std::string elicited(json::object const& answers, std::string_view key, std::string_view field)
+{
+    auto const* answer = answers.if_contains(key);
+    if(!answer || !answer->is_object())
+        return {};
+    auto const* content = answer->get_object().if_contains("content");
+    if(!content || !content->is_object())
+        return {};
+    auto const* value = content->get_object().if_contains(field);
+    return value ? (value->is_string() ? std::string(value->get_string()) : agentio::to_json_text(*value)) : std::string();
+}
+
+bool answered(json::object const& answers, std::string_view key)
+{
+    auto const* a = answers.if_contains(key);
+    return a && a->is_object();
+}
+
+asio::awaitable<tool_result> input_elicitation::operator()(args, tool_context& ctx) const
+{
+    auto const user = elicited(ctx.input_responses, "user_name", "name");
+    if(user.empty()) // first round, or an answer that does not fit: ask (again)
+        co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}});
+    co_return tool_result::text("Hello, " + user + "!");
+}
+
+asio::awaitable<tool_result> input_sampling::operator()(args, tool_context& ctx) const
+{
+    auto const* answer = ctx.input_responses.if_contains("capital_question");
+    if(!answer || !answer->is_object() || !answer->get_object().contains("content"))
+        co_return tool_result::input_required(json::object{{"capital_question", sample("What is the capital of France?", 100)}});
+    auto const& content = answer->at("content");
+    co_return tool_result::text("LLM response: " +
+        (content.is_object() && content.get_object().contains("text") ? std::string(content.at("text").as_string())
+                                                                      : agentio::to_json_text(content)));
+}
+
+asio::awaitable<tool_result> input_list_roots::operator()(args, tool_context& ctx) const
+{
+    auto const* answer = ctx.input_responses.if_contains("client_roots");
+    if(!answer || !answer->is_object() || !answer->get_object().contains("roots"))
+        co_return tool_result::input_required(json::object{{"client_roots", list_roots()}});
+    co_return tool_result::text("Roots: " + agentio::to_json_text(answer->at("roots")));
+}
+
+asio::awaitable<tool_result> input_request_state::operator()(args, tool_context& ctx) const
+{
+    if(!answered(ctx.input_responses, "confirm") || ctx.request_state != "awaiting-confirmation")
+        co_return tool_result::input_required(json::object{{"confirm", elicit("Please confirm", "ok", "boolean")}},
+            "awaiting-confirmation");
+    co_return tool_result::text("state-ok: confirmed " + elicited(ctx.input_responses, "confirm", "ok"));
+}
+
+asio::awaitable<tool_result> input_multiple::operator()(args, tool_context& ctx) const
+{
+    auto const& a = ctx.input_responses;
+    if(!answered(a, "user_name") || !answered(a, "greeting") || !answered(a, "client_roots") ||
+        ctx.request_state != "three-inputs")
+        co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")},
+                                                  {"greeting", sample("Generate a greeting", 50)},
+                                                  {"client_roots", list_roots()}},
+            "three-inputs");
+    co_return tool_result::text("All inputs received for " + elicited(a, "user_name", "name"));
+}
+
+asio::awaitable<tool_result> input_multi_round::operator()(args, tool_context& ctx) const
+{
+    if(ctx.request_state.starts_with("step2:") && answered(ctx.input_responses, "step2"))
+        co_return tool_result::text("Name " + ctx.request_state.substr(6) + ", colour " +
+            elicited(ctx.input_responses, "step2", "color"));
+    if(ctx.request_state == "step1" && answered(ctx.input_responses, "step1"))
+        co_return tool_result::input_required(
+            json::object{{"step2", elicit("Step 2: What is your favorite color?", "color", "string")}},
+            "step2:" + elicited(ctx.input_responses, "step1", "name"));
+    co_return tool_result::input_required(json::object{{"step1", elicit("Step 1: What is your name?", "name", "string")}},
+        "step1");
+}
+
+asio::awaitable<tool_result> input_tampered_state::operator()(args, tool_context& ctx) const
+{
+    // The server refuses a forged state before the tool runs; an honest one comes back whole.
+    if(ctx.request_state == "signed-state" && answered(ctx.input_responses, "user_name"))
+        co_return tool_result::text("state intact");
+    co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}},
+        "signed-state");
+}
+
+asio::awaitable<tool_result> input_capabilities::operator()(args, tool_context& ctx) const
+{
+    json::object wanted;
+    if(ctx.client_can && ctx.client_can("elicitation") && !answered(ctx.input_responses, "user_name"))
+        wanted["user_name"] = elicit("What is your name?", "name", "string");
+    if(ctx.client_can && ctx.client_can("sampling") && !answered(ctx.input_responses, "greeting"))
+        wanted["greeting"] = sample("Generate a greeting", 50);
+    if(!wanted.empty())
+        co_return tool_result::input_required(std::move(wanted));
+    co_return tool_result::text("Done with what the client could give");
 }
 
 asio::awaitable<tool_result> error_handling::operator()(args, tool_context&) const
@@ -271,7 +406,9 @@ using conformance_tools = agentio::toolset<fixtures::simple_text, fixtures::imag
     fixtures::embedded_resource, fixtures::multiple_content_types, fixtures::tool_with_logging,
     fixtures::tool_with_progress, fixtures::error_handling, fixtures::sampling, fixtures::elicitation,
     fixtures::elicitation_defaults, fixtures::elicitation_enums, fixtures::missing_capability,
-    fixtures::streaming_elicitation, fixtures::logging_tool>;
+    fixtures::streaming_elicitation, fixtures::logging_tool, fixtures::input_elicitation, fixtures::input_sampling,
+    fixtures::input_list_roots, fixtures::input_request_state, fixtures::input_multiple, fixtures::input_multi_round,
+    fixtures::input_tampered_state, fixtures::input_capabilities>;
 
 json::object text_message(std::string text)
 {
@@ -325,6 +462,15 @@ void add_fixtures(mcp::server<conformance_tools>& s)
                                    {"content", json::object{{"type", "image"}, {"data", fixtures::png}, {"mimeType", "image/png"}}}},
                 text_message("Please analyze the image above.")};
         }});
+    s.add_prompt({.name = "test_input_required_result_prompt", .title = "Prompt Needing Context",
+        .description = "Asks the user for context before it can be written (multi-round input)",
+        .get_with_input = [](auto const&, json::object const& answers) {
+            auto const context = fixtures::elicited(answers, "user_context", "context");
+            if(context.empty())
+                return mcp::prompt_result{{}, json::object{{"user_context",
+                    fixtures::elicit("What context should the prompt use?", "context", "string")}}};
+            return mcp::prompt_result{json::array{text_message("Context: " + context)}};
+        }});
     s.set_completion([](json::object const&, std::string const&, std::string const&) { return std::vector<std::string>{}; });
 }
 
@@ -349,7 +495,10 @@ int main(int argc, char** argv)
         fixtures::audio_content{}, fixtures::embedded_resource{}, fixtures::multiple_content_types{},
         fixtures::tool_with_logging{}, fixtures::tool_with_progress{}, fixtures::error_handling{}, fixtures::sampling{},
         fixtures::elicitation{}, fixtures::elicitation_defaults{}, fixtures::elicitation_enums{},
-        fixtures::missing_capability{}, fixtures::streaming_elicitation{}, fixtures::logging_tool{}};
+        fixtures::missing_capability{}, fixtures::streaming_elicitation{}, fixtures::logging_tool{},
+        fixtures::input_elicitation{}, fixtures::input_sampling{}, fixtures::input_list_roots{},
+        fixtures::input_request_state{}, fixtures::input_multiple{}, fixtures::input_multi_round{},
+        fixtures::input_tampered_state{}, fixtures::input_capabilities{}};
     mcp::server<conformance_tools> server(tools, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
     agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_tools>(server));

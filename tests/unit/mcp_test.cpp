@@ -82,6 +82,28 @@ struct ask
 };
 BOOST_DESCRIBE_STRUCT(ask::args, (), (prompt))
 
+// Needs a confirmation from the user (multi-round input), keeping state between rounds.
+struct confirm
+{
+    static constexpr std::string_view name = "confirm";
+    static constexpr std::string_view description = "Pide confirmación";
+    struct args
+    {
+    };
+    asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context& ctx) const
+    {
+        auto const* answer = ctx.input_responses.if_contains("ok");
+        if(!answer || ctx.request_state != "pending")
+            co_return agentio::tool_result::input_required(
+                json::object{{"ok", json::object{{"method", "elicitation/create"},
+                                        {"params", json::object{{"message", "¿Seguro?"},
+                                                       {"requestedSchema", json::object{{"type", "object"}}}}}}}},
+                "pending");
+        co_return agentio::tool_result::text("confirmado: " + std::string(answer->at("action").as_string()));
+    }
+};
+BOOST_DESCRIBE_STRUCT(confirm::args, (), ())
+
 } // namespace mcp_test
 
 template<>
@@ -103,12 +125,12 @@ struct agentio::field_traits<mcp_test::slow::args>
 
 namespace {
 
-using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow, mcp_test::ask>;
+using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow, mcp_test::ask, mcp_test::confirm>;
 
 struct harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> server;
     std::vector<json::object> sent; // notifications the session sent
     mcp::session session{[this](json::object m) { sent.push_back(std::move(m)); }};
@@ -226,7 +248,10 @@ BOOST_AUTO_TEST_CASE(tools_list_with_the_toolsets_schemas_and_pages)
     BOOST_TEST(second.at("nextCursor") == "2");
     auto const third = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"2"}})");
     BOOST_TEST(third.at("tools").at(0).at("name") == "ask");
-    BOOST_TEST(!third.as_object().contains("nextCursor"));
+    BOOST_TEST(third.at("nextCursor") == "3");
+    auto const last = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"3"}})");
+    BOOST_TEST(last.at("tools").at(0).at("name") == "confirm");
+    BOOST_TEST(!last.as_object().contains("nextCursor"));
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"zz"}})") ==
         mcp::jsonrpc::invalid_params);
 }
@@ -377,7 +402,7 @@ BOOST_AUTO_TEST_CASE(stateless_requests_need_no_handshake)
     BOOST_TEST(discover.at("cacheScope") == "public");
 
     auto const list = h.result(stateless("tools/list"));
-    BOOST_TEST(list.at("tools").as_array().size() == 3u);
+    BOOST_TEST(list.at("tools").as_array().size() == 4u);
     BOOST_TEST(list.at("resultType") == "complete");
     BOOST_TEST(list.at("cacheScope") == "public");
     auto const call = h.result(stateless("tools/call", R"("name":"echo","arguments":{"text":"hola"})"));
@@ -420,6 +445,54 @@ BOOST_AUTO_TEST_CASE(stateless_errors)
     BOOST_TEST_REQUIRE(h.sent.size() == 1u);
     BOOST_TEST(h.sent[0].at("params").at("data") == "preguntando");
     BOOST_TEST(asked.at("isError") == true); // no server-to-client requests in 2026-07-28
+}
+
+BOOST_AUTO_TEST_CASE(multi_round_input_in_both_eras)
+{
+    // 2026-07-28: the client gets input_required with signed state, answers, and calls again.
+    harness h;
+    auto const caps = R"({"elicitation":{}})";
+    auto const first = h.result(stateless("tools/call", R"("name":"confirm","arguments":{})", "", "2026-07-28", caps));
+    BOOST_TEST(first.at("resultType") == "input_required");
+    BOOST_TEST(first.at("inputRequests").at("ok").at("method") == "elicitation/create");
+    std::string const state(first.at("requestState").as_string());
+    BOOST_TEST(state.find("pending") == std::string::npos); // opaque: hex and a MAC
+    auto const answers = std::string(R"("inputResponses":{"ok":{"action":"accept","content":{}}},"requestState":")");
+    auto const done = h.result(stateless("tools/call", R"("name":"confirm","arguments":{},)" + answers + state + "\"", "",
+        "2026-07-28", caps));
+    BOOST_TEST(done.at("resultType") == "complete");
+    BOOST_TEST(done.at("content").at(0).at("text") == "confirmado: accept");
+    // A forged state is refused before the tool runs; so is a client that cannot answer.
+    std::string forged = state;
+    forged[0] = forged[0] == '7' ? '6' : '7';
+    BOOST_TEST(h.error_code(stateless("tools/call", R"("name":"confirm","arguments":{},)" + answers + forged + "\"", "",
+                   "2026-07-28", caps)) == -32602);
+    auto const refused = h.handle(stateless("tools/call", R"("name":"confirm","arguments":{})"));
+    BOOST_TEST(refused->at("error").at("code") == -32021);
+    BOOST_TEST(refused->at("error").at("data").at("requiredCapabilities").as_object().contains("elicitation"));
+
+    // A handshake session: the server asks the client itself and calls the tool again.
+    harness session;
+    session.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+        "capabilities":{"elicitation":{}}}})");
+    auto call = asio::co_spawn(session.ioc,
+        session.server.handle_text(session.session,
+            R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"confirm","arguments":{}}})"),
+        asio::use_future);
+    session.ioc.restart();
+    while(session.sent.empty() && session.ioc.run_one())
+        ;
+    BOOST_TEST_REQUIRE(session.sent.size() == 1u);
+    auto const& request = session.sent[0];
+    BOOST_TEST(request.at("method") == "elicitation/create");
+    BOOST_TEST(request.at("params").at("message") == "¿Seguro?");
+    json::object answer{{"jsonrpc", "2.0"}, {"id", request.at("id")}, {"result", json::parse(R"({"action":"decline"})")}};
+    auto reply = asio::co_spawn(session.ioc, session.server.handle(session.session, answer), asio::use_future);
+    session.ioc.run();
+    BOOST_TEST(!reply.get().has_value());
+    auto const r = call.get();
+    BOOST_TEST_REQUIRE(r.has_value());
+    BOOST_TEST(r->at("result").at("content").at(0).at("text") == "confirmado: decline");
 }
 
 BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
@@ -494,7 +567,7 @@ std::string run_stdio(std::string const& input)
     BOOST_REQUIRE(::pipe(to_server) == 0);
     BOOST_REQUIRE(::pipe(from_server) == 0);
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> server(tools);
     asio::posix::stream_descriptor in(ioc, to_server[0]), out(ioc, from_server[1]);
     asio::posix::stream_descriptor feed(ioc, to_server[1]), drain(ioc, from_server[0]);
@@ -587,7 +660,7 @@ namespace bhttp = boost::beast::http;
 struct http_harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
     mcp::streamable_http<test_tools> endpoint{mcp_server, mcp::http_options{.max_sessions = 3}};
     agentio::http::server<mcp::streamable_http<test_tools>> http{ioc.get_executor(), endpoint};
@@ -649,7 +722,7 @@ BOOST_AUTO_TEST_CASE(a_session_from_initialize_to_delete)
     auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", id);
     BOOST_TEST(list.status == 200u);
     BOOST_TEST(list.headers["content-type"] == "application/json");
-    BOOST_TEST(list.json().at("result").at("tools").as_array().size() == 3u);
+    BOOST_TEST(list.json().at("result").at("tools").as_array().size() == 4u);
 
     // A call streams its progress, then its result, on the POST's own SSE stream.
     auto const call = h.post(
@@ -817,7 +890,7 @@ struct legacy_harness
     };
 
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
     both endpoints{modern_t(mcp_server), legacy_t(mcp_server, mcp::legacy_sse_options{.max_sessions = 2})};
     agentio::http::server<both> http{ioc.get_executor(), endpoints};
@@ -884,7 +957,7 @@ BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
     // The TypeScript SDK's parameter name works too.
     std::string const ts_style = "/messages/?sessionId=" + post_to.substr(post_to.find('=') + 1);
     BOOST_TEST(h.post(ts_style, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})").status == 202u);
-    BOOST_TEST(message_of(stream.next()).at("result").at("tools").as_array().size() == 3u);
+    BOOST_TEST(message_of(stream.next()).at("result").at("tools").as_array().size() == 4u);
 
     // Progress, then the result, all on the stream.
     BOOST_TEST(h.post(post_to,

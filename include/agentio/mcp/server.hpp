@@ -114,6 +114,10 @@ struct server_options
     std::chrono::milliseconds list_ttl = std::chrono::minutes(5);
     std::chrono::milliseconds resource_ttl = std::chrono::milliseconds(0);
 
+    /// Rounds of tool_result::input_required one call may take with a
+    /// handshake session (the server asks the client each time).
+    std::size_t max_input_rounds = 8;
+
     /// Called after each tool call that got an answer (for logs and metrics).
     std::function<void(std::string_view tool, json::value const& arguments, tool_result const& result,
         std::chrono::steady_clock::duration elapsed)>
@@ -265,6 +269,14 @@ struct prompt_argument
     bool required = false;
 };
 
+/// What a prompt that asks the client for input gives: its messages, or the
+/// inputs it still needs (keys to `{"method", "params"}`, as tool_result::input_required).
+struct prompt_result
+{
+    json::array messages;
+    std::optional<json::object> input_requests = {};
+};
+
 /// A prompt template: its `messages` for the given arguments (strings).
 struct prompt
 {
@@ -272,7 +284,12 @@ struct prompt
     std::string title = {};
     std::string description = {};
     std::vector<prompt_argument> arguments = {};
-    std::function<json::array(std::map<std::string, std::string> const& args)> get;
+    std::function<json::array(std::map<std::string, std::string> const& args)> get = {};
+
+    /// Instead of `get`, for a prompt that needs input from the client first
+    /// (multi-round input): called with the answers so far, by key.
+    std::function<prompt_result(std::map<std::string, std::string> const& args, json::object const& input_responses)>
+        get_with_input = {};
 };
 
 /// Completion: the `ref` ({"type":"ref/prompt","name"} or {"type":"ref/resource","uri"}),
@@ -295,7 +312,7 @@ template<tool_catalog Tools>
 class server
 {
 public:
-    explicit server(Tools const& tools, server_options options = {}) : tools_(&tools), options_(std::move(options)) {}
+    explicit server(Tools const& tools, server_options options = {});
 
     /// Registers resources, templates, prompts and completion (before serving):
     /// the matching capabilities are declared only when something is registered.
@@ -357,11 +374,13 @@ private:
         session::send_function channel) const;
     json::object tool_result_json(session const& s, tool_result const& r) const;
     json::object read_resource(json::object const& params, json::value const& id) const;
-    json::object get_prompt(json::object const& params, json::value const& id) const;
+    asio::awaitable<json::object> get_prompt(session& s, json::object const& params, json::value const& id,
+        session::send_function channel) const;
     json::object complete(json::object const& params, json::value const& id) const;
 
     Tools const* tools_;
     server_options options_;
+    std::array<unsigned char, 32> state_key_; // signs tools' requestState (SEP-2322)
     std::vector<resource> resources_;
     std::vector<resource_template> templates_;
     std::vector<prompt> prompts_;

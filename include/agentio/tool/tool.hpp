@@ -82,6 +82,11 @@ struct tool_result
     /// Empty: the first line of the text is shown.
     std::string summary;
 
+    /// Set by input_required(): the inputs this call needs from the client,
+    /// by key (`{"method", "params"}` each), and the state to get back.
+    std::optional<json::object> input_requests;
+    std::string request_state;
+
     /// A result with one text block.
     static tool_result text(std::string text)
     {
@@ -105,6 +110,24 @@ struct tool_result
     {
         tool_result r = text(std::move(message));
         r.is_error = true;
+        return r;
+    }
+
+    /** Asks the client for inputs before the call can finish (MCP multi-round
+        input, SEP-2322): `requests` maps keys of the tool's choosing to
+        `{"method": "elicitation/create" | "sampling/createMessage" |
+        "roots/list", "params": {...}}`. The tool is called again with the
+        answers in tool_context::input_responses under the same keys, and
+        `state` in tool_context::request_state (signed by the server in
+        between, so a client cannot forge it). Over MCP 2026-07-28 this is an
+        `input_required` result; with a handshake session the server asks the
+        client itself and calls the tool again; elsewhere it is an error.
+    */
+    static tool_result input_required(json::object requests, std::string state = {})
+    {
+        tool_result r;
+        r.input_requests = std::move(requests);
+        r.request_state = std::move(state);
         return r;
     }
 
@@ -170,6 +193,17 @@ struct tool_context
         answer in time, or cannot be asked. Empty outside MCP.
     */
     std::function<asio::awaitable<client_reply>(std::string method, json::object params)> ask_client = {};
+
+    /// The client's answers to the inputs an earlier round of this call asked
+    /// for with tool_result::input_required, by key; empty on the first round.
+    json::object input_responses = {};
+
+    /// The state the previous round attached to its input_required result.
+    std::string request_state = {};
+
+    /// Whether the client can be asked for `capability` ("sampling",
+    /// "elicitation", "roots"); empty outside MCP (nobody can be asked).
+    std::function<bool(std::string_view capability)> client_can = {};
 
     /// Reports progress when somebody listens.
     void report_progress(double done, std::optional<double> total = {}, std::string_view message = {}) const

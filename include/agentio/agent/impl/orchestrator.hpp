@@ -56,6 +56,14 @@ inline void shorten(std::string& s, std::size_t max_chars)
 inline llm::tool_result_block to_result_block(std::string const& id, tool_result const& r)
 {
     llm::tool_result_block b{id, {}, r.is_error};
+    if(r.input_requests)
+    {
+        // Only an MCP client can answer those; the model is told, not left with nothing.
+        b.is_error = true;
+        b.content.emplace_back(llm::text_block{"The tool needs input this caller cannot give (" +
+            to_json_text(*r.input_requests) + ")"});
+        return b;
+    }
     for(auto const& c : r.content)
     {
         if(auto const* t = std::get_if<text_content>(&c))

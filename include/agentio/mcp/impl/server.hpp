@@ -15,9 +15,15 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
 #include <algorithm>
 #include <charconv>
 #include <exception>
+#include <stdexcept>
 
 namespace agentio::mcp {
 
@@ -206,6 +212,91 @@ inline json::object server_info(implementation const& info)
     return o;
 }
 
+// The client capability a server-to-client request needs.
+inline std::string_view capability_for(std::string_view method) noexcept
+{
+    return method == "sampling/createMessage" ? "sampling"
+        : method == "elicitation/create"     ? "elicitation"
+        : method == "roots/list"             ? "roots"
+                                             : "";
+}
+
+inline json::object missing_capability_error(json::value const& id, std::string_view capability)
+{
+    return jsonrpc::make_error(id, jsonrpc::missing_client_capability,
+        "Missing required client capability: " + std::string(capability),
+        json::object{{"requiredCapabilities", json::object{{capability, json::object{}}}}});
+}
+
+inline std::string to_hex(unsigned char const* data, std::size_t size)
+{
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(size * 2);
+    for(std::size_t i = 0; i < size; ++i)
+    {
+        out.push_back(digits[data[i] >> 4]);
+        out.push_back(digits[data[i] & 15]);
+    }
+    return out;
+}
+
+inline std::optional<std::string> from_hex(std::string_view text)
+{
+    if(text.size() % 2)
+        return std::nullopt;
+    auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    std::string out;
+    out.reserve(text.size() / 2);
+    for(std::size_t i = 0; i < text.size(); i += 2)
+    {
+        int const hi = nibble(text[i]), lo = nibble(text[i + 1]);
+        if(hi < 0 || lo < 0)
+            return std::nullopt;
+        out.push_back(static_cast<char>(hi * 16 + lo));
+    }
+    return out;
+}
+
+inline std::string state_mac(std::array<unsigned char, 32> const& key, std::string_view state)
+{
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<unsigned char const*>(state.data()),
+        state.size(), mac, &size);
+    return to_hex(mac, size);
+}
+
+// A tool's requestState as the client carries it: the state, then its
+// HMAC-SHA256 under the server's key, so the client can return it but not forge it.
+inline std::string seal_state(std::array<unsigned char, 32> const& key, std::string_view state)
+{
+    return to_hex(reinterpret_cast<unsigned char const*>(state.data()), state.size()) + "." + state_mac(key, state);
+}
+
+inline std::optional<std::string> open_state(std::array<unsigned char, 32> const& key, std::string_view sealed)
+{
+    auto const dot = sealed.find('.');
+    if(dot == std::string_view::npos)
+        return std::nullopt;
+    auto state = from_hex(sealed.substr(0, dot));
+    auto const mac = sealed.substr(dot + 1);
+    if(!state)
+        return std::nullopt;
+    auto const expected = state_mac(key, *state);
+    if(mac.size() != expected.size() || CRYPTO_memcmp(mac.data(), expected.data(), mac.size()) != 0)
+        return std::nullopt;
+    return state;
+}
+
+inline std::array<unsigned char, 32> new_state_key()
+{
+    std::array<unsigned char, 32> key{};
+    if(RAND_bytes(key.data(), static_cast<int>(key.size())) != 1)
+        throw std::runtime_error("RAND_bytes failed");
+    return key;
+}
+
 inline bool at_least(std::string_view version, std::string_view wanted)
 {
     // Revisions are dates: text order is time order.
@@ -213,6 +304,51 @@ inline bool at_least(std::string_view version, std::string_view wanted)
 }
 
 } // namespace detail
+
+namespace detail {
+
+// The capability a tool's or prompt's input requests need that the client lacks
+// ("" when it has them all); a request without a method is reported as "method".
+inline std::string missing_input_capability(session const& s, json::object const& requests)
+{
+    for(auto const& [key, request] : requests)
+    {
+        auto const* method = request.is_object() ? request.get_object().if_contains("method") : nullptr;
+        if(!method || !method->is_string())
+            return "method";
+        auto const needs = capability_for(method->get_string());
+        if(!needs.empty() && !s.client_can(needs))
+            return std::string(needs);
+    }
+    return {};
+}
+
+// Asks a handshake session's client each input request in turn: the answers by
+// key, or why the client did not answer.
+inline asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session& s, json::object const& requests,
+    session::send_function const& channel)
+{
+    json::object answers;
+    for(auto const& [key, request] : requests)
+    {
+        std::string const method(request.at("method").get_string());
+        auto const* request_params = request.get_object().if_contains("params");
+        json::object sent = request_params && request_params->is_object() ? request_params->get_object() : json::object{};
+        auto reply = co_await s.request(method, std::move(sent), channel);
+        if(!reply.ok())
+            co_return std::pair{json::object{}, "the client did not answer " + method + ": " + to_json_text(reply.error)};
+        answers[key] = std::move(reply.result);
+    }
+    co_return std::pair{std::move(answers), std::string()};
+}
+
+} // namespace detail
+
+template<tool_catalog Tools>
+server<Tools>::server(Tools const& tools, server_options options)
+    : tools_(&tools), options_(std::move(options)), state_key_(detail::new_state_key())
+{
+}
 
 template<tool_catalog Tools>
 asio::awaitable<std::optional<json::object>> server<Tools>::handle_text(session& s, std::string_view text) const
@@ -368,7 +504,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s,
             co_return jsonrpc::make_result(id, json::object{{"prompts", std::move(list)}});
         }
         if(method == "prompts/get")
-            co_return get_prompt(params, id);
+            co_return co_await get_prompt(s, params, id, channel);
         if(method == "completion/complete")
             co_return complete(params, id);
         if(method == "logging/setLevel")
@@ -509,7 +645,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle_stateless(ses
     {
         // Every 2026-07-28 result says what it is and who answered; cacheable ones for how long.
         auto& r = result->as_object();
-        r["resultType"] = "complete";
+        if(!r.contains("resultType"))
+            r["resultType"] = "complete";
         json::object result_meta;
         if(auto* m = r.if_contains("_meta"); m && m->is_object())
             result_meta = m->as_object();
@@ -686,30 +823,64 @@ json::object server<Tools>::read_resource(json::object const& params, json::valu
 }
 
 template<tool_catalog Tools>
-json::object server<Tools>::get_prompt(json::object const& params, json::value const& id) const
+asio::awaitable<json::object> server<Tools>::get_prompt(session& s, json::object const& params, json::value const& id,
+    session::send_function channel) const
 {
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
-        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: name must be a string");
+        co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: name must be a string");
     auto it = std::find_if(prompts_.begin(), prompts_.end(), [&](prompt const& p) { return p.name == name->get_string(); });
     if(it == prompts_.end())
-        return jsonrpc::make_error(id, jsonrpc::invalid_params, "Unknown prompt: " + std::string(name->get_string()));
+        co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Unknown prompt: " + std::string(name->get_string()));
     std::map<std::string, std::string> args;
     if(auto const* a = params.if_contains("arguments"); a && a->is_object())
         for(auto const& kv : a->get_object())
         {
             if(!kv.value().is_string())
-                return jsonrpc::make_error(id, jsonrpc::invalid_params,
+                co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
                     "Invalid params: argument " + std::string(kv.key()) + " must be a string");
             args[std::string(kv.key())] = std::string(kv.value().get_string());
         }
     for(auto const& a : it->arguments)
         if(a.required && !args.contains(a.name))
-            return jsonrpc::make_error(id, jsonrpc::invalid_params, "Missing required argument: " + a.name);
-    json::object result{{"messages", it->get(args)}};
+            co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Missing required argument: " + a.name);
+
+    json::array messages;
+    if(it->get_with_input)
+    {
+        // As for tools: 2026-07-28 answers input_required, a session asks the client itself.
+        json::object answers;
+        if(auto const* given = params.if_contains("inputResponses"); given && given->is_object() && s.stateless())
+            answers = given->get_object();
+        for(std::size_t round = 0;; ++round)
+        {
+            auto r = it->get_with_input(args, answers);
+            if(!r.input_requests)
+            {
+                messages = std::move(r.messages);
+                break;
+            }
+            if(auto const missing = detail::missing_input_capability(s, *r.input_requests); missing == "method")
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: an input request of the prompt has no method");
+            else if(!missing.empty())
+                co_return detail::missing_capability_error(id, missing);
+            if(s.stateless())
+                co_return jsonrpc::make_result(id,
+                    json::object{{"resultType", "input_required"}, {"inputRequests", std::move(*r.input_requests)}});
+            if(round + 1 >= options_.max_input_rounds)
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: the prompt kept asking for input");
+            auto [given, refused] = co_await detail::ask_inputs(s, *r.input_requests, channel);
+            if(!refused.empty())
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: " + refused);
+            answers = std::move(given);
+        }
+    }
+    else
+        messages = it->get(args);
+    json::object result{{"messages", std::move(messages)}};
     if(!it->description.empty())
         result["description"] = it->description;
-    return jsonrpc::make_result(id, std::move(result));
+    co_return jsonrpc::make_result(id, std::move(result));
 }
 
 template<tool_catalog Tools>
@@ -791,10 +962,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
     ctx.ask_client = [&s, &channel, &missing_capability](std::string method,
                          json::object request_params) -> asio::awaitable<client_reply> {
         // Only what the client said it can do: the capability each request needs.
-        std::string_view const needs = method == "sampling/createMessage" ? "sampling"
-            : method == "elicitation/create"                               ? "elicitation"
-            : method == "roots/list"                                       ? "roots"
-                                                                           : "";
+        std::string_view const needs = detail::capability_for(method);
         if(!needs.empty() && !s.client_can(needs))
         {
             if(s.stateless())
@@ -809,30 +977,86 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         co_return co_await s.request(method, std::move(request_params), channel);
     };
 
+    // Multi-round input (SEP-2322): a 2026-07-28 client sends back the answers
+    // and the state of the previous round; the state must be ours.
+    if(s.stateless())
+    {
+        if(auto const* answers = params.if_contains("inputResponses"); answers && !answers->is_null())
+        {
+            if(!answers->is_object())
+                co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: inputResponses must be an object");
+            ctx.input_responses = answers->get_object();
+        }
+        if(auto const* sealed = params.if_contains("requestState"); sealed && !sealed->is_null())
+        {
+            auto opened = sealed->is_string() ? detail::open_state(state_key_, sealed->get_string()) : std::nullopt;
+            if(!opened)
+                co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
+                    "Invalid params: requestState was not issued by this server (integrity check failed)");
+            ctx.request_state = std::move(*opened);
+        }
+    }
+    ctx.client_can = [&s](std::string_view capability) { return s.client_can(capability); };
+
     auto const ex = co_await asio::this_coro::executor;
     detail::in_flight_entry entry(s.registry_->mutex_, s.registry_->in_flight_, call_id, ex);
     // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
     auto const started = std::chrono::steady_clock::now();
-    auto call = tools_->call(tool_name, arguments, ctx);
-    auto [error, result] = co_await asio::co_spawn(ex, std::move(call),
-        asio::bind_cancellation_slot(entry.slot(), asio::as_tuple(asio::use_awaitable)));
-    if(entry.cancelled())
-        co_return std::nullopt;
-    if(error)
+    tool_result result;
+    for(std::size_t round = 0;; ++round)
     {
-        try
+        auto call = tools_->call(tool_name, arguments, ctx);
+        auto [error, returned] = co_await asio::co_spawn(ex, std::move(call),
+            asio::bind_cancellation_slot(entry.slot(), asio::as_tuple(asio::use_awaitable)));
+        if(entry.cancelled())
+            co_return std::nullopt;
+        if(error)
         {
-            std::rethrow_exception(error);
+            try
+            {
+                std::rethrow_exception(error);
+            }
+            catch(std::exception const& e)
+            {
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error, std::string("Internal error: ") + e.what());
+            }
         }
-        catch(std::exception const& e)
+        if(!missing_capability.empty())
+            co_return detail::missing_capability_error(id, missing_capability);
+        result = std::move(returned);
+        if(!result.input_requests)
+            break;
+
+        // The tool needs input: only what the client can give.
+        if(auto const missing = detail::missing_input_capability(s, *result.input_requests); missing == "method")
+            co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: an input request of the tool has no method");
+        else if(!missing.empty())
+            co_return detail::missing_capability_error(id, missing);
+        if(s.stateless())
         {
-            co_return jsonrpc::make_error(id, jsonrpc::internal_error, std::string("Internal error: ") + e.what());
+            json::object answer{{"resultType", "input_required"}, {"inputRequests", *result.input_requests}};
+            if(!result.request_state.empty())
+                answer["requestState"] = detail::seal_state(state_key_, result.request_state);
+            co_return jsonrpc::make_result(std::move(id), std::move(answer));
         }
+        // A session: the server asks the client itself, then calls the tool again with the answers.
+        if(round + 1 >= options_.max_input_rounds)
+        {
+            result = tool_result::error("The tool asked for input more than " + std::to_string(options_.max_input_rounds) +
+                " times");
+            break;
+        }
+        auto [answers, refused] = co_await detail::ask_inputs(s, *result.input_requests, channel);
+        if(entry.cancelled())
+            co_return std::nullopt;
+        if(!refused.empty())
+        {
+            result = tool_result::error("The tool needed input, but " + refused);
+            break;
+        }
+        ctx.input_responses = std::move(answers);
+        ctx.request_state = result.request_state; // in process: nothing to sign
     }
-    if(!missing_capability.empty())
-        co_return jsonrpc::make_error(id, jsonrpc::missing_client_capability,
-            "Missing required client capability: " + missing_capability,
-            json::object{{"requiredCapabilities", json::object{{missing_capability, json::object{}}}}});
     if(options_.on_tool_call)
         options_.on_tool_call(tool_name, arguments, result, std::chrono::steady_clock::now() - started);
     co_return jsonrpc::make_result(std::move(id), tool_result_json(s, result));
