@@ -1,0 +1,26 @@
+// One tool step (seed 000 §5's tool_call event): tool, parameters, duration, result summary.
+export function ToolStep({ step }) {
+  const ms = step.duration_ms;
+  const duration = typeof ms !== 'number' ? null
+    : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toLocaleString('es-ES', { maximumFractionDigits: 1 })} s`;
+  return (
+    <li className="tool-step">
+      <div className="tool-step-head">
+        <span className="tool-name">{step.tool}</span>
+        {duration && <span className="tool-duration">{duration}</span>}
+      </div>
+      {step.input_summary && <div className="tool-params">{step.input_summary}</div>}
+      {step.result_summary && <div className="tool-result">→ {step.result_summary}</div>}
+    </li>
+  );
+}
+
+export function ToolStepList({ steps }) {
+  return (
+    <ol className="tool-steps">
+      {steps.map((s, i) => (
+        <ToolStep key={i} step={s} />
+      ))}
+    </ol>
+  );
+}
