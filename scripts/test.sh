@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite through CTest.
-#   scripts/test.sh            release build
+#   scripts/test.sh            release build, then the MCP conformance suites, the
+#                              TypeScript SDK client and the chat page in Chromium
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,3 +9,8 @@ preset=${1:-release}
 bash scripts/setup.sh
 bash scripts/build.sh "$preset"
 ctest --preset "$preset"
+if [ "$preset" = release ]; then
+  bash scripts/mcp_conformance.sh build/release
+  bash scripts/mcp_clients.sh build/release
+  bash scripts/web_test.sh build/release
+fi

@@ -1,7 +1,7 @@
 // agentio-portfolio: the reference server of agentio.
 //
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
-//   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
+//   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
 //   agentio-portfolio chat "pregunta" [--url URL]
 //   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
 
@@ -38,8 +38,9 @@ constexpr char const* usage = R"(agentio-portfolio — servidor de referencia de
 Uso:
   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
       Genera la base de datos SQLite de ejemplo (determinista: misma semilla, mismo fichero).
-  agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N]
-      API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080).
+  agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
+      API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente
+      en http://H:P/chat (reference_server/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
       Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
       El asistente responde en POST /api/v1/agent/chat (eventos SSE).
   agentio-portfolio chat "pregunta" [--url URL]
@@ -119,6 +120,21 @@ int init_db(std::span<char* const> args)
     return 0;
 }
 
+// The built chat page: the source tree's (a build run in place), else an installed one beside the binary.
+#if __has_include(<web_dist.hpp>)
+#include <web_dist.hpp>
+#endif
+std::filesystem::path default_web_dir()
+{
+#ifdef AGENTIO_WEB_DIST
+    if(std::filesystem::exists(std::filesystem::path(AGENTIO_WEB_DIST) / "index.html"))
+        return AGENTIO_WEB_DIST;
+#endif
+    std::error_code ec;
+    auto const exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : exe.parent_path().parent_path() / "share" / "agentio-portfolio" / "web";
+}
+
 int serve(std::span<char* const> args)
 {
     portfolio::server_options opt;
@@ -140,8 +156,13 @@ int serve(std::span<char* const> args)
     if(!charts)
         throw usage_error{charts.error()};
     opt.charts = std::move(*charts);
+    opt.web_dir = default_web_dir();
+    if(auto v = portfolio::env("PORTFOLIO_WEB_DIR"))
+        opt.web_dir = *v;
     for_each_flag(args, [&](std::string_view flag, std::string_view value) {
-        if(flag == "--db")
+        if(flag == "--web-dir")
+            opt.web_dir = value;
+        else if(flag == "--db")
             opt.db_path = value, explicit_db = true;
         else if(flag == "--host")
             opt.host = value;
@@ -181,6 +202,10 @@ int serve(std::span<char* const> args)
     auto const ep = server.endpoint();
     std::printf("agentio-portfolio escuchando en http://%s:%u (base de datos %s, %u hilos)\n",
         ep.address().to_string().c_str(), ep.port(), opt.db_path.c_str(), opt.threads);
+    if(server.web_page_loaded())
+        std::printf("página del asistente: http://%s:%u/chat\n", ep.address().to_string().c_str(), ep.port());
+    else
+        std::printf("página del asistente no construida (npm ci && npm run build en reference_server/web, o --web-dir)\n");
     if(auto reason = opt.chat.unavailable_reason())
         std::printf("%s (el resto del servidor funciona)\n", reason->c_str());
     else

@@ -17,7 +17,7 @@ ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=portfolio-two-round
     CHART_OUTPUT_DIR="$work/charts" "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv.txt" 2>&1 &
 srv_pid=$!
 wait_for "$work/srv.txt" 'escuchando en http://'
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv.txt")
+url=$(grep -m1 -o 'http://127.0.0.1:[0-9]*' "$work/srv.txt")
 
 "$exe" chat "¿Cuántas iniciativas hay en ejecución?" --url "$url" >"$work/out.txt" 2>"$work/err.txt"
 grep -q '^Voy a contar las iniciativas de la cartera agrupadas por estado.$' "$work/out.txt" || { cat "$work/out.txt"; exit 1; }
@@ -31,7 +31,7 @@ ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=no-existe \
     CHART_OUTPUT_DIR="$work/charts" "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv2.txt" 2>&1 &
 srv_pid=$!
 wait_for "$work/srv2.txt" 'escuchando en http://'
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/srv2.txt")
+url=$(grep -m1 -o 'http://127.0.0.1:[0-9]*' "$work/srv2.txt")
 if "$exe" chat "hola" --url "$url" >"$work/out2.txt" 2>"$work/err2.txt"; then
     echo "chat succeeded with an unknown model"; exit 1
 fi

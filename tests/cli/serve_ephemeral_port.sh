@@ -12,7 +12,7 @@ for _ in $(seq 100); do
   grep -q 'escuchando en http://' "$work/out.txt" && break
   sleep 0.1
 done
-url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/out.txt")
+url=$(grep -m1 -o 'http://127.0.0.1:[0-9]*' "$work/out.txt")
 [ -n "$url" ] || { echo "no listening line"; cat "$work/out.txt" "$work/err.txt"; exit 1; }
 # bash's /dev/tcp: no curl needed on a minimal machine.
 port=${url##*:}

@@ -587,3 +587,75 @@ BOOST_AUTO_TEST_CASE(store_removes_only_its_own_expired_files)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// =============================================================================================
+// The built chat page, served from memory (app/web_assets): only files that were there.
+
+#include "app/web_assets.hpp"
+
+BOOST_AUTO_TEST_SUITE(web_page)
+
+namespace {
+
+agentio::http::request get(std::string target, boost::beast::http::verb verb = boost::beast::http::verb::get)
+{
+    agentio::http::request req{verb, target, 11};
+    req.keep_alive(true);
+    return req;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
+{
+    namespace bhttp = boost::beast::http;
+    store_dir tmp;
+    fs::create_directories(tmp.dir / "assets");
+    touch(tmp.dir / "index.html", "<!doctype html><div id=root></div>");
+    touch(tmp.dir / "assets" / "index-1a2b3c.js", "console.log(1)");
+    touch(tmp.dir / "assets" / "index-1a2b3c.css", "body{}");
+    touch(tmp.dir / "favicon.svg", "<svg/>");
+    auto const web = portfolio::web_assets::load(tmp.dir);
+    BOOST_TEST(web.loaded());
+
+    // Every page route gets index.html, never cached stale, with a strict CSP.
+    for(auto const* page : {"/", "/chat", "/detail/DIG_21_001"})
+    {
+        auto const res = web.serve(get(page), page);
+        BOOST_TEST(res.result_int() == 200u, page);
+        BOOST_TEST(res[bhttp::field::content_type] == "text/html; charset=utf-8");
+        BOOST_TEST(res[bhttp::field::cache_control] == "no-cache");
+        BOOST_TEST(res["Content-Security-Policy"].starts_with("default-src 'self'"));
+        BOOST_TEST(res.body() == "<!doctype html><div id=root></div>");
+    }
+    auto const js = web.serve(get("/assets/index-1a2b3c.js"), "/assets/index-1a2b3c.js");
+    BOOST_TEST(js.result_int() == 200u);
+    BOOST_TEST(js[bhttp::field::content_type] == "text/javascript; charset=utf-8");
+    BOOST_TEST(js[bhttp::field::cache_control] == "public, max-age=31536000, immutable");
+    BOOST_TEST(js["X-Content-Type-Options"] == "nosniff");
+    BOOST_TEST(web.serve(get("/assets/index-1a2b3c.css"), "/assets/index-1a2b3c.css")[bhttp::field::content_type] ==
+        "text/css; charset=utf-8");
+    auto const icon = web.serve(get("/favicon.svg"), "/favicon.svg");
+    BOOST_TEST(icon[bhttp::field::cache_control] == "public, max-age=3600");
+
+    // HEAD: the length, no body.
+    auto const head = web.serve(get("/assets/index-1a2b3c.js", bhttp::verb::head), "/assets/index-1a2b3c.js");
+    BOOST_TEST(head.body().empty());
+    BOOST_TEST(head[bhttp::field::content_length] == "14");
+
+    // Only what was found at start: no traversal, unknown assets 404, other methods 405.
+    for(auto const* missing : {"/assets/nope.js", "/../secret.txt", "/assets/../../secret.txt", "/secret.txt"})
+        BOOST_TEST(web.serve(get(missing), missing).result_int() == 404u, missing);
+    auto const post = web.serve(get("/chat", bhttp::verb::post), "/chat");
+    BOOST_TEST(post.result_int() == 405u);
+    BOOST_TEST(post[bhttp::field::allow] == "GET, HEAD");
+
+    // Not built: a page that says how to build it.
+    auto const none = portfolio::web_assets::load(tmp.dir / "missing");
+    BOOST_TEST(!none.loaded());
+    auto const hint = none.serve(get("/chat"), "/chat");
+    BOOST_TEST(hint.result_int() == 404u);
+    BOOST_TEST(hint.body().find("npm ci &amp;&amp; npm run build") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

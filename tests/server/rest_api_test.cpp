@@ -336,7 +336,7 @@ BOOST_AUTO_TEST_CASE(client_mistakes_are_4xx_with_a_detail_naming_the_problem)
             {"/api/v1/hechos/99999999", 404, "No existe el registro 99999999"},
             {"/api/v1/portfolio/XX_00_000", 404, "No se encontraron datos para XX_00_000"},
             {"/api/v1/parametros/portfolio/X", 404, "La tabla 'parametros' no está asociada"},
-            {"/nada", 404, "Ruta no encontrada"},
+            {"/api/nada", 404, "Ruta no encontrada"},
         })
     {
         BOOST_TEST_CONTEXT(target)

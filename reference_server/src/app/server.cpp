@@ -49,8 +49,9 @@ portfolio_server::portfolio_server(server_options options)
     render.height_in = cs.height_in;
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, charts_.get(), render);
+    web_ = std::make_shared<web_assets const>(web_assets::load(options_.web_dir));
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
-        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age),
+        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_),
         options_.http);
 
     boost::system::error_code ec;
@@ -113,6 +114,8 @@ boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> app
     constexpr std::string_view charts_prefix = "/api/v1/charts/";
     if(path.starts_with(charts_prefix))
         co_return serve_chart(req, path.substr(charts_prefix.size()));
+    if(!path.starts_with("/api/"))
+        co_return web_->serve(req, path);
     co_return co_await api_(std::move(req));
 }
 

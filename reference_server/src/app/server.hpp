@@ -5,6 +5,7 @@
 
 #include "agent/chat.hpp"
 #include "api/rest_api.hpp"
+#include "app/web_assets.hpp"
 
 #include <agentio/http/server.hpp>
 #include <agentio/sqlite.hpp>
@@ -30,6 +31,7 @@ struct server_options
     agentio::http::server_options http{};
     agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
     agent::chart_settings charts{}; // generar_grafico and GET /api/v1/charts/{file}
+    std::filesystem::path web_dir{}; // the built chat page (reference_server/web/dist); empty: none
 };
 
 /// The server's handler: the agent's streaming endpoint, and the REST API.
@@ -37,8 +39,8 @@ class app_handler
 {
 public:
     app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
-        std::chrono::seconds chart_max_age)
-        : api_(std::move(api)), chat_(std::move(chat)), charts_(charts), chart_max_age_(chart_max_age)
+        std::chrono::seconds chart_max_age, std::shared_ptr<web_assets const> web)
+        : api_(std::move(api)), chat_(std::move(chat)), charts_(charts), chart_max_age_(chart_max_age), web_(std::move(web))
     {
     }
 
@@ -53,6 +55,7 @@ private:
     std::shared_ptr<agent::chat_service> chat_;
     charts::chart_store const* charts_;
     std::chrono::seconds chart_max_age_;
+    std::shared_ptr<web_assets const> web_; // the page, for every path outside /api/
 };
 
 class portfolio_server
@@ -68,6 +71,9 @@ public:
 
     /// Where generated charts are kept.
     charts::chart_store& charts() noexcept { return *charts_; }
+
+    /// Whether the chat page was found (server_options::web_dir).
+    bool web_page_loaded() const noexcept { return web_->loaded(); }
 
     /// Connections open right now.
     std::size_t connection_count() const noexcept { return http_->connection_count(); }
@@ -86,6 +92,7 @@ private:
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
     std::unique_ptr<charts::chart_store> charts_;
     std::shared_ptr<agent::chat_service> chat_;
+    std::shared_ptr<web_assets const> web_;
     std::unique_ptr<agentio::http::server<app_handler>> http_;
     boost::asio::ip::tcp::endpoint endpoint_;
 };

@@ -3,7 +3,8 @@
 // wire-faithful fake LLM, all on loopback. Screenshots go to --out.
 //
 //   node tests/browser_test.mjs --exe PATH/agentio-portfolio --fake PATH/agentio-fake-llm --out DIR
-//        [--dist DIR]   (serve the built page from node, proxying /api to each server, instead of the server itself)
+//        [--web-dir DIR]  (the built page the server serves; default: its own default)
+//        [--dist DIR]     (serve the built page from node instead, proxying /api to each server)
 // Exit status 0 when every check passes; each check is printed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ const exe = resolve(arg('exe', '../../build/release/reference_server/agentio-por
 const fakeExe = resolve(arg('fake', '../../build/release/bench/agentio-fake-llm'));
 const out = resolve(arg('out', '../../build/web-test'));
 const dist = arg('dist', '') && resolve(arg('dist', ''));
+const webDir = arg('web-dir', '') && resolve(arg('web-dir', ''));
+const pageArgs = webDir ? ['--web-dir', webDir] : [];
 mkdirSync(out, { recursive: true });
 
 let failures = 0;
@@ -99,9 +102,10 @@ const fakeUrl = await start(fakeExe, ['--scenarios', scenarios, '--port', '0']);
 
 const agentEnv = (model) => ({ AGENT_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'clave-de-prueba', ANTHROPIC_BASE_URL: fakeUrl,
   AGENT_MODEL: model, CHART_OUTPUT_DIR: join(work, 'charts') });
-const serverUrl = (await start(exe, ['serve', '--db', db, '--port', '0', '--threads', '2'], agentEnv('web-chat'))).replace(/\/api\/v1$/, '');
-const slowUrl = (await start(exe, ['serve', '--db', db, '--port', '0', '--threads', '2'], agentEnv('web-slow'))).replace(/\/api\/v1$/, '');
-const bareUrl = (await start(exe, ['serve', '--db', db, '--port', '0', '--threads', '1'], { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' })).replace(/\/api\/v1$/, '');
+const serve = (threads, env) => start(exe, ['serve', '--db', db, '--port', '0', '--threads', threads, ...pageArgs], env);
+const serverUrl = await serve('2', agentEnv('web-chat'));
+const slowUrl = await serve('2', agentEnv('web-slow'));
+const bareUrl = await serve('1', { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
 // With --dist: the built page from node, /api proxied to `backend` (SPA fallback to index.html).
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml' };
 function pageServer(backend) {
@@ -135,6 +139,16 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-ES' });
   const page = await context.newPage();
   page.on('pageerror', (e) => check(false, 'no page errors', e.message));
+
+  if (!dist) {
+    // The server itself serves the page: SPA routes, hashed assets cached for good.
+    const index = await fetch(`${serverUrl}/detail/${pid}`);
+    check(index.status === 200 && index.headers.get('cache-control') === 'no-cache', 'the server answers page routes with index.html');
+    const script = (await index.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    const asset = script ? await fetch(`${serverUrl}${script}`) : null;
+    check(asset?.headers.get('cache-control') === 'public, max-age=31536000, immutable' &&
+      asset?.headers.get('content-type') === 'text/javascript; charset=utf-8', 'hashed assets are served with immutable caching');
+  }
 
   // 1. A question: chunks stream, tool steps show live, the chart loads, the answer renders.
   await page.goto(`${pageOf(serverUrl)}/`);
