@@ -312,9 +312,10 @@ public:
     /// The tools, in the order they were added.
     std::vector<tool_descriptor> descriptors() const;
 
-    /// As @ref toolset::call, with the given validation options.
+    /// As @ref toolset::call, with the given validation options (copied: the
+    /// call may outlive the expression that made it).
     asio::awaitable<tool_result> call(std::string_view name, json::value const& arguments, tool_context& ctx,
-        validation_options const& options) const;
+        validation_options options) const;
 
     /// As @ref toolset::call, with default validation options.
     asio::awaitable<tool_result> call(std::string_view name, json::value const& arguments, tool_context& ctx) const

@@ -130,7 +130,7 @@ inline std::vector<tool_descriptor> dynamic_tools::descriptors() const
 }
 
 inline asio::awaitable<tool_result> dynamic_tools::call(
-    std::string_view name, json::value const& arguments, tool_context& ctx, validation_options const& options) const
+    std::string_view name, json::value const& arguments, tool_context& ctx, validation_options options) const
 {
     auto const e = find(name);
     if(!e)
