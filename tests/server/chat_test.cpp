@@ -342,6 +342,29 @@ BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
     BOOST_TEST(test_http::get(s.endpoint(), "/api/v1/health").status == 200u);
 }
 
+BOOST_AUTO_TEST_CASE(each_run_ends_in_one_log_line)
+{
+    using agentio::agent::run_result;
+    using std::chrono::milliseconds;
+    run_result r;
+    r.rounds = 2;
+    r.tools = {{"contar_iniciativas", {}, false}, {"generar_grafico", {}, false}};
+    r.usage.input_tokens = 5120;
+    r.usage.output_tokens = 318;
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(1834), false) ==
+        "chat: completada en 1834 ms · 2 rondas · 2 herramientas · tokens: 5120 de entrada, 318 de salida");
+    r = {};
+    r.status = run_result::outcome::cancelled;
+    r.rounds = 1;
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(812), true) ==
+        "chat: cancelada tras 812 ms (el cliente cerró la conexión) · 1 ronda · 0 herramientas · tokens: 0 de entrada, 0 de salida");
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), false).starts_with("chat: cancelada tras 5 ms (el servidor se detiene)"));
+    r.status = run_result::outcome::failed;
+    r.error_message = "El proveedor del modelo está saturado";
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(40), false).starts_with(
+        "chat: fallida tras 40 ms (El proveedor del modelo está saturado) · 1 ronda"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(chat_errors)

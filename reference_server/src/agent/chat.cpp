@@ -10,6 +10,9 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
+#include <cstdio>
+#include <ctime>
+
 namespace portfolio::agent {
 
 namespace asio = boost::asio;
@@ -165,7 +168,46 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
     return e.message;
 }
 
+std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed, bool client_left)
+{
+    using outcome = agentio::agent::run_result::outcome;
+    auto plural = [](std::size_t n, char const* one, char const* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string line = "chat: ";
+    std::string const ms = std::to_string(elapsed.count()) + " ms";
+    switch(result.status)
+    {
+    case outcome::completed:
+        line += "completada en " + ms;
+        break;
+    case outcome::failed:
+        line += "fallida tras " + ms + " (" + result.error_message + ")";
+        break;
+    case outcome::cancelled:
+        line += "cancelada tras " + ms + (client_left ? " (el cliente cerró la conexión)" : " (el servidor se detiene)");
+        break;
+    }
+    line += " · " + plural(result.rounds, "ronda", "rondas") + " · " +
+        plural(result.tools.size(), "herramienta", "herramientas") + " · tokens: " +
+        std::to_string(result.usage.input_tokens) + " de entrada, " + std::to_string(result.usage.output_tokens) +
+        " de salida";
+    return line;
+}
+
 namespace {
+
+// Operators see each chat's fate in one line; one fputs keeps lines whole
+// across the server's threads.
+void log_line(std::string const& message)
+{
+    std::time_t const now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
+    std::fputs((stamp + message + "\n").c_str(), stderr);
+}
 
 // One provider origin carries every chat's stream at once, and the API origin
 // every tool call: a cap of a few connections would queue chats behind each
@@ -273,15 +315,18 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
     auto const ex = co_await asio::this_coro::executor;
     // The run stops when the client leaves: the writer's disconnect signal
     // cancels it, which stops the model's stream and the running tools.
-    auto run = [&]() -> asio::awaitable<void> {
+    auto run = [&]() -> asio::awaitable<agentio::agent::run_result> {
         if(auto* a = std::get_if<anthropic_agent>(&agent_))
-            co_await a->run(conversation, sink);
-        else if(auto* o = std::get_if<openai_agent>(&agent_))
-            co_await o->run(conversation, sink);
+            co_return co_await a->run(conversation, sink);
+        co_return co_await std::get<openai_agent>(agent_).run(conversation, sink);
     };
+    auto const started = std::chrono::steady_clock::now();
     auto slot = writer.disconnect_slot();
     auto token = asio::bind_cancellation_slot(slot, asio::use_awaitable);
-    co_await asio::co_spawn(ex, run(), token);
+    auto const result = co_await asio::co_spawn(ex, run(), token);
+    log_line(describe_run(result,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started),
+        writer.client_gone()));
     co_await writer.finish();
     co_return std::nullopt;
 }

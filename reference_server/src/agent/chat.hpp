@@ -17,6 +17,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,10 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
 
 /// The message a user reads for a provider failure; names the setting to fix.
 std::string describe_provider_error(agentio::llm::error const& e, chat_settings const& settings);
+
+/// The server log's line for a finished chat: outcome (and why a run was
+/// cancelled), time, rounds, tool calls and tokens (exposed for tests).
+std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed, bool client_left);
 
 class chat_service
 {
