@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The chat page in Debian's Chromium (playwright-core) against the real server
-# and the fake LLM on loopback (reference_server/web/tests/browser_test.mjs).
+# The chat page: its pure modules under node's test runner, then the page in
+# Debian's Chromium (playwright-core, axe-core) against the real server and the
+# fake LLM on loopback (reference_server/web/tests/).
 #   scripts/web_test.sh [build-dir]     (default build/release; screenshots in <build-dir>/web-test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +11,6 @@ bash scripts/web.sh
 [ -x "$build/reference_server/agentio-portfolio" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
     cmake --build "$build" --target agentio-portfolio agentio-fake-llm
 cd reference_server/web
+node --test tests/unit.test.mjs
 node tests/browser_test.mjs --exe "$build/reference_server/agentio-portfolio" --fake "$build/bench/agentio-fake-llm" \
     --web-dir dist --out "$build/web-test"

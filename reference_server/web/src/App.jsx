@@ -1,8 +1,23 @@
 import { useEffect } from 'react';
-import { Link, Router, useRouter } from './router.jsx';
+import { Link, Router, useDocumentTitle, useRouteHeading, useRouter } from './router.jsx';
 import { ChatProvider } from './chat/ChatContext.jsx';
 import ChatPage from './chat/ChatPage.jsx';
 import DetailPage from './detail/DetailPage.jsx';
+
+function NotFound({ path }) {
+  const heading = useRouteHeading();
+  useDocumentTitle('Página no encontrada');
+  return (
+    <main className="page narrow">
+      <h1 ref={heading} tabIndex={-1}>
+        Página no encontrada
+      </h1>
+      <p>
+        La dirección <code>{path}</code> no existe. <Link to="/chat">Volver al asistente</Link>
+      </p>
+    </main>
+  );
+}
 
 function Routes() {
   const { path, navigate } = useRouter();
@@ -12,13 +27,23 @@ function Routes() {
   const detail = path.match(/^\/detail\/([^/]+)\/?$/);
   if (detail) return <DetailPage portfolioId={decodeURIComponent(detail[1])} />;
   if (path === '/chat' || path === '/') return <ChatPage />;
+  return <NotFound path={path} />;
+}
+
+function TopBar() {
+  const { path } = useRouter();
   return (
-    <main className="page narrow">
-      <h1>Página no encontrada</h1>
-      <p>
-        La dirección <code>{path}</code> no existe. <Link to="/chat">Volver al asistente</Link>
-      </p>
-    </main>
+    <header className="topbar">
+      <Link to="/chat" className="brand">
+        <span className="brand-mark" aria-hidden="true">PD</span>
+        <span>Portfolio Digital</span>
+      </Link>
+      <nav aria-label="Principal">
+        <Link to="/chat" aria-current={path === '/chat' ? 'page' : undefined}>
+          Asistente
+        </Link>
+      </nav>
+    </header>
   );
 }
 
@@ -27,15 +52,7 @@ export default function App() {
     <Router>
       {/* The conversation lives above the routes: it survives chat → detail → back. */}
       <ChatProvider>
-        <header className="topbar">
-          <Link to="/chat" className="brand" aria-label="Portfolio Digital, asistente">
-            <span className="brand-mark" aria-hidden="true">PD</span>
-            <span>Portfolio Digital</span>
-          </Link>
-          <nav aria-label="Principal">
-            <Link to="/chat">Asistente</Link>
-          </nav>
-        </header>
+        <TopBar />
         <Routes />
       </ChatProvider>
     </Router>

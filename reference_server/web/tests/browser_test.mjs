@@ -5,10 +5,15 @@
 //   node tests/browser_test.mjs --exe PATH/agentio-portfolio --fake PATH/agentio-fake-llm --out DIR
 //        [--web-dir DIR]  (the built page the server serves; default: its own default)
 //        [--dist DIR]     (serve the built page from node instead, proxying /api to each server)
-// Exit status 0 when every check passes; each check is printed.
+//
+// Besides the features, it checks accessibility: axe-core's WCAG 2.2 A/AA and
+// best-practice rules on every screen, a keyboard-only walk through a whole
+// conversation, the focus after page changes, and no Content-Security-Policy
+// violation. Exit status 0 when every check passes; each check is printed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -40,6 +45,9 @@ const cleanup = () => {
 };
 process.on('exit', cleanup);
 
+// What each server wrote on stderr, by its URL (the chat log lines).
+const logs = new Map();
+
 // Starts a program and resolves with the first http:// URL it prints on stdout.
 function start(cmd, args, env = {}) {
   return new Promise((resolveUrl, reject) => {
@@ -47,16 +55,21 @@ function start(cmd, args, env = {}) {
     children.push(child);
     let seen = '';
     let errors = '';
+    let url = '';
     const timer = setTimeout(() => reject(new Error(`${cmd} did not start: ${seen}${errors}`)), 20000);
     child.stdout.on('data', (d) => {
       seen += d;
       const m = seen.match(/https?:\/\/[^\s]+/);
-      if (m) {
+      if (m && !url) {
         clearTimeout(timer);
-        resolveUrl(m[0].replace(/\/$/, ''));
+        url = m[0].replace(/\/$/, '');
+        resolveUrl(url);
       }
     });
-    child.stderr.on('data', (d) => (errors += d));
+    child.stderr.on('data', (d) => {
+      errors += d;
+      if (url) logs.set(url, errors);
+    });
     child.on('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${errors}`)));
   });
 }
@@ -129,6 +142,46 @@ const pages = new Map();
 for (const backend of [serverUrl, slowUrl, bareUrl]) pages.set(backend, dist ? await pageServer(backend) : backend);
 const pageOf = (server) => pages.get(server);
 
+
+// --- accessibility helpers -----------------------------------------------------
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+let audits = 0;
+// axe-core on the page as it is now: no violation of any impact.
+async function audit(p, what) {
+  // A string is evaluated by the DevTools protocol, which the page's CSP does not govern.
+  if (!(await p.evaluate(() => Boolean(window.axe)))) await p.evaluate(axeSource);
+  const r = await p.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }), axeTags);
+  audits++;
+  const found = r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  check(found.length === 0, `axe: ${what} (${r.passes.length} rules pass)`, `\n      ${found.join('\n      ')}`);
+}
+
+// What has the keyboard focus, and whether it shows (outline or box-shadow).
+const focused = (p) =>
+  p.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const style = getComputedStyle(el);
+    const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('[aria-hidden="true"]').forEach((n) => n.remove());
+    const name = el.getAttribute('aria-label') || copy.textContent.trim().replace(/\s+/g, ' ').slice(0, 60);
+    return { tag: el.tagName.toLowerCase(), id: el.id, name, href: el.getAttribute('href'), visible };
+  });
+
+// Presses Tab (Shift+Tab when `back`) until `wanted(focus)`; records every stop in `trail`.
+async function tabTo(p, wanted, { back = false, limit = 40, trail = [] } = {}) {
+  for (let i = 0; i < limit; ++i) {
+    await p.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    const f = await focused(p);
+    if (!f) continue;
+    trail.push(f);
+    if (wanted(f)) return f;
+  }
+  return null;
+}
+
 // --- the browser ---------------------------------------------------------------
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -137,8 +190,13 @@ const browser = await chromium.launch({
 });
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'es-ES' });
+  context.on('page', (p) => {
+    p.on('pageerror', (e) => check(false, 'no page errors', e.message));
+    p.on('console', (m) => {
+      if (m.type() === 'error' && /Content.Security.Policy/i.test(m.text())) check(false, 'no CSP violations', m.text());
+    });
+  });
   const page = await context.newPage();
-  page.on('pageerror', (e) => check(false, 'no page errors', e.message));
 
   if (!dist) {
     // The server itself serves the page: SPA routes, hashed assets cached for good.
@@ -150,68 +208,131 @@ try {
       asset?.headers.get('content-type') === 'text/javascript; charset=utf-8', 'hashed assets are served with immutable caching');
   }
 
-  // 1. A question: chunks stream, tool steps show live, the chart loads, the answer renders.
+  // 1. A question typed on the keyboard: Shift+Enter is a new line, Enter sends; chunks
+  //    stream, tool steps show live, the chart loads, the answer renders.
   await page.goto(`${pageOf(serverUrl)}/`);
   await page.waitForURL('**/chat', { timeout: 5000 }).catch(() => {});
   check(page.url().endsWith('/chat'), '/ leads to /chat', page.url());
-  await page.getByLabel('Pregunta al asistente').fill('¿Cuántas iniciativas hay por unidad? Con un gráfico.');
+  check(await page.title() === 'Asistente · Portfolio Digital', 'the window title names the page', await page.title());
+  check((await focused(page))?.id === 'question', 'the question box has the focus on arrival');
+  await audit(page, 'the empty chat page');
+  const question = '¿Cuántas iniciativas hay por unidad?\nCon un gráfico.';
+  await page.keyboard.type('¿Cuántas iniciativas hay por unidad?');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('Con un gráfico.');
+  const typed = await page.getByLabel('Pregunta al asistente').inputValue();
+  check(typed === question && await page.locator('.message').count() === 0, 'Shift+Enter adds a line without sending', JSON.stringify(typed));
   await page.keyboard.press('Enter');
   const live = page.locator('.message.assistant.live');
   await live.waitFor({ timeout: 10000 });
+  const asked = await page.locator('.message.user').innerText();
+  check(asked.endsWith(question), 'Enter sends the question with its two lines', JSON.stringify(asked));
   await page.locator('.activity .tool-step').first().waitFor({ timeout: 15000 });
   check(await page.locator('.activity .tool-name').first().textContent() === 'contar_iniciativas', 'the live activity panel shows the first tool');
+  check((await page.locator('[role=status]').first().textContent()).includes('contar_iniciativas'),
+    'a polite status tells screen readers which tool runs');
   // Chunks arrive while the answer is still being written.
   await page.waitForFunction(() => document.querySelector('.message.assistant.live .markdown')?.textContent.length > 5, null, { timeout: 15000 });
   check(await live.isVisible(), 'text streams into the live bubble');
+  await audit(page, 'an answer streaming');
   const answer = page.locator('.message.assistant:not(.live)').last();
   await answer.waitFor({ timeout: 30000 });
   await page.waitForFunction(() => { const i = document.querySelector('.message.assistant .chart img'); return i && i.complete && i.naturalWidth > 0; }, null, { timeout: 15000 });
   const natural = await page.locator('.chart img').first().evaluate((img) => img.naturalWidth);
   check(natural > 0, 'the chart image loaded', natural);
+  await page.waitForTimeout(100); // the resize observer's turn
+  const below = await page.locator('.messages-scroll').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  check(below < 2, 'the conversation follows the answer to its end, chart included', below);
   check(await answer.locator('table').count() === 1, 'GFM table rendered');
   check(await answer.locator('summary', { hasText: 'Proceso de respuesta' }).count() === 1, '"Proceso de respuesta" accordion');
   check(await answer.locator('summary', { hasText: 'Razonamiento del asistente' }).count() === 1, '"Razonamiento del asistente" accordion');
-  await answer.locator('summary', { hasText: 'Proceso de respuesta' }).click();
-  check(await answer.locator('.tool-step').count() === 2, 'two tool steps with parameters and duration');
   const links = answer.locator(`a.pid-link[href="/detail/${pid}"]`);
   check(await links.count() === 2, 'portfolio_id linkified in bold and in the table', await links.count());
   check(await answer.locator('code', { hasText: pid }).locator('a').count() === 0, 'not in code');
-  await page.screenshot({ path: join(out, 'chat.png'), fullPage: true });
+  check((await page.locator('[role=status]').first().textContent()) === 'Respuesta completa.', 'the status says the answer is complete');
 
-  // 2. Follow the link and come back: the conversation is still there.
-  await links.first().click();
+  // 2. The keyboard alone: from the top of the page every stop shows its focus, the
+  //    accordions open with Space and Enter, a link leads to the initiative.
+  await page.evaluate(() => document.activeElement?.blur());
+  const trail = [];
+  const onReasoning = await tabTo(page, (f) => f.tag === 'summary' && f.name.startsWith('Razonamiento'), { trail });
+  check(onReasoning !== null, 'Tab reaches "Razonamiento del asistente"', trail.map((f) => f.name).join(' → '));
+  await page.keyboard.press('Space');
+  const onProcess = await tabTo(page, (f) => f.tag === 'summary' && f.name.startsWith('Proceso'), { trail });
+  await page.keyboard.press('Enter');
+  check(onProcess !== null && await answer.locator('details[open]').count() === 2, 'Space and Enter open both accordions');
+  check(await answer.locator('.tool-step').count() === 2, 'two tool steps with parameters and duration');
+  const onLink = await tabTo(page, (f) => f.href === `/detail/${pid}`, { trail });
+  const onBox = await tabTo(page, (f) => f.id === 'question', { trail });
+  const order = trail.map((f) => f.name);
+  check(onLink !== null && onBox !== null && ['Portfolio Digital', 'Asistente', 'Nueva conversación', 'Conversación']
+    .every((name, i) => order[i] === name), 'the tab order: header, toolbar, conversation, answer, question box', order.join(' → '));
+  const hidden = trail.filter((f) => !f.visible);
+  check(hidden.length === 0, `every focus stop shows it (${trail.length} stops)`, hidden.map((f) => f.name).join(', '));
+  await audit(page, 'the answer with both accordions open');
+  await page.setViewportSize({ width: 1280, height: 1250 });
+  await page.screenshot({ path: join(out, 'chat.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // 3. Follow the link with the keyboard and come back: the conversation is still there.
+  await tabTo(page, (f) => f.href === `/detail/${pid}`, { back: true });
+  await page.keyboard.press('Enter');
   await page.waitForURL(`**/detail/${pid}`);
   await page.locator('.card').first().waitFor({ timeout: 10000 });
   check(await page.locator('h1 .pid').textContent() === pid, 'the detail page shows the initiative');
   check(await page.locator('.card').count() >= 1, 'with its tables in sections', await page.locator('.card').count());
+  check((await focused(page))?.tag === 'h1', "the focus moves to the new page's heading");
+  check((await page.title()).startsWith(pid), 'the window title names the initiative', await page.title());
+  await audit(page, 'the detail page');
   await page.screenshot({ path: join(out, 'detail.png') });
-  await page.goBack();
+  const onBack = await tabTo(page, (f) => f.name.includes('Volver a la conversación'), { back: true, limit: 3 });
+  check(onBack !== null, 'Shift+Tab from the heading reaches "Volver a la conversación"');
+  await page.keyboard.press('Enter');
   await page.waitForURL('**/chat');
   check(await page.locator('.message.user').count() === 1 && await page.locator('.message.assistant').count() === 1,
     'back on /chat the conversation is intact');
+  check((await focused(page))?.id === 'question', 'and the focus is in the question box');
 
   // A phone-sized window on the same conversation.
   await page.setViewportSize({ width: 390, height: 844 });
+  await audit(page, 'the conversation at phone width');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 0, 'nothing overflows a phone-width window', overflow);
   await page.screenshot({ path: join(out, 'phone.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
 
-  // 3. New conversation empties it.
+  // 4. New conversation empties it.
   await page.getByRole('button', { name: 'Nueva conversación' }).click();
   check(await page.locator('.message').count() === 0, '"Nueva conversación" starts over');
 
-  // 4. Stop a stream mid-way.
+  // An unknown address.
+  await page.goto(`${pageOf(serverUrl)}/no-existe`);
+  check(await page.locator('h1').textContent() === 'Página no encontrada', 'an unknown page says so');
+  await audit(page, 'the not-found page');
+
+  // 5. Stop a stream mid-way, with the button and with Escape: the server cancels the run.
   const slow = await context.newPage();
   await slow.goto(`${pageOf(slowUrl)}/chat`);
-  await slow.getByLabel('Pregunta al asistente').fill('Cuéntame algo largo');
-  await slow.keyboard.press('Enter');
-  await slow.waitForFunction(() => document.querySelector('.message.assistant.live .markdown')?.textContent.includes('palabra3'), null, { timeout: 15000 });
-  await slow.getByRole('button', { name: 'Detener' }).click();
-  await slow.locator('.message.assistant:not(.live)').waitFor({ timeout: 5000 });
-  const stopped = await slow.locator('.message.assistant').last().textContent();
-  check(stopped.includes('Respuesta detenida') && !stopped.includes('palabra199'), 'Detener stops the stream', stopped.slice(-80));
-  check(await slow.getByRole('button', { name: 'Enviar' }).isVisible(), 'the input is ready again');
+  const cancelled = () => (logs.get(slowUrl) ?? '').match(/chat: cancelada tras \d+ ms \(el cliente cerró la conexión\)/g)?.length ?? 0;
+  for (const [i, how] of ['Detener', 'Escape'].entries()) {
+    await slow.getByLabel('Pregunta al asistente').fill('Cuéntame algo largo');
+    await slow.keyboard.press('Enter');
+    await slow.waitForFunction(() => document.querySelector('.message.assistant.live .markdown')?.textContent.includes('palabra3'), null, { timeout: 15000 });
+    const before = cancelled();
+    const stoppedAt = Date.now();
+    if (how === 'Escape') await slow.keyboard.press('Escape');
+    else await slow.getByRole('button', { name: 'Detener' }).click();
+    await slow.locator('.message.assistant:not(.live)').nth(i).waitFor({ timeout: 5000 });
+    const stopped = await slow.locator('.message.assistant').last().textContent();
+    check(stopped.includes('Respuesta detenida') && !stopped.includes('palabra199'), `${how} stops the stream`, stopped.slice(-80));
+    while (cancelled() === before && Date.now() - stoppedAt < 5000) await new Promise((r) => setTimeout(r, 20));
+    check(cancelled() > before, `the server cancels the run (${how}; its log line came ${Date.now() - stoppedAt} ms later)`,
+      (logs.get(slowUrl) ?? '').trim().split('\n').slice(-2).join(' / '));
+    check((await focused(slow))?.id === 'question' && await slow.getByRole('button', { name: 'Enviar' }).isVisible(),
+      'the question box is ready again, with the focus');
+  }
 
-  // 5. No provider configured: the 503 notice says what to set.
+  // 6. No provider configured: the 503 notice says what to set, and the question stays.
   const bare = await context.newPage();
   await bare.goto(`${pageOf(bareUrl)}/chat`);
   await bare.getByLabel('Pregunta al asistente').fill('hola');
@@ -219,10 +340,19 @@ try {
   const notice = bare.locator('.notice');
   await notice.waitFor({ timeout: 10000 });
   check((await notice.textContent()).includes('ANTHROPIC_API_KEY'), 'the 503 notice names what to set');
+  await bare.waitForFunction(() => document.getElementById('question').value === 'hola', null, { timeout: 2000 }).catch(() => {});
+  check(await bare.getByLabel('Pregunta al asistente').inputValue() === 'hola' && await bare.locator('.message').count() === 0,
+    'the unanswered question goes back to the box');
+  await audit(bare, 'the 503 notice');
   await bare.screenshot({ path: join(out, 'no-provider.png') });
 
+  // A question over the server's limit is caught before sending, and kept.
+  await bare.getByLabel('Pregunta al asistente').fill('x'.repeat(33000));
+  check(await bare.locator('.input-error').isVisible() && await bare.getByRole('button', { name: 'Enviar' }).isDisabled(),
+    'a question over 32 KiB is refused in place, with the reason');
+  await audit(bare, 'a question too long');
 } finally {
   await browser.close();
 }
-console.log(failures ? `${failures} check(s) failed` : 'browser: all checks passed');
+console.log(failures ? `${failures} check(s) failed` : `browser: all checks passed (${audits} accessibility audits)`);
 process.exit(failures ? 1 : 0);

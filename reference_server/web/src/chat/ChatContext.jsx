@@ -3,14 +3,31 @@
 // routes, so going to an initiative's page and back keeps everything.
 import { createContext, useCallback, useContext, useRef, useState } from 'react';
 import { readEventStream } from '../sse.js';
+import { historyForServer } from './history.js';
 
 export const MESSAGES = {
   network: 'No se pudo conectar con el servidor',
   empty: 'No se recibio respuesta del asistente',
   stopped: 'Respuesta detenida.',
+  cut: 'La respuesta se cortó antes de terminar.',
 };
 
 const ChatContext = createContext(null);
+
+// An assistant message keeps apart what the model said (`content`, the only
+// part sent back as history) and what the page adds (`error`, `stopped`).
+function assistantMessage(run, stopped) {
+  const content = run.text;
+  const error = stopped ? null : run.error ?? (content.trim() ? null : MESSAGES.empty);
+  return {
+    role: 'assistant',
+    content,
+    error,
+    stopped,
+    toolSteps: run.steps,
+    thinking: run.thinking.filter((t) => t.trim()).join('\n\n'),
+  };
+}
 
 export function ChatProvider({ children }) {
   const [messages, setMessages] = useState([]);
@@ -19,50 +36,45 @@ export function ChatProvider({ children }) {
   const [toolSteps, setToolSteps] = useState([]);
   const [thinkingParts, setThinking] = useState([]);
   const [unavailable, setUnavailable] = useState(null); // the 503's message
+  const [omitted, setOmitted] = useState(0); // earlier messages the last request left out
+  // What screen readers hear (a polite live region): progress, not every token.
+  const [announcement, setAnnouncement] = useState('');
   const live = useRef(null); // what the answer in progress has gathered, and its AbortController
 
   const send = useCallback(
     async (text) => {
       const question = text.trim();
       if (!question || live.current) return;
-      const history = [...messages, { role: 'user', content: question }];
-      setMessages(history);
+      const conversation = [...messages, { role: 'user', content: question }];
+      setMessages(conversation);
       setLoading(true);
       setStreaming('');
       setToolSteps([]);
       setThinking([]);
+      setAnnouncement('El asistente está respondiendo…');
       const run = { controller: new AbortController(), text: '', steps: [], thinking: [], error: null, done: false };
       live.current = run;
 
       const finish = ({ stopped = false } = {}) => {
         if (live.current !== run) return; // "Nueva conversación" dropped it
-        let content = run.error ? (run.text ? `${run.text}\n\n${run.error}` : run.error) : run.text;
-        if (stopped) content = (run.text ? `${run.text}\n\n` : '') + `*${MESSAGES.stopped}*`;
-        setMessages((m) => [
-          ...m,
-          {
-            role: 'assistant',
-            content: content || MESSAGES.empty,
-            error: !stopped && (Boolean(run.error) || !content),
-            stopped,
-            toolSteps: run.steps,
-            thinking: run.thinking.filter((t) => t.trim()).join('\n\n'),
-          },
-        ]);
+        const message = assistantMessage(run, stopped);
+        setMessages((m) => [...m, message]);
         setStreaming('');
         setToolSteps([]);
         setThinking([]);
         setLoading(false);
+        setAnnouncement(stopped ? MESSAGES.stopped : message.error ?? 'Respuesta completa.');
         live.current = null;
       };
 
+      const history = historyForServer(conversation);
+      setOmitted(history.dropped);
       let response;
       try {
         response = await fetch('/api/v1/agent/chat', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-          // Only the words go back to the server: it keeps nothing between requests.
-          body: JSON.stringify({ messages: history.map(({ role, content }) => ({ role, content })) }),
+          body: JSON.stringify({ messages: history.messages }),
           signal: run.controller.signal,
         });
       } catch (e) {
@@ -78,11 +90,15 @@ export function ChatProvider({ children }) {
           /* not JSON */
         }
         if (response.status === 503) {
-          setUnavailable(detail || 'El asistente no está configurado en el servidor.');
-          setMessages(messages); // the question was not answered: keep it for later
+          // The notice's title already says it is unavailable: keep the server's reason only.
+          let reason = detail.replace(/^El asistente no está disponible[:.]?\s*/, '');
+          reason = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : 'Falta configurar el proveedor del modelo.';
+          setUnavailable(reason);
+          setMessages(messages); // the question was not answered: it goes back to the input
           setLoading(false);
+          setAnnouncement(`El asistente no está disponible. ${reason}`);
           live.current = null;
-          return;
+          return { unanswered: question };
         }
         run.error = detail ? `Error ${response.status}: ${detail}` : `Error ${response.status}`;
         return finish();
@@ -107,6 +123,7 @@ export function ChatProvider({ children }) {
           } else if (type === 'tool_call') {
             run.steps.push(payload);
             setToolSteps([...run.steps]);
+            setAnnouncement(`Consulta ${run.steps.length}: ${payload.tool ?? ''}`);
           } else if (type === 'error') {
             run.error = payload.message || 'Error del asistente';
           } else if (type === 'done') {
@@ -115,9 +132,11 @@ export function ChatProvider({ children }) {
         });
       } catch (e) {
         if (e.name === 'AbortError') return finish({ stopped: true });
-        if (!run.text) run.error = MESSAGES.network;
+        run.error ??= run.text ? MESSAGES.cut : MESSAGES.network;
       }
-      finish();
+      // A stream that ends without `done` or `error` was cut: say so under what came.
+      if (!run.done && run.text) run.error ??= MESSAGES.cut;
+      return finish();
     },
     [messages],
   );
@@ -132,9 +151,13 @@ export function ChatProvider({ children }) {
     setToolSteps([]);
     setThinking([]);
     setLoading(false);
+    setOmitted(0);
+    setAnnouncement('Conversación nueva.');
   }, []);
 
-  const value = { messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, send, stop, reset };
+  const value = {
+    messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
+  };
   return <ChatContext.Provider value={value}>{children}</ChatContext.Provider>;
 }
 

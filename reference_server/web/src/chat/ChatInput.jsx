@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
+import { questionBytes, SERVER_LIMITS } from './history.js';
 
-// Enter sends, Shift+Enter starts a new line; while an answer streams the button stops it.
+const number = (n) => n.toLocaleString('es-ES');
+
+// Enter sends, Shift+Enter starts a new line; while an answer streams the
+// button stops it (Escape too: see ChatPage). A question the server could not take
+// (too long, or no provider configured) stays in the box.
 export default function ChatInput({ onSend, onStop, busy }) {
   const [text, setText] = useState('');
   const area = useRef(null);
@@ -14,10 +19,13 @@ export default function ChatInput({ onSend, onStop, busy }) {
     el.style.height = 'auto';
     el.style.height = `${el.scrollHeight}px`;
   }, [text]);
-  const submit = () => {
-    if (busy || !text.trim()) return;
-    onSend(text);
+  const bytes = questionBytes(text.trim());
+  const tooLong = bytes > SERVER_LIMITS.maxMessageBytes;
+  const submit = async () => {
+    if (busy || !text.trim() || tooLong) return;
     setText('');
+    const outcome = await onSend(text);
+    if (outcome?.unanswered) setText((now) => (now === '' ? outcome.unanswered : now));
   };
   return (
     <form
@@ -35,7 +43,9 @@ export default function ChatInput({ onSend, onStop, busy }) {
         ref={area}
         rows={1}
         value={text}
-        placeholder="Pregunta sobre la cartera de iniciativas…"
+        placeholder="Pregunte sobre la cartera…"
+        aria-describedby={tooLong ? 'question-hint question-too-long' : 'question-hint'}
+        aria-invalid={tooLong || undefined}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -44,14 +54,22 @@ export default function ChatInput({ onSend, onStop, busy }) {
           }
         }}
       />
+      <span id="question-hint" className="visually-hidden">
+        Intro envía; Mayúsculas+Intro añade una línea; Escape detiene la respuesta.
+      </span>
       {busy ? (
         <button type="button" className="button stop" onClick={onStop}>
           Detener
         </button>
       ) : (
-        <button type="submit" className="button send" disabled={!text.trim()}>
+        <button type="submit" className="button send" disabled={!text.trim() || tooLong}>
           Enviar
         </button>
+      )}
+      {tooLong && (
+        <p id="question-too-long" className="input-error">
+          La pregunta es demasiado larga: {number(bytes)} bytes de {number(SERVER_LIMITS.maxMessageBytes)} como máximo.
+        </p>
       )}
     </form>
   );

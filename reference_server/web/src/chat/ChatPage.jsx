@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useDocumentTitle } from '../router.jsx';
 import { useChatContext } from './ChatContext.jsx';
 import ChatInput from './ChatInput.jsx';
 import MarkdownRenderer from './MarkdownRenderer.jsx';
@@ -11,13 +12,49 @@ const EXAMPLES = [
   'Muéstrame las iniciativas en ejecución con mayor importe.',
 ];
 
-export default function ChatPage() {
-  const { messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, send, stop, reset } =
-    useChatContext();
-  const end = useRef(null);
+// Follows the end of the conversation while the reader is there (text
+// streaming in, a chart loading, the window resizing); someone who scrolled up
+// to read stays where they are until they ask again (`askedKey` changes).
+function useStickToBottom(askedKey) {
+  const scroller = useRef(null);
+  const content = useRef(null);
+  const atBottom = useRef(true);
+  const onScroll = () => {
+    const el = scroller.current;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+  };
   useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
-  }, [messages, streamingContent, toolSteps]);
+    const follow = new ResizeObserver(() => {
+      if (atBottom.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+    });
+    follow.observe(content.current);
+    follow.observe(scroller.current);
+    return () => follow.disconnect();
+  }, []);
+  useLayoutEffect(() => {
+    scroller.current.scrollTop = scroller.current.scrollHeight;
+    atBottom.current = true;
+  }, [askedKey]);
+  return { scroller, content, onScroll };
+}
+
+export default function ChatPage() {
+  const {
+    messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
+  } = useChatContext();
+  useDocumentTitle('Asistente');
+  const questions = messages.filter((m) => m.role === 'user').length;
+  const { scroller, content, onScroll } = useStickToBottom(questions);
+
+  // Escape stops the answer wherever the focus is.
+  useEffect(() => {
+    if (!isLoading) return undefined;
+    const onKey = (e) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [isLoading, stop]);
 
   return (
     <main className="chat-page">
@@ -28,65 +65,85 @@ export default function ChatPage() {
         </button>
       </div>
 
-      {unavailable && (
-        <div className="notice" role="alert">
-          <strong>El asistente no está disponible.</strong> {unavailable}
-          <p>
-            Configure un proveedor del modelo en el servidor (<code>ANTHROPIC_API_KEY</code>, o{' '}
-            <code>AGENT_PROVIDER=openai</code> con <code>OPENAI_API_KEY</code>) y reinícielo.
-          </p>
-        </div>
-      )}
+      <div className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </div>
 
-      <section className="messages" aria-live="polite" aria-busy={isLoading}>
-        {messages.length === 0 && !isLoading && (
-          <div className="empty">
-            <p>Pregunte por las iniciativas, sus importes, estados o documentos. Algunas ideas:</p>
-            <ul>
-              {EXAMPLES.map((q) => (
-                <li key={q}>
-                  <button type="button" className="example" onClick={() => send(q)}>
-                    {q}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {messages.map((m, i) => (
-          <MessageBubble key={i} message={m} />
-        ))}
-        {isLoading && (
-          <div className="message assistant live">
-            <div className="bubble">
-              {thinkingParts.length > 0 && (
-                <details className="accordion thinking">
-                  <summary>Razonamiento del asistente</summary>
-                  <MarkdownRenderer text={thinkingParts.join('\n\n')} />
-                </details>
-              )}
-              {toolSteps.length > 0 && (
-                <div className="activity" aria-label="Actividad de las herramientas">
-                  <div className="activity-title">Consultando datos…</div>
-                  <ToolStepList steps={toolSteps} />
-                </div>
-              )}
-              {streamingContent ? (
-                <MarkdownRenderer text={streamingContent} />
-              ) : (
-                <div className="typing" aria-label="El asistente está pensando">
-                  <span />
-                  <span />
-                  <span />
-                </div>
-              )}
+      {/* The scroller is a tab stop so a keyboard can scroll it (WCAG 2.1.1). */}
+      <section
+        className="messages-scroll"
+        ref={scroller}
+        onScroll={onScroll}
+        tabIndex={0}
+        aria-label="Conversación"
+      >
+        <div className="messages" ref={content}>
+          {unavailable && (
+            <div className="notice" role="alert">
+              <strong>El asistente no está disponible.</strong> {unavailable}
+              <p>
+                Configure un proveedor del modelo en el servidor (<code>ANTHROPIC_API_KEY</code>, o{' '}
+                <code>AGENT_PROVIDER=openai</code> con <code>OPENAI_API_KEY</code>) y reinícielo.
+              </p>
             </div>
-          </div>
-        )}
-        <div ref={end} />
+          )}
+          {messages.length === 0 && !isLoading && (
+            <div className="empty">
+              <p>Pregunte por las iniciativas, sus importes, estados o documentos. Algunas ideas:</p>
+              <ul>
+                {EXAMPLES.map((q) => (
+                  <li key={q}>
+                    <button type="button" className="example" onClick={() => send(q)}>
+                      {q}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {messages.map((m, i) => (
+            <MessageBubble key={i} message={m} />
+          ))}
+          {isLoading && (
+            <div className="message assistant live" aria-busy="true">
+              <div className="bubble">
+                <h2 className="visually-hidden">El asistente está respondiendo:</h2>
+                {thinkingParts.length > 0 && (
+                  <details className="accordion thinking">
+                    <summary>Razonamiento del asistente</summary>
+                    <MarkdownRenderer text={thinkingParts.join('\n\n')} />
+                  </details>
+                )}
+                {toolSteps.length > 0 && (
+                  <div className="activity">
+                    <div className="activity-title">Consultando datos…</div>
+                    <ToolStepList steps={toolSteps} />
+                  </div>
+                )}
+                {streamingContent ? (
+                  <MarkdownRenderer text={streamingContent} />
+                ) : (
+                  <div className="typing" aria-hidden="true">
+                    <span />
+                    <span />
+                    <span />
+                  </div>
+                )}
+              </div>
+            </div>
+          )}
+        </div>
       </section>
 
-      <ChatInput onSend={send} onStop={stop} busy={isLoading} />
+      <div className="chat-input-bar">
+        {omitted > 0 && (
+          <p className="context-note">
+            La conversación es larga: el asistente solo ha leído los mensajes más recientes ({omitted}{' '}
+            {omitted === 1 ? 'mensaje anterior queda' : 'mensajes anteriores quedan'} fuera).
+          </p>
+        )}
+        <ChatInput onSend={send} onStop={stop} busy={isLoading} />
+      </div>
     </main>
   );
 }

@@ -2,6 +2,7 @@
 // items, table cells and bold (never in code), and chart images inline.
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import ScrollRegion from '../ScrollRegion.jsx';
 import { linkifyChildren } from './linkify.jsx';
 
 const linkified = (Tag) =>
@@ -9,7 +10,19 @@ const linkified = (Tag) =>
     return <Tag {...props}>{linkifyChildren(children)}</Tag>;
   };
 
+// The model's headings sit under the page's h1 and each message's h2.
+const shifted = (Tag) =>
+  function Shifted({ node, ...props }) {
+    return <Tag {...props} />;
+  };
+
 const components = {
+  h1: shifted('h3'),
+  h2: shifted('h4'),
+  h3: shifted('h5'),
+  h4: shifted('h6'),
+  h5: shifted('h6'),
+  h6: shifted('h6'),
   p: linkified('p'),
   li: linkified('li'),
   td: linkified('td'),
@@ -17,16 +30,21 @@ const components = {
   strong: linkified('strong'),
   em: linkified('em'),
   table: ({ node, ...props }) => (
-    <div className="table-scroll">
+    <ScrollRegion label="Tabla">
       <table {...props} />
-    </div>
+    </ScrollRegion>
   ),
   img: ({ node, src = '', alt = '', ...props }) => (
     // Charts come as /api/v1/charts/<file>.png on this same server.
     // Spans, not a figure: markdown puts images inside paragraphs.
     <span className="chart">
       <img src={src} alt={alt} {...props} />
-      {alt && <span className="chart-caption">{alt}</span>}
+      {/* The caption repeats the alt text for the eyes only. */}
+      {alt && (
+        <span className="chart-caption" aria-hidden="true">
+          {alt}
+        </span>
+      )}
     </span>
   ),
   a: ({ node, href = '', children, ...props }) => {

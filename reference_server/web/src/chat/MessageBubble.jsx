@@ -1,17 +1,25 @@
+import { MESSAGES } from './ChatContext.jsx';
 import MarkdownRenderer from './MarkdownRenderer.jsx';
 import { ToolStepList } from './ToolSteps.jsx';
 
+// Each message starts with a heading only screen readers show, so they can
+// move from message to message and hear who said what.
 export default function MessageBubble({ message }) {
   if (message.role === 'user')
     return (
       <div className="message user">
-        <div className="bubble">{message.content}</div>
+        <div className="bubble">
+          <h2 className="visually-hidden">Usted dijo:</h2>
+          {message.content}
+        </div>
       </div>
     );
   const steps = message.toolSteps ?? [];
+  const failed = Boolean(message.error) && !message.content.trim();
   return (
-    <div className={`message assistant${message.error ? ' error' : ''}`}>
+    <div className={`message assistant${failed ? ' error' : ''}`}>
       <div className="bubble">
+        <h2 className="visually-hidden">El asistente dijo:</h2>
         {message.thinking && (
           <details className="accordion thinking">
             <summary>Razonamiento del asistente</summary>
@@ -26,7 +34,9 @@ export default function MessageBubble({ message }) {
             <ToolStepList steps={steps} />
           </details>
         )}
-        <MarkdownRenderer text={message.content} />
+        {message.content && <MarkdownRenderer text={message.content} />}
+        {message.error && <p className="message-error">{message.error}</p>}
+        {message.stopped && <p className="message-note">{MESSAGES.stopped}</p>}
       </div>
     </div>
   );

@@ -10,7 +10,13 @@ export function ToolStep({ step }) {
         {duration && <span className="tool-duration">{duration}</span>}
       </div>
       {step.input_summary && <div className="tool-params">{step.input_summary}</div>}
-      {step.result_summary && <div className="tool-result">→ {step.result_summary}</div>}
+      {step.result_summary && (
+        <div className="tool-result">
+          <span aria-hidden="true">→ </span>
+          <span className="visually-hidden">Resultado: </span>
+          {step.result_summary}
+        </div>
+      )}
     </li>
   );
 }

@@ -1,17 +1,9 @@
 // An initiative's data from GET /api/v1/portfolio/{id}: one section per table
 // that has data, fields as a definition list, multi-row tables as tables.
 import { useEffect, useState } from 'react';
-import { Link } from '../router.jsx';
-
-const label = (name) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-
-function formatValue(v) {
-  if (v === null || v === undefined || v === '') return '—';
-  if (typeof v === 'number') return v.toLocaleString('es-ES', { maximumFractionDigits: 2 });
-  if (typeof v === 'boolean') return v ? 'Sí' : 'No';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
+import { Link, useDocumentTitle, useRouteHeading } from '../router.jsx';
+import ScrollRegion from '../ScrollRegion.jsx';
+import { fieldLabel as label, formatField } from './fields.js';
 
 const hidden = new Set(['id', 'portfolio_id']);
 
@@ -22,19 +14,19 @@ function Fields({ row }) {
       {entries.map(([k, v]) => (
         <div key={k} className="field">
           <dt>{label(k)}</dt>
-          <dd>{formatValue(v)}</dd>
+          <dd>{formatField(k, v, row.moneda)}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-function Rows({ rows }) {
+function Rows({ name, rows }) {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(
     (c) => !hidden.has(c) && rows.some((r) => r[c] !== null && r[c] !== ''),
   );
   return (
-    <div className="table-scroll">
+    <ScrollRegion label={name}>
       <table>
         <thead>
           <tr>
@@ -47,13 +39,13 @@ function Rows({ rows }) {
           {rows.map((r, i) => (
             <tr key={i}>
               {columns.map((c) => (
-                <td key={c}>{formatValue(r[c])}</td>
+                <td key={c}>{formatField(c, r[c], r.moneda)}</td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -80,16 +72,20 @@ export default function DetailPage({ portfolioId }) {
   );
   const main = state.data?.tablas?.datos_relevantes;
   const title = (Array.isArray(main) ? main[0] : main)?.nombre ?? '';
+  const heading = useRouteHeading();
+  useDocumentTitle(title ? `${portfolioId} ${title}` : portfolioId);
 
   return (
     <main className="page detail">
-      <nav className="breadcrumbs" aria-label="Migas">
+      <nav className="breadcrumbs" aria-label="Ruta de navegación">
         <Link to="/chat">← Volver a la conversación</Link>
       </nav>
-      <h1>
+      <h1 ref={heading} tabIndex={-1}>
         <span className="pid">{portfolioId}</span> {title}
       </h1>
-      {state.loading && <p className="muted">Cargando…</p>}
+      <div role="status" className={state.loading ? 'muted' : 'visually-hidden'}>
+        {state.loading ? 'Cargando…' : state.data ? `${tables.length} secciones con datos` : ''}
+      </div>
       {state.error && (
         <p className="notice" role="alert">
           {state.error}
@@ -99,7 +95,7 @@ export default function DetailPage({ portfolioId }) {
         <section key={name} className="card">
           <h2>{label(name)}</h2>
           {Array.isArray(value) ? (
-            value.length === 1 ? <Fields row={value[0]} /> : <Rows rows={value} />
+            value.length === 1 ? <Fields row={value[0]} /> : <Rows name={label(name)} rows={value} />
           ) : (
             <Fields row={value} />
           )}

@@ -1,0 +1,27 @@
+// A box that scrolls sideways (wide tables). When its content overflows it
+// becomes a labelled tab stop, so the keyboard can scroll it too (WCAG 2.1.1);
+// when it fits it stays out of the tab order.
+import { useEffect, useRef, useState } from 'react';
+
+export default function ScrollRegion({ label, children }) {
+  const box = useRef(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    const measure = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    const watch = new ResizeObserver(measure);
+    watch.observe(el);
+    if (el.firstElementChild) watch.observe(el.firstElementChild);
+    measure();
+    return () => watch.disconnect();
+  }, []);
+  return (
+    <div
+      ref={box}
+      className="table-scroll"
+      {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': `${label} (desplazable)` } : {})}
+    >
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+// What of the conversation goes back to the server with a new question. The
+// server keeps nothing between requests and refuses a conversation over its
+// limits (POST /api/v1/agent/chat: 422), so the page sends the newest part
+// that fits; the screen keeps everything.
+
+/** The server's limits (reference_server/src/agent/chat.hpp, chat_limits). */
+export const SERVER_LIMITS = Object.freeze({
+  maxMessages: 100,
+  maxMessageBytes: 32 * 1024,
+  maxTotalBytes: 256 * 1024,
+});
+
+const encoder = new TextEncoder();
+const byteLength = (text) => encoder.encode(text).length;
+
+/**
+ * The messages to send: only what was really said (an assistant turn that
+ * failed or was stopped before any text is left out, and so are the page's
+ * own notices), newest first until a limit would be passed, starting with a
+ * user message as the providers require.
+ *
+ * @param {{role: 'user'|'assistant', content: string}[]} messages oldest first, the new question last
+ * @returns {{messages: {role: string, content: string}[], dropped: number}} what to send, and how
+ *   many earlier messages were left out for the limits
+ */
+export function historyForServer(messages, limits = SERVER_LIMITS) {
+  const said = messages
+    .filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content.trim() !== ''))
+    .map(({ role, content }) => ({ role, content }));
+  const kept = [];
+  let bytes = 0;
+  for (let i = said.length - 1; i >= 0; --i) {
+    const size = byteLength(said[i].content);
+    // The newest question always goes, even alone over the limit: the server names the problem.
+    if (kept.length > 0 && (kept.length + 1 > limits.maxMessages || bytes + size > limits.maxTotalBytes)) break;
+    kept.unshift(said[i]);
+    bytes += size;
+  }
+  while (kept.length > 1 && kept[0].role !== 'user') kept.shift();
+  return { messages: kept, dropped: said.length - kept.length };
+}
+
+/** The size of a question in the server's unit (UTF-8 bytes). */
+export const questionBytes = byteLength;
