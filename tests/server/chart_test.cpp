@@ -658,4 +658,118 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     BOOST_TEST(hint.body().find("npm ci &amp;&amp; npm run build") != std::string::npos);
 }
 
+namespace {
+
+agentio::http::request get_with(std::string target, boost::beast::http::field name, std::string value,
+    boost::beast::http::verb verb = boost::beast::http::verb::get)
+{
+    auto req = get(std::move(target), verb);
+    req.set(name, value);
+    return req;
+}
+
+// gzip(1) itself, not our reading of RFC 1952, says what the bytes hold.
+std::string gunzip(fs::path const& dir, std::string const& compressed)
+{
+    touch(dir / "body.gz", compressed);
+    std::string const command = "gzip -dc '" + (dir / "body.gz").string() + "' 2>&1";
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    BOOST_REQUIRE(pipe);
+    std::string out;
+    char buf[4096];
+    for(std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;)
+        out.append(buf, n);
+    BOOST_TEST(::pclose(pipe) == 0, out.substr(0, 200));
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(text_goes_gzipped_to_clients_that_accept_it)
+{
+    namespace bhttp = boost::beast::http;
+    store_dir tmp;
+    fs::create_directories(tmp.dir / "assets");
+    std::string script;
+    for(int i = 0; script.size() < 200'000; ++i)
+        script += "export const f" + std::to_string(i) + " = (a, b) => a + b * " + std::to_string(i % 97) + ";\n";
+    touch(tmp.dir / "index.html", "<!doctype html><div id=root></div>");
+    touch(tmp.dir / "assets" / "index-1a2b3c.js", script);
+    touch(tmp.dir / "assets" / "small-1a2b3c.css", "body{margin:0}");
+    touch(tmp.dir / "assets" / "logo-1a2b3c.png", std::string(4096, '\0'));
+    auto const web = portfolio::web_assets::load(tmp.dir);
+    std::string const path = "/assets/index-1a2b3c.js";
+
+    auto const zipped = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip, deflate, br"), path);
+    BOOST_TEST(zipped.result_int() == 200u);
+    BOOST_TEST(zipped[bhttp::field::content_encoding] == "gzip");
+    BOOST_TEST(zipped[bhttp::field::vary] == "Accept-Encoding");
+    BOOST_TEST(zipped[bhttp::field::content_length] == std::to_string(zipped.body().size()));
+    BOOST_TEST(zipped.body().size() < script.size() / 4);
+    BOOST_TEST(gunzip(tmp.dir, zipped.body()) == script);
+
+    auto const plain = web.serve(get(path), path); // no Accept-Encoding: identity
+    BOOST_TEST(plain[bhttp::field::content_encoding].empty());
+    BOOST_TEST(plain[bhttp::field::vary] == "Accept-Encoding");
+    BOOST_TEST(plain.body() == script);
+
+    // RFC 9110's Accept-Encoding: names case-insensitive, q=0 refuses, `*` stands for the rest.
+    for(auto const& [accept, gzip] : std::vector<std::pair<std::string, bool>>{{"gzip", true}, {"GZIP;Q=1", true},
+            {"x-gzip", true}, {"br;q=1, gzip;q=0.001", true}, {"*;q=0.5", true}, {"*", true}, {"gzip;q=0", false},
+            {"gzip;q=0.000, *", false}, {"deflate, br", false}, {"identity", false}, {"*;q=0", false}, {"", false}})
+        BOOST_TEST(web.serve(get_with(path, bhttp::field::accept_encoding, accept), path)[bhttp::field::content_encoding] ==
+            (gzip ? "gzip" : ""), "Accept-Encoding: " << accept);
+
+    // HEAD: the gzipped length, no body.
+    auto const head = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip", bhttp::verb::head), path);
+    BOOST_TEST(head.body().empty());
+    BOOST_TEST(head[bhttp::field::content_length] == std::to_string(zipped.body().size()));
+
+    // Small files and images go as they are, with no Vary.
+    for(std::string small : {"/assets/small-1a2b3c.css", "/assets/logo-1a2b3c.png", "/chat"})
+    {
+        auto const res = web.serve(get_with(small, bhttp::field::accept_encoding, "gzip"), small);
+        BOOST_TEST(res.result_int() == 200u, small);
+        BOOST_TEST(res[bhttp::field::content_encoding].empty(), small);
+        BOOST_TEST(res[bhttp::field::vary].empty(), small);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(etags_answer_revalidation_with_304)
+{
+    namespace bhttp = boost::beast::http;
+    store_dir tmp;
+    fs::create_directories(tmp.dir / "assets");
+    touch(tmp.dir / "index.html", "<!doctype html><div id=root></div>");
+    touch(tmp.dir / "assets" / "index-1a2b3c.js", std::string(50'000, 'a'));
+    auto const web = portfolio::web_assets::load(tmp.dir);
+
+    // index.html is no-cache: the browser asks every time, and a 304 is all it costs.
+    auto const page = web.serve(get("/chat"), "/chat");
+    std::string const etag(page[bhttp::field::etag]);
+    BOOST_TEST(std::regex_match(etag, std::regex(R"("[0-9a-f]{16}")")), etag);
+    BOOST_TEST(web.serve(get("/detail/X_1"), "/detail/X_1")[bhttp::field::etag] == etag); // one file, one tag
+    for(std::string const& inm : std::vector<std::string>{etag, "W/" + etag, "\"0000000000000000\", " + etag, "*"})
+    {
+        auto const again = web.serve(get_with("/chat", bhttp::field::if_none_match, inm), "/chat");
+        BOOST_TEST(again.result_int() == 304u, inm);
+        BOOST_TEST(again.body().empty());
+        BOOST_TEST(again[bhttp::field::etag] == etag);
+        BOOST_TEST(again[bhttp::field::cache_control] == "no-cache");
+    }
+    BOOST_TEST(web.serve(get_with("/chat", bhttp::field::if_none_match, "\"0000000000000000\""), "/chat").result_int() == 200u);
+
+    // The gzipped variant is another representation: another tag.
+    std::string const path = "/assets/index-1a2b3c.js";
+    auto const zipped = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip"), path);
+    auto const plain = web.serve(get(path), path);
+    BOOST_TEST(zipped[bhttp::field::etag] != plain[bhttp::field::etag]);
+    BOOST_TEST(std::string(zipped[bhttp::field::etag]).ends_with("-gz\""));
+    auto req = get_with(path, bhttp::field::accept_encoding, "gzip");
+    req.set(bhttp::field::if_none_match, zipped[bhttp::field::etag]);
+    BOOST_TEST(web.serve(req, path).result_int() == 304u);
+    req.set(bhttp::field::if_none_match, plain[bhttp::field::etag]);
+    BOOST_TEST(web.serve(req, path).result_int() == 200u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

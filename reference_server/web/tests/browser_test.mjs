@@ -206,13 +206,22 @@ try {
     const asset = script ? await fetch(`${serverUrl}${script}`) : null;
     check(asset?.headers.get('cache-control') === 'public, max-age=31536000, immutable' &&
       asset?.headers.get('content-type') === 'text/javascript; charset=utf-8', 'hashed assets are served with immutable caching');
+    const again = await fetch(`${serverUrl}/chat`, { headers: { 'if-none-match': index.headers.get('etag') ?? '' } });
+    check(again.status === 304, 'revalidating the page costs a 304', again.status);
   }
+  // What Chromium itself was sent for the bundle.
+  const encodings = new Map();
+  page.on('response', (r) => {
+    if (/\/assets\/.*\.js$/.test(r.url())) encodings.set(r.url(), r.headers()['content-encoding']);
+  });
 
   // 1. A question typed on the keyboard: Shift+Enter is a new line, Enter sends; chunks
   //    stream, tool steps show live, the chart loads, the answer renders.
   await page.goto(`${pageOf(serverUrl)}/`);
   await page.waitForURL('**/chat', { timeout: 5000 }).catch(() => {});
   check(page.url().endsWith('/chat'), '/ leads to /chat', page.url());
+  if (!dist) check([...encodings.values()].every((e) => e === 'gzip') && encodings.size === 1, 'Chromium gets the bundle gzipped',
+    JSON.stringify([...encodings]));
   check(await page.title() === 'Asistente · Portfolio Digital', 'the window title names the page', await page.title());
   check((await focused(page))?.id === 'question', 'the question box has the focus on arrival');
   await audit(page, 'the empty chat page');
