@@ -13,6 +13,7 @@
 # the other core. Medians of `runs`; Markdown to stdout and build/bench/mcp.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 duration=${1:-10}
 conns=${2:-32}
 runs=${3:-3}
@@ -65,8 +66,8 @@ measure_http() { # url tool arguments
   local sid text rps p99 bad
   sid=$(session "$1")
   text=$(SESSION="$sid" BODY="$(call_body "$2" "$3")" wrk -t1 -c"$conns" -d"${duration}s" --latency -s bench/wrk/mcp.lua "$1")
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
-  p99=$(awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
+  rps=$(wrk_rps <<<"$text")
+  p99=$(wrk_p99_ms <<<"$text")
   bad=$(awk '/mcp errors/ {print $3}' <<<"$text")
   [ "${bad:-1}" = 0 ] || { echo "mcp_bench: $bad failed calls on $1" >&2; echo "$text" >&2; exit 1; }
   echo "$rps $p99"
@@ -79,7 +80,6 @@ measure_stdio() { # tool arguments command...
   awk '{print $4, $8}' <<<"$text"
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 start "$out/mcp-ours.log" "$ours_exe" --port 0
 ours_url=$url

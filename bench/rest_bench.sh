@@ -9,6 +9,7 @@
 # gives the medians. Printed as Markdown (also written to build/bench/rest.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 duration=${1:-10}
 conns=${2:-64}
 runs=${3:-3}
@@ -29,12 +30,7 @@ ours=$!
 /usr/bin/python3 "$peer" --db "$db" --port $peer_port --workers "$(nproc)" >"$out/peer.log" 2>&1 &
 peer_pid=$!
 trap 'kill $ours $peer_pid 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for port in $ours_port $peer_port; do
-  for _ in $(seq 100); do
-    (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-    sleep 0.2
-  done
-done
+wait_for_ports $ours_port $peer_port
 
 pid=$(/usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select portfolio_id from datos_relevantes order by id limit 1').fetchone()[0])" "$db")
 
@@ -49,7 +45,7 @@ scenarios=(
   "aggregate by estado|POST|/api/v1/datos-relevantes/aggregate|$agg_body"
 )
 
-# "Requests/sec:  12345.67" and the 99% line of --latency, in ms.
+# "req/s p99_ms errors" (errors: answers neither 2xx nor 3xx).
 measure() { # port method path body
   local url="http://127.0.0.1:$1$3" text
   if [ "$2" = POST ]; then
@@ -57,14 +53,8 @@ measure() { # port method path body
   else
     text=$(wrk -t2 -c"$conns" -d"${duration}s" --latency "$url")
   fi
-  local rps p99 non2xx
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
-  p99=$(awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
-  non2xx=$(awk '/Non-2xx/ {print $5}' <<<"$text")
-  echo "$rps $p99 ${non2xx:-0}"
+  echo "$(wrk_rps <<<"$text") $(wrk_p99_ms <<<"$text") $(wrk_errors <<<"$text")"
 }
-
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 {
   echo "| scenario | agentio req/s | agentio p99 ms | FastAPI req/s | FastAPI p99 ms | throughput ratio | p99 ratio |"

@@ -12,6 +12,7 @@
 # written to build/bench/web.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 duration=${1:-10}
 conns=${2:-64}
 runs=${3:-3}
@@ -34,12 +35,7 @@ ours=$!
 /usr/bin/python3 bench/fastapi_static.py --dir "$dist" --port $peer_port --workers "$(nproc)" >"$out/web-peer.log" 2>&1 &
 peer=$!
 trap 'kill $ours $peer 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for port in $ours_port $peer_port; do
-  for _ in $(seq 100); do
-    (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
-    sleep 0.2
-  done
-done
+wait_for_ports $ours_port $peer_port
 
 script=$(grep -o '/assets/[^"]*\.js' "$dist/index.html" | head -1)
 etag() { curl -sI "$1" | tr -d '\r' | awk 'tolower($1)=="etag:" {print $2}'; }
@@ -54,18 +50,13 @@ scenarios=(
   "JS bundle, identity|$script|$script|Accept-Encoding: identity|Accept-Encoding: identity"
 )
 
-# "Requests/sec", the 99% line in ms, bytes per response, and the non-2xx/3xx count.
+# "req/s p99_ms errors".
 measure() { # url header
   local text
   text=$(wrk -t2 -c"$conns" -d"${duration}s" --latency -H "$2" "$1")
-  local rps p99 bytes non
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
-  p99=$(awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
-  non=$(awk '/Non-2xx or 3xx/ {print $5}' <<<"$text")
-  echo "$rps $p99 ${non:-0}"
+  echo "$(wrk_rps <<<"$text") $(wrk_p99_ms <<<"$text") $(wrk_errors <<<"$text")"
 }
 size() { curl -s -o /dev/null -w '%{size_download}' -H "$2" "$1"; }
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 {
   echo "| scenario | bytes (agentio / FastAPI) | agentio req/s | agentio p99 ms | FastAPI req/s | FastAPI p99 ms | throughput ratio | p99 ratio |"

@@ -1,0 +1,26 @@
+# Helpers shared by the bench scripts: `source bench/lib.sh`.
+
+# Waits until something accepts connections on each 127.0.0.1 port given (20 s each at most).
+wait_for_ports() {
+  local port
+  for port in "$@"; do
+    for _ in $(seq 100); do
+      (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
+      sleep 0.2
+    done
+  done
+}
+
+# From `wrk --latency` output on stdin: requests per second.
+wrk_rps() { awk '/Requests\/sec/ {print $2}'; }
+
+# From `wrk --latency` output on stdin: the 99th percentile latency in ms.
+wrk_p99_ms() {
+  awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}'
+}
+
+# From `wrk` output on stdin: answers that were neither 2xx nor 3xx.
+wrk_errors() { awk '/Non-2xx or 3xx/ {n=$5} END {print n+0}'; }
+
+# The median of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
