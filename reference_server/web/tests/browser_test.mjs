@@ -300,6 +300,7 @@ try {
   await page.waitForURL('**/chat');
   check(await page.locator('.message.user').count() === 1 && await page.locator('.message.assistant').count() === 1,
     'back on /chat the conversation is intact');
+  check(await page.locator('.message.assistant details[open]').count() === 2, 'with the accordions as the reader left them');
   check((await focused(page))?.id === 'question', 'and the focus is in the question box');
 
   // A phone-sized window on the same conversation.

@@ -37,6 +37,17 @@ export function ChatProvider({ children }) {
   const [thinkingParts, setThinking] = useState([]);
   const [unavailable, setUnavailable] = useState(null); // the 503's message
   const [omitted, setOmitted] = useState(0); // earlier messages the last request left out
+  // Which accordions the reader opened ("3:process"): the bubbles remount after a visit to an initiative.
+  const [openPanels, setOpenPanels] = useState(() => new Set());
+  const togglePanel = useCallback((key, open) => {
+    setOpenPanels((now) => {
+      if (now.has(key) === open) return now;
+      const next = new Set(now);
+      if (open) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  }, []);
   // What screen readers hear (a polite live region): progress, not every token.
   const [announcement, setAnnouncement] = useState('');
   const live = useRef(null); // what the answer in progress has gathered, and its AbortController
@@ -152,11 +163,13 @@ export function ChatProvider({ children }) {
     setThinking([]);
     setLoading(false);
     setOmitted(0);
+    setOpenPanels(new Set());
     setAnnouncement('Conversación nueva.');
   }, []);
 
   const value = {
     messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
+    openPanels, togglePanel,
   };
   return <ChatContext.Provider value={value}>{children}</ChatContext.Provider>;
 }

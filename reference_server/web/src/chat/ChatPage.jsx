@@ -41,6 +41,7 @@ function useStickToBottom(askedKey) {
 export default function ChatPage() {
   const {
     messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
+    openPanels, togglePanel,
   } = useChatContext();
   useDocumentTitle('Asistente');
   const questions = messages.filter((m) => m.role === 'user').length;
@@ -102,7 +103,12 @@ export default function ChatPage() {
             </div>
           )}
           {messages.map((m, i) => (
-            <MessageBubble key={i} message={m} />
+            <MessageBubble
+              key={i}
+              message={m}
+              isOpen={(panel) => openPanels.has(`${i}:${panel}`)}
+              onToggle={(panel, open) => togglePanel(`${i}:${panel}`, open)}
+            />
           ))}
           {isLoading && (
             <div className="message assistant live" aria-busy="true">

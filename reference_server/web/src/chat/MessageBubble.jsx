@@ -3,8 +3,10 @@ import MarkdownRenderer from './MarkdownRenderer.jsx';
 import { ToolStepList } from './ToolSteps.jsx';
 
 // Each message starts with a heading only screen readers show, so they can
-// move from message to message and hear who said what.
-export default function MessageBubble({ message }) {
+// move from message to message and hear who said what. Whether its accordions
+// are open is kept by the caller (`isOpen`, `onToggle`), so it outlives the bubble.
+export default function MessageBubble({ message, isOpen = () => false, onToggle = () => {} }) {
+  const panel = (name) => ({ open: isOpen(name), onToggle: (e) => onToggle(name, e.currentTarget.open) });
   if (message.role === 'user')
     return (
       <div className="message user">
@@ -21,13 +23,13 @@ export default function MessageBubble({ message }) {
       <div className="bubble">
         <h2 className="visually-hidden">El asistente dijo:</h2>
         {message.thinking && (
-          <details className="accordion thinking">
+          <details className="accordion thinking" {...panel('thinking')}>
             <summary>Razonamiento del asistente</summary>
             <MarkdownRenderer text={message.thinking} />
           </details>
         )}
         {steps.length > 0 && (
-          <details className="accordion process">
+          <details className="accordion process" {...panel('process')}>
             <summary>
               Proceso de respuesta · {steps.length} {steps.length === 1 ? 'consulta' : 'consultas'}
             </summary>
