@@ -360,9 +360,9 @@ BOOST_AUTO_TEST_CASE(each_run_ends_in_one_log_line)
         "chat: cancelada tras 812 ms (el cliente cerró la conexión) · 1 ronda · 0 herramientas · tokens: 0 de entrada, 0 de salida");
     BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), false).starts_with("chat: cancelada tras 5 ms (el servidor se detiene)"));
     r.status = run_result::outcome::failed;
-    r.error_message = "El proveedor del modelo está saturado";
+    r.error_message = "El proveedor del modelo está saturado:\r\nvuelva a intentarlo";
     BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(40), false).starts_with(
-        "chat: fallida tras 40 ms (El proveedor del modelo está saturado) · 1 ronda"));
+        "chat: fallida tras 40 ms (El proveedor del modelo está saturado:  vuelva a intentarlo) · 1 ronda"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

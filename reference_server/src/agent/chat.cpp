@@ -192,6 +192,10 @@ std::string describe_run(agentio::agent::run_result const& result, std::chrono::
         plural(result.tools.size(), "herramienta", "herramientas") + " · tokens: " +
         std::to_string(result.usage.input_tokens) + " de entrada, " + std::to_string(result.usage.output_tokens) +
         " de salida";
+    // A provider's message may span lines; the log keeps one line per chat.
+    for(char& c : line)
+        if(c == '\n' || c == '\r')
+            c = ' ';
     return line;
 }
 
