@@ -387,8 +387,31 @@ struct elicitation
 };
 BOOST_DESCRIBE_STRUCT(elicitation::args, (), (message))
 
+// SEP-2243: an argument mirrored in an Mcp-Param header, which the server
+// checks against the body on 2026-07-28 requests.
+struct header_param
+{
+    static constexpr std::string_view name = "test_header_param";
+    static constexpr std::string_view description = "Echoes a region that is also sent in the Mcp-Param-Region header";
+    struct args
+    {
+        std::string region;
+    };
+    asio::awaitable<tool_result> operator()(args a, tool_context&) const
+    {
+        co_return tool_result::text("Region: " + a.region);
+    }
+};
+BOOST_DESCRIBE_STRUCT(header_param::args, (), (region))
+
 } // namespace fixtures
 
+template<>
+struct agentio::field_traits<fixtures::header_param::args>
+{
+    static constexpr agentio::field_info fields[] = {
+        {.name = "region", .description = "The region to echo", .mcp_header = "Region"}};
+};
 template<>
 struct agentio::field_traits<fixtures::sampling::args>
 {
@@ -408,7 +431,7 @@ using conformance_tools = agentio::toolset<fixtures::simple_text, fixtures::imag
     fixtures::elicitation_defaults, fixtures::elicitation_enums, fixtures::missing_capability,
     fixtures::streaming_elicitation, fixtures::logging_tool, fixtures::input_elicitation, fixtures::input_sampling,
     fixtures::input_list_roots, fixtures::input_request_state, fixtures::input_multiple, fixtures::input_multi_round,
-    fixtures::input_tampered_state, fixtures::input_capabilities>;
+    fixtures::input_tampered_state, fixtures::input_capabilities, fixtures::header_param>;
 
 json::object text_message(std::string text)
 {
@@ -498,7 +521,7 @@ int main(int argc, char** argv)
         fixtures::missing_capability{}, fixtures::streaming_elicitation{}, fixtures::logging_tool{},
         fixtures::input_elicitation{}, fixtures::input_sampling{}, fixtures::input_list_roots{},
         fixtures::input_request_state{}, fixtures::input_multiple{}, fixtures::input_multi_round{},
-        fixtures::input_tampered_state{}, fixtures::input_capabilities{}};
+        fixtures::input_tampered_state{}, fixtures::input_capabilities{}, fixtures::header_param{}};
     mcp::server<conformance_tools> server(tools, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
     agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_tools>(server));

@@ -115,7 +115,7 @@ struct agentio::field_traits<mcp_test::ask::args>
 template<>
 struct agentio::field_traits<mcp_test::echo::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1}};
+    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1, .mcp_header = "Text"}};
 };
 template<>
 struct agentio::field_traits<mcp_test::slow::args>
@@ -810,9 +810,12 @@ BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
     BOOST_TEST(discover.json().at("result").at("resultType") == "complete");
     BOOST_TEST(h.endpoint.session_count() == 0u);
 
-    // A quick call is answered with JSON; Mcp-Name may come Base64-wrapped ("echo").
+    // A quick call is answered with JSON; Mcp-Name may come Base64-wrapped ("echo"); echo's
+    // `text` is mirrored in Mcp-Param-Text.
     auto const call = R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"},)" + meta + "}}";
-    auto const quick = h.post(call, {}, headers("tools/call", "=?base64?ZWNobw==?="));
+    auto with_text = headers("tools/call", "=?base64?ZWNobw==?=");
+    with_text.set("Mcp-Param-Text", "hola");
+    auto const quick = h.post(call, {}, with_text);
     BOOST_TEST(quick.status == 200u);
     BOOST_TEST(quick.headers["content-type"] == "application/json");
     BOOST_TEST(quick.json().at("result").at("content").at(0).at("text") == R"({"echo":"hola"})");
@@ -846,6 +849,72 @@ BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
 
     // The handshake revisions are still served on the same endpoint.
     BOOST_TEST(!h.initialize().empty());
+}
+
+BOOST_AUTO_TEST_CASE(mcp_param_headers_mirror_marked_arguments)
+{
+    http_harness h;
+    auto const meta = std::string(R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
+    auto call = [&](std::string arguments, std::vector<std::pair<std::string, std::string>> extra) {
+        bhttp::fields f;
+        f.set("MCP-Protocol-Version", "2026-07-28");
+        f.set("Mcp-Method", "tools/call");
+        f.set("Mcp-Name", "echo");
+        for(auto const& [name, value] : extra)
+            f.set(name, value);
+        return h.post(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":)" + arguments +
+                "," + meta + "}}",
+            {}, f);
+    };
+    // The schema says which argument travels in which header.
+    bhttp::fields list_headers;
+    list_headers.set("MCP-Protocol-Version", "2026-07-28");
+    list_headers.set("Mcp-Method", "tools/list");
+    auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{)" + meta + "}}", {}, list_headers);
+    BOOST_TEST(list.json().at("result").at("tools").at(0).at("inputSchema").at("properties").at("text").at("x-mcp-header") ==
+        "Text");
+
+    // Accepted: the value as it is, Base64-wrapped, any case of header name, whitespace around.
+    for(auto const& [name, value] : std::vector<std::pair<std::string, std::string>>{{"Mcp-Param-Text", "Hello"},
+            {"Mcp-Param-Text", "=?base64?SGVsbG8=?="}, {"mcp-param-text", "Hello"}, {"MCP-PARAM-TEXT", "  Hello  "}})
+    {
+        auto const r = call(R"({"text":"Hello"})", {{name, value}});
+        BOOST_TEST(r.status == 200u, name << ": " << value);
+        BOOST_TEST(r.json().at("result").at("content").at(0).at("text") == R"({"echo":"Hello"})", name << ": " << value);
+    }
+    // Without the wrapper's closing "?=" the value is literal.
+    BOOST_TEST(call(R"({"text":"=?base64?SGVsbG8="})", {{"Mcp-Param-Text", "=?base64?SGVsbG8="}}).status == 200u);
+
+    // Refused with 400 and -32020: missing, different, invalid Base64, or a header without its argument.
+    auto refused = [&](std::string arguments, std::vector<std::pair<std::string, std::string>> extra, std::string why) {
+        auto const r = call(std::move(arguments), std::move(extra));
+        BOOST_TEST(r.status == 400u, why);
+        BOOST_TEST(r.json().at("error").at("code") == -32020, why);
+        return std::string(r.json().at("error").at("message").as_string());
+    };
+    BOOST_TEST(refused(R"({"text":"Hello"})", {}, "missing") ==
+        "Header mismatch: Mcp-Param-Text is required: params.arguments.text is in the body");
+    BOOST_TEST(refused(R"({"text":"Hello"})", {{"Mcp-Param-Text", "Adios"}}, "different") ==
+        "Header mismatch: Mcp-Param-Text must carry params.arguments.text");
+    for(auto const* bad : {"=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?QR==?=", "=?base64?S===?="})
+        BOOST_TEST(refused(R"({"text":"Hello"})", {{"Mcp-Param-Text", bad}}, bad) ==
+            "Header mismatch: Mcp-Param-Text is not valid Base64 (=?base64?...?=)");
+    BOOST_TEST(refused(R"({})", {{"Mcp-Param-Text", "Hello"}}, "no argument") ==
+        "Header mismatch: Mcp-Param-Text is sent but params.arguments.text is not");
+}
+
+BOOST_AUTO_TEST_CASE(base64_header_values_are_strict)
+{
+    using mcp::detail::header_value;
+    BOOST_TEST(header_value("=?base64?SGVsbG8=?=").value() == "Hello");
+    BOOST_TEST(header_value("=?base64?QQ==?=").value() == "A");
+    BOOST_TEST(header_value("=?base64?" "?=").value().empty()); // split: two question marks and = make a trigraph
+    BOOST_TEST(header_value(" \tplain text\t ").value() == "plain text");
+    BOOST_TEST(header_value("SGVsbG8=").value() == "SGVsbG8="); // no wrapper: literal
+    BOOST_TEST(!header_value("=?base64?SGVsbG8?=")); // padding missing
+    BOOST_TEST(!header_value("=?base64?QR==?=")); // bits after the last byte
+    BOOST_TEST(!header_value("=?base64?Q=Q=?=")); // padding inside
+    BOOST_TEST(!header_value("=?base64?SGVs bG8=?=")); // not in the alphabet
 }
 
 BOOST_AUTO_TEST_CASE(the_oldest_session_makes_room)

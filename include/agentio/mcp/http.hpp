@@ -157,7 +157,10 @@ private:
 
 namespace detail {
 
-// A header value as 2026-07-28 allows it: plain, or `=?base64?<RFC 4648>?=`.
+// A header value as 2026-07-28 allows it: plain (without the optional
+// whitespace around it), or `=?base64?<RFC 4648 §4, padded>?=`. Nothing for a
+// Base64 form that is not canonical: wrong length, missing or misplaced `=`,
+// characters outside the alphabet, or bits left over.
 inline std::optional<std::string> header_value(std::string_view v)
 {
     while(!v.empty() && (v.front() == ' ' || v.front() == '\t'))
@@ -168,15 +171,17 @@ inline std::optional<std::string> header_value(std::string_view v)
     if(!v.starts_with(open) || !v.ends_with(close) || v.size() < open.size() + close.size())
         return std::string(v);
     v = v.substr(open.size(), v.size() - open.size() - close.size());
+    if(v.size() % 4 != 0)
+        return std::nullopt;
+    std::size_t const padding = v.ends_with("==") ? 2 : v.ends_with('=') ? 1 : 0;
     std::string out;
     unsigned bits = 0;
     int count = 0;
-    for(char c : v)
+    for(std::size_t i = 0; i < v.size() - padding; ++i)
     {
-        int d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-            : c == '+' ? 62 : c == '/' ? 63 : c == '=' ? -2 : -1;
-        if(d == -2)
-            break;
+        char const c = v[i];
+        int const d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
+            : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
         if(d < 0)
             return std::nullopt;
         bits = (bits << 6) | static_cast<unsigned>(d);
@@ -186,6 +191,8 @@ inline std::optional<std::string> header_value(std::string_view v)
             out.push_back(static_cast<char>((bits >> count) & 0xFF));
         }
     }
+    if((bits & ((1u << count) - 1)) != 0)
+        return std::nullopt; // bits beyond the last byte must be zero
     return out;
 }
 
@@ -551,6 +558,15 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
     headers.protocol_version = header("MCP-Protocol-Version");
     headers.method = header("Mcp-Method");
     headers.name = header("Mcp-Name");
+    constexpr std::string_view param_prefix = "mcp-param-";
+    for(auto const& field : req)
+    {
+        std::string name(field.name_string());
+        for(char& c : name)
+            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        if(name.size() > param_prefix.size() && name.starts_with(param_prefix))
+            headers.params.insert_or_assign(name.substr(param_prefix.size()), detail::header_value(field.value()));
+    }
     if(auto error = state_->srv->check_stateless(message, &headers))
         co_return json_reply(detail::stateless_error_status(*error, true), *error);
 

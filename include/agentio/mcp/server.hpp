@@ -331,13 +331,19 @@ public:
 
     /** A 2026-07-28 request as an HTTP transport sees it: the values of its
         `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (Base64
-        `=?base64?...?=` forms already decoded), which must agree with the body.
+        `=?base64?...?=` forms already decoded), which must agree with the body,
+        and of its `Mcp-Param-<Name>` headers, which must agree with the
+        arguments a tool's input schema marks with `x-mcp-header`
+        (@ref field_info::mcp_header).
     */
     struct request_headers
     {
         std::optional<std::string> protocol_version;
         std::optional<std::string> method;
         std::optional<std::string> name;
+        /// By `<Name>` in lower case (header names ignore case); an empty
+        /// optional for a value whose Base64 form is invalid.
+        std::map<std::string, std::optional<std::string>, std::less<>> params = {};
     };
 
     /** Checks a 2026-07-28 request before it is served: its `_meta`

@@ -120,6 +120,13 @@ struct field_info
     /// JSON texts of example values, shown to the model.
     string_list examples = {};
 
+    /// MCP 2026-07-28 (`x-mcp-header`): the argument is mirrored in the HTTP
+    /// header `Mcp-Param-<mcp_header>`, so proxies and gateways can route on it
+    /// without reading the body; the server refuses a request whose header
+    /// disagrees with the body. For top-level arguments of a scalar type
+    /// (string, number, boolean, enum, or an optional of one); an HTTP token.
+    std::string_view mcp_header = {};
+
     /// The key this member has in JSON.
     constexpr std::string_view key() const noexcept { return json_name.empty() ? name : json_name; }
 };
@@ -171,7 +178,32 @@ enum constraint : unsigned {
     length_constraint = 2,
     items_constraint = 4,
     one_of_constraint = 8,
+    header_constraint = 16,
 };
+
+// RFC 9110 §5.6.2: what an HTTP field name may be made of.
+constexpr bool is_http_token(std::string_view s)
+{
+    if(s.empty())
+        return false;
+    for(char c : s)
+        if(!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos))
+            return false;
+    return true;
+}
+
+constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+constexpr bool iequal(std::string_view a, std::string_view b) noexcept
+{
+    if(a.size() != b.size())
+        return false;
+    for(std::size_t i = 0; i < a.size(); ++i)
+        if(ascii_lower(a[i]) != ascii_lower(b[i]))
+            return false;
+    return true;
+}
 
 constexpr unsigned constraints_used(field_info const& f)
 {
@@ -184,6 +216,8 @@ constexpr unsigned constraints_used(field_info const& f)
         used |= items_constraint;
     if(!f.one_of.empty())
         used |= one_of_constraint;
+    if(!f.mcp_header.empty())
+        used |= header_constraint;
     return used;
 }
 
@@ -259,7 +293,8 @@ struct constraint_does_not_apply_to_member_type
 {
     static_assert(Applicable,
         "agentio: a constraint in field_traits does not fit this member's type: minimum/maximum are for "
-        "numbers, min_length/max_length and one_of for strings, min_items/max_items for vectors and maps "
+        "numbers, min_length/max_length and one_of for strings, min_items/max_items for vectors and maps, "
+        "mcp_header for scalars (string, number, boolean, enum) "
         "(the member is the template argument 'Member' above)");
 };
 
@@ -269,6 +304,21 @@ struct default_or_example_is_not_valid_json
     static_assert(Valid,
         "agentio: default_value and examples in field_traits must be JSON texts, e.g. \"50\" or "
         "R\"(\"eq\")\" (the member is the template argument 'Member' above)");
+};
+
+template<auto Member, bool Token>
+struct mcp_header_is_not_an_http_token
+{
+    static_assert(Token,
+        "agentio: mcp_header in field_traits names the header Mcp-Param-<mcp_header>: letters, digits and "
+        "!#$%&'*+-.^_`|~ only (the member is the template argument 'Member' above)");
+};
+
+template<class Args, bool Unique>
+struct mcp_headers_must_be_unique
+{
+    static_assert(Unique,
+        "agentio: two members of 'Args' are mirrored in the same Mcp-Param header (header names ignore case)");
 };
 
 template<class Args, std::size_t Entry, bool Known>
@@ -306,7 +356,9 @@ constexpr bool check_member()
             return true;
         }();
         (void)default_or_example_is_not_valid_json<Descriptor::pointer, valid_json>{};
-        return applicable && valid_json;
+        constexpr bool token = f.mcp_header.empty() || is_http_token(f.mcp_header);
+        (void)mcp_header_is_not_an_http_token<Descriptor::pointer, token>{};
+        return applicable && valid_json && token;
     }
     return documented && has_schema<M>;
 }
@@ -351,6 +403,23 @@ constexpr bool keys_unique()
     return true;
 }
 
+template<class T>
+constexpr bool mcp_headers_unique()
+{
+    if constexpr(requires { typename field_traits<T>::not_specialized; })
+        return true;
+    else
+    {
+        // Indices, not addresses: GCC refuses pointer comparisons in constant expressions under UBSan.
+        constexpr auto const& fields = field_traits<T>::fields;
+        for(std::size_t i = 0; i < std::size(fields); ++i)
+            for(std::size_t j = i + 1; j < std::size(fields); ++j)
+                if(!fields[i].mcp_header.empty() && iequal(fields[i].mcp_header, fields[j].mcp_header))
+                    return false;
+        return true;
+    }
+}
+
 template<class T, class = members_of<T>>
 struct struct_check;
 
@@ -384,7 +453,8 @@ struct struct_check<T, L<Ds...>>
         if constexpr(members_ok && entries_ok)
         {
             (void)json_keys_must_be_unique<T, keys_unique<T>()>{};
-            return keys_unique<T>();
+            (void)mcp_headers_must_be_unique<T, mcp_headers_unique<T>()>{};
+            return keys_unique<T>() && mcp_headers_unique<T>();
         }
         else
             return false;
@@ -426,6 +496,11 @@ constexpr void write_annotations(schema_writer& w, field_info const& f)
             w.raw(e);
         w.end_array();
     }
+    if(!f.mcp_header.empty())
+    {
+        w.key("x-mcp-header");
+        w.string(f.mcp_header);
+    }
 }
 
 template<class T>
@@ -464,7 +539,7 @@ struct schema_text
 template<>
 struct json_schema<bool>
 {
-    static constexpr unsigned accepts = 0;
+    static constexpr unsigned accepts = detail::header_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
@@ -488,7 +563,7 @@ template<class T>
     requires std::integral<T> && (!std::same_as<T, bool>) && (!std::same_as<T, char>)
 struct json_schema<T>
 {
-    static constexpr unsigned accepts = detail::bounds_constraint;
+    static constexpr unsigned accepts = detail::bounds_constraint | detail::header_constraint;
 
     static constexpr std::int64_t lowest = std::is_signed_v<T> ? std::numeric_limits<T>::min() : 0;
 
@@ -549,7 +624,7 @@ struct json_schema<T>
 template<std::floating_point T>
 struct json_schema<T>
 {
-    static constexpr unsigned accepts = detail::bounds_constraint;
+    static constexpr unsigned accepts = detail::bounds_constraint | detail::header_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -580,7 +655,7 @@ struct json_schema<T>
 template<>
 struct json_schema<std::string>
 {
-    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint;
+    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint | detail::header_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -620,7 +695,7 @@ template<class E>
     requires std::is_enum_v<E> && boost::describe::has_describe_enumerators<E>::value
 struct json_schema<E>
 {
-    static constexpr unsigned accepts = 0;
+    static constexpr unsigned accepts = detail::header_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
@@ -678,7 +753,7 @@ struct json_schema<std::optional<T>>
 template<class T>
 struct json_schema<std::vector<T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | json_schema<T>::accepts;
+    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::header_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -716,7 +791,7 @@ struct json_schema<std::vector<T>>
 template<class T>
 struct json_schema<std::map<std::string, T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | json_schema<T>::accepts;
+    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::header_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {

@@ -307,6 +307,68 @@ inline bool at_least(std::string_view version, std::string_view wanted)
 
 namespace detail {
 
+// Whether an Mcp-Param header's text stands for a JSON argument: strings as
+// they are, booleans as true/false, numbers by value (1.0 and 1 agree).
+inline bool header_matches(std::string_view text, json::value const& v)
+{
+    if(v.is_string())
+        return text == v.get_string();
+    if(v.is_bool())
+        return text == (v.get_bool() ? "true" : "false");
+    if(v.is_number())
+    {
+        double d = 0;
+        auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+        return ec == std::errc() && end == text.data() + text.size() && d == v.to_number<double>();
+    }
+    return false;
+}
+
+// The Mcp-Param headers of a tools/call against its arguments (SEP-2243): the
+// mismatch to report, or nothing. Arguments come from the tool's input schema
+// (`x-mcp-header` on a top-level property), so runtime tools take part too.
+template<class Tools, class Headers>
+std::optional<std::string> param_header_mismatch(Tools const& tools, std::string_view tool, json::object const& params,
+    Headers const& headers)
+{
+    auto const descriptors = tools.descriptors();
+    auto const d = std::find_if(descriptors.begin(), descriptors.end(), [&](auto const& x) { return x.name == tool; });
+    if(d == descriptors.end() || !d->input_schema)
+        return std::nullopt; // an unknown tool: the call itself answers
+    auto const* properties = d->input_schema->if_contains("properties");
+    if(!properties || !properties->is_object())
+        return std::nullopt;
+    auto const* args = params.if_contains("arguments");
+    json::object const* arguments = args && args->is_object() ? &args->get_object() : nullptr;
+    for(auto const& [key, schema] : properties->get_object())
+    {
+        auto const* mirrored = schema.is_object() ? schema.get_object().if_contains("x-mcp-header") : nullptr;
+        if(!mirrored || !mirrored->is_string())
+            continue;
+        std::string_view const suffix = mirrored->get_string();
+        std::string lower(suffix);
+        for(char& c : lower)
+            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        std::string const field = "Mcp-Param-" + std::string(suffix);
+        std::string const argument = "params.arguments." + std::string(key);
+        auto const* value = arguments ? arguments->if_contains(key) : nullptr;
+        auto const sent = headers.params.find(lower);
+        if(!value || value->is_null())
+        {
+            if(sent != headers.params.end())
+                return "Header mismatch: " + field + " is sent but " + argument + " is not";
+            continue;
+        }
+        if(sent == headers.params.end())
+            return "Header mismatch: " + field + " is required: " + argument + " is in the body";
+        if(!sent->second)
+            return "Header mismatch: " + field + " is not valid Base64 (=?base64?...?=)";
+        if(!header_matches(*sent->second, *value))
+            return "Header mismatch: " + field + " must carry " + argument;
+    }
+    return std::nullopt;
+}
+
 // The capability a tool's or prompt's input requests need that the client lacks
 // ("" when it has them all); a request without a method is reported as "method".
 inline std::string missing_input_capability(session const& s, json::object const& requests)
@@ -602,6 +664,10 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
                 (!headers->name || *headers->name != name->get_string()))
                 return jsonrpc::make_error(id, jsonrpc::header_mismatch,
                     "Header mismatch: Mcp-Name must be '" + std::string(name->get_string()) + "'");
+        if(method == "tools/call")
+            if(auto const* name = params.if_contains("name"); name && name->is_string())
+                if(auto mismatch = detail::param_header_mismatch(*tools_, name->get_string(), params, *headers))
+                    return jsonrpc::make_error(id, jsonrpc::header_mismatch, *mismatch);
     }
     if(method == "initialize" || method == "ping" || method == "logging/setLevel" || method == "resources/subscribe" ||
         method == "resources/unsubscribe")

@@ -1,0 +1,31 @@
+// expect: mcp_headers_must_be_unique<buscar::args, false>
+// Two arguments in one header (header names ignore case).
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+#include <string>
+
+struct buscar
+{
+    static constexpr std::string_view name = "buscar";
+    static constexpr std::string_view description = "Busca iniciativas";
+    struct args
+    {
+        std::string region;
+        std::string zona;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(buscar::args, (), (region, zona))
+
+template<>
+struct agentio::field_traits<buscar::args>
+{
+    static constexpr agentio::field_info fields[] = {
+        {.name = "region", .description = "Región", .mcp_header = "Region"},
+        {.name = "zona", .description = "Zona", .mcp_header = "REGION"},
+    };
+};
+
+int main() { return static_cast<int>(agentio::schema_of<buscar::args>.size() == 0); }

@@ -1,0 +1,27 @@
+// expect: mcp_header_is_not_an_http_token<&buscar::args::region, false>
+// A header name cannot hold a space.
+#include <agentio/tool.hpp>
+
+#include <boost/describe.hpp>
+
+#include <string>
+
+struct buscar
+{
+    static constexpr std::string_view name = "buscar";
+    static constexpr std::string_view description = "Busca iniciativas";
+    struct args
+    {
+        std::string region;
+    };
+    boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
+};
+BOOST_DESCRIBE_STRUCT(buscar::args, (), (region))
+
+template<>
+struct agentio::field_traits<buscar::args>
+{
+    static constexpr agentio::field_info fields[] = {{.name = "region", .description = "Región", .mcp_header = "Mi Region"}};
+};
+
+int main() { return static_cast<int>(agentio::schema_of<buscar::args>.size() == 0); }
