@@ -646,6 +646,11 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     // Only what was found at start: no traversal, unknown assets 404, other methods 405.
     for(auto const* missing : {"/assets/nope.js", "/../secret.txt", "/assets/../../secret.txt", "/secret.txt"})
         BOOST_TEST(web.serve(get(missing), missing).result_int() == 404u, missing);
+    // HEAD of an error: its headers only, or the body would be taken for the next response.
+    auto const head_missing = web.serve(get("/assets/nope.js", bhttp::verb::head), "/assets/nope.js");
+    BOOST_TEST(head_missing.result_int() == 404u);
+    BOOST_TEST(head_missing.body().empty());
+    BOOST_TEST(head_missing[bhttp::field::content_length] != "0");
     auto const post = web.serve(get("/chat", bhttp::verb::post), "/chat");
     BOOST_TEST(post.result_int() == 405u);
     BOOST_TEST(post[bhttp::field::allow] == "GET, HEAD");
@@ -656,6 +661,7 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     auto const hint = none.serve(get("/chat"), "/chat");
     BOOST_TEST(hint.result_int() == 404u);
     BOOST_TEST(hint.body().find("npm ci &amp;&amp; npm run build") != std::string::npos);
+    BOOST_TEST(none.serve(get("/chat", bhttp::verb::head), "/chat").body().empty());
 }
 
 namespace {
@@ -724,6 +730,11 @@ BOOST_AUTO_TEST_CASE(text_goes_gzipped_to_clients_that_accept_it)
     auto const head = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip", bhttp::verb::head), path);
     BOOST_TEST(head.body().empty());
     BOOST_TEST(head[bhttp::field::content_length] == std::to_string(zipped.body().size()));
+
+    // Accept-Encoding on two lines is one list.
+    auto two_lines = get_with(path, bhttp::field::accept_encoding, "br");
+    two_lines.insert(bhttp::field::accept_encoding, "gzip");
+    BOOST_TEST(web.serve(two_lines, path)[bhttp::field::content_encoding] == "gzip");
 
     // Small files and images go as they are, with no Vary.
     for(std::string small : {"/assets/small-1a2b3c.css", "/assets/logo-1a2b3c.png", "/chat"})

@@ -121,6 +121,23 @@ BOOST_AUTO_TEST_CASE(answers_and_keeps_the_connection_alive)
     BOOST_TEST(*s.server.handler().calls == 3);
 }
 
+BOOST_AUTO_TEST_CASE(head_answers_carry_no_body)
+{
+    running_server<> s;
+    // The handler builds a body for HEAD too; the server sends its header only, and the
+    // next response on the connection is read where it starts.
+    std::string const out = test_http::raw(s.ep,
+        "HEAD /a HTTP/1.1\r\nHost: x\r\n\r\n"
+        "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    auto const second = out.find("HTTP/1.1 200 OK", 1);
+    BOOST_TEST_REQUIRE(second != std::string::npos, out);
+    std::string const first = out.substr(0, second);
+    BOOST_TEST(first.ends_with("\r\n\r\n"), first);
+    BOOST_TEST(first.find("Content-Length: 8\r\n") != std::string::npos, first); // "HEAD /a " as a GET would get it
+    BOOST_TEST(out.find("HEAD /a") == std::string::npos); // no body
+    BOOST_TEST(out.ends_with("GET /b "));
+}
+
 BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
 {
     agentio::http::server_options opt;

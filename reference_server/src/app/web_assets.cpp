@@ -65,8 +65,8 @@ std::string gzip(std::string_view in)
     zp.avail_out = out.size() - header;
     boost::system::error_code ec;
     deflate.write(zp, zlib::Flush::finish, ec);
-    if(ec && ec != zlib::error::end_of_stream)
-        return {};
+    if(ec != zlib::error::end_of_stream)
+        return {}; // not finished in one call: serve the file as it is rather than a truncated stream
     out.resize(header + zp.total_out);
     boost::crc_32_type crc;
     crc.process_bytes(in.data(), in.size());
@@ -198,6 +198,20 @@ web_assets web_assets::load(std::filesystem::path const& dir)
 agentio::http::response web_assets::serve(agentio::http::request const& req, std::string_view path) const
 {
     namespace bhttp = boost::beast::http;
+    auto res = answer(req, path);
+    // HEAD: every answer's headers, no answer's body (a body would be read as the next response).
+    if(req.method() == bhttp::verb::head && !res.body().empty())
+    {
+        auto const length = res.body().size();
+        res.body().clear();
+        res.content_length(length);
+    }
+    return res;
+}
+
+agentio::http::response web_assets::answer(agentio::http::request const& req, std::string_view path) const
+{
+    namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
     {
         auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",
@@ -228,7 +242,11 @@ agentio::http::response web_assets::serve(agentio::http::request const& req, std
         res.prepare_payload();
         return res;
     }
-    bool const gzipped = !f->gzip.empty() && accepts_gzip(req[bhttp::field::accept_encoding]);
+    // A request may carry Accept-Encoding on several lines: one list (RFC 9110 §5.3).
+    std::string accept_encoding;
+    for(auto [it, end] = req.equal_range(bhttp::field::accept_encoding); it != end; ++it)
+        accept_encoding.append(accept_encoding.empty() ? "" : ", ").append(it->value());
+    bool const gzipped = !f->gzip.empty() && accepts_gzip(accept_encoding);
     std::string const etag = gzipped ? f->etag.substr(0, f->etag.size() - 1) + "-gz\"" : f->etag;
     res.set(bhttp::field::content_type, f->content_type);
     res.set(bhttp::field::cache_control, f->cache_control);
@@ -249,7 +267,7 @@ agentio::http::response web_assets::serve(agentio::http::request const& req, std
         res.set(bhttp::field::content_encoding, "gzip");
     if(req.method() == bhttp::verb::get)
         res.body() = body;
-    res.content_length(body.size());
+    res.content_length(body.size()); // HEAD too: the length a GET would get
     return res;
 }
 

@@ -34,6 +34,8 @@ public:
     agentio::http::response serve(agentio::http::request const& req, std::string_view path) const;
 
 private:
+    agentio::http::response answer(agentio::http::request const& req, std::string_view path) const;
+
     struct file
     {
         std::string body;

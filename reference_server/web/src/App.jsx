@@ -25,7 +25,8 @@ function Routes() {
     if (path === '/') navigate('/chat', { replace: true });
   }, [path, navigate]);
   const detail = path.match(/^\/detail\/([^/]+)\/?$/);
-  if (detail) return <DetailPage portfolioId={decodeURIComponent(detail[1])} />;
+  // Keyed by the id: another initiative is a new page (title, focus on its heading).
+  if (detail) return <DetailPage key={detail[1]} portfolioId={decodeURIComponent(detail[1])} />;
   if (path === '/chat' || path === '/') return <ChatPage />;
   return <NotFound path={path} />;
 }

@@ -103,7 +103,7 @@ writeFileSync(join(scenarios, 'web-chat.json'), JSON.stringify({
         tipo: 'bar', titulo: 'Iniciativas por unidad', categorias: ['Distribución', 'Redes', 'Sistemas'],
         series: [{ nombre: 'Iniciativas', valores: [120, 98, 75] }], etiqueta_y: 'Número de iniciativas', unidad: 'numero' } }],
     },
-    { text: `La unidad con más iniciativas es **Distribución**; por ejemplo **${pid}**.\n\n| iniciativa | nota |\n|---|---|\n| ${pid} | revisar |\n\n{{last_tool_result}}\n\n\`${pid}\` en código no es un enlace.\n\n**Supuestos aplicados:**\n- Todas las iniciativas.` },
+    { text: `La unidad con más iniciativas es **Distribución**; por ejemplo **${pid}**.\n\n| iniciativa | nota |\n|---|---|\n| ${pid} | revisar |\n\n{{last_tool_result}}\n\n\`${pid}\` en código no es un enlace.\n\n**Supuestos aplicados:**\n- Todas las iniciativas.\n\nVea la [ficha de ${pid}](/detail/${pid}).` },
   ],
 }));
 writeFileSync(join(scenarios, 'web-slow.json'), JSON.stringify({
@@ -258,6 +258,8 @@ try {
   const links = answer.locator(`a.pid-link[href="/detail/${pid}"]`);
   check(await links.count() === 2, 'portfolio_id linkified in bold and in the table', await links.count());
   check(await answer.locator('code', { hasText: pid }).locator('a').count() === 0, 'not in code');
+  check(await answer.locator('a a').count() === 0 && await answer.locator('a', { hasText: `ficha de ${pid}` }).count() === 1,
+    "a markdown link stays one link (its text holds an id, and it is not linkified inside)");
   check((await page.locator('[role=status]').first().textContent()) === 'Respuesta completa.', 'the status says the answer is complete');
 
   // 2. The keyboard alone: from the top of the page every stop shows its focus, the
@@ -314,6 +316,7 @@ try {
   // 4. New conversation empties it.
   await page.getByRole('button', { name: 'Nueva conversación' }).click();
   check(await page.locator('.message').count() === 0, '"Nueva conversación" starts over');
+  check((await focused(page))?.id === 'question', 'with the focus in the question box (the button disables itself)');
 
   // An unknown address.
   await page.goto(`${pageOf(serverUrl)}/no-existe`);

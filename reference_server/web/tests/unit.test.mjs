@@ -100,6 +100,17 @@ test('a long conversation sends its newest part within the server limits, starti
   assert.equal(euros.dropped, 2);
 });
 
+test('an answer over the per-message limit goes cut at a code point, marked, instead of blocking the conversation', () => {
+  const limits = { ...SERVER_LIMITS, maxMessageBytes: 20 };
+  const long = 'año '.repeat(10); // 5 bytes each
+  const { messages: sent, dropped } = historyForServer([user('hola'), assistant(long), user('¿y?')], limits);
+  assert.equal(dropped, 0);
+  const cut = sent[1].content;
+  assert.ok(cut.endsWith('\n\n[…]'), cut);
+  assert.ok(new TextEncoder().encode(cut).length <= 20, cut);
+  assert.ok(long.startsWith(cut.slice(0, -'\n\n[…]'.length)));
+});
+
 test('the newest question goes even alone over the limits: the server names the problem', () => {
   const big = 'x'.repeat(SERVER_LIMITS.maxTotalBytes + 1);
   assert.deepEqual(historyForServer([user('hola'), assistant('hola'), user(big)]).messages, [user(big)]);

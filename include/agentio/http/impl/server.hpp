@@ -14,6 +14,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/empty_body.hpp>
@@ -24,6 +25,8 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <utility>
 
 namespace agentio::http {
@@ -45,6 +48,37 @@ inline response make_error_response(beast::http::status status, std::string_view
 namespace detail {
 
 inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// RFC 9110 §9.3.2: the answer to HEAD is the GET's header, Content-Length
+// included, and no content: a body here would be read as the next response.
+// Handlers build one message for both (and errors such as 404/405 have a
+// body); the generator yields the header's bytes first, and a header ends at
+// its first empty line.
+inline asio::awaitable<system::error_code> write_header_only(beast::tcp_stream& stream, beast::http::message_generator& reply)
+{
+    std::string header;
+    system::error_code ec;
+    std::size_t end = std::string::npos;
+    while(end == std::string::npos && !reply.is_done())
+    {
+        auto const buffers = reply.prepare(ec);
+        if(ec)
+            co_return ec;
+        std::size_t n = 0;
+        for(auto const& b : buffers)
+        {
+            header.append(static_cast<char const*>(b.data()), b.size());
+            n += b.size();
+        }
+        reply.consume(n);
+        end = header.find("\r\n\r\n");
+    }
+    if(end != std::string::npos)
+        header.resize(end + 4);
+    auto [wec, written] = co_await asio::async_write(stream, asio::buffer(header), use_tuple);
+    (void)written;
+    co_return wec;
+}
 
 // Errors that only mean the peer went away or went quiet: nothing to answer.
 inline bool is_disconnect(system::error_code const& ec) noexcept
@@ -251,6 +285,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             request req = parser.release();
             unsigned const version = req.version();
             bool const keep_alive = req.keep_alive();
+            bool const head = req.method() == bhttp::verb::head;
 
             std::optional<bhttp::message_generator> reply;
             std::exception_ptr failure;
@@ -277,7 +312,11 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
                 break; // the handler answered on the stream itself (a streamed response)
             bool const reply_keeps_alive = reply->keep_alive();
             stream.expires_after(opt.write_timeout);
-            auto [wec, wn] = co_await beast::async_write(stream, std::move(*reply), use_tuple);
+            system::error_code wec;
+            if(head)
+                wec = co_await detail::write_header_only(stream, *reply);
+            else
+                std::tie(wec, std::ignore) = co_await beast::async_write(stream, std::move(*reply), use_tuple);
             if(wec || !keep_alive || !reply_keeps_alive)
                 break;
         }

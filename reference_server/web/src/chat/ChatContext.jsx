@@ -98,8 +98,10 @@ export function ChatProvider({ children }) {
         try {
           detail = (await response.json()).detail ?? '';
         } catch {
-          /* not JSON */
+          /* not JSON, or aborted while reading */
         }
+        if (live.current !== run) return undefined; // "Nueva conversación" or a newer run took over
+        if (run.controller.signal.aborted) return finish({ stopped: true });
         if (response.status === 503) {
           // The notice's title already says it is unavailable: keep the server's reason only.
           let reason = detail.replace(/^El asistente no está disponible[:.]?\s*/, '');

@@ -1,16 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { questionBytes, SERVER_LIMITS } from './history.js';
 
 const number = (n) => n.toLocaleString('es-ES');
 
 // Enter sends, Shift+Enter starts a new line; while an answer streams the
-// button stops it (Escape too: see ChatPage). A question the server could not take
-// (too long, or no provider configured) stays in the box.
-export default function ChatInput({ onSend, onStop, busy }) {
-  const [text, setText] = useState('');
+// button stops it (Escape too: see ChatPage). The text is the page's (`text`,
+// `setText`), so a question the server could not take goes back into the box.
+// When an answer ends the focus comes back here only from the form itself or
+// from nowhere: a reader elsewhere in the conversation is left where they are.
+export default function ChatInput({ text, setText, onSend, onStop, busy, inputRef }) {
   const area = useRef(null);
   useEffect(() => {
-    if (!busy) area.current?.focus();
+    if (inputRef) inputRef.current = area.current;
+  }, [inputRef]);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!busy && (!active || active === document.body || area.current?.form?.contains(active))) area.current?.focus();
   }, [busy]);
   useEffect(() => {
     // Grow with the text, up to the CSS max-height.
@@ -21,11 +26,9 @@ export default function ChatInput({ onSend, onStop, busy }) {
   }, [text]);
   const bytes = questionBytes(text.trim());
   const tooLong = bytes > SERVER_LIMITS.maxMessageBytes;
-  const submit = async () => {
+  const submit = () => {
     if (busy || !text.trim() || tooLong) return;
-    setText('');
-    const outcome = await onSend(text);
-    if (outcome?.unanswered) setText((now) => (now === '' ? outcome.unanswered : now));
+    onSend(text);
   };
   return (
     <form

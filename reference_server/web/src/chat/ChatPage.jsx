@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '../router.jsx';
 import { useChatContext } from './ChatContext.jsx';
 import ChatInput from './ChatInput.jsx';
@@ -47,11 +47,32 @@ export default function ChatPage() {
   const questions = messages.filter((m) => m.role === 'user').length;
   const { scroller, content, onScroll } = useStickToBottom(questions);
 
-  // Escape stops the answer wherever the focus is.
+  // The question box's text lives here: examples and the box share one way to
+  // ask, and a question the server could not take (503) comes back to the box.
+  const [text, setText] = useState('');
+  const box = useRef(null);
+  const ask = useCallback(
+    async (question) => {
+      setText('');
+      const outcome = await send(question);
+      if (outcome?.unanswered) setText((now) => (now === '' ? outcome.unanswered : now));
+    },
+    [send],
+  );
+  const askExample = (question) => {
+    box.current?.focus(); // the example buttons go away: the focus must not go with them
+    ask(question);
+  };
+  const startOver = () => {
+    reset();
+    box.current?.focus(); // the button disables itself
+  };
+
+  // Escape stops the answer wherever the focus is (not while an IME composes).
   useEffect(() => {
     if (!isLoading) return undefined;
     const onKey = (e) => {
-      if (e.key === 'Escape' && !e.defaultPrevented) stop();
+      if (e.key === 'Escape' && !e.defaultPrevented && !e.isComposing) stop();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -61,7 +82,7 @@ export default function ChatPage() {
     <main className="chat-page">
       <div className="chat-toolbar">
         <h1>Asistente de la cartera</h1>
-        <button type="button" className="button ghost" onClick={reset} disabled={messages.length === 0 && !isLoading}>
+        <button type="button" className="button ghost" onClick={startOver} disabled={messages.length === 0 && !isLoading}>
           Nueva conversación
         </button>
       </div>
@@ -79,22 +100,13 @@ export default function ChatPage() {
         aria-label="Conversación"
       >
         <div className="messages" ref={content}>
-          {unavailable && (
-            <div className="notice" role="alert">
-              <strong>El asistente no está disponible.</strong> {unavailable}
-              <p>
-                Configure un proveedor del modelo en el servidor (<code>ANTHROPIC_API_KEY</code>, o{' '}
-                <code>AGENT_PROVIDER=openai</code> con <code>OPENAI_API_KEY</code>) y reinícielo.
-              </p>
-            </div>
-          )}
           {messages.length === 0 && !isLoading && (
             <div className="empty">
               <p>Pregunte por las iniciativas, sus importes, estados o documentos. Algunas ideas:</p>
               <ul>
                 {EXAMPLES.map((q) => (
                   <li key={q}>
-                    <button type="button" className="example" onClick={() => send(q)}>
+                    <button type="button" className="example" onClick={() => askExample(q)}>
                       {q}
                     </button>
                   </li>
@@ -114,10 +126,15 @@ export default function ChatPage() {
             <div className="message assistant live" aria-busy="true">
               <div className="bubble">
                 <h2 className="visually-hidden">El asistente está respondiendo:</h2>
-                {thinkingParts.length > 0 && (
-                  <details className="accordion thinking">
+                {/* A round without text has nothing to show; the key is the one the finished message takes. */}
+                {thinkingParts.some((t) => t.trim()) && (
+                  <details
+                    className="accordion thinking"
+                    open={openPanels.has(`${messages.length}:thinking`)}
+                    onToggle={(e) => togglePanel(`${messages.length}:thinking`, e.currentTarget.open)}
+                  >
                     <summary>Razonamiento del asistente</summary>
-                    <MarkdownRenderer text={thinkingParts.join('\n\n')} />
+                    <MarkdownRenderer text={thinkingParts.filter((t) => t.trim()).join('\n\n')} />
                   </details>
                 )}
                 {toolSteps.length > 0 && (
@@ -142,13 +159,23 @@ export default function ChatPage() {
       </section>
 
       <div className="chat-input-bar">
+        {/* Next to the box, so it is seen wherever the conversation is scrolled; the status region announces it. */}
+        {unavailable && (
+          <div className="notice">
+            <strong>El asistente no está disponible.</strong> {unavailable}
+            <p>
+              Configure un proveedor del modelo en el servidor (<code>ANTHROPIC_API_KEY</code>, o{' '}
+              <code>AGENT_PROVIDER=openai</code> con <code>OPENAI_API_KEY</code>) y reinícielo.
+            </p>
+          </div>
+        )}
         {omitted > 0 && (
           <p className="context-note">
             La conversación es larga: el asistente solo ha leído los mensajes más recientes ({omitted}{' '}
             {omitted === 1 ? 'mensaje anterior queda' : 'mensajes anteriores quedan'} fuera).
           </p>
         )}
-        <ChatInput onSend={send} onStop={stop} busy={isLoading} />
+        <ChatInput text={text} setText={setText} onSend={ask} onStop={stop} busy={isLoading} inputRef={box} />
       </div>
     </main>
   );

@@ -2,6 +2,7 @@
 // items, table cells and bold (never in code), and chart images inline.
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { Link } from '../router.jsx';
 import ScrollRegion from '../ScrollRegion.jsx';
 import { linkifyChildren } from './linkify.jsx';
 
@@ -9,6 +10,24 @@ const linkified = (Tag) =>
   function Linkified({ node, children, ...props }) {
     return <Tag {...props}>{linkifyChildren(children)}</Tag>;
   };
+
+// A wide table's region is named by its columns, so a list of regions tells them apart.
+function tableLabel(node) {
+  const cells = [];
+  const walk = (n) => {
+    if (cells.length >= 3 || !n) return;
+    if (n.type === 'element' && n.tagName === 'th') {
+      const text = [];
+      const collect = (c) => (c.type === 'text' ? text.push(c.value) : c.children?.forEach(collect));
+      collect(n);
+      cells.push(text.join('').trim());
+      return;
+    }
+    n.children?.forEach(walk);
+  };
+  walk(node);
+  return cells.filter(Boolean).length ? `Tabla: ${cells.filter(Boolean).join(', ')}` : 'Tabla';
+}
 
 // The model's headings sit under the page's h1 and each message's h2.
 const shifted = (Tag) =>
@@ -30,7 +49,7 @@ const components = {
   strong: linkified('strong'),
   em: linkified('em'),
   table: ({ node, ...props }) => (
-    <ScrollRegion label="Tabla">
+    <ScrollRegion label={tableLabel(node)}>
       <table {...props} />
     </ScrollRegion>
   ),
@@ -48,6 +67,13 @@ const components = {
     </span>
   ),
   a: ({ node, href = '', children, ...props }) => {
+    // A path on this site goes through the router: a full load would lose the conversation.
+    if (href.startsWith('/') && !href.startsWith('//'))
+      return (
+        <Link to={href} {...props}>
+          {children}
+        </Link>
+      );
     const external = /^https?:\/\//.test(href);
     return (
       <a href={href} {...(external ? { target: '_blank', rel: 'noreferrer' } : {})} {...props}>

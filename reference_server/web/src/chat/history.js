@@ -13,11 +13,27 @@ export const SERVER_LIMITS = Object.freeze({
 const encoder = new TextEncoder();
 const byteLength = (text) => encoder.encode(text).length;
 
+// The longest start of `text` within `max` UTF-8 bytes, whole code points only.
+function cutToBytes(text, max) {
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    const size = ch.codePointAt(0) < 0x80 ? 1 : ch.codePointAt(0) < 0x800 ? 2 : ch.codePointAt(0) < 0x10000 ? 3 : 4;
+    if (bytes + size > max) break;
+    bytes += size;
+    end += ch.length;
+  }
+  return text.slice(0, end);
+}
+
+const CUT_MARK = '\n\n[…]';
+
 /**
  * The messages to send: only what was really said (an assistant turn that
  * failed or was stopped before any text is left out, and so are the page's
  * own notices), newest first until a limit would be passed, starting with a
- * user message as the providers require.
+ * user message as the providers require. An answer longer than the server
+ * takes for one message goes cut, marked "[…]".
  *
  * @param {{role: 'user'|'assistant', content: string}[]} messages oldest first, the new question last
  * @returns {{messages: {role: string, content: string}[], dropped: number}} what to send, and how
@@ -26,7 +42,11 @@ const byteLength = (text) => encoder.encode(text).length;
 export function historyForServer(messages, limits = SERVER_LIMITS) {
   const said = messages
     .filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content.trim() !== ''))
-    .map(({ role, content }) => ({ role, content }));
+    .map(({ role, content }) =>
+      role === 'assistant' && byteLength(content) > limits.maxMessageBytes
+        ? { role, content: cutToBytes(content, limits.maxMessageBytes - byteLength(CUT_MARK)) + CUT_MARK }
+        : { role, content },
+    );
   const kept = [];
   let bytes = 0;
   for (let i = said.length - 1; i >= 0; --i) {

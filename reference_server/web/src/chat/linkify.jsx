@@ -25,7 +25,9 @@ function linkifyText(text, keyPrefix) {
 export function linkifyChildren(children, keyPrefix = 'pid') {
   return Children.map(children, (child, i) => {
     if (typeof child === 'string') return linkifyText(child, `${keyPrefix}-${i}`);
-    if (!isValidElement(child) || child.type === 'code' || child.type === 'pre' || child.type === 'a' || child.type === Link)
+    // Links stay as they are: ours, and markdown's (which come through a component with an href, not as 'a').
+    if (!isValidElement(child) || child.type === 'code' || child.type === 'pre' || child.type === Link ||
+      child.props?.href !== undefined)
       return child;
     if (child.props?.children === undefined) return child;
     return cloneElement(child, undefined, linkifyChildren(child.props.children, `${keyPrefix}-${i}`));

@@ -26,9 +26,9 @@ export function fieldLabel(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-const MONEY = /^(importe|budget|coste|ahorro|inversion|van|desviacion_importe)(_|$)/;
+const MONEY = /^(importe|budget|coste|ahorro|inversion|beneficio|van|desviacion_importe)(_|$)/;
 const FLAG = /^(es|en|tiene|requiere|afecta)_/; // 0 or 1
-const PERCENT = /^porcentaje(_|$)/;
+const PERCENT = /^(porcentaje|tir)(_|$)/; // TIR: the internal rate of return, in percent
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]|$)/;
 
 /**
