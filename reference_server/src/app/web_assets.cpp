@@ -1,5 +1,6 @@
 #include "app/web_assets.hpp"
 
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/zlib/deflate_stream.hpp>
 #include <boost/crc.hpp>
 
@@ -96,16 +97,6 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
-bool iequals(std::string_view a, std::string_view b)
-{
-    if(a.size() != b.size())
-        return false;
-    for(std::size_t i = 0; i < a.size(); ++i)
-        if((a[i] | 0x20) != (b[i] | 0x20))
-            return false;
-    return true;
-}
-
 // RFC 9110 §12.5.3: gzip (or x-gzip) listed with a non-zero q, or `*` with a
 // non-zero q and gzip not refused by name.
 bool accepts_gzip(std::string_view header)
@@ -127,7 +118,7 @@ bool accepts_gzip(std::string_view header)
             if(param.size() >= 2 && (param[0] | 0x20) == 'q' && param[1] == '=')
                 acceptable = param.substr(2).find_first_not_of("0.") != std::string_view::npos; // q=0, 0.0, 0.000: refused
         }
-        if(iequals(coding, "gzip") || iequals(coding, "x-gzip"))
+        if(boost::beast::iequals(coding, "gzip") || boost::beast::iequals(coding, "x-gzip"))
             named = acceptable;
         else if(coding == "*")
             any = acceptable;
