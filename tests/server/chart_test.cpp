@@ -592,6 +592,8 @@ BOOST_AUTO_TEST_SUITE_END()
 // The built chat page, served from memory (app/web_assets): only files that were there.
 
 #include "app/web_assets.hpp"
+#include "portfolio_fixture.hpp"
+#include "test_http.hpp"
 
 BOOST_AUTO_TEST_SUITE(web_page)
 
@@ -646,11 +648,6 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     // Only what was found at start: no traversal, unknown assets 404, other methods 405.
     for(auto const* missing : {"/assets/nope.js", "/../secret.txt", "/assets/../../secret.txt", "/secret.txt"})
         BOOST_TEST(web.serve(get(missing), missing).result_int() == 404u, missing);
-    // HEAD of an error: its headers only, or the body would be taken for the next response.
-    auto const head_missing = web.serve(get("/assets/nope.js", bhttp::verb::head), "/assets/nope.js");
-    BOOST_TEST(head_missing.result_int() == 404u);
-    BOOST_TEST(head_missing.body().empty());
-    BOOST_TEST(head_missing[bhttp::field::content_length] != "0");
     auto const post = web.serve(get("/chat", bhttp::verb::post), "/chat");
     BOOST_TEST(post.result_int() == 405u);
     BOOST_TEST(post[bhttp::field::allow] == "GET, HEAD");
@@ -661,7 +658,6 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     auto const hint = none.serve(get("/chat"), "/chat");
     BOOST_TEST(hint.result_int() == 404u);
     BOOST_TEST(hint.body().find("npm ci &amp;&amp; npm run build") != std::string::npos);
-    BOOST_TEST(none.serve(get("/chat", bhttp::verb::head), "/chat").body().empty());
 }
 
 namespace {
@@ -781,6 +777,67 @@ BOOST_AUTO_TEST_CASE(etags_answer_revalidation_with_304)
     BOOST_TEST(web.serve(req, path).result_int() == 304u);
     req.set(bhttp::field::if_none_match, plain[bhttp::field::etag]);
     BOOST_TEST(web.serve(req, path).result_int() == 200u);
+}
+
+// Through the real server: HEAD answers are headers only whatever web_assets
+// built (a file, a 404 with a body, the not-built hint), so three requests
+// pipelined on one connection come back as exactly three responses.
+BOOST_AUTO_TEST_CASE(head_through_the_server_is_headers_only)
+{
+    store_dir tmp;
+    fs::create_directories(tmp.dir / "web" / "assets");
+    std::string const index = "<!doctype html><div id=root></div>";
+    touch(tmp.dir / "web" / "index.html", index);
+    touch(tmp.dir / "web" / "assets" / "index-1a2b3c.js", "console.log(1)");
+
+    for(bool const built : {true, false})
+    {
+        portfolio::server_options opt;
+        opt.db_path = portfolio_test::shared_server::get().db_path;
+        opt.port = 0;
+        opt.threads = 1;
+        opt.db_threads = 1;
+        opt.charts.output_dir = (tmp.dir / "charts").string();
+        opt.web_dir = built ? tmp.dir / "web" : tmp.dir / "missing";
+        portfolio::portfolio_server server(opt);
+        BOOST_TEST(server.web_page_loaded() == built);
+        std::thread runner([&] { server.run(); });
+
+        std::string const replies = test_http::raw(server.endpoint(),
+            "HEAD /assets/index-1a2b3c.js HTTP/1.1\r\nHost: t\r\n\r\n"
+            "HEAD /assets/nope.js HTTP/1.1\r\nHost: t\r\n\r\n"
+            "GET /chat HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+        server.stop();
+        runner.join();
+
+        // Read them back as a client would: a HEAD response's parser is told to expect no body.
+        namespace bhttp = boost::beast::http;
+        boost::beast::flat_buffer buf;
+        buf.commit(boost::asio::buffer_copy(buf.prepare(replies.size()), boost::asio::buffer(replies)));
+        auto next = [&](bool head) {
+            bhttp::response_parser<bhttp::string_body> parser;
+            parser.skip(head);
+            boost::beast::error_code ec;
+            while(!parser.is_done() && !ec)
+                buf.consume(parser.put(buf.data(), ec));
+            BOOST_TEST(!ec.failed(), ec.message());
+            return parser.release();
+        };
+        auto const js = next(true);
+        BOOST_TEST(js.result_int() == (built ? 200u : 404u));
+        if(built)
+            BOOST_TEST(js[bhttp::field::content_length] == "14");
+        auto const missing = next(true);
+        BOOST_TEST(missing.result_int() == 404u);
+        BOOST_TEST(missing[bhttp::field::content_length] != "0"); // the length of the body a GET would get
+        auto const page = next(false);
+        BOOST_TEST(page.result_int() == (built ? 200u : 404u));
+        if(built)
+            BOOST_TEST(page.body() == index);
+        else
+            BOOST_TEST(page.body().find("npm run build") != std::string::npos);
+        BOOST_TEST(buf.size() == 0u, "bytes after the last response: " << buf.size());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

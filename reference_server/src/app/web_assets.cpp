@@ -189,20 +189,6 @@ web_assets web_assets::load(std::filesystem::path const& dir)
 agentio::http::response web_assets::serve(agentio::http::request const& req, std::string_view path) const
 {
     namespace bhttp = boost::beast::http;
-    auto res = answer(req, path);
-    // HEAD: every answer's headers, no answer's body (a body would be read as the next response).
-    if(req.method() == bhttp::verb::head && !res.body().empty())
-    {
-        auto const length = res.body().size();
-        res.body().clear();
-        res.content_length(length);
-    }
-    return res;
-}
-
-agentio::http::response web_assets::answer(agentio::http::request const& req, std::string_view path) const
-{
-    namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
     {
         auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",

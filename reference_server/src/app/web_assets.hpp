@@ -30,11 +30,11 @@ public:
     std::filesystem::path const& directory() const noexcept { return dir_; }
 
     /// The answer to `req` for `path` (a path outside /api/): gzip when its
-    /// Accept-Encoding allows, 304 when its If-None-Match names the ETag.
+    /// Accept-Encoding allows, 304 when its If-None-Match names the ETag. A
+    /// HEAD gets the GET's answer: agentio::http::server sends its header only.
     agentio::http::response serve(agentio::http::request const& req, std::string_view path) const;
 
 private:
-    agentio::http::response answer(agentio::http::request const& req, std::string_view path) const;
 
     struct file
     {
