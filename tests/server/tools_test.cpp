@@ -197,6 +197,32 @@ BOOST_AUTO_TEST_CASE(buscar_iniciativas_defaults_and_fields)
     BOOST_TEST(unknown.starts_with("campos: campo desconocido 'nada' en la tabla datos_relevantes"), unknown);
 }
 
+// DEFAULT_QUERY_ROWS and MAX_QUERY_ROWS (seed 001 §9) as an operator sets them:
+// a call without `limite` gets the configured default, any limit stops at the maximum.
+BOOST_AUTO_TEST_CASE(configured_default_and_maximum_rows)
+{
+    tool_runner configured;
+    configured.env.default_rows = 7;
+    configured.env.max_rows = 12;
+    auto const rows = [](json::value const& r, char const* key) { return r.at(key).as_array().size(); };
+
+    auto const buscar = configured.ok("buscar_iniciativas", json::object{});
+    BOOST_TEST(buscar.at("limite") == 7);
+    BOOST_TEST(rows(buscar, "datos") == 7u);
+    BOOST_TEST(rows(configured.ok("buscar_iniciativas", parse(R"({"limite":3})")), "datos") == 3u);
+    auto const capped = configured.ok("buscar_iniciativas", parse(R"({"limite":400})"));
+    BOOST_TEST(capped.at("limite") == 12);
+    BOOST_TEST(rows(capped, "datos") == 12u);
+
+    BOOST_TEST(rows(configured.ok("buscar_en_tabla", parse(R"({"tabla":"hechos"})")), "datos") == 7u); // search
+    BOOST_TEST(rows(configured.ok("buscar_en_tabla", parse(R"({"tabla":"beneficios"})")), "datos") == 7u); // listing
+    BOOST_TEST(rows(configured.ok("obtener_documentos", json::object{}), "documentos") == 7u);
+    BOOST_TEST(rows(configured.ok("obtener_documentos", parse(R"({"limite":50})")), "documentos") == 12u);
+
+    // The unconfigured runner still has the seed's 50.
+    BOOST_TEST(rows(runner().ok("obtener_documentos", json::object{}), "documentos") == 50u);
+}
+
 BOOST_AUTO_TEST_CASE(a_large_page_is_trimmed_to_whole_first_rows_with_a_note)
 {
     auto const r = runner().ok("buscar_iniciativas", parse(R"({"limite":500,"desplazamiento":10})"));

@@ -190,9 +190,11 @@ json::object search_body(std::optional<std::vector<filtro>> const& filtros, std:
     return body;
 }
 
-std::int64_t clamp_rows(std::int64_t limite, tool_environment const& env)
+// The schema advertises the seed's default (50); an operator's DEFAULT_QUERY_ROWS
+// is what a call without `limite` really gets, within MAX_QUERY_ROWS.
+std::int64_t clamp_rows(std::optional<std::int64_t> limite, tool_environment const& env)
 {
-    return std::clamp<std::int64_t>(limite, 1, env.max_rows);
+    return std::clamp<std::int64_t>(limite.value_or(env.default_rows), 1, env.max_rows);
 }
 
 // Sorts distinct values as a person reads a list: numbers by value, then

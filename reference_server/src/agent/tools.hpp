@@ -33,7 +33,7 @@ struct tool_environment
     /// Budget of one result for the model: rows beyond it are dropped from
     /// the end and a `nota` says how to page (docs/tools.md).
     agentio::compact_options compact{.max_bytes = 48 * 1024, .max_string_bytes = 2000, .drop_null_members = true};
-    std::int64_t default_rows = 50; ///< DEFAULT_QUERY_ROWS
+    std::int64_t default_rows = 50; ///< DEFAULT_QUERY_ROWS: the rows a call gets when it names no `limite`
     std::int64_t max_rows = 500;    ///< MAX_QUERY_ROWS
 };
 
@@ -71,7 +71,7 @@ struct buscar_iniciativas : tool_base
         std::optional<std::vector<filtro>> filtros;
         std::optional<std::string> orden_campo;
         direccion orden_direccion = direccion::asc;
-        std::int64_t limite = 50;
+        std::optional<std::int64_t> limite; // absent: tool_environment::default_rows
         std::int64_t desplazamiento = 0;
         std::optional<std::vector<std::string>> campos;
     };
@@ -95,7 +95,7 @@ struct buscar_en_tabla : tool_base
         std::optional<std::vector<filtro>> filtros;
         std::optional<std::string> orden_campo;
         direccion orden_direccion = direccion::asc;
-        std::int64_t limite = 50;
+        std::optional<std::int64_t> limite; // absent: tool_environment::default_rows
         std::int64_t desplazamiento = 0;
         std::optional<std::vector<std::string>> campos;
     };
@@ -134,7 +134,7 @@ struct obtener_documentos : tool_base
         std::optional<std::string> portfolio_id;
         std::optional<std::string> texto_busqueda;
         std::optional<std::string> estado;
-        std::int64_t limite = 50;
+        std::optional<std::int64_t> limite; // absent: tool_environment::default_rows
     };
 
     boost::asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const;
