@@ -433,12 +433,37 @@ using conformance_tools = agentio::toolset<fixtures::simple_text, fixtures::imag
     fixtures::input_list_roots, fixtures::input_request_state, fixtures::input_multiple, fixtures::input_multi_round,
     fixtures::input_tampered_state, fixtures::input_capabilities, fixtures::header_param>;
 
+using conformance_catalog = agentio::combined_toolset<conformance_tools>;
+
+// json-schema-2020-12 (SEP-1613, SEP-2106): a runtime tool whose schema is
+// listed exactly as written ($schema, $defs, $anchor, $ref, allOf/anyOf,
+// if/then/else) and still validates every call.
+agentio::dynamic_tools::definition json_schema_2020_12_tool()
+{
+    return {.name = "json_schema_2020_12_tool",
+        .description = "Tests JSON Schema 2020-12 keyword preservation",
+        .input_schema = json::parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+            "$defs":{"address":{"$anchor":"addressDef","type":"object",
+                "properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
+            "properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},
+                "contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},
+                "email":{"type":"string"}},
+            "allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],
+            "if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},
+            "then":{"required":["phone"]},"else":{"required":["email"]},
+            "additionalProperties":false})")
+                            .as_object(),
+        .handler = [](json::value const& arguments, tool_context&) -> asio::awaitable<tool_result> {
+            co_return tool_result::text("JSON Schema 2020-12 tool called with: " + json::serialize(arguments));
+        }};
+}
+
 json::object text_message(std::string text)
 {
     return json::object{{"role", "user"}, {"content", json::object{{"type", "text"}, {"text", std::move(text)}}}};
 }
 
-void add_fixtures(mcp::server<conformance_tools>& s)
+void add_fixtures(mcp::server<conformance_catalog>& s)
 {
     using contents = std::vector<mcp::resource_contents>;
     s.add_resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text Resource",
@@ -522,9 +547,15 @@ int main(int argc, char** argv)
         fixtures::input_elicitation{}, fixtures::input_sampling{}, fixtures::input_list_roots{},
         fixtures::input_request_state{}, fixtures::input_multiple{}, fixtures::input_multi_round{},
         fixtures::input_tampered_state{}, fixtures::input_capabilities{}, fixtures::header_param{}};
-    mcp::server<conformance_tools> server(tools, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
+    conformance_catalog catalog(std::move(tools));
+    if(auto added = catalog.add(json_schema_2020_12_tool()); !added)
+    {
+        std::fprintf(stderr, "json_schema_2020_12_tool: %s\n", added.error().c_str());
+        return 1;
+    }
+    mcp::server<conformance_catalog> server(catalog, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
-    agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_tools>(server));
+    agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_catalog>(server));
     auto const ep = http.listen({asio::ip::make_address(host), port});
     if(!ep)
     {

@@ -384,12 +384,122 @@ BOOST_AUTO_TEST_CASE(enum_const_and_composition)
     BOOST_TEST(check("true", R"({"anything":[1]})").ok());
 }
 
+// SEP-1613/SEP-2106's example (MCP conformance `json-schema-2020-12`): $defs,
+// $ref, $anchor, allOf/anyOf and if/then/else together.
+constexpr auto contact_schema = R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+        "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"}, "email": {"type": "string"}},
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]}, "else": {"required": ["email"]},
+    "additionalProperties": false})";
+
+BOOST_AUTO_TEST_CASE(references_and_conditionals)
+{
+    BOOST_TEST(check(contact_schema, R"({"name":"Ana","email":"a@b.es"})").ok());
+    BOOST_TEST(check(contact_schema, R"({"contactMethod":"phone","phone":"600","address":{"city":"Soria"}})").ok());
+    // then: phone is required once contactMethod says phone, whatever else came.
+    BOOST_TEST(errors(contact_schema, R"({"contactMethod":"phone","email":"a@b.es"})") ==
+        "/phone: required field is missing");
+    // else: email, when contactMethod is not phone; and the anyOf with it.
+    BOOST_TEST(errors(contact_schema, R"({"contactMethod":"email"})", spanish()) ==
+        "(raíz): no coincide con ninguna de las formas admitidas\n/email: falta este campo obligatorio");
+    // Through $ref, with the instance's own pointer.
+    BOOST_TEST(errors(contact_schema, R"({"email":"e","address":{"street":7}})") ==
+        "/address/street: expected string, got integer");
+    // null means absent through a reference too (the target does not allow null).
+    BOOST_TEST(check(contact_schema, R"({"email":"e","address":null})").ok());
+
+    // An anchor, a percent-encoded pointer, an escaped token, the root's $id, an array index.
+    constexpr auto refs = R"({"$id": "https://example.com/s.json", "type": "object", "properties": {
+        "a": {"$ref": "#num"}, "b": {"$ref": "#/$defs/with%20space"}, "c": {"$ref": "#/$defs/a~1b"},
+        "d": {"$ref": "https://example.com/s.json#/$defs/a~1b"}, "e": {"$ref": "#/$defs/list/1"}},
+        "$defs": {"n": {"$anchor": "num", "type": "integer"}, "with space": {"maxLength": 2},
+            "a/b": {"minimum": 10}, "list": [{"type": "null"}, {"type": "boolean"}]}})";
+    BOOST_TEST(check(refs, R"({"a":1,"b":"ok","c":10,"d":11,"e":true})").ok());
+    BOOST_TEST(errors(refs, R"({"a":1.5,"b":"long","c":9,"d":1,"e":0})") ==
+        "/a: expected integer, got number\n/b: must have at most 2 characters\n/c: must be >= 10\n/d: must be >= 10\n"
+        "/e: expected boolean, got integer");
+
+    // not.
+    BOOST_TEST(errors(R"({"not":{"type":"string"}})", R"("x")") == "(root): must not match the excluded form");
+    BOOST_TEST(check(R"({"not":{"type":"string"}})", "1").ok());
+    BOOST_TEST(errors(R"({"not":{"const":0}})", "0", spanish()) == "(raíz): no debe coincidir con la forma excluida");
+    // then/else without if mean nothing.
+    BOOST_TEST(check(R"({"then":false,"else":false})", "1").ok());
+}
+
+BOOST_AUTO_TEST_CASE(recursive_schemas)
+{
+    // A tree: each level consumes part of the instance.
+    constexpr auto tree = R"({"type":"object","properties":{"value":{"type":"integer"},
+        "children":{"type":"array","items":{"$ref":"#"}}},"required":["value"],"additionalProperties":false})";
+    BOOST_TEST(check(tree, R"({"value":1,"children":[{"value":2,"children":[{"value":3}]}]})").ok());
+    BOOST_TEST(errors(tree, R"({"value":1,"children":[{"value":2},{"value":3,"children":[{"value":"x"},{}]}]})") ==
+        "/children/1/children/0/value: expected integer, got string\n/children/1/children/1/value: required field is missing");
+    // Recursion through $defs: a linked list.
+    constexpr auto list = R"({"$ref":"#/$defs/node","$defs":{"node":{"type":"object",
+        "properties":{"next":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/node"}]}}}}})";
+    BOOST_TEST(check(list, R"({"next":{"next":{"next":null}}})").ok());
+    // anyOf reports where no alternative fits: the first node whose own `next` is wrong.
+    BOOST_TEST(errors(list, R"({"next":{"next":3}})") == "/next: matches none of the allowed forms");
+    // A value nested deeper than any sane argument stops at a bound, not at the end of the stack.
+    json::value deep = json::object{{"value", 1}};
+    for(int i = 0; i < 300; ++i)
+        deep = json::object{{"value", i}, {"children", json::array{deep}}};
+    auto const too_deep = agentio::schema_validator::compile(json::parse(tree))->validate(deep);
+    BOOST_TEST(!too_deep.ok());
+    BOOST_TEST(agentio::format_validation_errors(too_deep, agentio::message_language::english).ends_with(
+        ": the schema nests too deeply for this value"));
+}
+
+BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
+{
+    auto bad = [](std::string_view s) {
+        auto r = agentio::schema_validator::compile(json::parse(s));
+        return r.has_value() ? std::string() : r.error();
+    };
+    // A loop that never goes into the value means nothing: refused.
+    BOOST_TEST(bad(R"({"$ref":"#"})") == "schema (root): '$ref' loops back to (root) without going into the value");
+    BOOST_TEST(bad(R"({"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}}})") ==
+        "schema /$defs/b/anyOf/0: '$ref' loops back to /$defs/a without going into the value");
+    BOOST_TEST(bad(R"({"if":{"$ref":"#"}})") == "schema /if: '$ref' loops back to (root) without going into the value");
+    BOOST_TEST(bad(R"({"properties":{"a":{"$ref":"#"}},"items":{"$ref":"#"}})").empty()); // goes into the value
+
+    // 40 levels of two alternatives naming the next level: 2^40 walks for a
+    // value that fits none. The step budget refuses it after a million steps.
+    json::object defs;
+    std::vector<std::string> levels; // l0 … l40 (built apart: g++ 12 -O3 misreads "l" + to_string as an overflow)
+    for(int i = 0; i <= 40; ++i)
+        levels.push_back(std::string(1, 'l').append(std::to_string(i)));
+    for(std::size_t i = 0; i < 40; ++i)
+    {
+        std::string const next = "#/$defs/" + levels[i + 1];
+        defs[levels[i]] = json::object{{"anyOf", json::array{json::object{{"$ref", next}},
+            json::object{{"$ref", next}, {"minimum", 0}}}}};
+    }
+    defs["l40"] = json::object{{"type", "string"}};
+    auto const exploding = agentio::schema_validator::compile(json::object{{"$ref", "#/$defs/l0"}, {"$defs", defs}});
+    BOOST_TEST_REQUIRE(exploding.has_value());
+    auto const refused = exploding->validate(json::value(1), spanish()); // without the budget: hours
+    BOOST_TEST(agentio::format_validation_errors(refused, agentio::message_language::spanish) ==
+        "(raíz): el esquema es demasiado complejo para comprobar este valor");
+    BOOST_TEST(exploding->validate(json::value("s")).ok()); // the first alternatives all fit: linear
+}
+
 BOOST_AUTO_TEST_CASE(items_and_properties_counts)
 {
     BOOST_TEST(errors(R"({"minItems":2,"items":{"type":"integer"}})", R"(["a"])")
         == "(root): must have at least 2 items\n/0: expected integer, got string");
     BOOST_TEST(errors(R"({"maxItems":1})", "[1,2]", spanish()) == "(raíz): debe tener como máximo 1 elementos");
     BOOST_TEST(errors(R"({"minProperties":1})", "{}") == "(root): must have at least 1 fields");
+    // A bound past 2^64 (found by the fuzzer: it threw from compile) limits nothing.
+    BOOST_TEST(check(R"({"maxProperties":7.7e34,"maxLength":1e20})", "{}").ok());
+    BOOST_TEST(errors(R"({"minItems":1e20})", "[]") == "(root): must have at least 18446744073709551615 items");
 }
 
 BOOST_AUTO_TEST_CASE(error_count_is_bounded)
@@ -409,7 +519,19 @@ BOOST_AUTO_TEST_CASE(schemas_it_cannot_honour_do_not_compile)
         auto r = agentio::schema_validator::compile(json::parse(s));
         return r.has_value() ? std::string() : r.error();
     };
-    BOOST_TEST(bad(R"({"properties":{"a":{"$ref":"#/$defs/x"}}})") == "schema /properties/a: keyword '$ref' is not supported");
+    BOOST_TEST(bad(R"({"properties":{"a":{"$ref":"#/$defs/x"}}})") ==
+        "schema /properties/a: '$ref' \"#/$defs/x\" names nothing in this schema");
+    BOOST_TEST(bad(R"({"$ref":"#nada"})") == "schema (root): '$ref' \"#nada\" names no '$anchor' of this schema");
+    BOOST_TEST(bad(R"({"items":{"$ref":"https://example.com/otro.json"}})") ==
+        "schema /items: '$ref' \"https://example.com/otro.json\" is not within this schema (only \"#...\" references are supported)");
+    BOOST_TEST(bad(R"({"$id":"https://a.example/s","$ref":"https://b.example/s#/$defs/x","$defs":{"x":{}}})") ==
+        "schema (root): '$ref' \"https://b.example/s#/$defs/x\" is not within this schema (only \"#...\" references are supported)");
+    BOOST_TEST(bad(R"({"$dynamicRef":"#meta"})") == "schema (root): keyword '$dynamicRef' is not supported");
+    BOOST_TEST(bad(R"({"properties":{"a":{"$id":"https://example.com/a"}}})") ==
+        "schema /properties/a: '$id' is only supported on the root schema");
+    BOOST_TEST(bad(R"({"$defs":{"a":{"$anchor":"x"},"b":{"$anchor":"x"}}})") ==
+        "schema /$defs/b: '$anchor' \"x\" is defined twice");
+    BOOST_TEST(bad(R"({"not":3})") == "schema /not: a schema must be an object or a boolean");
     BOOST_TEST(bad(R"({"type":"entero"})") == "schema (root): 'type' must be a JSON type name or a list of them");
     BOOST_TEST(bad(R"({"items":{"minItems":-1}})") == "schema /items: 'minItems' must be a non-negative integer");
     BOOST_TEST(bad(R"({"anyOf":[]})") == "schema (root): 'anyOf' must be a non-empty array of schemas");

@@ -311,7 +311,7 @@ BOOST_AUTO_TEST_CASE(runtime_tools_validate_with_their_schema)
     BOOST_TEST_REQUIRE(tools.add(echo("eco", json::parse(R"({"type":"object","properties":{"n":{"type":"integer"}},
         "required":["n"],"additionalProperties":false})").as_object())).has_value());
     // A schema the validator cannot honour is passed through: the tool checks.
-    BOOST_TEST_REQUIRE(tools.add(echo("eco_ref", json::parse(R"({"$ref":"#/$defs/x"})").as_object())).has_value());
+    BOOST_TEST_REQUIRE(tools.add(echo("eco_ref", json::parse(R"({"$ref":"https://example.com/x.json"})").as_object())).has_value());
     auto results = run([&]() -> asio::awaitable<std::vector<agentio::tool_result>> {
         agentio::tool_context ctx;
         std::vector<agentio::tool_result> out;

@@ -62,6 +62,12 @@ struct validation_options
 
     /// Errors reported at most; the rest are counted in a final line.
     std::size_t max_errors = 20;
+
+    /// Subschema checks at most for one instance. References let a small
+    /// schema describe exponential work (alternatives of alternatives of the
+    /// same definition); beyond this the instance is refused as too complex
+    /// to check, rather than the caller's thread being held.
+    std::size_t max_steps = 1'000'000;
 };
 
 /// One problem: where (a JSON Pointer, RFC 6901; empty for the root) and what.
@@ -91,11 +97,14 @@ struct validation_report
     `additionalProperties` (boolean or schema), `items`, `minItems`,
     `maxItems`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
     `minLength`, `maxLength` (in code points), `minProperties`,
-    `maxProperties`, `enum`, `const`, `anyOf`, `oneOf`, `allOf`, and boolean
-    schemas. Annotations (`description`, `default`, `examples`, `title`,
-    `format`) and `pattern` are not assertions here. A schema using
-    references or conditionals (`$ref`, `$dynamicRef`, `not`, `if`) does not
-    compile: validating it partly would accept what it forbids.
+    `maxProperties`, `enum`, `const`, `anyOf`, `oneOf`, `allOf`, `not`,
+    `if`/`then`/`else`, and boolean schemas; `$ref` within the document
+    (`#`, `#/$defs/name` or any JSON Pointer, `#anchor` for an `$anchor`,
+    also after the root's `$id`), recursive schemas included. Annotations
+    (`description`, `default`, `examples`, `title`, `format`, `$schema`) and
+    `pattern` are not assertions here. A schema whose references need more
+    (another document, `$dynamicRef`, `$recursiveRef`, an `$id` below the
+    root) does not compile: validating it partly would accept what it forbids.
 */
 class schema_validator
 {

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 namespace agentio {
 
@@ -40,6 +42,7 @@ struct schema_validator::node
     std::size_t additional_schema = 0;
     std::optional<std::size_t> items;
     std::vector<std::size_t> any_of, one_of, all_of;
+    std::optional<std::size_t> ref, not_schema, if_schema, then_schema, else_schema;
 };
 
 namespace detail {
@@ -147,6 +150,19 @@ struct message_catalog
                     : "must match exactly one of the allowed forms (matches " + std::to_string(n) + ")";
     }
     std::string never() const { return es() ? "no se admite ningún valor aquí" : "no value is allowed here"; }
+    std::string excluded() const
+    {
+        return es() ? "no debe coincidir con la forma excluida" : "must not match the excluded form";
+    }
+    std::string too_deep() const
+    {
+        return es() ? "el esquema se anida demasiado para este valor" : "the schema nests too deeply for this value";
+    }
+    std::string too_complex() const
+    {
+        return es() ? "el esquema es demasiado complejo para comprobar este valor"
+                    : "the schema is too complex to check for this value";
+    }
     std::string more(std::size_t n) const
     {
         return es() ? "y " + std::to_string(n) + " errores más" : "and " + std::to_string(n) + " more errors";
@@ -160,10 +176,41 @@ class schema_validator::compiler
 public:
     explicit compiler(std::vector<node>& nodes) : nodes_(nodes) {}
 
+    std::optional<std::string> add_root(json::value const& root)
+    {
+        root_ = &root;
+        if(auto const* o = root.if_object())
+            if(auto const* id = o->if_contains("$id"))
+            {
+                if(!id->is_string())
+                    return fail("", "'$id' must be a string");
+                base_id_ = id->get_string();
+                if(auto const hash = base_id_.find('#'); hash != std::string::npos)
+                    base_id_.resize(hash);
+            }
+        std::string pointer;
+        if(auto err = collect_anchors(root, pointer))
+            return err;
+        std::size_t index = 0;
+        if(auto err = add(root, pointer, index))
+            return err;
+        return find_loop();
+    }
+
+private:
+    // Compiles the subschema at `pointer` (the key its node is known by, so a
+    // subschema reached both in place and through `$ref` is compiled once, and
+    // a reference to an enclosing schema - a recursive one - finds its node).
     std::optional<std::string> add(json::value const& schema, std::string& pointer, std::size_t& index)
     {
+        if(auto const known = by_pointer_.find(pointer); known != by_pointer_.end())
+        {
+            index = known->second;
+            return std::nullopt;
+        }
         index = nodes_.size();
         nodes_.emplace_back();
+        by_pointer_.emplace(pointer, index);
         if(auto const* b = schema.if_bool())
         {
             nodes_[index].never = !*b;
@@ -172,11 +219,30 @@ public:
         auto const* o = schema.if_object();
         if(!o)
             return fail(pointer, "a schema must be an object or a boolean");
-        for(std::string_view unsupported : {"$ref", "$dynamicRef", "not", "if"})
+        // Dynamic scopes and embedded resources change what a reference
+        // means: refused rather than resolved wrongly.
+        for(std::string_view unsupported : {"$dynamicRef", "$recursiveRef"})
             if(o->contains(unsupported))
                 return fail(pointer, "keyword '" + std::string(unsupported) + "' is not supported");
+        if(!pointer.empty() && o->contains("$id"))
+            return fail(pointer, "'$id' is only supported on the root schema");
 
         node n;
+        if(auto const* r = o->if_contains("$ref"))
+        {
+            if(!r->is_string())
+                return fail(pointer, "'$ref' must be a string");
+            std::string target;
+            if(auto err = resolve(std::string_view(r->get_string()), pointer, target))
+                return err;
+            json::value const* subschema = locate(target);
+            if(!subschema)
+                return fail(pointer, "'$ref' " + to_json_text(*r) + " names nothing in this schema");
+            std::size_t c = 0;
+            if(auto err = add(*subschema, target, c))
+                return err;
+            n.ref = c;
+        }
         if(auto const* t = o->if_contains("type"))
         {
             if(auto err = parse_types(*t, n.types, pointer))
@@ -197,7 +263,12 @@ public:
             {
                 if(!detail::is_integral_number(*v) || detail::compare_numbers(*v, json::value(0)) < 0)
                     return fail(pointer, std::string("'") + key + "' must be a non-negative integer");
-                *target = v->to_number<std::uint64_t>();
+                // 1e30 is an integer too: past 2^64 a count bound limits nothing.
+                if(auto const* d = v->if_double())
+                    *target = *d < 18446744073709551616.0 ? static_cast<std::uint64_t>(*d)
+                                                          : std::numeric_limits<std::uint64_t>::max();
+                else
+                    *target = v->to_number<std::uint64_t>();
             }
         if(auto const* e = o->if_contains("enum"))
         {
@@ -269,11 +340,216 @@ public:
                     target->push_back(c);
                 }
             }
+        for(auto [key, target] : {std::pair{"not", &n.not_schema}, std::pair{"if", &n.if_schema}})
+            if(auto const* sub = o->if_contains(key))
+            {
+                std::size_t c = 0;
+                if(auto err = child(*sub, pointer, "/" + std::string(key), c))
+                    return err;
+                *target = c;
+            }
+        // `then` and `else` mean nothing without `if` (2020-12 §10.2.2).
+        if(n.if_schema)
+            for(auto [key, target] : {std::pair{"then", &n.then_schema}, std::pair{"else", &n.else_schema}})
+                if(auto const* sub = o->if_contains(key))
+                {
+                    std::size_t c = 0;
+                    if(auto err = child(*sub, pointer, "/" + std::string(key), c))
+                        return err;
+                    *target = c;
+                }
         nodes_[index] = std::move(n);
         return std::nullopt;
     }
 
-private:
+    // Subschemas that apply to the same value (references, combinators,
+    // conditionals) must not lead back to themselves: validating
+    // {"$ref": "#"} never ends, so such a schema means nothing.
+    std::optional<std::string> find_loop() const
+    {
+        enum class mark : unsigned char { unseen, open, done };
+        std::vector<mark> marks(nodes_.size(), mark::unseen);
+        std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;
+        auto same_value = [this](std::size_t i) {
+            node const& n = nodes_[i];
+            std::vector<std::size_t> next(n.all_of);
+            next.insert(next.end(), n.any_of.begin(), n.any_of.end());
+            next.insert(next.end(), n.one_of.begin(), n.one_of.end());
+            for(auto const& o : {n.ref, n.not_schema, n.if_schema, n.then_schema, n.else_schema})
+                if(o)
+                    next.push_back(*o);
+            return next;
+        };
+        for(std::size_t start = 0; start < nodes_.size(); ++start)
+        {
+            if(marks[start] != mark::unseen)
+                continue;
+            marks[start] = mark::open;
+            stack.emplace_back(start, same_value(start));
+            while(!stack.empty())
+            {
+                auto& [at, next] = stack.back();
+                if(next.empty())
+                {
+                    marks[at] = mark::done;
+                    stack.pop_back();
+                    continue;
+                }
+                std::size_t const to = next.back();
+                next.pop_back();
+                if(marks[to] == mark::open)
+                    return fail(pointer_of(at), "'$ref' loops back to " + display_pointer(pointer_of(to)) +
+                        " without going into the value");
+                if(marks[to] == mark::unseen)
+                {
+                    marks[to] = mark::open;
+                    stack.emplace_back(to, same_value(to));
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::string pointer_of(std::size_t index) const
+    {
+        for(auto const& [pointer, i] : by_pointer_)
+            if(i == index)
+                return pointer;
+        return {};
+    }
+
+    static std::string display_pointer(std::string const& pointer)
+    {
+        return pointer.empty() ? std::string("(root)") : pointer;
+    }
+
+    // A same-document reference to the JSON Pointer of its target: "#",
+    // "#/$defs/x" (percent-decoded), "#name" (an `$anchor`), each optionally
+    // after the root's own `$id`. Anything else would need fetching.
+    std::optional<std::string> resolve(std::string_view ref, std::string const& pointer, std::string& target) const
+    {
+        auto const hash = ref.find('#');
+        std::string_view const resource = ref.substr(0, hash);
+        std::string_view const fragment = hash == std::string_view::npos ? std::string_view() : ref.substr(hash + 1);
+        if(!resource.empty() && resource != base_id_)
+            return fail(pointer, "'$ref' \"" + std::string(ref) + "\" is not within this schema (only \"#...\" references are supported)");
+        if(fragment.empty() || fragment.front() == '/')
+        {
+            target.clear();
+            for(std::size_t i = 0; i < fragment.size(); ++i)
+            {
+                auto hex = [](char c) {
+                    return c >= '0' && c <= '9' ? c - '0'
+                        : c >= 'a' && c <= 'f'  ? c - 'a' + 10
+                        : c >= 'A' && c <= 'F'  ? c - 'A' + 10
+                                                : -1;
+                };
+                if(fragment[i] == '%' && i + 2 < fragment.size() && hex(fragment[i + 1]) >= 0 && hex(fragment[i + 2]) >= 0)
+                {
+                    target += static_cast<char>(hex(fragment[i + 1]) * 16 + hex(fragment[i + 2]));
+                    i += 2;
+                }
+                else
+                    target += fragment[i];
+            }
+            return std::nullopt;
+        }
+        auto const anchor = anchors_.find(std::string(fragment));
+        if(anchor == anchors_.end())
+            return fail(pointer, "'$ref' \"" + std::string(ref) + "\" names no '$anchor' of this schema");
+        target = anchor->second;
+        return std::nullopt;
+    }
+
+    // The value at an RFC 6901 pointer in the root document, or null.
+    json::value const* locate(std::string_view pointer) const
+    {
+        json::value const* at = root_;
+        while(!pointer.empty() && at)
+        {
+            pointer.remove_prefix(1); // '/'
+            auto const end = pointer.find('/');
+            std::string token;
+            for(std::size_t i = 0; i < std::min(end, pointer.size()); ++i)
+            {
+                if(pointer[i] == '~' && i + 1 < pointer.size() && (pointer[i + 1] == '0' || pointer[i + 1] == '1'))
+                    token += pointer[++i] == '0' ? '~' : '/';
+                else
+                    token += pointer[i];
+            }
+            pointer = end == std::string_view::npos ? std::string_view() : pointer.substr(end);
+            if(auto const* o = at->if_object())
+                at = o->if_contains(token);
+            else if(auto const* a = at->if_array())
+            {
+                std::size_t k = 0;
+                bool const digits = !token.empty() && token.size() < 10 &&
+                    std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                    (token == "0" || token.front() != '0');
+                at = digits && (k = std::stoul(token)) < a->size() ? &(*a)[k] : nullptr;
+            }
+            else
+                at = nullptr;
+        }
+        return at;
+    }
+
+    // `$anchor` names, found where subschemas can be (not inside `const`,
+    // `enum` or `default` values, which merely look like schemas).
+    std::optional<std::string> collect_anchors(json::value const& schema, std::string& pointer)
+    {
+        auto const* o = schema.if_object();
+        if(!o)
+            return std::nullopt;
+        if(auto const* a = o->if_contains("$anchor"))
+        {
+            if(!a->is_string() || a->get_string().empty())
+                return fail(pointer, "'$anchor' must be a non-empty string");
+            if(!anchors_.emplace(std::string(a->get_string()), pointer).second)
+                return fail(pointer, "'$anchor' \"" + std::string(a->get_string()) + "\" is defined twice");
+        }
+        for(auto const& kv : *o)
+        {
+            std::string_view const key = kv.key();
+            std::size_t const mark = pointer.size();
+            detail::append_pointer_token(pointer, key);
+            std::optional<std::string> err;
+            if(key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
+               key == "dependentSchemas")
+            {
+                if(auto const* m = kv.value().if_object())
+                    for(auto const& sub : *m)
+                    {
+                        std::size_t const inner = pointer.size();
+                        detail::append_pointer_token(pointer, sub.key());
+                        err = collect_anchors(sub.value(), pointer);
+                        pointer.resize(inner);
+                        if(err)
+                            break;
+                    }
+            }
+            else if(key == "anyOf" || key == "oneOf" || key == "allOf" || key == "prefixItems")
+            {
+                if(auto const* list = kv.value().if_array())
+                    for(std::size_t k = 0; k < list->size() && !err; ++k)
+                    {
+                        std::size_t const inner = pointer.size();
+                        pointer += '/' + std::to_string(k);
+                        err = collect_anchors((*list)[k], pointer);
+                        pointer.resize(inner);
+                    }
+            }
+            else if(key == "items" || key == "additionalProperties" || key == "not" || key == "if" || key == "then" ||
+                    key == "else" || key == "contains" || key == "propertyNames" || key == "unevaluatedItems" ||
+                    key == "unevaluatedProperties")
+                err = collect_anchors(kv.value(), pointer);
+            pointer.resize(mark);
+            if(err)
+                return err;
+        }
+        return std::nullopt;
+    }
+
     std::optional<std::string> child(json::value const& s, std::string& pointer, std::string_view suffix, std::size_t& out)
     {
         std::size_t const mark = pointer.size();
@@ -314,23 +590,52 @@ private:
 
     static std::string fail(std::string const& pointer, std::string const& what)
     {
-        return "schema " + (pointer.empty() ? std::string("(root)") : pointer) + ": " + what;
+        return "schema " + display_pointer(pointer) + ": " + what;
     }
 
     std::vector<node>& nodes_;
+    json::value const* root_ = nullptr;
+    std::string base_id_;                              // the root's `$id`, without fragment
+    std::map<std::string, std::size_t, std::less<>> by_pointer_; // compiled subschemas
+    std::map<std::string, std::string, std::less<>> anchors_;    // `$anchor` -> its pointer
 };
 
 class schema_validator::walker
 {
 public:
-    walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report)
-        : nodes_(nodes), options_(options), text_{options.language}, report_(report)
+    struct budget
+    {
+        std::size_t steps_left;
+        bool exhausted = false;
+    };
+
+    walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report, budget& b)
+        : nodes_(nodes), options_(options), text_{options.language}, report_(report), budget_(&b)
     {
     }
 
     void check(std::size_t index, json::value const& v)
     {
-        node const& n = nodes_[index];
+        // A reference may lead back to an enclosing schema; it must consume
+        // some of the instance on the way, or recursion stops here.
+        if(depth_ >= max_depth)
+            return report(text_.too_deep());
+        if(budget_->steps_left == 0)
+        {
+            budget_->exhausted = true;
+            return report(text_.too_complex()); // fails any alternative being tried, too
+        }
+        --budget_->steps_left;
+        ++depth_;
+        check_node(nodes_[index], v);
+        --depth_;
+    }
+
+private:
+    static constexpr std::size_t max_depth = 256;
+
+    void check_node(node const& n, json::value const& v)
+    {
         if(n.never)
             return report(text_.never());
         if(n.types != 0 && !type_matches(n.types, v))
@@ -366,9 +671,19 @@ public:
             if(passing != 1)
                 report(passing == 0 ? text_.no_alternative() : text_.not_exactly_one(passing));
         }
+        if(n.ref)
+            check(*n.ref, v);
+        if(n.not_schema && count_passing({*n.not_schema}, v, 1) == 1)
+            report(text_.excluded());
+        if(n.if_schema)
+        {
+            // Only the branch taken reports, with the pointers of its own problems.
+            auto const branch = count_passing({*n.if_schema}, v, 1) == 1 ? n.then_schema : n.else_schema;
+            if(branch)
+                check(*branch, v);
+        }
     }
 
-private:
     void report(std::string message)
     {
         if(report_.errors.size() < options_.max_errors)
@@ -446,8 +761,17 @@ private:
 
     bool property_allows_null(std::size_t index) const
     {
-        node const& p = nodes_[index];
-        return p.types == 0 || (p.types & node::null_type);
+        // Through references: `{"$ref": "#/$defs/address"}` allows what its target allows.
+        for(std::size_t hops = 0; hops < max_depth; ++hops)
+        {
+            node const& p = nodes_[index];
+            if(p.types != 0)
+                return p.types & node::null_type;
+            if(!p.ref)
+                return true;
+            index = *p.ref;
+        }
+        return true;
     }
 
     void check_object(node const& n, json::object const& o)
@@ -507,8 +831,9 @@ private:
             validation_report scratch;
             validation_options trial = options_;
             trial.max_errors = 1;
-            walker w(nodes_, trial, scratch);
+            walker w(nodes_, trial, scratch, *budget_);
             w.pointer_ = pointer_;
+            w.depth_ = depth_;
             w.check(alt, v);
             if(scratch.ok() && ++passing >= enough)
                 break;
@@ -521,15 +846,15 @@ private:
     detail::message_catalog text_;
     validation_report& report_;
     std::string pointer_;
+    std::size_t depth_ = 0;
+    budget* budget_; // shared with the walkers trying alternatives
 };
 
 inline boost::system::result<schema_validator, std::string> schema_validator::compile(json::value const& schema)
 {
     schema_validator v;
-    std::string pointer;
-    std::size_t root = 0;
     compiler c(v.nodes_);
-    if(auto err = c.add(schema, pointer, root))
+    if(auto err = c.add_root(schema))
         return std::move(*err);
     return v;
 }
@@ -537,8 +862,15 @@ inline boost::system::result<schema_validator, std::string> schema_validator::co
 inline validation_report schema_validator::validate(json::value const& instance, validation_options const& options) const
 {
     validation_report report;
-    walker w(nodes_, options, report);
+    walker::budget b{options.max_steps};
+    walker w(nodes_, options, report, b);
     w.check(0, instance);
+    if(b.exhausted)
+    {
+        // One clear refusal rather than whatever the cut-short walk reported.
+        report.errors.assign(1, {std::string(), detail::message_catalog{options.language}.too_complex()});
+        report.omitted = 0;
+    }
     return report;
 }
 
