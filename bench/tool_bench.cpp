@@ -220,8 +220,27 @@ int main()
         ioc.run();
     });
 
+    // A runtime schema written by hand in JSON Schema 2020-12 (the MCP
+    // conformance suite's SEP-2106 tool): $ref into $defs, allOf/anyOf, if/then/else.
+    auto const contact = *agentio::schema_validator::compile(json::parse(R"({
+        "$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+        "$defs":{"address":{"$anchor":"addressDef","type":"object",
+            "properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
+        "properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},
+            "contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},
+        "allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],
+        "if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},
+        "then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false})"));
+    json::value const contact_args =
+        json::parse(R"({"name":"Ana","contactMethod":"phone","phone":"600000000","address":{"street":"Mayor 1","city":"Soria"}})");
+    double const validate_refs = median_ns_per_op(ops, [&] {
+        for(int i = 0; i < ops; ++i)
+            sink += contact.validate(contact_args).ok();
+    });
+
     std::printf("name lookup, 10 tools, last one     %8.1f ns/call\n", lookup);
     std::printf("validate arguments (1 filter)       %8.1f ns/call\n", validate);
+    std::printf("validate, $ref + allOf + if/then    %8.1f ns/call  (SEP-2106's 2020-12 schema, runtime)\n", validate_refs);
     std::printf("convert to buscar_args              %8.1f ns/call\n", convert);
     std::printf("toolset::call, arguments {}         %8.1f ns/call  (lookup + validate + convert + coroutine + result)\n",
         minimal);
