@@ -411,15 +411,18 @@ BOOST_AUTO_TEST_CASE(references_and_conditionals)
     // Through $ref, with the instance's own pointer.
     BOOST_TEST(errors(contact_schema, R"({"email":"e","address":{"street":7}})") ==
         "/address/street: expected string, got integer");
-    // null means absent through a reference too (the target does not allow null).
+    // null means absent through a reference too (the target does not allow null),
+    // and a null taken as absent does not satisfy a `required` elsewhere (`then`).
     BOOST_TEST(check(contact_schema, R"({"email":"e","address":null})").ok());
+    BOOST_TEST(errors(contact_schema, R"({"contactMethod":"phone","phone":null})") ==
+        "(root): matches none of the allowed forms\n/phone: required field is missing");
 
     // An anchor, a percent-encoded pointer, an escaped token, the root's $id, an array index.
     constexpr auto refs = R"({"$id": "https://example.com/s.json", "type": "object", "properties": {
         "a": {"$ref": "#num"}, "b": {"$ref": "#/$defs/with%20space"}, "c": {"$ref": "#/$defs/a~1b"},
-        "d": {"$ref": "https://example.com/s.json#/$defs/a~1b"}, "e": {"$ref": "#/$defs/list/1"}},
+        "d": {"$ref": "https://example.com/s.json#/$defs/a~1b"}, "e": {"$ref": "#/$defs/alts/anyOf/1"}},
         "$defs": {"n": {"$anchor": "num", "type": "integer"}, "with space": {"maxLength": 2},
-            "a/b": {"minimum": 10}, "list": [{"type": "null"}, {"type": "boolean"}]}})";
+            "a/b": {"minimum": 10}, "alts": {"anyOf": [{"type": "null"}, {"type": "boolean"}]}}})";
     BOOST_TEST(check(refs, R"({"a":1,"b":"ok","c":10,"d":11,"e":true})").ok());
     BOOST_TEST(errors(refs, R"({"a":1.5,"b":"long","c":9,"d":1,"e":0})") ==
         "/a: expected integer, got number\n/b: must have at most 2 characters\n/c: must be >= 10\n/d: must be >= 10\n"
@@ -429,8 +432,14 @@ BOOST_AUTO_TEST_CASE(references_and_conditionals)
     BOOST_TEST(errors(R"({"not":{"type":"string"}})", R"("x")") == "(root): must not match the excluded form");
     BOOST_TEST(check(R"({"not":{"type":"string"}})", "1").ok());
     BOOST_TEST(errors(R"({"not":{"const":0}})", "0", spanish()) == "(raíz): no debe coincidir con la forma excluida");
-    // then/else without if mean nothing.
+    // then/else without if mean nothing, and so does if alone.
     BOOST_TEST(check(R"({"then":false,"else":false})", "1").ok());
+    BOOST_TEST(check(R"({"if":false})", "1").ok());
+    // Numbers are equal by value: 0.0 is the excluded 0, 1.0 is in the enum.
+    BOOST_TEST(!check(R"({"not":{"const":0}})", "0.0").ok());
+    BOOST_TEST(check(R"({"enum":[1,[2],{"a":3}]})", "1.0").ok());
+    BOOST_TEST(check(R"({"enum":[1,[2],{"a":3}]})", "[2.0]").ok());
+    BOOST_TEST(check(R"({"const":{"a":3}})", R"({"a":3.0})").ok());
 }
 
 BOOST_AUTO_TEST_CASE(recursive_schemas)
@@ -467,8 +476,39 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     BOOST_TEST(bad(R"({"$ref":"#"})") == "schema (root): '$ref' loops back to (root) without going into the value");
     BOOST_TEST(bad(R"({"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}}})") ==
         "schema /$defs/b/anyOf/0: '$ref' loops back to /$defs/a without going into the value");
-    BOOST_TEST(bad(R"({"if":{"$ref":"#"}})") == "schema /if: '$ref' loops back to (root) without going into the value");
+    BOOST_TEST(bad(R"({"if":{"$ref":"#"},"then":true})") == "schema /if: '$ref' loops back to (root) without going into the value");
     BOOST_TEST(bad(R"({"properties":{"a":{"$ref":"#"}},"items":{"$ref":"#"}})").empty()); // goes into the value
+
+    // A reference into an embedded resource would be resolved against the wrong base.
+    BOOST_TEST(bad(R"({"$ref":"#/$defs/x/properties/p","$defs":{"y":{"type":"string"},
+        "x":{"$id":"https://o.example/x","$defs":{"y":{"type":"integer"}},"properties":{"p":{"$ref":"#/$defs/y"}}}}})") ==
+        "schema (root): '$ref' \"#/$defs/x/properties/p\" leads into a subschema with its own '$id'");
+    BOOST_TEST(bad(R"({"$ref":"#inner","$defs":{"x":{"$id":"https://o.example/x","$anchor":"inner"}}})") ==
+        "schema (root): '$ref' \"#inner\" names no '$anchor' of this schema");
+
+    // Keywords left unchecked only loosen an answer; under not, if or oneOf they would reverse it.
+    BOOST_TEST(bad(R"({"not":{"multipleOf":2}})") ==
+        "schema /not: 'multipleOf' is not checked, and under 'not' (at (root)) ignoring it would reverse the answer");
+    BOOST_TEST(bad(R"({"if":{"properties":{"t":{"$ref":"#/$defs/p"}}},"then":{"minLength":8},"$defs":{"p":{"pattern":"^a"}}})") ==
+        "schema /$defs/p: 'pattern' is not checked, and under 'if' (at (root)) ignoring it would reverse the answer");
+    BOOST_TEST(bad(R"({"oneOf":[{"type":"string","pattern":"^a"},{"type":"string"}]})") ==
+        "schema /oneOf/0: 'pattern' is not checked, and under 'oneOf' (at (root)) ignoring it would reverse the answer");
+    BOOST_TEST(bad(R"({"anyOf":[{"pattern":"^a"}],"properties":{"s":{"pattern":"^a"}}})").empty()); // only looser there
+
+    // A chain of 20 000 references compiles without 20 000 stack frames; validating along it stops at the depth bound
+    // and refuses, even under `not`, where a cut-short branch must not count as "does not match".
+    json::object chain;
+    std::vector<std::string> names;
+    for(int i = 0; i <= 20000; ++i)
+        names.push_back(std::string(1, 'd').append(std::to_string(i)));
+    for(std::size_t i = 0; i < 20000; ++i)
+        chain[names[i]] = json::object{{"$ref", "#/$defs/" + names[i + 1]}};
+    chain[names[20000]] = json::object{{"type", "string"}};
+    auto const long_chain = agentio::schema_validator::compile(json::object{{"not", {{"$ref", "#/$defs/d0"}}}, {"$defs", chain}});
+    BOOST_TEST_REQUIRE(long_chain.has_value());
+    BOOST_TEST(agentio::format_validation_errors(long_chain->validate(json::value("x")), agentio::message_language::english) ==
+        "(root): the schema nests too deeply for this value");
+    BOOST_TEST(!long_chain->validate(json::value(1)).ok()); // also refused: the walk was cut short
 
     // 40 levels of two alternatives naming the next level: 2^40 walks for a
     // value that fits none. The step budget refuses it after a million steps.
@@ -509,6 +549,8 @@ BOOST_AUTO_TEST_CASE(error_count_is_bounded)
     auto const r = check(R"({"items":{"type":"string"}})", "[1,2,3,4,5]", o);
     BOOST_TEST(r.errors.size() == 2u);
     BOOST_TEST(r.omitted == 3u);
+    o.max_errors = 0; // still one error: an invalid value never reads as valid
+    BOOST_TEST(!check(R"({"type":"string"})", "1", o).ok());
     BOOST_TEST(agentio::format_validation_errors(r, agentio::message_language::english)
         == "/0: expected string, got integer\n/1: expected string, got integer\nand 3 more errors");
 }

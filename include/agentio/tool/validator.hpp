@@ -101,10 +101,17 @@ struct validation_report
     `if`/`then`/`else`, and boolean schemas; `$ref` within the document
     (`#`, `#/$defs/name` or any JSON Pointer, `#anchor` for an `$anchor`,
     also after the root's `$id`), recursive schemas included. Annotations
-    (`description`, `default`, `examples`, `title`, `format`, `$schema`) and
-    `pattern` are not assertions here. A schema whose references need more
-    (another document, `$dynamicRef`, `$recursiveRef`, an `$id` below the
-    root) does not compile: validating it partly would accept what it forbids.
+    (`description`, `default`, `examples`, `title`, `format`, `$schema`) are
+    ignored, and so are the assertions `pattern`, `multipleOf`,
+    `uniqueItems`, `prefixItems`, `contains`, `patternProperties`,
+    `propertyNames`, `dependent*` and `unevaluated*` where that only loosens
+    the answer. A schema does not compile where partial validation would
+    accept what it forbids or refuse what it allows: references needing
+    more (another document, `$dynamicRef`, `$recursiveRef`, a reference into
+    an embedded `$id`), a reference loop that never goes into the value, an
+    unchecked assertion under `not`, `if` or `oneOf`. Numbers compare by
+    value (`0` equals `0.0`). A walk cut short (256 nested checks, or
+    `validation_options::max_steps`) refuses the value.
 */
 class schema_validator
 {

@@ -43,6 +43,7 @@ struct schema_validator::node
     std::optional<std::size_t> items;
     std::vector<std::size_t> any_of, one_of, all_of;
     std::optional<std::size_t> ref, not_schema, if_schema, then_schema, else_schema;
+    std::string_view unchecked; // an assertion keyword present here that is not checked ("pattern"...)
 };
 
 namespace detail {
@@ -61,6 +62,34 @@ inline int compare_numbers(json::value const& a, json::value const& b)
     long double const x = as_long_double(a);
     long double const y = as_long_double(b);
     return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// JSON Schema equality (`const`, `enum`): numbers by value, so 0 and 0.0 are equal.
+inline bool json_equal(json::value const& a, json::value const& b)
+{
+    if(a.is_number() && b.is_number())
+        return compare_numbers(a, b) == 0;
+    if(a.kind() != b.kind())
+        return false;
+    if(auto const* x = a.if_array())
+    {
+        auto const& y = b.get_array();
+        return x->size() == y.size() && std::equal(x->begin(), x->end(), y.begin(), json_equal);
+    }
+    if(auto const* x = a.if_object())
+    {
+        auto const& y = b.get_object();
+        if(x->size() != y.size())
+            return false;
+        for(auto const& kv : *x)
+        {
+            auto const* other = y.if_contains(kv.key());
+            if(!other || !json_equal(kv.value(), *other))
+                return false;
+        }
+        return true;
+    }
+    return a == b;
 }
 
 inline bool is_integral_number(json::value const& v)
@@ -194,7 +223,18 @@ public:
         std::size_t index = 0;
         if(auto err = add(root, pointer, index))
             return err;
-        return find_loop();
+        // Reference targets are compiled from a work list, not by recursion:
+        // a chain of thousands of `$defs` must not exhaust the stack.
+        while(!pending_.empty())
+        {
+            auto target = std::move(pending_.back());
+            pending_.pop_back();
+            if(auto err = compile(*target.schema, target.pointer, target.index))
+                return err;
+        }
+        if(auto err = find_loop())
+            return err;
+        return find_unchecked_under_negation();
     }
 
 private:
@@ -211,6 +251,11 @@ private:
         index = nodes_.size();
         nodes_.emplace_back();
         by_pointer_.emplace(pointer, index);
+        return compile(schema, pointer, index);
+    }
+
+    std::optional<std::string> compile(json::value const& schema, std::string& pointer, std::size_t index)
+    {
         if(auto const* b = schema.if_bool())
         {
             nodes_[index].never = !*b;
@@ -235,14 +280,32 @@ private:
             std::string target;
             if(auto err = resolve(std::string_view(r->get_string()), pointer, target))
                 return err;
-            json::value const* subschema = locate(target);
+            bool inside_other_resource = false;
+            json::value const* subschema = locate(target, inside_other_resource);
             if(!subschema)
                 return fail(pointer, "'$ref' " + to_json_text(*r) + " names nothing in this schema");
-            std::size_t c = 0;
-            if(auto err = add(*subschema, target, c))
-                return err;
-            n.ref = c;
+            if(inside_other_resource)
+                return fail(pointer, "'$ref' " + to_json_text(*r) + " leads into a subschema with its own '$id'");
+            if(auto const known = by_pointer_.find(target); known != by_pointer_.end())
+                n.ref = known->second;
+            else
+            {
+                n.ref = nodes_.size();
+                nodes_.emplace_back();
+                by_pointer_.emplace(target, *n.ref);
+                pending_.push_back({subschema, std::move(target), *n.ref});
+            }
         }
+        // Kept as annotations where they only loosen the answer; under `not`,
+        // `if` or `oneOf` that would turn it around, so such a schema is refused.
+        for(std::string_view unchecked : {"pattern", "patternProperties", "multipleOf", "uniqueItems", "prefixItems",
+                "contains", "minContains", "maxContains", "propertyNames", "dependentRequired", "dependentSchemas",
+                "dependencies", "unevaluatedItems", "unevaluatedProperties"})
+            if(o->contains(unchecked))
+            {
+                n.unchecked = unchecked;
+                break;
+            }
         if(auto const* t = o->if_contains("type"))
         {
             if(auto err = parse_types(*t, n.types, pointer))
@@ -340,15 +403,22 @@ private:
                     target->push_back(c);
                 }
             }
-        for(auto [key, target] : {std::pair{"not", &n.not_schema}, std::pair{"if", &n.if_schema}})
-            if(auto const* sub = o->if_contains(key))
-            {
-                std::size_t c = 0;
-                if(auto err = child(*sub, pointer, "/" + std::string(key), c))
-                    return err;
-                *target = c;
-            }
-        // `then` and `else` mean nothing without `if` (2020-12 §10.2.2).
+        // `if` alone asserts nothing; nor do `then` and `else` without it (2020-12 §10.2.2).
+        bool const conditional = o->contains("if") && (o->contains("then") || o->contains("else"));
+        if(auto const* sub = o->if_contains("not"))
+        {
+            std::size_t c = 0;
+            if(auto err = child(*sub, pointer, "/not", c))
+                return err;
+            n.not_schema = c;
+        }
+        if(auto const* sub = o->if_contains("if"); sub && conditional)
+        {
+            std::size_t c = 0;
+            if(auto err = child(*sub, pointer, "/if", c))
+                return err;
+            n.if_schema = c;
+        }
         if(n.if_schema)
             for(auto [key, target] : {std::pair{"then", &n.then_schema}, std::pair{"else", &n.else_schema}})
                 if(auto const* sub = o->if_contains(key))
@@ -359,6 +429,72 @@ private:
                     *target = c;
                 }
         nodes_[index] = std::move(n);
+        return std::nullopt;
+    }
+
+    // Every subschema a node leads to, into the value or not.
+    std::vector<std::size_t> children(std::size_t i) const
+    {
+        node const& n = nodes_[i];
+        std::vector<std::size_t> out(n.all_of);
+        out.insert(out.end(), n.any_of.begin(), n.any_of.end());
+        out.insert(out.end(), n.one_of.begin(), n.one_of.end());
+        for(auto const& p : n.properties)
+            out.push_back(p.second);
+        if(n.additional == node::extra_keys::schema)
+            out.push_back(n.additional_schema);
+        for(auto const& o : {n.items, n.ref, n.not_schema, n.if_schema, n.then_schema, n.else_schema})
+            if(o)
+                out.push_back(*o);
+        return out;
+    }
+
+    // Under `not`, `if` and `oneOf` an unchecked keyword would not merely
+    // loosen the answer but reverse it ({"not": {"multipleOf": 2}} refusing 3).
+    // One backward sweep from the nodes holding one marks every node that
+    // leads to it, whatever the references' cycles.
+    std::optional<std::string> find_unchecked_under_negation() const
+    {
+        std::vector<std::vector<std::size_t>> parents(nodes_.size());
+        for(std::size_t i = 0; i < nodes_.size(); ++i)
+            for(std::size_t c : children(i))
+                parents[c].push_back(i);
+        constexpr std::size_t clean = static_cast<std::size_t>(-1);
+        std::vector<std::size_t> leads_to(nodes_.size(), clean); // the unchecked node it reaches
+        std::vector<std::size_t> todo;
+        for(std::size_t i = 0; i < nodes_.size(); ++i)
+            if(!nodes_[i].unchecked.empty())
+            {
+                leads_to[i] = i;
+                todo.push_back(i);
+            }
+        while(!todo.empty())
+        {
+            std::size_t const at = todo.back();
+            todo.pop_back();
+            for(std::size_t p : parents[at])
+                if(leads_to[p] == clean)
+                {
+                    leads_to[p] = leads_to[at];
+                    todo.push_back(p);
+                }
+        }
+        for(std::size_t owner = 0; owner < nodes_.size(); ++owner)
+        {
+            node const& n = nodes_[owner];
+            std::vector<std::pair<std::size_t, std::string_view>> negated;
+            if(n.not_schema)
+                negated.emplace_back(*n.not_schema, "not");
+            if(n.if_schema)
+                negated.emplace_back(*n.if_schema, "if");
+            for(std::size_t alt : n.one_of)
+                negated.emplace_back(alt, "oneOf");
+            for(auto const& [start, keyword] : negated)
+                if(std::size_t const culprit = leads_to[start]; culprit != clean)
+                    return fail(pointer_of(culprit), "'" + std::string(nodes_[culprit].unchecked) +
+                        "' is not checked, and under '" + std::string(keyword) + "' (at " +
+                        display_pointer(pointer_of(owner)) + ") ignoring it would reverse the answer");
+        }
         return std::nullopt;
     }
 
@@ -461,12 +597,17 @@ private:
         return std::nullopt;
     }
 
-    // The value at an RFC 6901 pointer in the root document, or null.
-    json::value const* locate(std::string_view pointer) const
+    // The value at an RFC 6901 pointer in the root document, or null;
+    // `inside_other_resource` when the way there enters an embedded `$id`,
+    // under which references would mean something else.
+    json::value const* locate(std::string_view pointer, bool& inside_other_resource) const
     {
         json::value const* at = root_;
         while(!pointer.empty() && at)
         {
+            if(at != root_)
+                if(auto const* o = at->if_object(); o && o->contains("$id"))
+                    inside_other_resource = true;
             pointer.remove_prefix(1); // '/'
             auto const end = pointer.find('/');
             std::string token;
@@ -491,6 +632,9 @@ private:
             else
                 at = nullptr;
         }
+        if(at && at != root_)
+            if(auto const* o = at->if_object(); o && o->contains("$id"))
+                inside_other_resource = true;
         return at;
     }
 
@@ -499,8 +643,8 @@ private:
     std::optional<std::string> collect_anchors(json::value const& schema, std::string& pointer)
     {
         auto const* o = schema.if_object();
-        if(!o)
-            return std::nullopt;
+        if(!o || (!pointer.empty() && o->contains("$id")))
+            return std::nullopt; // an embedded resource's anchors are its own
         if(auto const* a = o->if_contains("$anchor"))
         {
             if(!a->is_string() || a->get_string().empty())
@@ -598,19 +742,32 @@ private:
     std::string base_id_;                              // the root's `$id`, without fragment
     std::map<std::string, std::size_t, std::less<>> by_pointer_; // compiled subschemas
     std::map<std::string, std::string, std::less<>> anchors_;    // `$anchor` -> its pointer
+    struct pending_target
+    {
+        json::value const* schema;
+        std::string pointer;
+        std::size_t index;
+    };
+    std::vector<pending_target> pending_; // reference targets reserved, not yet compiled
 };
 
 class schema_validator::walker
 {
 public:
-    struct budget
+    // What the walkers of one validation share, those trying alternatives included.
+    struct shared_state
     {
-        std::size_t steps_left;
+        std::size_t steps_left = 0;
         bool exhausted = false;
+        bool too_deep = false;
+        // Nulls taken as absent (validation_options::null_means_absent): a
+        // `required` elsewhere (`then`, `allOf`) must not count them as given.
+        std::vector<json::value const*> absent_nulls;
     };
 
-    walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report, budget& b)
-        : nodes_(nodes), options_(options), text_{options.language}, report_(report), budget_(&b)
+    walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report,
+        shared_state& shared)
+        : nodes_(nodes), options_(options), text_{options.language}, report_(report), shared_(&shared)
     {
     }
 
@@ -618,16 +775,25 @@ public:
     {
         // A reference may lead back to an enclosing schema; it must consume
         // some of the instance on the way, or recursion stops here.
+        // Both refusals also fail any alternative being tried, and validate()
+        // then refuses the whole value: a cut-short walk never accepts.
         if(depth_ >= max_depth)
-            return report(text_.too_deep());
-        if(budget_->steps_left == 0)
         {
-            budget_->exhausted = true;
-            return report(text_.too_complex()); // fails any alternative being tried, too
+            shared_->too_deep = true;
+            return report(text_.too_deep());
         }
-        --budget_->steps_left;
+        node const& n = nodes_[index];
+        std::size_t const cost = 1 + (v.is_object() ? v.get_object().size() : 0) +
+            (v.is_array() ? v.get_array().size() : 0) + (n.enum_values ? n.enum_values->size() : 0);
+        if(shared_->steps_left < cost)
+        {
+            shared_->steps_left = 0;
+            shared_->exhausted = true;
+            return report(text_.too_complex());
+        }
+        shared_->steps_left -= cost;
         ++depth_;
-        check_node(nodes_[index], v);
+        check_node(n, v);
         --depth_;
     }
 
@@ -640,9 +806,10 @@ private:
             return report(text_.never());
         if(n.types != 0 && !type_matches(n.types, v))
             return report(text_.type(type_list(n.types), detail::kind_name(v)));
-        if(n.const_value && *n.const_value != v)
+        if(n.const_value && !detail::json_equal(*n.const_value, v))
             report(text_.equal_to(detail::display(*n.const_value)));
-        if(n.enum_values && std::find(n.enum_values->begin(), n.enum_values->end(), v) == n.enum_values->end())
+        if(n.enum_values && std::none_of(n.enum_values->begin(), n.enum_values->end(),
+                                [&](json::value const& e) { return detail::json_equal(e, v); }))
         {
             std::string values;
             for(auto const& e : *n.enum_values)
@@ -675,7 +842,7 @@ private:
             check(*n.ref, v);
         if(n.not_schema && count_passing({*n.not_schema}, v, 1) == 1)
             report(text_.excluded());
-        if(n.if_schema)
+        if(n.if_schema) // compiled only with a `then` or an `else`
         {
             // Only the branch taken reports, with the pointers of its own problems.
             auto const branch = count_passing({*n.if_schema}, v, 1) == 1 ? n.then_schema : n.else_schema;
@@ -686,7 +853,7 @@ private:
 
     void report(std::string message)
     {
-        if(report_.errors.size() < options_.max_errors)
+        if(report_.errors.size() < std::max<std::size_t>(options_.max_errors, 1)) // 0 must not read as valid
             report_.errors.push_back({pointer_, std::move(message)});
         else
             ++report_.omitted;
@@ -786,7 +953,8 @@ private:
         for(auto const& name : n.required)
         {
             auto const* found = o.if_contains(name);
-            if(found == nullptr)
+            auto const& absent = shared_->absent_nulls;
+            if(found == nullptr || std::find(absent.begin(), absent.end(), found) != absent.end())
                 at_key(name, [&] { report(text_.missing()); });
         }
         for(auto const& kv : o)
@@ -798,7 +966,10 @@ private:
             {
                 if(kv.value().is_null() && options_.null_means_absent && !is_required(key)
                    && !property_allows_null(it->second))
+                {
+                    shared_->absent_nulls.push_back(&kv.value());
                     continue;
+                }
                 at_key(key, [&] { check(it->second, kv.value()); });
             }
             else if(n.additional == node::extra_keys::schema)
@@ -831,7 +1002,7 @@ private:
             validation_report scratch;
             validation_options trial = options_;
             trial.max_errors = 1;
-            walker w(nodes_, trial, scratch, *budget_);
+            walker w(nodes_, trial, scratch, *shared_);
             w.pointer_ = pointer_;
             w.depth_ = depth_;
             w.check(alt, v);
@@ -847,7 +1018,7 @@ private:
     validation_report& report_;
     std::string pointer_;
     std::size_t depth_ = 0;
-    budget* budget_; // shared with the walkers trying alternatives
+    shared_state* shared_;
 };
 
 inline boost::system::result<schema_validator, std::string> schema_validator::compile(json::value const& schema)
@@ -862,13 +1033,15 @@ inline boost::system::result<schema_validator, std::string> schema_validator::co
 inline validation_report schema_validator::validate(json::value const& instance, validation_options const& options) const
 {
     validation_report report;
-    walker::budget b{options.max_steps};
-    walker w(nodes_, options, report, b);
+    walker::shared_state shared;
+    shared.steps_left = options.max_steps;
+    walker w(nodes_, options, report, shared);
     w.check(0, instance);
-    if(b.exhausted)
+    if(shared.exhausted || shared.too_deep)
     {
         // One clear refusal rather than whatever the cut-short walk reported.
-        report.errors.assign(1, {std::string(), detail::message_catalog{options.language}.too_complex()});
+        detail::message_catalog const text{options.language};
+        report.errors.assign(1, {std::string(), shared.exhausted ? text.too_complex() : text.too_deep()});
         report.omitted = 0;
     }
     return report;
