@@ -24,6 +24,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/json/parse.hpp>
 
@@ -558,14 +559,17 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
     headers.protocol_version = header("MCP-Protocol-Version");
     headers.method = header("Mcp-Method");
     headers.name = header("Mcp-Name");
+    // Only the Mcp-Param-<Name> fields are copied; <Name> kept in lower case (field names ignore case).
     constexpr std::string_view param_prefix = "mcp-param-";
     for(auto const& field : req)
     {
-        std::string name(field.name_string());
-        for(char& c : name)
-            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-        if(name.size() > param_prefix.size() && name.starts_with(param_prefix))
-            headers.params.insert_or_assign(name.substr(param_prefix.size()), detail::header_value(field.value()));
+        std::string_view const name = field.name_string();
+        if(name.size() <= param_prefix.size() || !beast::iequals(name.substr(0, param_prefix.size()), param_prefix))
+            continue;
+        std::string suffix(name.substr(param_prefix.size()));
+        for(char& c : suffix)
+            c = agentio::detail::ascii_lower(c);
+        headers.params.insert_or_assign(std::move(suffix), detail::header_value(field.value()));
     }
     if(auto error = state_->srv->check_stateless(message, &headers))
         co_return json_reply(detail::stateless_error_status(*error, true), *error);

@@ -348,7 +348,7 @@ std::optional<std::string> param_header_mismatch(Tools const& tools, std::string
         std::string_view const suffix = mirrored->get_string();
         std::string lower(suffix);
         for(char& c : lower)
-            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            c = agentio::detail::ascii_lower(c);
         std::string const field = "Mcp-Param-" + std::string(suffix);
         std::string const argument = "params.arguments." + std::string(key);
         auto const* value = arguments ? arguments->if_contains(key) : nullptr;
