@@ -432,20 +432,30 @@ private:
         return std::nullopt;
     }
 
-    // Every subschema a node leads to, into the value or not.
-    std::vector<std::size_t> children(std::size_t i) const
+    // The subschemas a node applies to its own value: references, combinators, conditionals.
+    std::vector<std::size_t> same_value_children(std::size_t i) const
     {
         node const& n = nodes_[i];
         std::vector<std::size_t> out(n.all_of);
         out.insert(out.end(), n.any_of.begin(), n.any_of.end());
         out.insert(out.end(), n.one_of.begin(), n.one_of.end());
+        for(auto const& o : {n.ref, n.not_schema, n.if_schema, n.then_schema, n.else_schema})
+            if(o)
+                out.push_back(*o);
+        return out;
+    }
+
+    // Every subschema a node leads to: those, and those of its members and items.
+    std::vector<std::size_t> children(std::size_t i) const
+    {
+        node const& n = nodes_[i];
+        std::vector<std::size_t> out = same_value_children(i);
         for(auto const& p : n.properties)
             out.push_back(p.second);
         if(n.additional == node::extra_keys::schema)
             out.push_back(n.additional_schema);
-        for(auto const& o : {n.items, n.ref, n.not_schema, n.if_schema, n.then_schema, n.else_schema})
-            if(o)
-                out.push_back(*o);
+        if(n.items)
+            out.push_back(*n.items);
         return out;
     }
 
@@ -506,22 +516,12 @@ private:
         enum class mark : unsigned char { unseen, open, done };
         std::vector<mark> marks(nodes_.size(), mark::unseen);
         std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;
-        auto same_value = [this](std::size_t i) {
-            node const& n = nodes_[i];
-            std::vector<std::size_t> next(n.all_of);
-            next.insert(next.end(), n.any_of.begin(), n.any_of.end());
-            next.insert(next.end(), n.one_of.begin(), n.one_of.end());
-            for(auto const& o : {n.ref, n.not_schema, n.if_schema, n.then_schema, n.else_schema})
-                if(o)
-                    next.push_back(*o);
-            return next;
-        };
         for(std::size_t start = 0; start < nodes_.size(); ++start)
         {
             if(marks[start] != mark::unseen)
                 continue;
             marks[start] = mark::open;
-            stack.emplace_back(start, same_value(start));
+            stack.emplace_back(start, same_value_children(start));
             while(!stack.empty())
             {
                 auto& [at, next] = stack.back();
@@ -539,7 +539,7 @@ private:
                 if(marks[to] == mark::unseen)
                 {
                     marks[to] = mark::open;
-                    stack.emplace_back(to, same_value(to));
+                    stack.emplace_back(to, same_value_children(to));
                 }
             }
         }
