@@ -20,8 +20,10 @@
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/bind_executor.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
@@ -497,8 +499,19 @@ struct exchange
         auto [cec, ep] = co_await conn->tcp().async_connect(endpoints, nothrow_awaitable);
         if(cec)
         {
-            if(is_cancelled(cs) || cec == asio::error::operation_aborted)
+            if(is_cancelled(cs))
                 co_return cancelled_error();
+            if(cec == asio::error::operation_aborted)
+            {
+                // Asio's range connect reports a socket it could not open
+                // (out of descriptors) as aborted: say what really happened.
+                tcp::socket probe(state->ex);
+                system::error_code oec;
+                probe.open(endpoints.front().protocol(), oec);
+                if(oec)
+                    co_return make_error(oec, "cannot open a socket to connect to " + peer + ": " + oec.message());
+                co_return cancelled_error();
+            }
             if(cec == beast::error::timeout)
                 co_return timeout_error(peer);
             co_return make_error(cec, lower_first(cec.message()) + " to " + peer);
@@ -808,20 +821,36 @@ inline client_error internal_error(std::exception_ptr ep)
    result: on the handler's associated executor (else the client's), with the
    handler's cancellation slot cancelling the coroutine. An exception (only
    out of memory or a bug) still completes the handler, as an error value.
+
+   The caller's cancellation is forwarded by hand rather than by binding the
+   caller's slot to co_spawn: Asio 1.81's co_spawn_cancellation_handler, which
+   lives in the caller's slot, dispatches a raw pointer to its own signal to
+   the strand; when the coroutine finishes first, the caller clears its slot,
+   the handler and its signal are freed, and the deferred emit writes freed
+   memory (chriskohlhoff/asio#1332, fixed in Asio 1.29). Here the signal the
+   coroutine listens to is shared by the forwarder and the completion, and is
+   emitted on the strand, where the coroutine's own slot is cleared: a
+   cancellation that arrives after the end finds nothing to cancel.
 */
 template<class Result, class Handler>
 void launch(asio::any_io_executor const& io_ex, asio::strand<asio::any_io_executor> const& strand,
     asio::awaitable<Result> work, Handler handler)
 {
-    auto slot = asio::get_associated_cancellation_slot(handler);
+    auto caller_slot = asio::get_associated_cancellation_slot(handler);
     auto handler_ex = asio::get_associated_executor(handler, io_ex);
-    auto complete = [h = std::move(handler)](std::exception_ptr ep, Result r) mutable {
+    auto signal = std::make_shared<asio::cancellation_signal>();
+    if(caller_slot.is_connected())
+        caller_slot.assign([signal, strand](asio::cancellation_type type) {
+            asio::dispatch(strand, [signal, type] { signal->emit(type); });
+        });
+    auto complete = [h = std::move(handler), signal](std::exception_ptr ep, Result r) mutable {
         if(ep)
             std::get<0>(r) = internal_error(ep);
         std::apply(std::move(h), std::move(r));
     };
+    auto coroutine_slot = signal->slot();
     asio::co_spawn(strand, std::move(work),
-        asio::bind_cancellation_slot(slot, asio::bind_executor(handler_ex, std::move(complete))));
+        asio::bind_cancellation_slot(coroutine_slot, asio::bind_executor(handler_ex, std::move(complete))));
 }
 
 } // agentio::http::detail
