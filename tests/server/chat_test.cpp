@@ -13,6 +13,8 @@
 
 #include <lodepng.h>
 
+#include <algorithm>
+#include <random>
 #include <regex>
 #include <set>
 #include <thread>
@@ -340,6 +342,110 @@ BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     BOOST_TEST(s.server->connection_count() == 0u);
     BOOST_TEST(test_http::get(s.endpoint(), "/api/v1/health").status == 200u);
+}
+
+// The page's "Detener" is a client closing mid-answer. Against a model with
+// no delay a cancellation races the provider's read to its end: a
+// use-after-free in the HTTP client's cancellation forwarding (Asio's
+// co_spawn, chriskohlhoff/asio#1332) crashed the server within a few dozen
+// such closes. Hundreds of chats are closed here at random points — before
+// the first event, mid-text, mid-tool, during the retry sleep — by FIN or by
+// reset; the server must then have no connection left and still answer.
+BOOST_AUTO_TEST_CASE(chats_closed_by_the_client_at_any_point)
+{
+    fake_provider f; // token_interval 0: as fast as the server reads
+    {
+        agentio::testing::scripted_response busy;
+        busy.text = "Hola.";
+        agentio::testing::fault overload;
+        overload.kind = agentio::testing::fault_kind::http_error;
+        overload.status = 529;
+        busy.faults.push_back(overload);
+        agentio::testing::scenario sc;
+        sc.name = "saturado-siempre";
+        sc.turns.push_back({busy});
+        f.fake.add_scenario(sc);
+    }
+    chat_server tools(anthropic_at(f, "portfolio-two-rounds"));
+    chat_server retrying(anthropic_at(f, "saturado-siempre"));
+    std::string const body = ask("¿Cuántas iniciativas hay en ejecución?");
+    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    unsigned const seed = std::random_device{}();
+    BOOST_TEST_MESSAGE("chats_closed_by_the_client_at_any_point: seed " << seed);
+    std::mt19937 random(seed);
+    asio::io_context ioc;
+    auto leave = [&](asio::ip::tcp::socket& sock) {
+        boost::system::error_code ec;
+        if(random() % 2)
+            sock.set_option(asio::socket_base::linger(true, 0), ec); // leave with a reset
+        sock.close(ec);
+    };
+    for(int i = 0; i < 300; ++i)
+    {
+        asio::ip::tcp::socket sock(ioc);
+        sock.connect(tools.endpoint());
+        asio::write(sock, asio::buffer(request));
+        boost::system::error_code ec;
+        std::string got;
+        char buf[1024];
+        if(i % 3 == 1) // mid-text: after a random number of bytes
+        {
+            std::size_t const stop_at = std::uniform_int_distribution<std::size_t>(1, 3000)(random);
+            while(got.size() < stop_at && !ec)
+                got.append(buf, sock.read_some(asio::buffer(buf), ec));
+        }
+        else if(i % 3 == 2) // mid-tool: once the tool call is announced
+        {
+            while(got.find("event: tool_call") == std::string::npos && !ec)
+                got.append(buf, sock.read_some(asio::buffer(buf), ec));
+        }
+        // i % 3 == 0: before the first event
+        leave(sock);
+    }
+    {
+        // During the retry sleep after a 529: a hundred chats at once, each
+        // left at a random moment within the first two attempts.
+        std::vector<std::pair<int, asio::ip::tcp::socket>> chats;
+        for(int i = 0; i < 100; ++i)
+        {
+            asio::ip::tcp::socket sock(ioc);
+            sock.connect(retrying.endpoint());
+            asio::write(sock, asio::buffer(request));
+            chats.emplace_back(std::uniform_int_distribution<int>(0, 800)(random), std::move(sock));
+        }
+        std::sort(chats.begin(), chats.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+        auto const opened = std::chrono::steady_clock::now();
+        for(auto& [at, sock] : chats)
+        {
+            std::this_thread::sleep_until(opened + std::chrono::milliseconds(at));
+            leave(sock);
+        }
+    }
+    auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while((tools.server->connection_count() != 0 || retrying.server->connection_count() != 0) &&
+        std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    BOOST_TEST(tools.server->connection_count() == 0u);
+    BOOST_TEST(retrying.server->connection_count() == 0u);
+    BOOST_TEST(test_http::get(tools.endpoint(), "/api/v1/health").status == 200u);
+    auto const r = chat(tools.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
+    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk done ", r.names());
+}
+
+// A client that shuts down its sending side after the request (as some
+// scripts do) still reads the whole answer: that is not leaving.
+BOOST_AUTO_TEST_CASE(a_half_closed_client_gets_the_whole_answer)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    std::string const body = ask("¿Cuántas iniciativas hay en ejecución?");
+    std::string const out = test_http::raw(s.endpoint(),
+        "POST /api/v1/agent/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body,
+        true);
+    BOOST_TEST(out.starts_with("HTTP/1.1 200 OK"));
+    BOOST_TEST(out.find("event: done") != std::string::npos, out);
 }
 
 BOOST_AUTO_TEST_CASE(each_run_ends_in_one_log_line)

@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -131,7 +132,11 @@ public:
     {
         stream_.expires_after(timeout);
         while(events_.empty())
+        {
+            if(parser_.is_done())
+                throw std::runtime_error("event_stream: the stream ended with no further event");
             http::read_some(stream_, buffer_, parser_);
+        }
         auto e = std::move(events_.front());
         events_.erase(events_.begin());
         return e;

@@ -101,9 +101,11 @@ struct writer_options
     reads from it to notice the client leaving.
 
     `disconnect_slot()` emits `asio::cancellation_type::terminal` when the
-    client goes away — which includes the client shutting down its sending
-    side, as nothing tells that apart from leaving: bind the producer to it (`asio::bind_cancellation_slot`)
-    and it stops at its next cancellable wait.
+    client goes away: bind the producer to it (`asio::bind_cancellation_slot`)
+    and it stops at its next cancellable wait. A client that only shuts down
+    its sending side after the request still gets the whole stream: when its
+    data ends, the writer sends comments (soon, then every second) and a
+    client that closed is told by the write that fails after its reset.
 
     @note `finish` must complete before the writer or the stream is destroyed.
 */
@@ -157,6 +159,7 @@ public:
 private:
     asio::awaitable<void> pump();
     asio::awaitable<void> watch();
+    asio::awaitable<void> probe_after_eof();
     asio::awaitable<system::error_code> wait_for_room();
     void fail(system::error_code ec);
 
@@ -168,6 +171,7 @@ private:
     asio::steady_timer wake_;   // wakes the pump: new data, finish, or the heartbeat
     asio::steady_timer room_;   // wakes senders waiting for room
     asio::steady_timer joined_; // wakes finish when a background loop ends
+    asio::steady_timer probe_;  // paces the probes after the client's data ended
     asio::cancellation_signal gone_signal_;
     system::error_code failure_;
     std::size_t written_ = 0;

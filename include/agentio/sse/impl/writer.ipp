@@ -74,6 +74,7 @@ inline writer::writer(beast::tcp_stream& stream, writer_options options)
     , wake_(stream.get_executor())
     , room_(stream.get_executor())
     , joined_(stream.get_executor())
+    , probe_(stream.get_executor())
     , io_context_(detail::io_context_of(stream.get_executor()))
 {
     // These two are used as condition variables: they never expire, and
@@ -99,6 +100,7 @@ inline void writer::fail(system::error_code ec)
     gone_signal_.emit(asio::cancellation_type::terminal);
     wake_.cancel();
     room_.cancel();
+    probe_.cancel();
 }
 
 inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
@@ -226,6 +228,11 @@ inline asio::awaitable<void> writer::watch()
         auto [ec, n] = co_await stream_.socket().async_read_some(asio::buffer(sink), detail::tuple_awaitable);
         if(ec == asio::error::operation_aborted && finishing_)
             break; // stopped by finish()
+        if(ec == asio::error::eof)
+        {
+            co_await probe_after_eof();
+            break;
+        }
         if(ec)
         {
             fail(make_error_code(error::client_gone));
@@ -234,6 +241,26 @@ inline asio::awaitable<void> writer::watch()
     }
     --running_;
     joined_.cancel();
+}
+
+inline asio::awaitable<void> writer::probe_after_eof()
+{
+    // The end of the client's data is either a half-close (it still reads the
+    // answer) or a close. Only a write tells them apart: a closed peer answers
+    // one with a reset, and the next write fails, which fails the stream. So
+    // comments go out soon after, then every second, until the stream ends.
+    for(int probes = 0; !failure_; ++probes)
+    {
+        if(!finishing_)
+        {
+            append_comment(pending_, "");
+            wake_.cancel();
+        }
+        probe_.expires_after(probes < 2 ? std::chrono::milliseconds(50) : std::chrono::milliseconds(1000));
+        auto [ec] = co_await probe_.async_wait(detail::tuple_awaitable);
+        if(ec == asio::error::operation_aborted && finishing_)
+            break; // stopped by finish()
+    }
 }
 
 inline asio::awaitable<system::error_code> writer::finish()
@@ -253,6 +280,7 @@ inline asio::awaitable<system::error_code> writer::finish()
             watcher_stopped = true;
             system::error_code ignored;
             stream_.socket().cancel(ignored);
+            probe_.cancel();
         }
         co_await joined_.async_wait(detail::tuple_awaitable);
     }
