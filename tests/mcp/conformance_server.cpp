@@ -555,7 +555,11 @@ int main(int argc, char** argv)
     }
     mcp::server<conformance_catalog> server(catalog, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
-    agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_catalog>(server));
+    // The suites open hundreds of sessions from 127.0.0.1 and end few of them:
+    // the per-address session cap, meant for hostile clients, is off here.
+    mcp::http_options transport;
+    transport.max_sessions_per_address = 0;
+    agentio::http::server http(ioc.get_executor(), mcp::streamable_http<conformance_catalog>(server, transport));
     auto const ep = http.listen({asio::ip::make_address(host), port});
     if(!ep)
     {

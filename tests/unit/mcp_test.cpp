@@ -6,10 +6,13 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -651,6 +654,47 @@ BOOST_AUTO_TEST_SUITE_END()
 
 #include <agentio/sse/parser.hpp>
 
+namespace {
+
+// A request from the local address `from`: on Linux every 127.x.y.z is the
+// loopback, so one test can be several clients.
+test_http::reply request_from(std::string const& from, asio::ip::tcp::endpoint ep, boost::beast::http::verb method,
+    std::string const& target, std::string const& body, boost::beast::http::fields const& extra = {})
+{
+    namespace bhttp = boost::beast::http;
+    asio::io_context ioc;
+    boost::beast::tcp_stream stream(ioc);
+    stream.expires_after(std::chrono::seconds(30));
+    stream.socket().open(asio::ip::tcp::v4());
+    stream.socket().bind({asio::ip::make_address(from), 0});
+    stream.connect(ep);
+    bhttp::request<bhttp::string_body> req{method, target, 11};
+    req.set(bhttp::field::host, "127.0.0.1");
+    for(auto const& f : extra)
+        req.set(f.name_string(), f.value());
+    if(!body.empty())
+        req.set(bhttp::field::content_type, "application/json");
+    req.body() = body;
+    req.prepare_payload();
+    bhttp::write(stream, req);
+    boost::beast::flat_buffer buf;
+    bhttp::response<bhttp::string_body> res;
+    bhttp::read(stream, buf, res);
+    test_http::reply r{res.result_int(), res.body(), {}};
+    for(auto const& f : res)
+        r.headers.insert(f.name_string(), f.value());
+    return r;
+}
+
+// The status of the answer to raw request bytes ("HTTP/1.1 403 ..." → 403).
+unsigned raw_status(asio::ip::tcp::endpoint ep, std::string const& bytes)
+{
+    auto const out = test_http::raw(ep, bytes);
+    return out.starts_with("HTTP/1.1 ") && out.size() >= 12 ? static_cast<unsigned>(std::stoi(out.substr(9, 3))) : 0u;
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_SUITE(mcp_http)
 
 namespace {
@@ -662,12 +706,12 @@ struct http_harness
     asio::io_context ioc;
     test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
-    mcp::streamable_http<test_tools> endpoint{mcp_server, mcp::http_options{.max_sessions = 3}};
+    mcp::streamable_http<test_tools> endpoint;
     agentio::http::server<mcp::streamable_http<test_tools>> http{ioc.get_executor(), endpoint};
     asio::ip::tcp::endpoint ep;
     std::thread runner;
 
-    http_harness()
+    explicit http_harness(mcp::http_options o = {.max_sessions = 3}) : endpoint(mcp_server, std::move(o))
     {
         ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         http.start();
@@ -696,6 +740,24 @@ struct http_harness
         BOOST_TEST_REQUIRE(!id.empty());
         BOOST_TEST(post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", id).status == 202u);
         return id;
+    }
+
+    // The same POSTs from another client address.
+    test_http::reply post_from(std::string const& from, std::string const& body, std::string const& session = {})
+    {
+        bhttp::fields extra;
+        extra.set(bhttp::field::accept, "application/json, text/event-stream");
+        if(!session.empty())
+            extra.set("Mcp-Session-Id", session);
+        return request_from(from, ep, bhttp::verb::post, "/mcp", body, extra);
+    }
+    test_http::reply initialize_from(std::string const& from)
+    {
+        return post_from(from, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+    }
+    unsigned ping(std::string const& session, std::string const& from = "127.0.0.1")
+    {
+        return post_from(from, R"({"jsonrpc":"2.0","id":1,"method":"ping"})", session).status;
     }
 };
 
@@ -789,6 +851,76 @@ BOOST_AUTO_TEST_CASE(dns_rebinding_is_refused)
     local.set(bhttp::field::host, "localhost:" + std::to_string(h.ep.port()));
     local.set(bhttp::field::origin, "http://localhost:" + std::to_string(h.ep.port()));
     BOOST_TEST(h.post(init, {}, local).status == 200u);
+
+    // Hosts that a split at the last ':' took for an allowed one.
+    for(auto const* host : {"127.0.0.1:8001@evil.example.com", "127.0.0.1:80,evil.example.com",
+            "evil.example.com, 127.0.0.1", "user@127.0.0.1", "localhost:", "localhost:8001:evil"})
+    {
+        bhttp::fields f;
+        f.set(bhttp::field::host, host);
+        BOOST_TEST(h.post(init, {}, f).status == 403u, host);
+    }
+    bhttp::fields userinfo_origin;
+    userinfo_origin.set(bhttp::field::origin, "http://localhost:8001@evil.example.com");
+    BOOST_TEST(h.post(init, {}, userinfo_origin).status == 403u);
+
+    // Two Host lines, the allowed one first: refused (by the MCP check, or earlier by the HTTP server).
+    std::string const body = init;
+    auto const two_hosts = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example.com\r\n"
+                           "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                           "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    auto const status = raw_status(h.ep, two_hosts);
+    BOOST_TEST((status == 403u || status == 400u), status);
+    BOOST_TEST(h.endpoint.session_count() == 1u); // only the good one above
+}
+
+BOOST_AUTO_TEST_CASE(host_and_origin_are_parsed_strictly)
+{
+    using mcp::detail::authority_host;
+    BOOST_TEST(authority_host("localhost").value() == "localhost");
+    BOOST_TEST(authority_host("localhost:8001").value() == "localhost");
+    BOOST_TEST(authority_host("127.0.0.1:8001").value() == "127.0.0.1");
+    BOOST_TEST(authority_host("[::1]:8001").value() == "[::1]");
+    BOOST_TEST(authority_host("[::1]").value() == "[::1]");
+    BOOST_TEST(authority_host("example.com:65535").value() == "example.com");
+    for(auto const* bad : {"", "127.0.0.1:8001@evil", "user@127.0.0.1", "user:pw@localhost:8001",
+            "127.0.0.1:80,evil.com", "evil.com, 127.0.0.1", "localhost,127.0.0.1", "localhost:", "localhost::8001",
+            "localhost:80:81", "localhost:65536", "localhost:123456", "localhost:8o", "localhost:+80", "localhost: 80",
+            " localhost", "local host", "localhost/path", "localhost?x", "localhost#x", "::1", ":8001", "[::1",
+            "[::1]x", "[::1]:", "[::1]:80]", "[::1]:8001@evil", "[fe80::1%25eth0]", "[v1.x]", "[127.0.0.1]", "%6cocalhost"})
+        BOOST_TEST(!authority_host(bad), "[" << bad << "]");
+
+    // Whole requests: one Host among `hosts` (any port, any case), an Origin at most, exactly scheme://host[:port].
+    std::vector<std::string> const hosts{"localhost", "127.0.0.1", "[::1]"};
+    auto refused = [&](std::vector<std::pair<bhttp::field, std::string>> const& fields) {
+        agentio::http::request req{bhttp::verb::post, "/mcp", 11};
+        for(auto const& [name, value] : fields)
+            req.insert(name, value);
+        return !mcp::detail::refused_host_or_origin(req, hosts, {"https://app.example.com"}).empty();
+    };
+    using bhttp::field;
+    for(auto const* good : {"localhost", "localhost:8001", "127.0.0.1:8001", "[::1]:8001", "LocalHost:8001"})
+        BOOST_TEST(!refused({{field::host, good}}), good);
+    for(auto const* bad : {"evil.com", "127.0.0.1:8001@evil", "127.0.0.1:80,evil.com", "evil.com, 127.0.0.1",
+            "localhost.evil.com", "127.0.0.1.evil.com", "[::2]:8001", ""})
+        BOOST_TEST(refused({{field::host, bad}}), bad);
+    BOOST_TEST(refused({}));
+    BOOST_TEST(refused({{field::host, "localhost"}, {field::host, "localhost"}}));
+    BOOST_TEST(refused({{field::host, "localhost"}, {field::host, "evil.com"}}));
+
+    for(auto const* good : {"http://localhost:8001", "https://127.0.0.1", "http://[::1]:8001", "HTTP://localhost",
+            "https://app.example.com"})
+        BOOST_TEST(!refused({{field::host, "localhost:8001"}, {field::origin, good}}), good);
+    for(auto const* bad : {"http://evil.com", "http://localhost:8001/", "http://localhost/path", "http://user@localhost",
+            "http://localhost:8001@evil.com", "http://localhost.evil.com", "http://localhost, http://evil.com",
+            "ftp://localhost", "localhost", "http://", "null", "", "https://app.example.com/"})
+        BOOST_TEST(refused({{field::host, "localhost:8001"}, {field::origin, bad}}), bad);
+    BOOST_TEST(refused({{field::host, "localhost"}, {field::origin, "http://localhost"}, {field::origin, "http://localhost"}}));
+
+    // No hosts listed: anything goes (a proxy in front checks).
+    agentio::http::request any{bhttp::verb::post, "/mcp", 11};
+    any.insert(field::host, "evil.com");
+    BOOST_TEST(mcp::detail::refused_host_or_origin(any, {}, {}).empty());
 }
 
 BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
@@ -917,15 +1049,127 @@ BOOST_AUTO_TEST_CASE(base64_header_values_are_strict)
     BOOST_TEST(!header_value("=?base64?SGVs bG8=?=")); // not in the alphabet
 }
 
-BOOST_AUTO_TEST_CASE(the_oldest_session_makes_room)
+// The answer to an initialize refused for want of room: 503, a JSON-RPC error, Retry-After.
+void check_too_many_sessions(test_http::reply const& r, std::string const& why)
 {
-    http_harness h; // at most 3 sessions
-    std::vector<std::string> ids;
-    for(int i = 0; i < 4; ++i)
-        ids.push_back(h.initialize());
+    BOOST_TEST(r.status == 503u, why);
+    BOOST_TEST(r.headers["mcp-session-id"].empty(), why);
+    BOOST_TEST_REQUIRE(!r.headers["retry-after"].empty(), why);
+    BOOST_TEST(std::stoi(std::string(r.headers["retry-after"])) >= 1, why);
+    auto const body = r.json();
+    BOOST_TEST(body.at("id") == 0, why);
+    BOOST_TEST(body.at("error").at("code") == -32000, why);
+    BOOST_TEST(std::string(body.at("error").at("message").as_string()).find("too many sessions") != std::string::npos, why);
+}
+
+BOOST_AUTO_TEST_CASE(a_flood_of_initialize_cannot_push_out_a_session_in_use)
+{
+    http_harness h({.max_sessions = 4, .max_sessions_per_address = 2, .session_evictable_after = std::chrono::hours(1)});
+    std::string const victim = h.initialize(); // from 127.0.0.1
+
+    // One address fills its own cap, then is refused; the victim is not touched.
+    BOOST_TEST(h.initialize_from("127.0.0.2").status == 200u);
+    BOOST_TEST(h.initialize_from("127.0.0.2").status == 200u);
+    check_too_many_sessions(h.initialize_from("127.0.0.2"), "per address");
+    auto const hour = h.initialize_from("127.0.0.2");
+    BOOST_TEST(std::stoi(std::string(hour.headers["retry-after"])) > 3000); // when the oldest may go
+
+    // Then the server's cap, from any number of addresses.
+    BOOST_TEST(h.initialize_from("127.0.0.3").status == 200u);
+    for(int i = 0; i < 40; ++i)
+        check_too_many_sessions(h.initialize_from("127.0.1." + std::to_string(1 + i)), "total, flood " + std::to_string(i));
+    BOOST_TEST(h.endpoint.session_count() == 4u);
+    BOOST_TEST(h.ping(victim) == 200u);
+
+    // Ending a session makes room again.
+    bhttp::fields session;
+    session.set("Mcp-Session-Id", victim);
+    BOOST_TEST(test_http::request(h.ep, bhttp::verb::delete_, "/mcp", {}, "application/json", session).status == 200u);
+    BOOST_TEST(h.initialize_from("127.0.0.4").status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(only_sessions_idle_long_enough_make_room)
+{
+    using namespace std::chrono_literals;
+    http_harness h({.max_sessions = 3, .max_sessions_per_address = 2, .session_evictable_after = 1s});
+    auto const id = [](test_http::reply const& r) {
+        BOOST_TEST_REQUIRE(r.status == 200u);
+        return std::string(r.headers["mcp-session-id"]);
+    };
+    std::string const a1 = id(h.initialize_from("127.0.0.2"));
+    std::string const a2 = id(h.initialize_from("127.0.0.2"));
+    check_too_many_sessions(h.initialize_from("127.0.0.2"), "both used just now");
+
+    // The address's cap: its session idle longest goes, the one just used stays.
+    std::this_thread::sleep_for(1300ms);
+    BOOST_TEST(h.ping(a2, "127.0.0.2") == 200u);
+    std::string const a3 = id(h.initialize_from("127.0.0.2"));
+    BOOST_TEST(h.ping(a1, "127.0.0.2") == 404u);
+    BOOST_TEST(h.ping(a2, "127.0.0.2") == 200u);
+
+    // The server's cap: the idlest session of any address, once idle long enough.
+    std::string const b1 = id(h.initialize_from("127.0.0.3"));
+    check_too_many_sessions(h.initialize_from("127.0.0.4"), "all used just now");
+    std::this_thread::sleep_for(1300ms);
+    BOOST_TEST(h.ping(a3, "127.0.0.2") == 200u);
+    BOOST_TEST(h.ping(b1, "127.0.0.3") == 200u);
+    BOOST_TEST(h.initialize_from("127.0.0.4").status == 200u);
+    BOOST_TEST(h.ping(a2, "127.0.0.2") == 404u);
+    BOOST_TEST(h.ping(a3, "127.0.0.2") == 200u);
+    BOOST_TEST(h.ping(b1, "127.0.0.3") == 200u);
     BOOST_TEST(h.endpoint.session_count() == 3u);
-    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[0]).status == 404u);
-    BOOST_TEST(h.post(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", ids[3]).status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(a_session_with_a_call_running_is_never_evicted)
+{
+    using namespace std::chrono_literals;
+    // Every session not in use may go at once, and is forgotten after 200 ms.
+    http_harness h({.max_sessions = 2, .max_sessions_per_address = 0, .session_idle_timeout = 200ms,
+        .session_evictable_after = 0s});
+    std::string const victim = h.initialize();
+    std::thread call([&] {
+        auto const r = h.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":1500}}})", victim);
+        BOOST_TEST(r.status == 200u);
+        auto const events = sse_messages(r.body);
+        BOOST_TEST_REQUIRE(!events.empty());
+        BOOST_TEST(events.back().at("result").at("content").at(0).at("text") == "hecho");
+    });
+    std::this_thread::sleep_for(500ms); // the call is on its stream, the session used longer ago than 200 ms
+
+    // Each new session pushes out the previous one, never the victim's.
+    for(int i = 0; i < 10; ++i)
+        BOOST_TEST(h.initialize_from("127.0.0.2").status == 200u, i);
+    BOOST_TEST(h.endpoint.session_count() == 2u);
+    call.join();
+    BOOST_TEST(h.ping(victim) == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_is_its_connections_address)
+{
+    // On a dual-stack listener an IPv4 client is ::ffff:a.b.c.d: it must count as a.b.c.d.
+    asio::io_context ioc;
+    asio::ip::tcp::acceptor acceptor(ioc);
+    boost::system::error_code ec;
+    acceptor.open(asio::ip::tcp::v6(), ec);
+    if(!ec)
+        acceptor.set_option(asio::ip::v6_only(false), ec);
+    if(!ec)
+        acceptor.bind({asio::ip::address_v6::any(), 0}, ec);
+    if(ec)
+    {
+        BOOST_TEST_MESSAGE("no dual-stack socket here (" << ec.message() << "): an IPv4 listener instead");
+        acceptor = asio::ip::tcp::acceptor(ioc, {asio::ip::make_address("127.0.0.1"), 0});
+    }
+    else
+        acceptor.listen();
+    boost::beast::tcp_stream client(ioc);
+    client.socket().open(asio::ip::tcp::v4());
+    client.socket().bind({asio::ip::make_address("127.0.0.5"), 0});
+    client.connect({asio::ip::make_address("127.0.0.1"), acceptor.local_endpoint().port()});
+    boost::beast::tcp_stream server(acceptor.accept());
+    BOOST_TEST(mcp::detail::client_address(server) == asio::ip::make_address("127.0.0.5"));
+    boost::beast::tcp_stream unconnected(ioc);
+    BOOST_TEST(mcp::detail::client_address(unconnected).is_unspecified());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -961,12 +1205,13 @@ struct legacy_harness
     asio::io_context ioc;
     test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
-    both endpoints{modern_t(mcp_server), legacy_t(mcp_server, mcp::legacy_sse_options{.max_sessions = 2})};
+    both endpoints;
     agentio::http::server<both> http{ioc.get_executor(), endpoints};
     asio::ip::tcp::endpoint ep;
     std::vector<std::thread> runners;
 
-    legacy_harness()
+    explicit legacy_harness(mcp::legacy_sse_options o = {.max_sessions = 2})
+        : endpoints{modern_t(mcp_server), legacy_t(mcp_server, std::move(o))}
     {
         ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         http.start();
@@ -999,6 +1244,26 @@ json::value message_of(agentio::sse::event const& e)
     BOOST_TEST(e.type == "message");
     return json::parse(e.data);
 }
+
+// A GET /sse from the local address `from`, kept open; `status` is the answer's.
+struct stream_from
+{
+    asio::io_context ioc;
+    asio::ip::tcp::socket socket{ioc};
+    unsigned status = 0;
+    std::string head;
+
+    stream_from(asio::ip::tcp::endpoint ep, std::string const& from)
+    {
+        socket.open(asio::ip::tcp::v4());
+        socket.bind({asio::ip::make_address(from), 0});
+        socket.connect(ep);
+        asio::write(socket, asio::buffer(std::string("GET /sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")));
+        asio::read_until(socket, asio::dynamic_buffer(head), "\r\n\r\n");
+        if(head.starts_with("HTTP/1.1 ") && head.size() >= 12)
+            status = static_cast<unsigned>(std::stoi(head.substr(9, 3)));
+    }
+};
 
 } // namespace
 
@@ -1104,6 +1369,34 @@ BOOST_AUTO_TEST_CASE(transport_errors)
 
     // The modern endpoint is still there.
     BOOST_TEST(test_http::get(h.ep, "/mcp").status == 405u);
+}
+
+BOOST_AUTO_TEST_CASE(streams_are_capped_per_address)
+{
+    legacy_harness h({.max_sessions = 3, .max_sessions_per_address = 1});
+    test_http::event_stream first(h.ep, "/sse"); // from 127.0.0.1
+    BOOST_TEST(first.status == 200u);
+    BOOST_TEST(first.next().type == "endpoint");
+    test_http::event_stream again(h.ep, "/sse");
+    BOOST_TEST(again.status == 503u);
+    BOOST_TEST(!again.headers["retry-after"].empty());
+
+    // Another address still gets its stream, then meets its own cap.
+    stream_from other(h.ep, "127.0.0.2");
+    BOOST_TEST(other.status == 200u);
+    BOOST_TEST(stream_from(h.ep, "127.0.0.2").status == 503u);
+    BOOST_TEST(h.sessions_become(2));
+
+    // The server's cap holds whatever the address.
+    stream_from third(h.ep, "127.0.0.3");
+    BOOST_TEST(third.status == 200u);
+    BOOST_TEST(stream_from(h.ep, "127.0.0.4").status == 503u);
+
+    // A stream that ends gives its room back.
+    first.close();
+    BOOST_TEST(h.sessions_become(2));
+    test_http::event_stream back(h.ep, "/sse");
+    BOOST_TEST(back.status == 200u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

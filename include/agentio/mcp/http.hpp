@@ -6,7 +6,9 @@
 // messages (answered with JSON, or with an SSE stream when the request has
 // notifications of its own to send first), DELETE ends a session, GET is 405
 // (this server keeps no standalone stream). Sessions by `Mcp-Session-Id`,
-// `MCP-Protocol-Version` checked, Host and Origin checked against DNS
+// capped overall and per client address (a session in use is never pushed
+// out: a new one is refused with 503 instead), `MCP-Protocol-Version`
+// checked, Host and Origin parsed strictly and checked against DNS
 // rebinding. A streaming handler of agentio::http::server.
 //
 
@@ -22,11 +24,13 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/url/ipv6_address.hpp>
 
 #include <openssl/rand.h>
 
@@ -56,11 +60,22 @@ struct http_options
     /// Origin header values accepted besides `http(s)://<allowed host>[:port]`.
     std::vector<std::string> allowed_origins{};
 
-    /// Sessions kept at most; when full, the one idle longest goes.
+    /// Sessions kept at most.
     std::size_t max_sessions = 1024;
 
-    /// A session unused for this long is forgotten.
+    /// Sessions kept at most for one client address (the connection's remote
+    /// address, IPv4-mapped IPv6 taken as IPv4); 0: no such cap.
+    std::size_t max_sessions_per_address = 64;
+
+    /// A session unused for this long, with no request on it, is forgotten.
     std::chrono::steady_clock::duration session_idle_timeout = std::chrono::minutes(30);
+
+    /// When a cap is reached, a new session may push out only a session unused
+    /// for at least this long, with no request on it (the one idle longest); a
+    /// session in use or used more recently is kept and the `initialize` is
+    /// answered 503 with `Retry-After`, so a flood of `initialize` cannot evict
+    /// a client that is still working.
+    std::chrono::steady_clock::duration session_evictable_after = std::chrono::minutes(5);
 
     /// A `tools/call` whose result comes within this time with no notification
     /// before it is answered with plain JSON, keeping the connection; otherwise
@@ -70,16 +85,83 @@ struct http_options
 
 namespace detail {
 
-// "host[:port]" → "host", keeping "[v6]" whole.
-inline std::string_view host_without_port(std::string_view host)
+// The host of one `host [":" port]` (a Host header, RFC 9110 §7.2; an
+// origin's authority, RFC 3986 §3.2): a DNS name or IPv4 address, or an IPv6
+// address in brackets (kept with them), the port 1 to 5 digits up to 65535.
+// Nothing for anything else — userinfo, a list, spaces, an empty port, a
+// path — since a lax split would let `allowed@evil` or `allowed:1,evil` pass.
+inline std::optional<std::string_view> authority_host(std::string_view authority)
 {
-    if(host.starts_with('['))
+    std::string_view host = authority;
+    std::optional<std::string_view> port;
+    if(authority.starts_with('['))
     {
-        auto const end = host.find(']');
-        return end == std::string_view::npos ? host : host.substr(0, end + 1);
+        auto const close = authority.find(']');
+        if(close == std::string_view::npos)
+            return std::nullopt;
+        host = authority.substr(0, close + 1);
+        auto const rest = authority.substr(close + 1);
+        if(!rest.empty())
+        {
+            if(rest.front() != ':')
+                return std::nullopt;
+            port = rest.substr(1);
+        }
+        if(!boost::urls::parse_ipv6_address(host.substr(1, host.size() - 2))) // no zone, no IPvFuture
+            return std::nullopt;
     }
-    auto const colon = host.rfind(':');
-    return colon == std::string_view::npos ? host : host.substr(0, colon);
+    else
+    {
+        auto const colon = authority.find(':');
+        if(colon != std::string_view::npos)
+        {
+            host = authority.substr(0, colon);
+            port = authority.substr(colon + 1);
+        }
+        if(host.empty())
+            return std::nullopt;
+        for(char const c : host)
+            if(!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'))
+                return std::nullopt;
+    }
+    if(port)
+    {
+        if(port->empty() || port->size() > 5)
+            return std::nullopt;
+        unsigned value = 0;
+        for(char const c : *port)
+        {
+            if(c < '0' || c > '9')
+                return std::nullopt;
+            value = value * 10 + static_cast<unsigned>(c - '0');
+        }
+        if(value > 65535)
+            return std::nullopt;
+    }
+    return host;
+}
+
+// The host of an Origin that is exactly `http(s)://host[:port]` (RFC 6454
+// §7: no path, no userinfo), or nothing.
+inline std::optional<std::string_view> origin_host(std::string_view origin)
+{
+    for(std::string_view const scheme : {"http://", "https://"})
+        if(origin.size() > scheme.size() && beast::iequals(origin.substr(0, scheme.size()), scheme))
+            return authority_host(origin.substr(scheme.size()));
+    return std::nullopt;
+}
+
+// The connection's client address, IPv4-mapped IPv6 as IPv4 (a dual-stack
+// listener must not give one client two addresses); unspecified when unknown.
+inline asio::ip::address client_address(beast::tcp_stream& stream)
+{
+    boost::system::error_code ec;
+    auto const address = stream.socket().remote_endpoint(ec).address();
+    if(ec)
+        return {};
+    if(address.is_v6() && address.to_v6().is_v4_mapped())
+        return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+    return address;
 }
 
 inline std::string new_session_id()
@@ -137,7 +219,10 @@ private:
     struct session_entry
     {
         mcp::session session{[](json::object) {}}; // no standalone stream: unrelated messages are dropped
+        asio::ip::address address; // the client's, for max_sessions_per_address
+        // Guarded by state::mutex.
         std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
+        std::size_t in_flight = 0; // requests being served on it, streams included
     };
 
     struct state
@@ -148,6 +233,76 @@ private:
         std::map<std::string, std::shared_ptr<session_entry>, std::less<>> sessions;
 
         state(server<Tools> const& s, http_options o) : srv(&s), options(std::move(o)) {}
+
+        // Under the mutex: makes room for one more session from `address`.
+        // Forgets the sessions idle past session_idle_timeout; then, for each
+        // cap reached, evicts the session of those it counts idle longest, if
+        // idle at least session_evictable_after. False when a cap stays
+        // reached, with how long until a session may go in `retry_after`.
+        bool make_room(asio::ip::address const& address, std::chrono::steady_clock::duration& retry_after)
+        {
+            auto const now = std::chrono::steady_clock::now();
+            auto const idle_for = [&](session_entry const& e) {
+                return e.in_flight != 0 ? std::chrono::steady_clock::duration::min() : now - e.last_used;
+            };
+            for(auto it = sessions.begin(); it != sessions.end();)
+                it = idle_for(*it->second) > options.session_idle_timeout ? sessions.erase(it) : std::next(it);
+
+            // Evicts the idlest evictable session among those `counted`.
+            auto const evict = [&](auto counted) {
+                auto oldest = sessions.end();
+                for(auto it = sessions.begin(); it != sessions.end(); ++it)
+                    if(counted(*it->second) && it->second->in_flight == 0 &&
+                        (oldest == sessions.end() || it->second->last_used < oldest->second->last_used))
+                        oldest = it;
+                if(oldest != sessions.end() && idle_for(*oldest->second) >= options.session_evictable_after)
+                {
+                    sessions.erase(oldest);
+                    return true;
+                }
+                retry_after = oldest == sessions.end()
+                    ? options.session_evictable_after
+                    : options.session_evictable_after - idle_for(*oldest->second);
+                return false;
+            };
+            auto const from_address = [&](session_entry const& e) { return e.address == address; };
+            std::size_t from_here = 0;
+            for(auto const& s : sessions)
+                from_here += from_address(*s.second) ? 1 : 0;
+            if(options.max_sessions_per_address != 0 && from_here >= options.max_sessions_per_address &&
+                !evict(from_address))
+                return false;
+            if(sessions.size() >= options.max_sessions && !evict([](session_entry const&) { return true; }))
+                return false;
+            return true;
+        }
+    };
+
+    // Holds a session in use while a request on it is served: it is neither
+    // forgotten nor evicted meanwhile, and counts as used when the request
+    // ends. A provisional session (an `initialize` not yet answered) is
+    // dropped instead, unless kept.
+    struct use_guard
+    {
+        std::shared_ptr<state> st;
+        std::shared_ptr<session_entry> entry;
+        std::string provisional_id;
+
+        use_guard(std::shared_ptr<state> s, std::shared_ptr<session_entry> e, std::string id = {})
+            : st(std::move(s)), entry(std::move(e)), provisional_id(std::move(id))
+        {
+        }
+        use_guard(use_guard const&) = delete;
+        use_guard& operator=(use_guard const&) = delete;
+        ~use_guard()
+        {
+            std::lock_guard lock(st->mutex);
+            --entry->in_flight;
+            entry->last_used = std::chrono::steady_clock::now();
+            if(!provisional_id.empty())
+                st->sessions.erase(provisional_id);
+        }
+        void keep() noexcept { provisional_id.clear(); }
     };
 
     asio::awaitable<std::optional<beast::http::message_generator>> serve_stateless(http::request const& req,
@@ -223,25 +378,30 @@ inline http::response mcp_http_error(beast::http::status status, int code, std::
     return res;
 }
 
-// Why a request is refused against DNS rebinding ("" when it is not): its Host
-// must be one of `hosts` (any port), its Origin, when present, one of `origins`
-// or http(s)://<one of hosts>[:port]. An empty `hosts` accepts everything.
+// Why a request is refused against DNS rebinding ("" when it is not): it must
+// have exactly one Host field, a well-formed `host[:port]` whose host is one
+// of `hosts` (any port, any case); an Origin, when present, must come once and
+// be one of `origins` or exactly `http(s)://<one of hosts>[:port]`. An empty
+// `hosts` accepts everything.
 inline std::string_view refused_host_or_origin(http::request const& req, std::vector<std::string> const& hosts,
     std::vector<std::string> const& origins)
 {
     if(hosts.empty())
         return {};
-    auto const listed = [](auto const& list, std::string_view value) {
-        return std::find(list.begin(), list.end(), value) != list.end();
+    auto const listed_host = [&](std::optional<std::string_view> host) {
+        return host &&
+            std::any_of(hosts.begin(), hosts.end(), [&](std::string const& h) { return beast::iequals(h, *host); });
     };
-    if(!listed(hosts, host_without_port(req[beast::http::field::host])))
+    // Several Host lines are refused whole: servers and proxies disagree on which one counts.
+    if(req.count(beast::http::field::host) != 1 || !listed_host(authority_host(req[beast::http::field::host])))
         return "Forbidden: invalid Host header";
-    auto const origin = req[beast::http::field::origin];
-    if(origin.empty() || listed(origins, origin))
+    auto const origin_fields = req.count(beast::http::field::origin);
+    if(origin_fields == 0)
         return {};
-    for(auto scheme : {std::string_view("http://"), std::string_view("https://")})
-        if(origin.starts_with(scheme) && listed(hosts, host_without_port(origin.substr(scheme.size()))))
-            return {};
+    auto const origin = req[beast::http::field::origin];
+    if(origin_fields == 1 &&
+        (std::find(origins.begin(), origins.end(), origin) != origins.end() || listed_host(origin_host(origin))))
+        return {};
     return "Forbidden: invalid Origin header";
 }
 
@@ -390,15 +550,6 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
                 std::string(version_header) + " (supported versions: " + supported + ")");
     }
 
-    auto find_session = [&]() -> std::shared_ptr<session_entry> {
-        std::lock_guard lock(state_->mutex);
-        auto it = state_->sessions.find(req["Mcp-Session-Id"]);
-        if(it == state_->sessions.end())
-            return nullptr;
-        it->second->last_used = std::chrono::steady_clock::now();
-        return it->second;
-    };
-
     if(req.method() == bhttp::verb::delete_)
     {
         if(req["Mcp-Session-Id"].empty())
@@ -443,18 +594,54 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
 
     std::shared_ptr<session_entry> entry;
     std::string session_id;
+    std::optional<use_guard> in_use; // the session stays in use until this request is answered
     if(is_initialize && req["Mcp-Session-Id"].empty())
     {
+        // The session is reserved now, under its caps, and dropped unless initialize succeeds.
         entry = std::make_shared<session_entry>();
+        entry->address = detail::client_address(stream);
         session_id = detail::new_session_id();
+        std::chrono::steady_clock::duration retry_after{};
+        bool reserved = false;
+        {
+            std::lock_guard lock(state_->mutex);
+            reserved = state_->make_room(entry->address, retry_after);
+            if(reserved)
+            {
+                entry->in_flight = 1;
+                state_->sessions.emplace(session_id, entry);
+            }
+        }
+        if(!reserved)
+        {
+            auto const seconds = std::max<std::chrono::seconds::rep>(1,
+                std::chrono::ceil<std::chrono::seconds>(retry_after).count());
+            http::response res{status::service_unavailable, req.version()};
+            res.set(bhttp::field::content_type, "application/json");
+            res.set(bhttp::field::retry_after, std::to_string(seconds));
+            res.keep_alive(req.keep_alive());
+            res.body() = to_json_text(jsonrpc::make_error(message.at("id"), -32000,
+                "Service Unavailable: too many sessions, none idle long enough to end"));
+            res.prepare_payload();
+            co_return bhttp::message_generator(std::move(res));
+        }
+        in_use.emplace(state_, entry, session_id);
     }
     else
     {
         if(req["Mcp-Session-Id"].empty())
             co_return fail(status::bad_request, -32000, "Bad Request: Mcp-Session-Id header is required");
-        entry = find_session();
+        {
+            std::lock_guard lock(state_->mutex);
+            if(auto it = state_->sessions.find(req["Mcp-Session-Id"]); it != state_->sessions.end())
+            {
+                entry = it->second;
+                ++entry->in_flight;
+            }
+        }
         if(!entry)
             co_return fail(status::not_found, -32001, "Session not found");
+        in_use.emplace(state_, entry);
         session_id = std::string(req["Mcp-Session-Id"]);
     }
 
@@ -491,16 +678,7 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
     {
         auto reply = co_await state_->srv->handle(entry->session, std::move(message));
         if(reply && reply->contains("result"))
-        {
-            std::lock_guard lock(state_->mutex);
-            auto const now = std::chrono::steady_clock::now();
-            for(auto it = state_->sessions.begin(); it != state_->sessions.end();)
-                it = now - it->second->last_used > opt.session_idle_timeout ? state_->sessions.erase(it) : std::next(it);
-            if(state_->sessions.size() >= opt.max_sessions && !state_->sessions.empty())
-                state_->sessions.erase(std::min_element(state_->sessions.begin(), state_->sessions.end(),
-                    [](auto const& a, auto const& b) { return a.second->last_used < b.second->last_used; }));
-            state_->sessions.emplace(session_id, entry);
-        }
+            in_use->keep();
         co_return reply_json(reply);
     }
 

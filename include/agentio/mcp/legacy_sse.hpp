@@ -35,8 +35,13 @@ struct legacy_sse_options
     std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
     std::vector<std::string> allowed_origins{};
 
-    /// Streams open at once; more are answered 503.
+    /// Streams open at once; more are answered 503 (an open stream is a
+    /// session in use: none is ever closed to make room).
     std::size_t max_sessions = 1024;
+
+    /// Streams open at once from one client address (as
+    /// http_options::max_sessions_per_address); more are answered 503. 0: no such cap.
+    std::size_t max_sessions_per_address = 64;
 
     /// Messages a client has not read yet, in bytes, before its stream is closed
     /// (a client that POSTs but never reads must not grow the server).
@@ -120,6 +125,7 @@ private:
     {
         std::shared_ptr<outbox> box;
         mcp::session session;
+        asio::ip::address address; // the client's, for max_sessions_per_address
 
         explicit session_entry(std::shared_ptr<outbox> b)
             : box(b), session([b](json::object m) { b->push(m); })
@@ -193,29 +199,43 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
 {
     namespace bhttp = beast::http;
     auto const& opt = state_->options;
-    {
-        std::lock_guard lock(state_->mutex);
-        if(state_->sessions.size() >= opt.max_sessions)
-            co_return std::optional<bhttp::message_generator>(detail::mcp_http_error(
-                bhttp::status::service_unavailable, -32000, "Service Unavailable: too many sessions", req));
-    }
-
     auto const ex = co_await asio::this_coro::executor;
     auto box = std::make_shared<outbox>(ex, opt.max_unread_bytes);
     auto entry = std::make_shared<session_entry>(box);
+    entry->address = detail::client_address(stream);
     std::string const id = detail::new_session_id();
+
+    // Counted from now, so that streams opening together cannot pass the caps.
+    bool reserved = false;
+    {
+        std::lock_guard lock(state_->mutex);
+        std::size_t from_here = 0;
+        for(auto const& s : state_->sessions)
+            from_here += s.second->address == entry->address ? 1 : 0;
+        reserved = state_->sessions.size() < opt.max_sessions &&
+            (opt.max_sessions_per_address == 0 || from_here < opt.max_sessions_per_address);
+        if(reserved)
+            state_->sessions.emplace(id, entry);
+    }
+    if(!reserved)
+    {
+        auto res = detail::mcp_http_error(bhttp::status::service_unavailable, -32000,
+            "Service Unavailable: too many sessions", req);
+        res.set(bhttp::field::retry_after, "30"); // streams end when their clients go: no better guess
+        co_return bhttp::message_generator(std::move(res));
+    }
 
     sse::writer writer(stream, opt.stream);
     writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
     writer.headers().set("X-Accel-Buffering", "no"); // nginx would hold the events back
     if(auto ec = co_await writer.start(req.version()))
     {
+        {
+            std::lock_guard lock(state_->mutex);
+            state_->sessions.erase(id);
+        }
         co_await writer.finish();
         co_return std::nullopt;
-    }
-    {
-        std::lock_guard lock(state_->mutex);
-        state_->sessions.emplace(id, entry);
     }
     auto ec = co_await writer.send("endpoint", opt.messages_path + "?session_id=" + id);
     while(!ec && !writer.client_gone())
