@@ -922,6 +922,30 @@ BOOST_AUTO_TEST_CASE(connection_closed_by_server_while_idle_is_replaced)
     });
 }
 
+BOOST_AUTO_TEST_CASE(an_idle_connection_the_server_closes_leaves_the_pool)
+{
+    // Not left in CLOSE_WAIT until the next request: the pool watches idle connections.
+    asio::io_context ioc;
+    test_server srv(ioc);
+    ah::client c(ioc.get_executor());
+    run_test(ioc, [&]() -> asio::awaitable<void> {
+        auto req = get(srv.url("/close-after"));
+        auto [err, res] = co_await c.async_request(std::move(req), asio::use_awaitable);
+        BOOST_REQUIRE(!err);
+        asio::steady_timer pause(co_await asio::this_coro::executor);
+        for(int i = 0; i < 100 && c.idle_connections() != 0; ++i)
+        {
+            pause.expires_after(std::chrono::milliseconds(10));
+            co_await pause.async_wait(asio::use_awaitable);
+        }
+        BOOST_TEST(c.idle_connections() == 0u);
+        auto again = get(srv.url("/hello"));
+        std::tie(err, res) = co_await c.async_request(std::move(again), asio::use_awaitable);
+        BOOST_TEST(!err, err.message);
+        BOOST_TEST(c.stats().stale_retries == 0u); // a fresh connection, not a dead one tried first
+    });
+}
+
 BOOST_AUTO_TEST_CASE(fresh_connection_closed_without_answer_is_not_retried)
 {
     asio::io_context ioc;

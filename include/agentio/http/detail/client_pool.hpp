@@ -151,7 +151,8 @@ public:
     };
 
     connection_pool(std::size_t cap, std::chrono::steady_clock::duration keep_alive)
-        : cap_(cap == 0 ? 1 : cap)
+        : core_(std::make_shared<core>())
+        , cap_(cap == 0 ? 1 : cap)
         , keep_alive_(keep_alive)
     {
     }
@@ -160,14 +161,16 @@ public:
     // (made with `strand_ex`, the caller's strand) to wait on.
     acquired acquire(std::string const& key, asio::any_io_executor const& strand_ex)
     {
-        std::unique_lock lock(mutex_);
-        auto& o = origins_[key];
+        std::unique_lock lock(core_->mutex);
+        auto& o = core_->origins[key];
         prune(o, std::chrono::steady_clock::now());
         acquired a;
         while(!o.idle.empty())
         {
             auto conn = std::move(o.idle.back());
             o.idle.pop_back();
+            boost::system::error_code ignored;
+            conn->tcp().socket().cancel(ignored); // its idle watch: it is ours now
             if(conn->looks_alive())
             {
                 a.granted = true;
@@ -192,11 +195,11 @@ public:
     // owns it, and `w.conn` if any); if not it leaves the queue.
     bool withdraw(std::string const& key, waiter& w)
     {
-        std::lock_guard lock(mutex_);
+        std::lock_guard lock(core_->mutex);
         if(w.granted)
             return true;
-        auto it = origins_.find(key);
-        if(it != origins_.end())
+        auto it = core_->origins.find(key);
+        if(it != core_->origins.end())
         {
             auto& q = it->second.waiters;
             for(auto wi = q.begin(); wi != q.end(); ++wi)
@@ -205,7 +208,7 @@ public:
                     q.erase(wi);
                     break;
                 }
-            erase_if_unused(it);
+            erase_if_unused(*core_, it);
         }
         return false;
     }
@@ -216,13 +219,13 @@ public:
     {
         std::shared_ptr<waiter> next;
         {
-            std::lock_guard lock(mutex_);
-            auto it = origins_.find(key);
-            if(it == origins_.end())
+            std::lock_guard lock(core_->mutex);
+            auto it = core_->origins.find(key);
+            if(it == core_->origins.end())
                 return; // cannot happen: the slot was counted
             auto& o = it->second;
             auto const now = std::chrono::steady_clock::now();
-            if(conn && closed_)
+            if(conn && core_->closed)
             {
                 conn->close();
                 conn.reset();
@@ -239,11 +242,14 @@ public:
             else
             {
                 if(conn)
+                {
+                    watch_idle(key, *conn);
                     o.idle.push_back(std::move(conn));
+                }
                 else
                     --o.live;
                 prune(o, now);
-                erase_if_unused(it);
+                erase_if_unused(*core_, it);
             }
         }
         if(next)
@@ -257,9 +263,9 @@ public:
 
     std::size_t idle_count() const
     {
-        std::lock_guard lock(mutex_);
+        std::lock_guard lock(core_->mutex);
         std::size_t n = 0;
-        for(auto const& [key, o] : origins_)
+        for(auto const& [key, o] : core_->origins)
             n += o.idle.size();
         return n;
     }
@@ -267,9 +273,9 @@ public:
     // Closes idle connections; later released ones are closed too.
     void shutdown()
     {
-        std::lock_guard lock(mutex_);
-        closed_ = true;
-        for(auto it = origins_.begin(); it != origins_.end();)
+        std::lock_guard lock(core_->mutex);
+        core_->closed = true;
+        for(auto it = core_->origins.begin(); it != core_->origins.end();)
         {
             auto& o = it->second;
             for(auto& c : o.idle)
@@ -277,7 +283,7 @@ public:
             o.live -= o.idle.size();
             o.idle.clear();
             if(o.live == 0 && o.waiters.empty())
-                it = origins_.erase(it);
+                it = core_->origins.erase(it);
             else
                 ++it;
         }
@@ -292,6 +298,15 @@ private:
     };
     using origin_map = std::unordered_map<std::string, origin>;
 
+    // What the idle watches reach: shared, so that a watch completing after
+    // the pool is gone finds nothing rather than freed memory.
+    struct core
+    {
+        std::mutex mutex;
+        origin_map origins;
+        bool closed = false;
+    };
+
     // Drops idle connections older than the keep-alive timeout.
     void prune(origin& o, std::chrono::steady_clock::time_point now)
     {
@@ -303,17 +318,46 @@ private:
         }
     }
 
-    void erase_if_unused(origin_map::iterator it)
+    static void erase_if_unused(core& c, origin_map::iterator it)
     {
         if(it->second.live == 0 && it->second.waiters.empty())
-            origins_.erase(it);
+            c.origins.erase(it);
     }
 
-    mutable std::mutex mutex_;
-    origin_map origins_;
+    // An idle connection becomes readable when the peer closes it (or sends
+    // anything, which makes it unusable too): it is closed and dropped then,
+    // instead of sitting in CLOSE_WAIT until a request to the same origin
+    // finds it dead. Taking it for a request cancels the watch.
+    void watch_idle(std::string const& key, connection& conn)
+    {
+        std::weak_ptr<core> weak = core_;
+        conn.tcp().socket().async_wait(asio::socket_base::wait_read,
+            [weak, key, watched = &conn](boost::system::error_code ec) {
+                if(ec == asio::error::operation_aborted)
+                    return; // taken for a request, or closed
+                auto c = weak.lock();
+                if(!c)
+                    return;
+                std::lock_guard lock(c->mutex);
+                auto it = c->origins.find(key);
+                if(it == c->origins.end())
+                    return;
+                auto& idle = it->second.idle;
+                for(auto i = idle.begin(); i != idle.end(); ++i)
+                    if(i->get() == watched)
+                    {
+                        (*i)->close();
+                        idle.erase(i);
+                        --it->second.live;
+                        erase_if_unused(*c, it);
+                        return;
+                    }
+            });
+    }
+
+    std::shared_ptr<core> core_;
     std::size_t const cap_;
     std::chrono::steady_clock::duration const keep_alive_;
-    bool closed_ = false;
 };
 
 } // agentio::http::detail
