@@ -20,7 +20,7 @@ fake_port=$(grep -o '[0-9]*$' "$work/fake.out")
 
 for n in "${counts[@]}"; do
     ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" AGENT_MODEL=load-20tps \
-        "$build/reference_server/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 > "$work/srv.out" 2> "$work/srv.err" &
+        "$build/reference_server/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 --max-connections-per-address 0 > "$work/srv.out" 2> "$work/srv.err" &
     srv=$!
     for _ in $(seq 50); do grep -q escuchando "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
     port=$(grep -o 'http://[0-9.]*:[0-9]*' "$work/srv.out" | head -1 | grep -o '[0-9]*$')

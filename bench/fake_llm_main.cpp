@@ -132,12 +132,7 @@ int run(std::span<char* const> args)
     std::printf("listening on %s\n", url.c_str());
     std::fflush(stdout);
 
-    std::vector<std::thread> pool;
-    for(unsigned i = 1; i < threads; ++i)
-        pool.emplace_back([&] { ioc.run(); });
-    ioc.run();
-    for(auto& t : pool)
-        t.join();
+    agentio::http::run_threads(ioc, threads);
     return 0;
 }
 

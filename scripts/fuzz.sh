@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang 14 + ASan/UBSan) and runs each for a while.
-#   scripts/fuzz.sh [seconds-per-target]
+#   scripts/fuzz.sh [seconds-per-target] [target ...]     (default: every target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-120}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(sse_parser_fuzz query_fuzz tool_validator_fuzz http_server_fuzz)
 bash scripts/setup.sh clang-14 libclang-rt-14-dev
-bash scripts/build.sh fuzz
+bash scripts/build.sh fuzz "${targets[@]}"
 out=build/fuzz/corpus
-mkdir -p "$out/sse" "$out/query" "$out/validator"
+mkdir -p "$out/sse" "$out/query" "$out/validator" "$out/http"
 cp tests/fixtures/llm-wire/*.sse "$out/sse/"   # seeds: real provider streams
 printf '%s' '{"filters":[{"field":"nombre","operator":"eq","value":"x"}],"order_by":"anio","limit":5}' > "$out/query/search.json"
 printf '%s' '{"group_by":"nombre","metrics":[{"op":"sum","field":"importe_2025"}]}' > "$out/query/aggregate.json"
 printf '\x00%s' '{"limite":5,"filtros":[{"campo":"a","operator":"eq","valor":1}],"etiquetas":["x"]}' > "$out/validator/args.json"
 printf '\x01%s' '{"type":"object","properties":{"a":{"type":"integer","minimum":0}},"required":["a"],"anyOf":[{"type":"object"}]}' > "$out/validator/schema.json"
 printf '\x01%s' '{"$id":"https://e.example/s","$defs":{"a":{"$anchor":"A","type":"object","properties":{"n":{"$ref":"#"}}}},"properties":{"x":{"$ref":"#A"},"y":{"$ref":"#/$defs/a"}},"if":{"required":["x"]},"then":{"not":{"required":["y"]}},"else":{"minProperties":1}}' > "$out/validator/refs.json"
-./build/fuzz/fuzz/sse_parser_fuzz -max_total_time="$seconds" -max_len=4096 "$out/sse"
-./build/fuzz/fuzz/query_fuzz -max_total_time="$seconds" -max_len=2048 "$out/query"
-./build/fuzz/fuzz/tool_validator_fuzz -max_total_time="$seconds" -max_len=2048 "$out/validator"
+# Requests a server meets, and the shapes that attack one.
+printf 'GET /a HTTP/1.1\r\nHost: x\r\n\r\nHEAD /b HTTP/1.1\r\nHost: x\r\n\r\n' > "$out/http/pipelined"
+printf 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;e=1\r\nhello\r\n0\r\nT: 1\r\n\r\n' > "$out/http/chunked"
+printf 'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\nhello' > "$out/http/length"
+printf 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n' > "$out/http/smuggle"
+printf 'GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /b HTTP/1.0\r\n\r\n' > "$out/http/http10"
+for t in "${targets[@]}"; do
+  case $t in
+    sse_parser_fuzz) ./build/fuzz/fuzz/sse_parser_fuzz -max_total_time="$seconds" -max_len=4096 "$out/sse" ;;
+    query_fuzz) ./build/fuzz/fuzz/query_fuzz -max_total_time="$seconds" -max_len=2048 "$out/query" ;;
+    tool_validator_fuzz) ./build/fuzz/fuzz/tool_validator_fuzz -max_total_time="$seconds" -max_len=2048 "$out/validator" ;;
+    http_server_fuzz) ./build/fuzz/fuzz/http_server_fuzz -max_total_time="$seconds" -max_len=8192 "$out/http" ;;
+    *) echo "fuzz.sh: unknown target $t"; exit 2 ;;
+  esac
+done

@@ -2,6 +2,7 @@
 //
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
+//                           [--shutdown-grace S] [--max-connections-per-address N]
 //   agentio-portfolio chat "pregunta" [--url URL]
 //   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
 
@@ -39,10 +40,13 @@ Uso:
   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
       Genera la base de datos SQLite de ejemplo (determinista: misma semilla, mismo fichero).
   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
+                          [--shutdown-grace S] [--max-connections-per-address N]
       API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente
       en http://H:P/chat (reference_server/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
       Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
       El asistente responde en POST /api/v1/agent/chat (eventos SSE).
+      Con SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones
+      en curso antes de cancelarlas. Cada dirección de cliente puede tener N conexiones a la vez (256; 0: sin límite).
   agentio-portfolio chat "pregunta" [--url URL]
       Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
       la respuesta a medida que llega, con la actividad de las herramientas.
@@ -172,10 +176,15 @@ int serve(std::span<char* const> args)
             opt.threads = opt.db_threads = parse_number<unsigned>(flag, value, 1, 256);
         else if(flag == "--max-limit")
             opt.limits.max_limit = parse_number<std::int64_t>(flag, value, 1, 100000);
+        else if(flag == "--shutdown-grace")
+            opt.shutdown_grace = std::chrono::seconds(parse_number<unsigned>(flag, value, 0, 3600));
+        else if(flag == "--max-connections-per-address")
+            opt.http.max_connections_per_address = parse_number<std::size_t>(flag, value, 0, 1000000);
         else
             return false;
         return true;
     });
+    agentio::http::raise_open_file_limit();
 
     if(!std::filesystem::exists(opt.db_path))
     {
@@ -195,7 +204,7 @@ int serve(std::span<char* const> args)
     boost::asio::signal_set signals(signals_ctx, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code ec, int) {
         if(!ec)
-            server.stop();
+            server.shutdown(); // in-flight requests and chats get the grace period
     });
     std::thread signal_thread([&] { signals_ctx.run(); });
 
@@ -340,6 +349,7 @@ int mcp(std::span<char* const> args)
             return false;
         return true;
     });
+    agentio::http::raise_open_file_limit();
     return portfolio::run_mcp(*settings);
 }
 

@@ -44,6 +44,7 @@ int main()
         asio::ip::tcp::socket s(ioc);
         co_await s.async_connect(ep, asio::use_awaitable);
         http::request<http::empty_body> req{http::verb::get, "/", 11};
+        req.set(http::field::host, "127.0.0.1");
         co_await http::async_write(s, req, asio::use_awaitable);
         boost::beast::flat_buffer buf;
         http::response<http::string_body> res;

@@ -200,10 +200,10 @@ BOOST_AUTO_TEST_CASE(a_throwing_handler_is_a_500_and_the_server_lives_on)
     BOOST_TEST(test_http::get(s.ep, "/after").status == 200u);
 }
 
-BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_read_timeout)
+BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_header_timeout)
 {
     agentio::http::server_options opt;
-    opt.read_timeout = std::chrono::milliseconds(200);
+    opt.header_timeout = std::chrono::milliseconds(200);
     running_server<> s(opt);
     asio::io_context ioc;
     asio::ip::tcp::socket sock(ioc);

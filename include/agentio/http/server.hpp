@@ -14,6 +14,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
@@ -43,24 +44,51 @@ using request = beast::http::request<beast::http::string_body>;
 /// A response with a string body, the common case for handlers.
 using response = beast::http::response<beast::http::string_body>;
 
-/// Limits and timeouts of a server. The defaults suit a JSON API.
+/** Limits and timeouts of a server. The defaults suit a JSON API facing
+    clients that may be hostile: every resource a client can make the server
+    hold (connections, bytes of a request, bytes of answers it does not read,
+    time) is bounded, and no single address can take all of one.
+*/
 struct server_options
 {
     /// Largest request body accepted; a larger one is answered with 413.
     std::size_t max_body_bytes = 1024 * 1024;
 
-    /// Largest request header accepted; a larger one is answered with 431.
+    /** Largest request header accepted; a larger one is answered with 431.
+        The same bound holds for the trailer of a chunked body and for each
+        chunk header with its extensions. At most 65 535: Beast stores a
+        field in 16 bits, so larger values are taken as 65 535.
+    */
     std::uint32_t max_header_bytes = 16 * 1024;
 
-    /// How long a request may take to arrive, and how long an idle
-    /// keep-alive connection is kept.
+    /// How long a complete request head may take to arrive, counted from the
+    /// connection's start or the previous answer (so also how long an idle
+    /// keep-alive connection is kept). A client trickling a header is cut off.
+    std::chrono::steady_clock::duration header_timeout = std::chrono::seconds(10);
+
+    /// How long a request body may take to arrive once its head has.
     std::chrono::steady_clock::duration read_timeout = std::chrono::seconds(30);
 
-    /// How long writing one response may take.
+    /// How long writing one response may take; a client that stops reading
+    /// is disconnected then.
     std::chrono::steady_clock::duration write_timeout = std::chrono::seconds(30);
 
-    /// Connections served at once; further ones wait in the listen backlog.
+    /// Connections served at once; one more is answered 503 and closed.
     std::size_t max_connections = 10000;
+
+    /// Connections served at once from one client address, so that one client
+    /// cannot take every slot (503 past it). 0: no per-address bound.
+    std::size_t max_connections_per_address = 256;
+
+    /** Bytes of answers being written, server-wide: what clients that do not
+        read make the server hold. An answer that would pass the bound is
+        replaced by a 503 (its memory released at once) unless it is small
+        (below 16 KiB) or its client holds nothing else. 0: no bound.
+    */
+    std::size_t max_pending_output_bytes = 64 * 1024 * 1024;
+
+    /// The same bound per client address. 0: no per-address bound.
+    std::size_t max_pending_output_bytes_per_address = 16 * 1024 * 1024;
 
     /// Value of the `Server` header of responses the server makes itself.
     std::string server_name = "agentio";
@@ -109,6 +137,23 @@ concept request_handler = plain_request_handler<Handler> || streaming_request_ha
 response make_error_response(beast::http::status status, std::string_view detail, unsigned version = 11,
     bool keep_alive = true);
 
+/** Runs `ioc` on `threads` threads (the calling one included) until it stops.
+
+    An exception that escapes a completion handler — a bug, or a library that
+    throws from inside an operation — is passed to `on_error` (by default
+    written to stderr) and the thread goes back to `run()`: the operation that
+    threw is abandoned, and with it the one connection it served, never the
+    process.
+*/
+void run_threads(asio::io_context& ioc, unsigned threads, std::function<void(std::exception_ptr)> on_error = {});
+
+/** Raises the soft limit on open files (RLIMIT_NOFILE) to the hard limit:
+    every connection is a descriptor, and 1 024 is a common default.
+
+    @return The soft limit in force afterwards.
+*/
+std::size_t raise_open_file_limit() noexcept;
+
 /** An HTTP/1.1 server.
 
     @tparam Handler A @ref request_handler, shared by all connections (it is
@@ -151,27 +196,25 @@ public:
     /// Stops accepting; connections already open finish their current request.
     void stop();
 
-    /// Connections open right now.
-    std::size_t connection_count() const noexcept { return shared_->connections.load(); }
+    /** Stops gracefully: stops accepting, closes idle keep-alive connections,
+        lets requests and streamed answers in flight finish for up to `grace`,
+        then closes what is left (a streaming handler sees its client leave and
+        cancels its work). Calls `done` once no connection is left, or a second
+        after the forced close. Safe from any thread.
+    */
+    void shutdown(std::chrono::steady_clock::duration grace, std::function<void()> done);
 
-    Handler& handler() noexcept { return shared_->handler; }
+    /// Connections open right now.
+    std::size_t connection_count() const noexcept;
+
+    Handler& handler() noexcept;
 
 private:
-    struct shared_state
-    {
-        shared_state(Handler h, server_options o)
-            : handler(std::move(h))
-            , options(std::move(o))
-        {
-        }
-
-        Handler handler;
-        server_options options;
-        std::atomic<std::size_t> connections{0};
-    };
+    struct shared_state;
 
     asio::awaitable<void> accept_loop();
-    static asio::awaitable<void> serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream);
+    static asio::awaitable<void> serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream,
+        asio::ip::address peer);
 
     asio::any_io_executor executor_;
     tcp::acceptor acceptor_;

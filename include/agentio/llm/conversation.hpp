@@ -235,7 +235,8 @@ struct error
         timeout,         ///< connect, idle or total timeout
         protocol,        ///< a malformed or truncated stream, an unexpected body
         cancelled,       ///< the caller cancelled
-        configuration    ///< no API key, a bad base URL
+        configuration,   ///< no API key, a bad base URL
+        overloaded       ///< this process is out of file descriptors or memory (not the provider's fault)
     };
 
     error::kind what = kind::protocol;

@@ -90,6 +90,9 @@ inline error error_from_client(http::client_error const& e)
     using http::client_errc;
     if(e.code == asio::error::operation_aborted)
         out.what = error::kind::cancelled;
+    else if(e.code == asio::error::no_descriptors || e.code == boost::system::errc::too_many_files_open_in_system ||
+        e.code == asio::error::no_memory || e.code == asio::error::no_buffer_space)
+        out.what = error::kind::overloaded;
     else if(e.code == client_errc::connect_timeout || e.code == client_errc::idle_timeout
             || e.code == client_errc::total_timeout)
         out.what = error::kind::timeout;

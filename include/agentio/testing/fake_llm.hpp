@@ -80,9 +80,11 @@ struct fake_llm_options
     std::size_t max_recorded_requests = 1000;
 
     /** Limits and timeouts of the HTTP server. The body limit is raised to
-        32 MiB, the Messages API's own limit.
+        32 MiB, the Messages API's own limit; every client of a fake is on
+        loopback, so there is no per-address bound (load tests open thousands
+        of streams from 127.0.0.1).
     */
-    http::server_options server{.max_body_bytes = 32 * 1024 * 1024};
+    http::server_options server{.max_body_bytes = 32 * 1024 * 1024, .max_connections_per_address = 0};
 };
 
 /** Text the fake sends in a content block, either whole (cut into pieces by

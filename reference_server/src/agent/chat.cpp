@@ -2,6 +2,7 @@
 
 #include "api/rest_api.hpp"
 
+#include <agentio/detail/log_text.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -164,6 +165,8 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
         return "Cancelado";
     case llm::error::kind::configuration:
         return e.message;
+    case llm::error::kind::overloaded:
+        return "El servidor está sobrecargado; inténtelo de nuevo en unos momentos";
     }
     return e.message;
 }
@@ -210,7 +213,7 @@ void log_line(std::string const& message)
     ::localtime_r(&now, &local);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
-    std::fputs((stamp + message + "\n").c_str(), stderr);
+    std::fputs((stamp + agentio::detail::log_text(message) + "\n").c_str(), stderr);
 }
 
 // One provider origin carries every chat's stream at once, and the API origin

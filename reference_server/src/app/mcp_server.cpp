@@ -5,6 +5,7 @@
 #include "app/config.hpp"
 
 #include <agentio/agent/orchestrator.hpp>
+#include <agentio/detail/log_text.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/mcp.hpp>
 
@@ -66,7 +67,7 @@ public:
         std::time_t const now = std::time(nullptr);
         char stamp[32];
         std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
-        std::string const line = std::string(stamp) + " - mcp_portfolio - " + std::string(level) + " - " + message + "\n";
+        std::string const line = std::string(stamp) + " - mcp_portfolio - " + std::string(level) + " - " + agentio::detail::log_text(message) + "\n";
         std::lock_guard lock(mutex_);
         std::fputs(line.c_str(), stderr);
         if(file_)
@@ -174,8 +175,12 @@ int run_mcp(mcp_settings const& settings)
     agentio::mcp::legacy_sse_options sse_options;
     if(settings.host != "127.0.0.1" && settings.host != "localhost" && settings.host != "::1")
     {
-        http_options.allowed_hosts.push_back(settings.host);
-        sse_options.allowed_hosts.push_back(settings.host);
+        // A Host header writes an IPv6 address in brackets.
+        boost::system::error_code v6;
+        bool const is_v6 = asio::ip::make_address(settings.host, v6).is_v6() && !v6;
+        std::string const host = is_v6 ? "[" + settings.host + "]" : settings.host;
+        http_options.allowed_hosts.push_back(host);
+        sse_options.allowed_hosts.push_back(host);
     }
     struct endpoints
     {
@@ -213,9 +218,10 @@ int run_mcp(mcp_settings const& settings)
     std::fflush(stdout);
     log.write("INFO", "Servidor MCP en " + url + (settings.transport == "sse" ? " (HTTP+SSE 2024-11-05; Streamable HTTP en /mcp)"
                                                                               : " (Streamable HTTP; HTTP+SSE 2024-11-05 en /sse)"));
+    // Requests and streams in flight get ten seconds to finish.
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&](auto, int) { ioc.stop(); });
-    ioc.run();
+    signals.async_wait([&](auto, int) { http.shutdown(std::chrono::seconds(10), [&] { ioc.stop(); }); });
+    agentio::http::run_threads(ioc, 1);
     return 0;
 }
 

@@ -96,12 +96,7 @@ portfolio_server::~portfolio_server()
 
 void portfolio_server::run()
 {
-    std::vector<std::thread> extra;
-    for(unsigned i = 1; i < options_.threads; ++i)
-        extra.emplace_back([this] { ioc_.run(); });
-    ioc_.run();
-    for(auto& t : extra)
-        t.join();
+    agentio::http::run_threads(ioc_, options_.threads);
 }
 
 boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> app_handler::operator()(
@@ -159,6 +154,11 @@ boost::beast::http::message_generator app_handler::serve_chart(agentio::http::re
 void portfolio_server::stop()
 {
     ioc_.stop();
+}
+
+void portfolio_server::shutdown()
+{
+    http_->shutdown(options_.shutdown_grace, [this] { ioc_.stop(); });
 }
 
 } // namespace portfolio

@@ -32,6 +32,7 @@ struct server_options
     agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
     agent::chart_settings charts{}; // generar_grafico and GET /api/v1/charts/{file}
     std::filesystem::path web_dir{}; // the built chat page (reference_server/web/dist); empty: none
+    std::chrono::steady_clock::duration shutdown_grace = std::chrono::seconds(10); // for requests in flight on shutdown()
 };
 
 /// The server's handler: the agent's streaming endpoint, and the REST API.
@@ -81,8 +82,13 @@ public:
     /// Serves on `threads` threads (the calling one included) until stop().
     void run();
 
-    /// Stops serving; run() returns. Safe from any thread and from signal handlers' completions.
+    /// Stops serving at once; run() returns. Safe from any thread and from signal handlers' completions.
     void stop();
+
+    /// Stops accepting, lets requests and streams in flight finish for up to
+    /// `shutdown_grace`, cancels what is left, then stops; run() returns.
+    /// Safe from any thread.
+    void shutdown();
 
 private:
     // Destroyed bottom-up: the server, then the pool (whose finished work posts

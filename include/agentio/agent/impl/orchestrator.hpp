@@ -139,6 +139,9 @@ std::string orchestrator<Provider, Tools>::describe(llm::error const& e) const
         return text("Cancelled.", "Cancelado.");
     case llm::error::kind::configuration:
         return e.message;
+    case llm::error::kind::overloaded:
+        return text("The server is overloaded; try again in a moment.",
+            "El servidor está sobrecargado; inténtelo de nuevo en unos momentos.");
     }
     return e.message;
 }

@@ -6,6 +6,7 @@
 #ifndef AGENTIO_HTTP_IMPL_SERVER_HPP
 #define AGENTIO_HTTP_IMPL_SERVER_HPP
 
+#include <agentio/detail/log_text.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -20,9 +21,18 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/rfc7230.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <list>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
 #include <exception>
 #include <optional>
 #include <string>
@@ -102,6 +112,10 @@ inline std::optional<response> answer_to_read_error(system::error_code const& ec
     if(ec == beast::http::error::header_limit)
         return make_error_response(status::request_header_fields_too_large,
             "request header exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11, false);
+    if(ec == beast::http::error::buffer_overflow)
+        return make_error_response(status::request_header_fields_too_large,
+            "a chunk header or the trailer exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes",
+            11, false);
     return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false);
 }
 
@@ -113,7 +127,7 @@ inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
     }
     catch(std::exception const& e)
     {
-        std::fprintf(stderr, "agentio::http::server: %s: %s\n", where, e.what());
+        std::fprintf(stderr, "agentio::http::server: %s: %s\n", where, agentio::detail::log_text(e.what()).c_str());
     }
     catch(...)
     {
@@ -123,12 +137,225 @@ inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
 
 } // detail
 
+namespace detail {
+
+// What the server holds for one client address.
+struct peer_usage
+{
+    std::size_t connections = 0;
+    std::size_t pending_output = 0;
+};
+
+// Connections and bytes of unsent answers, server-wide and per address.
+class usage_ledger
+{
+public:
+    explicit usage_ledger(server_options const& o) : opt_(o) {}
+
+    enum class admission { ok, server_full, address_full };
+
+    admission open(asio::ip::address const& a)
+    {
+        std::lock_guard lock(mutex_);
+        if(connections_ >= opt_.max_connections)
+            return admission::server_full;
+        auto& u = peers_[a];
+        if(opt_.max_connections_per_address != 0 && u.connections >= opt_.max_connections_per_address)
+            return admission::address_full;
+        ++u.connections;
+        ++connections_;
+        return admission::ok;
+    }
+
+    void close(asio::ip::address const& a)
+    {
+        std::lock_guard lock(mutex_);
+        auto it = peers_.find(a);
+        if(it == peers_.end())
+            return;
+        --it->second.connections;
+        --connections_;
+        release_if_empty(a, it->second);
+    }
+
+    // Takes `n` bytes of the output budget for a piece of an answer. The
+    // first piece of an answer is refused past a bound, unless it is small or
+    // the only bytes its client (for the server-wide bound: anyone) holds, so
+    // that every client can always get one answer at a time.
+    bool try_hold_output(asio::ip::address const& a, std::size_t n, bool first_piece)
+    {
+        constexpr std::size_t always_sent = 16 * 1024;
+        std::lock_guard lock(mutex_);
+        auto& u = peers_[a];
+        if(first_piece && n >= always_sent)
+        {
+            auto const total = opt_.max_pending_output_bytes;
+            auto const per_peer = opt_.max_pending_output_bytes_per_address;
+            if((total != 0 && pending_ != 0 && pending_ + n > total) ||
+                (per_peer != 0 && u.pending_output != 0 && u.pending_output + n > per_peer))
+            {
+                release_if_empty(a, u);
+                return false;
+            }
+        }
+        u.pending_output += n;
+        pending_ += n;
+        return true;
+    }
+
+    void release_output(asio::ip::address const& a, std::size_t n)
+    {
+        std::lock_guard lock(mutex_);
+        auto it = peers_.find(a);
+        if(it == peers_.end())
+            return;
+        it->second.pending_output -= n;
+        pending_ -= n;
+        release_if_empty(a, it->second);
+    }
+
+    std::size_t connections() const
+    {
+        std::lock_guard lock(mutex_);
+        return connections_;
+    }
+
+    std::size_t pending_output() const
+    {
+        std::lock_guard lock(mutex_);
+        return pending_;
+    }
+
+private:
+    void release_if_empty(asio::ip::address const& a, peer_usage const& u)
+    {
+        if(u.connections == 0 && u.pending_output == 0)
+            peers_.erase(a);
+    }
+
+    server_options const& opt_;
+    mutable std::mutex mutex_;
+    std::unordered_map<asio::ip::address, peer_usage> peers_;
+    std::size_t connections_ = 0;
+    std::size_t pending_ = 0;
+};
+
+// What shutdown() needs of a connection: touched only on the connection's strand.
+struct connection_control
+{
+    asio::any_io_executor strand;
+    beast::tcp_stream* stream = nullptr; // null once the connection has ended
+    bool idle = true; // waiting for a request head with nothing of it read yet
+};
+
+// Why a request head must be refused before its body is read (RFC 9112
+// §3.2, §6.1–6.3): the framing shapes request smuggling relies on once a
+// proxy sits in front. The body's length would be ambiguous, so the answer
+// closes the connection and nothing after the head is ever read as a request.
+struct framing_error
+{
+    beast::http::status status;
+    std::string detail;
+};
+
+inline std::optional<framing_error> check_framing(beast::http::request_header<> const& h)
+{
+    using beast::http::field;
+    using beast::http::status;
+    if(h.version() >= 11 && h.count(field::host) == 0)
+        return framing_error{status::bad_request, "missing Host header"};
+    if(h.count(field::host) > 1)
+        return framing_error{status::bad_request, "more than one Host header"};
+    if(h.count(field::content_length) > 1)
+        return framing_error{status::bad_request, "more than one Content-Length header"};
+    if(auto const it = h.find(field::content_length); it != h.end())
+    {
+        auto const v = it->value();
+        if(v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != beast::string_view::npos)
+            return framing_error{status::bad_request, "invalid Content-Length"};
+    }
+    if(h.count(field::transfer_encoding) == 0)
+        return std::nullopt;
+    if(h.version() < 11)
+        return framing_error{status::bad_request, "Transfer-Encoding in an HTTP/1.0 request"};
+    if(h.count(field::content_length) != 0)
+        return framing_error{status::bad_request, "both Transfer-Encoding and Content-Length"};
+    // Every field line is one list of codings, each with optional parameters.
+    std::vector<beast::string_view> codings;
+    bool parameters = false;
+    auto const [first, last] = h.equal_range(field::transfer_encoding);
+    for(auto f = first; f != last; ++f)
+        for(auto const& coding : beast::http::ext_list(f->value()))
+        {
+            codings.push_back(coding.first);
+            parameters = parameters || coding.second.begin() != coding.second.end();
+        }
+    if(codings.empty())
+        return framing_error{status::bad_request, "empty Transfer-Encoding"};
+    auto const is_chunked = [](beast::string_view c) { return beast::iequals(c, "chunked"); };
+    if(std::count_if(codings.begin(), codings.end(), is_chunked) > 1)
+        return framing_error{status::bad_request, "chunked applied more than once"};
+    if(!is_chunked(codings.back()))
+        return framing_error{status::bad_request, "the last transfer coding is not chunked"};
+    for(auto const c : codings)
+        if(!is_chunked(c))
+            return framing_error{status::not_implemented, "transfer coding not implemented: " + std::string(c)};
+    if(parameters)
+        return framing_error{status::bad_request, "chunked takes no parameters"};
+    return std::nullopt;
+}
+
+} // detail
+
+template<request_handler Handler>
+struct server<Handler>::shared_state
+{
+    shared_state(Handler h, server_options o)
+        : handler(std::move(h))
+        , options(std::move(o))
+        , ledger(options)
+    {
+        options.max_header_bytes = (std::min<std::uint32_t>)(options.max_header_bytes, 65535);
+    }
+
+    Handler handler;
+    server_options options;
+    detail::usage_ledger ledger;
+    std::atomic<bool> stopping{false};
+    std::mutex mutex; // guards `open`
+    std::list<std::shared_ptr<detail::connection_control>> open;
+
+    // Runs `f(control)` on each open connection's strand.
+    template<class F>
+    void for_each_connection(F f)
+    {
+        std::lock_guard lock(mutex);
+        for(auto const& c : open)
+            asio::post(c->strand, [c, f] {
+                if(c->stream)
+                    f(*c);
+            });
+    }
+};
+
 template<request_handler Handler>
 server<Handler>::server(asio::any_io_executor ex, Handler handler, server_options options)
     : executor_(ex)
     , acceptor_(asio::make_strand(ex))
     , shared_(std::make_shared<shared_state>(std::move(handler), std::move(options)))
 {
+}
+
+template<request_handler Handler>
+std::size_t server<Handler>::connection_count() const noexcept
+{
+    return shared_->ledger.connections();
+}
+
+template<request_handler Handler>
+Handler& server<Handler>::handler() noexcept
+{
+    return shared_->handler;
 }
 
 template<request_handler Handler>
@@ -170,6 +397,51 @@ void server<Handler>::stop()
 }
 
 template<request_handler Handler>
+void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::function<void()> done)
+{
+    auto drain = [](server* self, std::shared_ptr<shared_state> state, std::chrono::steady_clock::duration wait,
+                     std::function<void()> then) -> asio::awaitable<void> {
+        system::error_code ignored;
+        self->acceptor_.close(ignored);
+        state->stopping = true;
+        // Idle keep-alive connections go now; a busy one closes after its answer.
+        state->for_each_connection([](detail::connection_control& c) {
+            system::error_code ec;
+            if(c.idle)
+                c.stream->socket().close(ec);
+        });
+        asio::steady_timer tick(co_await asio::this_coro::executor);
+        auto const until = std::chrono::steady_clock::now() + wait;
+        while(state->ledger.connections() != 0 && std::chrono::steady_clock::now() < until)
+        {
+            tick.expires_after(std::chrono::milliseconds(20));
+            co_await tick.async_wait(detail::use_tuple);
+        }
+        if(state->ledger.connections() != 0)
+        {
+            state->for_each_connection([](detail::connection_control& c) {
+                system::error_code ec;
+                c.stream->socket().shutdown(tcp::socket::shutdown_both, ec);
+                c.stream->socket().close(ec);
+            });
+            auto const last = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+            while(state->ledger.connections() != 0 && std::chrono::steady_clock::now() < last)
+            {
+                tick.expires_after(std::chrono::milliseconds(20));
+                co_await tick.async_wait(detail::use_tuple);
+            }
+        }
+        if(then)
+            then();
+    };
+    asio::co_spawn(acceptor_.get_executor(), drain(this, shared_, grace, std::move(done)),
+        [](std::exception_ptr ep) {
+            if(ep)
+                detail::log_unexpected("shutdown", ep);
+        });
+}
+
+template<request_handler Handler>
 asio::awaitable<void> server<Handler>::accept_loop()
 {
     for(;;)
@@ -186,8 +458,11 @@ asio::awaitable<void> server<Handler>::accept_loop()
         }
         system::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
+        auto const peer = socket.remote_endpoint(ec);
+        if(ec)
+            continue; // already gone
         auto const ex = socket.get_executor();
-        asio::co_spawn(ex, serve(shared_, beast::tcp_stream(tcp::socket(std::move(socket)))),
+        asio::co_spawn(ex, serve(shared_, beast::tcp_stream(tcp::socket(std::move(socket))), peer.address()),
             [](std::exception_ptr ep) {
                 if(ep)
                     detail::log_unexpected("connection", ep);
@@ -209,7 +484,7 @@ inline asio::awaitable<void> linger(beast::tcp_stream& stream)
     char sink[16 * 1024];
     std::size_t total = 0;
     stream.expires_after(std::chrono::seconds(2));
-    while(!ec && total < 64 * 1024 * 1024)
+    while(!ec && total < 1024 * 1024)
     {
         std::size_t n = 0;
         std::tie(ec, n) = co_await stream.async_read_some(asio::buffer(sink), use_tuple);
@@ -217,113 +492,234 @@ inline asio::awaitable<void> linger(beast::tcp_stream& stream)
     }
 }
 
+// Writes a handler's answer piece by piece, holding the bytes each piece
+// exposes against the output budget while it is written; a first piece the
+// budget refuses is not written and `refused` is set. A HEAD answer stops at
+// the end of its header.
+inline asio::awaitable<system::error_code> write_answer(beast::tcp_stream& stream,
+    beast::http::message_generator& reply, bool head, usage_ledger& ledger, asio::ip::address const& peer,
+    bool& refused)
+{
+    if(head)
+        co_return co_await write_header_only(stream, reply);
+    system::error_code ec;
+    bool first = true;
+    while(!reply.is_done())
+    {
+        auto const buffers = reply.prepare(ec);
+        if(ec)
+            co_return ec;
+        std::size_t const size = asio::buffer_size(buffers);
+        if(!ledger.try_hold_output(peer, size, first))
+        {
+            refused = true;
+            co_return system::error_code{};
+        }
+        first = false;
+        auto [wec, n] = co_await asio::async_write(stream, buffers, use_tuple);
+        ledger.release_output(peer, size);
+        if(wec)
+            co_return wec;
+        reply.consume(n);
+    }
+    co_return system::error_code{};
+}
+
 } // detail
 
 template<request_handler Handler>
-asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream)
+asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream,
+    asio::ip::address peer)
 {
     namespace bhttp = beast::http;
     using detail::linger;
     using detail::use_tuple;
 
-    struct connection_count
-    {
-        std::atomic<std::size_t>& n;
-        explicit connection_count(std::atomic<std::size_t>& c) : n(c) { ++n; }
-        ~connection_count() { --n; }
-    } counted(state->connections);
-
     server_options const& opt = state->options;
-    beast::flat_buffer buffer;
 
     auto send_and_close = [&](response res) -> asio::awaitable<void> {
         res.set(bhttp::field::server, opt.server_name);
+        res.keep_alive(false);
         stream.expires_after(opt.write_timeout);
         co_await bhttp::async_write(stream, res, use_tuple);
     };
 
-    if(state->connections.load() > opt.max_connections)
+    switch(state->ledger.open(peer))
     {
+    case detail::usage_ledger::admission::ok:
+        break;
+    case detail::usage_ledger::admission::server_full:
+        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections"));
+        co_return;
+    case detail::usage_ledger::admission::address_full:
         co_await send_and_close(make_error_response(bhttp::status::service_unavailable,
-            "too many connections", 11, false));
+            "too many connections from this address"));
+        co_return;
     }
-    else
+
+    // Registered for shutdown(); unregistered, and the ledger told, on every way out.
+    auto control = std::make_shared<detail::connection_control>();
+    control->strand = stream.get_executor();
+    control->stream = &stream;
+    typename std::list<std::shared_ptr<detail::connection_control>>::iterator registered;
     {
-        for(;;)
+        std::lock_guard lock(state->mutex);
+        registered = state->open.insert(state->open.end(), control);
+    }
+    struct on_exit
+    {
+        std::shared_ptr<shared_state>& state;
+        std::shared_ptr<detail::connection_control>& control;
+        typename std::list<std::shared_ptr<detail::connection_control>>::iterator it;
+        asio::ip::address const& peer;
+        ~on_exit()
         {
-            bhttp::request_parser<bhttp::string_body> parser;
-            parser.body_limit(opt.max_body_bytes);
-            parser.header_limit(opt.max_header_bytes);
-
-            stream.expires_after(opt.read_timeout);
-            auto [ec, n] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
-            if(!ec && !parser.is_done())
+            control->stream = nullptr;
             {
-                // curl and others wait for this before sending a large body.
-                if(beast::iequals(parser.get()[bhttp::field::expect], "100-continue"))
-                {
-                    bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, parser.get().version()};
-                    stream.expires_after(opt.write_timeout);
-                    std::tie(ec, n) = co_await bhttp::async_write(stream, go_on, use_tuple);
-                }
-                if(!ec)
-                {
-                    stream.expires_after(opt.read_timeout);
-                    std::tie(ec, n) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
-                }
+                std::lock_guard lock(state->mutex);
+                state->open.erase(it);
             }
-            if(ec)
-            {
-                if(auto res = detail::answer_to_read_error(ec, opt))
-                {
-                    co_await send_and_close(std::move(*res));
-                    co_await linger(stream);
-                }
-                break;
-            }
-
-            request req = parser.release();
-            unsigned const version = req.version();
-            bool const keep_alive = req.keep_alive();
-            bool const head = req.method() == bhttp::verb::head;
-
-            std::optional<bhttp::message_generator> reply;
-            std::exception_ptr failure;
-            try
-            {
-                if constexpr(streaming_request_handler<Handler>)
-                    reply = co_await state->handler(std::move(req), stream);
-                else
-                    reply.emplace(co_await state->handler(std::move(req)));
-            }
-            catch(...)
-            {
-                failure = std::current_exception();
-            }
-            if(failure)
-            {
-                detail::log_unexpected("handler", failure);
-                co_await send_and_close(make_error_response(bhttp::status::internal_server_error,
-                    "internal server error", version, false));
-                break;
-            }
-
-            if(!reply)
-                break; // the handler answered on the stream itself (a streamed response)
-            bool const reply_keeps_alive = reply->keep_alive();
-            stream.expires_after(opt.write_timeout);
-            system::error_code wec;
-            if(head)
-                wec = co_await detail::write_header_only(stream, *reply);
-            else
-                std::tie(wec, std::ignore) = co_await beast::async_write(stream, std::move(*reply), use_tuple);
-            if(wec || !keep_alive || !reply_keeps_alive)
-                break;
+            state->ledger.close(peer);
         }
+    } cleanup{state, control, registered, peer};
+
+    // Bounded, so that what a request holds before it is parsed (its head,
+    // a chunk header, the trailer) stays within the header limit; the body
+    // goes into the request as it is parsed.
+    beast::flat_buffer buffer(opt.max_header_bytes + 1024);
+
+    while(!state->stopping)
+    {
+        bhttp::request_parser<bhttp::string_body> parser;
+        parser.body_limit(opt.max_body_bytes);
+        parser.header_limit(opt.max_header_bytes);
+
+        control->idle = buffer.size() == 0;
+        stream.expires_after(opt.header_timeout);
+        auto [ec, n] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
+        control->idle = false;
+        if(!ec)
+        {
+            if(auto refused = detail::check_framing(parser.get()))
+            {
+                co_await send_and_close(make_error_response(refused->status, refused->detail));
+                co_await linger(stream);
+                break;
+            }
+        }
+        if(!ec && !parser.is_done())
+        {
+            // curl and others wait for this before sending a large body.
+            if(parser.get().version() >= 11 && beast::iequals(parser.get()[bhttp::field::expect], "100-continue"))
+            {
+                bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, parser.get().version()};
+                stream.expires_after(opt.write_timeout);
+                std::tie(ec, n) = co_await bhttp::async_write(stream, go_on, use_tuple);
+            }
+            if(!ec)
+            {
+                stream.expires_after(opt.read_timeout);
+                std::tie(ec, n) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
+            }
+        }
+        if(ec)
+        {
+            if(auto res = detail::answer_to_read_error(ec, opt))
+            {
+                co_await send_and_close(std::move(*res));
+                co_await linger(stream);
+            }
+            break;
+        }
+
+        request req = parser.release();
+        unsigned const version = req.version();
+        bool const keep_alive = req.keep_alive();
+        bool const head = req.method() == bhttp::verb::head;
+
+        std::optional<bhttp::message_generator> reply;
+        std::exception_ptr failure;
+        try
+        {
+            if constexpr(streaming_request_handler<Handler>)
+                reply = co_await state->handler(std::move(req), stream);
+            else
+                reply.emplace(co_await state->handler(std::move(req)));
+        }
+        catch(...)
+        {
+            failure = std::current_exception();
+        }
+        if(failure)
+        {
+            detail::log_unexpected("handler", failure);
+            co_await send_and_close(make_error_response(bhttp::status::internal_server_error,
+                "internal server error", version, false));
+            break;
+        }
+
+        if(!reply)
+            break; // the handler answered on the stream itself (a streamed response)
+        bool const reply_keeps_alive = reply->keep_alive();
+        stream.expires_after(opt.write_timeout);
+        bool refused = false;
+        auto const wec = co_await detail::write_answer(stream, *reply, head, state->ledger, peer, refused);
+        if(refused)
+        {
+            reply.reset(); // its memory goes now, not after the 503 is written
+            auto busy = make_error_response(bhttp::status::service_unavailable,
+                "the server holds too many unread answers; try again", version, false);
+            busy.set(bhttp::field::retry_after, "1");
+            co_await send_and_close(std::move(busy));
+            break;
+        }
+        if(wec || !keep_alive || !reply_keeps_alive)
+            break;
     }
 
     system::error_code ignored;
     stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+inline void run_threads(asio::io_context& ioc, unsigned threads, std::function<void(std::exception_ptr)> on_error)
+{
+    auto run_one = [&ioc, &on_error] {
+        for(;;)
+        {
+            try
+            {
+                ioc.run();
+                return;
+            }
+            catch(...)
+            {
+                if(on_error)
+                    on_error(std::current_exception());
+                else
+                    detail::log_unexpected("io_context::run", std::current_exception());
+            }
+        }
+    };
+    std::vector<std::thread> extra;
+    for(unsigned i = 1; i < threads; ++i)
+        extra.emplace_back(run_one);
+    run_one();
+    for(auto& t : extra)
+        t.join();
+}
+
+inline std::size_t raise_open_file_limit() noexcept
+{
+    rlimit lim{};
+    if(::getrlimit(RLIMIT_NOFILE, &lim) != 0)
+        return 0;
+    if(lim.rlim_cur < lim.rlim_max)
+    {
+        lim.rlim_cur = lim.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &lim);
+        ::getrlimit(RLIMIT_NOFILE, &lim);
+    }
+    return static_cast<std::size_t>(lim.rlim_cur);
 }
 
 } // agentio::http
