@@ -927,7 +927,9 @@ BOOST_AUTO_TEST_CASE(an_idle_connection_the_server_closes_leaves_the_pool)
     // Not left in CLOSE_WAIT until the next request: the pool watches idle connections.
     asio::io_context ioc;
     test_server srv(ioc);
-    ah::client c(ioc.get_executor());
+    ah::client_options o;
+    o.watch_idle_connections = true;
+    ah::client c(ioc.get_executor(), o);
     run_test(ioc, [&]() -> asio::awaitable<void> {
         auto req = get(srv.url("/close-after"));
         auto [err, res] = co_await c.async_request(std::move(req), asio::use_awaitable);

@@ -210,6 +210,15 @@ struct client_options
     /// An idle pooled connection is closed after this long without use.
     std::chrono::steady_clock::duration keep_alive_timeout = std::chrono::seconds(60);
 
+    /** Watch idle pooled connections, closing one as soon as its server closes
+        it, rather than leaving it in CLOSE_WAIT until the next request to that
+        origin (or the keep-alive timeout) finds it dead. The watch is an
+        operation in progress: while a connection is idle, `io_context::run()`
+        does not return for lack of work. For long-running servers; a program
+        that runs its io_context until its requests are done leaves it off.
+    */
+    bool watch_idle_connections = false;
+
     /// Largest response body, buffered or streamed.
     std::uint64_t max_response_bytes = 64 * 1024 * 1024;
 

@@ -223,6 +223,7 @@ agentio::http::client_options client_options(bool use_proxy)
 {
     agentio::http::client_options o;
     o.max_connections_per_origin = 100000;
+    o.watch_idle_connections = true; // the server runs until stopped: no connection lingers in CLOSE_WAIT
     if(use_proxy)
         o.proxy = agentio::http::proxy_settings::from_environment();
     return o;

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <unistd.h>
 
@@ -116,6 +117,7 @@ int run_mcp(mcp_settings const& settings)
 
     agentio::http::client_options client_options;
     client_options.total_timeout = std::chrono::seconds(settings.api_timeout_s);
+    client_options.watch_idle_connections = true; // a server: no connection lingers in CLOSE_WAIT
     agentio::http::client http_client(ioc.get_executor(), client_options);
     agent::api_client api(http_client, settings.api_base_url, std::chrono::seconds(settings.api_timeout_s));
 
@@ -150,8 +152,9 @@ int run_mcp(mcp_settings const& settings)
     // Seed 001 §13.5: say at once when the API is not there (the tools will say it again).
     {
         auto probe = asio::co_spawn(ioc, api.get("/datos-relevantes?limit=1"), asio::use_future);
-        ioc.run();
-        ioc.restart();
+        // Until the answer, not until no work is left: the pooled connection stays watched.
+        while(probe.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            ioc.run_one();
         auto const r = probe.get();
         if(r.ok())
             log.write("INFO", "API disponible en " + settings.api_base_url);

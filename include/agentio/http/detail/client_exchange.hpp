@@ -71,7 +71,7 @@ struct client_state
     client_state(asio::any_io_executor e, client_options o)
         : ex(std::move(e))
         , opts(std::move(o))
-        , pool(opts.max_connections_per_origin, opts.keep_alive_timeout)
+        , pool(opts.max_connections_per_origin, opts.keep_alive_timeout, opts.watch_idle_connections)
     {
         if(!opts.tls)
         {
@@ -497,20 +497,29 @@ struct exchange
 
         arm_until(until, limit::connect);
         auto [cec, ep] = co_await conn->tcp().async_connect(endpoints, nothrow_awaitable);
+        if(cec == asio::error::operation_aborted && !is_cancelled(cs) && state->pool.drop_idle() != 0)
+        {
+            // Out of descriptors (see below), and idle pooled connections hold
+            // some: give them back and try once more.
+            arm_until(until, limit::connect);
+            std::tie(cec, ep) = co_await conn->tcp().async_connect(endpoints, nothrow_awaitable);
+        }
         if(cec)
         {
             if(is_cancelled(cs))
                 co_return cancelled_error();
             if(cec == asio::error::operation_aborted)
             {
-                // Asio's range connect reports a socket it could not open
-                // (out of descriptors) as aborted: say what really happened.
+                // Nobody cancelled: Asio's range connect reports a socket it
+                // could not open (out of descriptors) as aborted. Say what
+                // happened; a descriptor may have been freed since, so a
+                // socket that opens now still means that one did not.
                 tcp::socket probe(state->ex);
                 system::error_code oec;
                 probe.open(endpoints.front().protocol(), oec);
-                if(oec)
-                    co_return make_error(oec, "cannot open a socket to connect to " + peer + ": " + oec.message());
-                co_return cancelled_error();
+                if(!oec)
+                    oec = asio::error::no_descriptors;
+                co_return make_error(oec, "cannot open a socket to connect to " + peer + ": " + oec.message());
             }
             if(cec == beast::error::timeout)
                 co_return timeout_error(peer);

@@ -150,10 +150,11 @@ public:
         std::shared_ptr<waiter> wait; // set when not granted: wait on it
     };
 
-    connection_pool(std::size_t cap, std::chrono::steady_clock::duration keep_alive)
+    connection_pool(std::size_t cap, std::chrono::steady_clock::duration keep_alive, bool watch_idle)
         : core_(std::make_shared<core>())
         , cap_(cap == 0 ? 1 : cap)
         , keep_alive_(keep_alive)
+        , watch_idle_(watch_idle)
     {
     }
 
@@ -243,7 +244,8 @@ public:
             {
                 if(conn)
                 {
-                    watch_idle(key, *conn);
+                    if(watch_idle_)
+                        watch_idle(key, *conn);
                     o.idle.push_back(std::move(conn));
                 }
                 else
@@ -270,16 +272,18 @@ public:
         return n;
     }
 
-    // Closes idle connections; later released ones are closed too.
-    void shutdown()
+    // Closes the idle connections of every origin (descriptors are short);
+    // returns how many.
+    std::size_t drop_idle()
     {
         std::lock_guard lock(core_->mutex);
-        core_->closed = true;
+        std::size_t dropped = 0;
         for(auto it = core_->origins.begin(); it != core_->origins.end();)
         {
             auto& o = it->second;
             for(auto& c : o.idle)
                 c->close();
+            dropped += o.idle.size();
             o.live -= o.idle.size();
             o.idle.clear();
             if(o.live == 0 && o.waiters.empty())
@@ -287,6 +291,17 @@ public:
             else
                 ++it;
         }
+        return dropped;
+    }
+
+    // Closes idle connections; later released ones are closed too.
+    void shutdown()
+    {
+        {
+            std::lock_guard lock(core_->mutex);
+            core_->closed = true;
+        }
+        drop_idle();
     }
 
 private:
@@ -327,7 +342,8 @@ private:
     // An idle connection becomes readable when the peer closes it (or sends
     // anything, which makes it unusable too): it is closed and dropped then,
     // instead of sitting in CLOSE_WAIT until a request to the same origin
-    // finds it dead. Taking it for a request cancels the watch.
+    // finds it dead. Taking it for a request cancels the watch. Optional: a
+    // pending watch keeps io_context::run() from returning.
     void watch_idle(std::string const& key, connection& conn)
     {
         std::weak_ptr<core> weak = core_;
@@ -358,6 +374,7 @@ private:
     std::shared_ptr<core> core_;
     std::size_t const cap_;
     std::chrono::steady_clock::duration const keep_alive_;
+    bool const watch_idle_;
 };
 
 } // agentio::http::detail

@@ -451,7 +451,15 @@ asio::awaitable<void> server<Handler>::accept_loop()
             co_return; // stopped
         if(ec)
         {
-            // Out of descriptors or memory: back off instead of spinning.
+            // Out of descriptors: idle keep-alive connections give theirs back
+            // (as nginx does), so that new clients are not kept waiting behind
+            // connections nobody uses. Either way, back off instead of spinning.
+            if(ec == asio::error::no_descriptors || ec == system::errc::too_many_files_open_in_system)
+                shared_->for_each_connection([](detail::connection_control& c) {
+                    system::error_code ignored;
+                    if(c.idle)
+                        c.stream->socket().close(ignored);
+                });
             asio::steady_timer pause(acceptor_.get_executor(), std::chrono::milliseconds(50));
             co_await pause.async_wait(detail::use_tuple);
             continue;
