@@ -304,10 +304,19 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
     if(parsed.status != 0)
         co_return bhttp::message_generator(agentio::http::make_error_response(
             static_cast<bhttp::status>(parsed.status), parsed.detail, req.version(), req.keep_alive()));
+    if(stopping_)
+        co_return bhttp::message_generator(agentio::http::make_error_response(bhttp::status::service_unavailable,
+            "El servidor se está deteniendo; inténtelo de nuevo en unos momentos", req.version(), false));
     if(auto reason = settings_.unavailable_reason(); reason || agent_.index() == 0)
         co_return bhttp::message_generator(agentio::http::make_error_response(bhttp::status::service_unavailable,
             reason ? *reason : "El asistente no está disponible", req.version(), req.keep_alive()));
 
+    struct counted
+    {
+        std::atomic<std::size_t>& n;
+        explicit counted(std::atomic<std::size_t>& c) : n(c) { ++n; }
+        ~counted() { --n; }
+    } count_this_chat(running_);
     agentio::sse::writer writer(stream);
     if(auto ec = co_await writer.start(req.version()))
     {
@@ -334,7 +343,7 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
     auto const result = co_await asio::co_spawn(ex, run(), token);
     log_line(describe_run(result,
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started),
-        writer.client_gone()));
+        writer.client_gone() && !stopping_)); // a shutdown's forced close looks like the client leaving
     co_await writer.finish();
     co_return std::nullopt;
 }

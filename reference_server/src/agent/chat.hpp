@@ -17,6 +17,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -70,6 +71,13 @@ public:
 
     chat_settings const& settings() const noexcept { return settings_; }
 
+    /// From now on a new chat is answered 503 (the server is stopping); chats
+    /// already running go on. Safe from any thread.
+    void stop_accepting() noexcept { stopping_ = true; }
+
+    /// Chats running right now.
+    std::size_t running() const noexcept { return running_.load(); }
+
 private:
     using anthropic_agent = agentio::agent::orchestrator<agentio::llm::anthropic_provider, portfolio_tools>;
     using openai_agent = agentio::agent::orchestrator<agentio::llm::openai_provider, portfolio_tools>;
@@ -83,6 +91,8 @@ private:
     std::unique_ptr<agentio::llm::anthropic_provider> anthropic_;
     std::unique_ptr<agentio::llm::openai_provider> openai_;
     std::variant<std::monostate, anthropic_agent, openai_agent> agent_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<std::size_t> running_{0};
 };
 
 } // namespace portfolio::agent

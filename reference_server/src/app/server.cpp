@@ -158,7 +158,23 @@ void portfolio_server::stop()
 
 void portfolio_server::shutdown()
 {
-    http_->shutdown(options_.shutdown_grace, [this] { ioc_.stop(); });
+    // The chats' tools call this server's own API: it keeps accepting while
+    // the chats in flight finish (new chats get 503), then drains the rest.
+    chat_->stop_accepting();
+    boost::asio::co_spawn(ioc_,
+        [this]() -> boost::asio::awaitable<void> {
+            auto const until = std::chrono::steady_clock::now() + options_.shutdown_grace;
+            boost::asio::steady_timer tick(co_await boost::asio::this_coro::executor);
+            while(chat_->running() != 0 && std::chrono::steady_clock::now() < until)
+            {
+                tick.expires_after(std::chrono::milliseconds(20));
+                co_await tick.async_wait(boost::asio::use_awaitable);
+            }
+            auto const left = until - std::chrono::steady_clock::now();
+            http_->shutdown(std::max<std::chrono::steady_clock::duration>(left, std::chrono::seconds(0)),
+                [this] { ioc_.stop(); });
+        },
+        boost::asio::detached);
 }
 
 } // namespace portfolio

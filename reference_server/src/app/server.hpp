@@ -12,6 +12,8 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
