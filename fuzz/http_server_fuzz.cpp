@@ -101,8 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
             std::abort();
         auto const status = p.get().result_int();
         rest.remove_prefix(end + 4);
-        // Bodies start with "echo " or '{': one starting "HTTP/1." is the next answer.
-        if(!rest.starts_with("HTTP/1."))
+        // Bodies start with "echo " or '{': one starting "HTTP/1." is the next
+        // answer, and nothing after a header is the answer to a last HEAD.
+        if(!rest.empty() && !rest.starts_with("HTTP/1."))
         {
             auto const length = static_cast<std::size_t>(p.content_length().value_or(0));
             if(rest.size() < length)
