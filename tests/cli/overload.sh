@@ -5,15 +5,10 @@
 # once exhaust the descriptors.
 set -euo pipefail
 exe=$1 fake=$2 scenarios=$3 work=$4
-rm -rf "$work" && mkdir -p "$work"
-"$exe" init-db "$work/p.db" --initiatives 60 >/dev/null
-"$fake" --scenarios "$scenarios" --port 0 --token-interval-ms 20 >"$work/fake.txt" 2>&1 &
-fake_pid=$!
-srv_pid=
+source "$(dirname "$0")/lib.sh"
+srv_pid= fake_pid=
 trap 'kill $fake_pid $srv_pid 2>/dev/null || true' EXIT
-wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; cat "$1"; return 1; }
-wait_for "$work/fake.txt" 'listening on'
-fake_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/fake.txt")
+start_fake "$exe" "$fake" "$scenarios" "$work" 20
 # The hard limit too: the server raises its soft limit to the hard one at start.
 ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=portfolio-two-rounds CHART_OUTPUT_DIR="$work/charts" \
     prlimit --nofile=100:100 "$exe" serve --db "$work/p.db" --port 0 --threads 2 >"$work/srv.txt" 2>"$work/srv.err" &

@@ -5,15 +5,10 @@
 # a short grace is cut and the process still exits promptly.
 set -euo pipefail
 exe=$1 fake=$2 scenarios=$3 work=$4
-rm -rf "$work" && mkdir -p "$work"
-"$exe" init-db "$work/p.db" --initiatives 60 >/dev/null
-"$fake" --scenarios "$scenarios" --port 0 --token-interval-ms 60 >"$work/fake.txt" 2>&1 &
-fake_pid=$!
-srv_pid=
+source "$(dirname "$0")/lib.sh"
+srv_pid= fake_pid=
 trap 'kill $fake_pid $srv_pid 2>/dev/null || true' EXIT
-wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; cat "$1"; return 1; }
-wait_for "$work/fake.txt" 'listening on'
-fake_url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/fake.txt")
+start_fake "$exe" "$fake" "$scenarios" "$work" 60
 
 start_server() { # grace, log name
     ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=portfolio-two-rounds CHART_OUTPUT_DIR="$work/charts" \

@@ -72,6 +72,21 @@ struct chat_server
     asio::ip::tcp::endpoint endpoint() const { return server->endpoint(); }
 };
 
+// A scenario whose every attempt is answered 529 (overloaded).
+void add_always_overloaded(fake_provider& f, std::string name)
+{
+    agentio::testing::scripted_response busy;
+    busy.text = "Hola.";
+    agentio::testing::fault overload;
+    overload.kind = agentio::testing::fault_kind::http_error;
+    overload.status = 529;
+    busy.faults.push_back(overload);
+    agentio::testing::scenario sc;
+    sc.name = std::move(name);
+    sc.turns.push_back({busy});
+    f.fake.add_scenario(sc);
+}
+
 portfolio::agent::chat_settings anthropic_at(fake_provider const& f, std::string model)
 {
     portfolio::agent::chat_settings s;
@@ -267,19 +282,7 @@ BOOST_AUTO_TEST_CASE(a_follow_up_question_keeps_the_history)
 BOOST_AUTO_TEST_CASE(provider_failures_reach_the_user_in_spanish)
 {
     fake_provider f;
-    {
-        // An overload that outlasts the retries.
-        agentio::testing::scripted_response busy;
-        busy.text = "Hola.";
-        agentio::testing::fault overload;
-        overload.kind = agentio::testing::fault_kind::http_error;
-        overload.status = 529;
-        busy.faults.push_back(overload);
-        agentio::testing::scenario sc;
-        sc.name = "siempre-saturado";
-        sc.turns.push_back({busy});
-        f.fake.add_scenario(sc);
-    }
+    add_always_overloaded(f, "siempre-saturado"); // an overload that outlasts the retries
     chat_server s(anthropic_at(f, "siempre-saturado"));
     auto const r = chat(s.endpoint(), ask("hola"));
     BOOST_TEST(r.names() == "error ");
@@ -354,18 +357,7 @@ BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
 BOOST_AUTO_TEST_CASE(chats_closed_by_the_client_at_any_point)
 {
     fake_provider f; // token_interval 0: as fast as the server reads
-    {
-        agentio::testing::scripted_response busy;
-        busy.text = "Hola.";
-        agentio::testing::fault overload;
-        overload.kind = agentio::testing::fault_kind::http_error;
-        overload.status = 529;
-        busy.faults.push_back(overload);
-        agentio::testing::scenario sc;
-        sc.name = "saturado-siempre";
-        sc.turns.push_back({busy});
-        f.fake.add_scenario(sc);
-    }
+    add_always_overloaded(f, "saturado-siempre");
     chat_server tools(anthropic_at(f, "portfolio-two-rounds"));
     chat_server retrying(anthropic_at(f, "saturado-siempre"));
     std::string const body = ask("¿Cuántas iniciativas hay en ejecución?");
