@@ -25,10 +25,10 @@ printf 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\nConte
 printf 'GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /b HTTP/1.0\r\n\r\n' > "$out/http/http10"
 for t in "${targets[@]}"; do
   case $t in
-    sse_parser_fuzz) ./build/fuzz/fuzz/sse_parser_fuzz -max_total_time="$seconds" -max_len=4096 "$out/sse" ;;
-    query_fuzz) ./build/fuzz/fuzz/query_fuzz -max_total_time="$seconds" -max_len=2048 "$out/query" ;;
-    tool_validator_fuzz) ./build/fuzz/fuzz/tool_validator_fuzz -max_total_time="$seconds" -max_len=2048 "$out/validator" ;;
-    http_server_fuzz) ./build/fuzz/fuzz/http_server_fuzz -max_total_time="$seconds" -max_len=8192 "$out/http" ;;
+    sse_parser_fuzz) ./build/fuzz/fuzz/sse_parser_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=4096 "$out/sse" ;;
+    query_fuzz) ./build/fuzz/fuzz/query_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=2048 "$out/query" ;;
+    tool_validator_fuzz) ./build/fuzz/fuzz/tool_validator_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=2048 "$out/validator" ;;
+    http_server_fuzz) ./build/fuzz/fuzz/http_server_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=8192 "$out/http" ;;
     *) echo "fuzz.sh: unknown target $t"; exit 2 ;;
   esac
 done
