@@ -21,7 +21,7 @@ bash scripts/setup.sh python3-matplotlib python3-munkres python3-ufolib2 >/dev/n
 bench=${CHART_BENCH:-}
 if [ -z "$bench" ]; then
     bash scripts/build.sh release agentio_chart_bench >/dev/null
-    bench=$root/build/release/bench/agentio_chart_bench
+    bench=$root/build/release/reference_server/portfolio/bench/agentio_chart_bench
 fi
 
 work=$(mktemp -d)

@@ -13,14 +13,14 @@ ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$build/reference_server/agentio-portfolio" init-db "$work/p.db" > /dev/null
+"$build/reference_server/portfolio/agentio-portfolio" init-db "$work/p.db" > /dev/null
 "$build/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0 > "$work/fake.out" &
 for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done
 fake_port=$(grep -o '[0-9]*$' "$work/fake.out")
 
 for n in "${counts[@]}"; do
     ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" AGENT_MODEL=load-20tps \
-        "$build/reference_server/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 --max-connections-per-address 0 > "$work/srv.out" 2> "$work/srv.err" &
+        "$build/reference_server/portfolio/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 --max-connections-per-address 0 > "$work/srv.out" 2> "$work/srv.err" &
     srv=$!
     for _ in $(seq 50); do grep -q escuchando "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
     port=$(grep -o 'http://[0-9.]*:[0-9]*' "$work/srv.out" | head -1 | grep -o '[0-9]*$')

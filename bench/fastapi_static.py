@@ -2,7 +2,7 @@
 FastAPI + uvicorn, Starlette's StaticFiles (ETag, If-None-Match) behind GZipMiddleware
 (compresses every response on the fly), the page at / as the seed's deployment would.
 
-    python3 bench/fastapi_static.py --dir reference_server/web/dist --port 18091 [--workers N]
+    python3 bench/fastapi_static.py --dir reference_server/portfolio/web/dist --port 18091 [--workers N]
 """
 import argparse
 

@@ -22,7 +22,7 @@ mkdir -p "$out"
 
 bash scripts/setup.sh python3-fastapi python3-uvicorn >/dev/null
 bash scripts/build.sh release agentio-portfolio >/dev/null
-exe=$root/build/release/reference_server/agentio-portfolio
+exe=$root/build/release/reference_server/portfolio/agentio-portfolio
 db=$out/portfolio.db
 [ -f "$db" ] || "$exe" init-db "$db" >/dev/null
 ulimit -n "$(ulimit -Hn)"

@@ -28,7 +28,7 @@ npm ci --prefix tests/mcp/js --no-audit --no-fund --silent
 bin=$root/build/release
 ours_exe=$bin/bench/agentio_mcp_echo_server
 load=$bin/bench/agentio_mcp_stdio_load
-portfolio=$bin/reference_server/agentio-portfolio
+portfolio=$bin/reference_server/portfolio/agentio-portfolio
 ts_server=$root/tests/mcp/js/echo_server.mjs
 
 pids=()

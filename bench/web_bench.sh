@@ -8,7 +8,7 @@
 #
 # wrk scenarios alternate between the servers `runs` times (medians); then
 # Chromium loads the page `page-loads` times cold and warm from each
-# (reference_server/web/bench/page_load.mjs). Printed as Markdown (also
+# (reference_server/portfolio/web/bench/page_load.mjs). Printed as Markdown (also
 # written to build/bench/web.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +24,8 @@ mkdir -p "$out"
 bash scripts/setup.sh wrk curl chromium python3-fastapi python3-uvicorn >/dev/null
 bash scripts/web.sh >/dev/null
 bash scripts/build.sh release agentio-portfolio >/dev/null
-exe=$root/build/release/reference_server/agentio-portfolio
-dist=$root/reference_server/web/dist
+exe=$root/build/release/reference_server/portfolio/agentio-portfolio
+dist=$root/reference_server/portfolio/web/dist
 db=$out/portfolio.db
 [ -f "$db" ] || "$exe" init-db "$db" >/dev/null
 
@@ -86,8 +86,8 @@ size() { curl -s -o /dev/null -w '%{size_download}' -H "$2" "$1"; }
   echo
   echo "| page load in Chromium (median of $loads) | agentio | FastAPI |"
   echo "|---|---:|---:|"
-  ours_json=$(cd reference_server/web && node bench/page_load.mjs --url "http://127.0.0.1:$ours_port/chat" --runs "$loads")
-  peer_json=$(cd reference_server/web && node bench/page_load.mjs --url "http://127.0.0.1:$peer_port/" --runs "$loads")
+  ours_json=$(cd reference_server/portfolio/web && node bench/page_load.mjs --url "http://127.0.0.1:$ours_port/chat" --runs "$loads")
+  peer_json=$(cd reference_server/portfolio/web && node bench/page_load.mjs --url "http://127.0.0.1:$peer_port/" --runs "$loads")
   for row in "cold: bytes on the wire|cold.bytes" "cold: first byte, ms|cold.ttfb" "cold: DOMContentLoaded, ms|cold.dcl" \
              "cold: question box on screen, ms|cold.ready" "warm (again, same browser): bytes on the wire|warm.bytes" \
              "warm: question box on screen, ms|warm.ready"; do

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
-exe=$build/reference_server/agentio-portfolio
+exe=$build/reference_server/portfolio/agentio-portfolio
 [ -x "$exe" ] || cmake --build "$build" --target agentio-portfolio
 command -v npm >/dev/null || bash scripts/setup.sh nodejs npm
 npm ci --prefix tests/mcp/js --no-audit --no-fund --silent

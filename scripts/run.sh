@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/web.sh
 bash scripts/build.sh release agentio-portfolio
-exec ./build/release/reference_server/agentio-portfolio serve "$@"
+exec ./build/release/reference_server/portfolio/agentio-portfolio serve "$@"

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The chat page: its pure modules under node's test runner, then the page in
 # Debian's Chromium (playwright-core, axe-core) against the real server and the
-# fake LLM on loopback (reference_server/web/tests/).
+# fake LLM on loopback (reference_server/portfolio/web/tests/).
 #   scripts/web_test.sh [build-dir]     (default build/release; screenshots in <build-dir>/web-test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build/release}")
 bash scripts/setup.sh chromium
 bash scripts/web.sh
-[ -x "$build/reference_server/agentio-portfolio" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
+[ -x "$build/reference_server/portfolio/agentio-portfolio" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
     cmake --build "$build" --target agentio-portfolio agentio-fake-llm
-cd reference_server/web
+cd reference_server/portfolio/web
 node --test tests/unit.test.mjs
-node tests/browser_test.mjs --exe "$build/reference_server/agentio-portfolio" --fake "$build/bench/agentio-fake-llm" \
+node tests/browser_test.mjs --exe "$build/reference_server/portfolio/agentio-portfolio" --fake "$build/bench/agentio-fake-llm" \
     --web-dir dist --out "$build/web-test"

@@ -33,7 +33,7 @@ struct server_options
     agentio::http::server_options http{};
     agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
     agent::chart_settings charts{}; // generar_grafico and GET /api/v1/charts/{file}
-    std::filesystem::path web_dir{}; // the built chat page (reference_server/web/dist); empty: none
+    std::filesystem::path web_dir{}; // the built chat page (reference_server/portfolio/web/dist); empty: none
     std::chrono::steady_clock::duration shutdown_grace = std::chrono::seconds(10); // for requests in flight on shutdown()
 };
 

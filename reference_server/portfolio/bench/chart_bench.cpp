@@ -4,7 +4,7 @@
 // ×0.8/×1/×1.1 (line, stacked_bar), 10×6 in at 150 dpi = 1500×900 px.
 //
 //   cmake --build --preset release --target agentio_chart_bench
-//   ./build/release/bench/agentio_chart_bench [--repeat 50] [--type bar] [--dpi 150] [--out DIR]
+//   ./build/release/reference_server/portfolio/bench/agentio_chart_bench [--repeat 50] [--type bar] [--dpi 150] [--out DIR]
 //       [--encoder chart|lodepng-custom|lodepng] [--window 2048] [--nicematch 128] [--lazy 1] [--filter -1]
 //
 // bench/chart_compare.sh runs it next to matplotlib in the same run. One line per type:

@@ -23,9 +23,9 @@ const arg = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : fallback;
 };
-const exe = resolve(arg('exe', '../../build/release/reference_server/agentio-portfolio'));
-const fakeExe = resolve(arg('fake', '../../build/release/bench/agentio-fake-llm'));
-const out = resolve(arg('out', '../../build/web-test'));
+const exe = resolve(arg('exe', '../../../build/release/reference_server/portfolio/agentio-portfolio'));
+const fakeExe = resolve(arg('fake', '../../../build/release/bench/agentio-fake-llm'));
+const out = resolve(arg('out', '../../../build/web-test'));
 const dist = arg('dist', '') && resolve(arg('dist', ''));
 const webDir = arg('web-dir', '') && resolve(arg('web-dir', ''));
 const pageArgs = webDir ? ['--web-dir', webDir] : [];

@@ -1,4 +1,4 @@
-// The built chat page (reference_server/web/dist), read once at start and
+// The built chat page (reference_server/portfolio/web/dist), read once at start and
 // served from memory: only the files found there are ever served (no path is
 // taken from a request), index.html for every other page route (the page does
 // its own routing), hashed assets cached for a year. Text files are gzipped

@@ -42,7 +42,7 @@ Uso:
   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
                           [--shutdown-grace S] [--max-connections-per-address N]
       API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente
-      en http://H:P/chat (reference_server/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
+      en http://H:P/chat (reference_server/portfolio/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
       Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
       El asistente responde en POST /api/v1/agent/chat (eventos SSE).
       Con SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones
@@ -214,7 +214,7 @@ int serve(std::span<char* const> args)
     if(server.web_page_loaded())
         std::printf("página del asistente: http://%s:%u/chat\n", ep.address().to_string().c_str(), ep.port());
     else
-        std::printf("página del asistente no construida (npm ci && npm run build en reference_server/web, o --web-dir)\n");
+        std::printf("página del asistente no construida (npm ci && npm run build en reference_server/portfolio/web, o --web-dir)\n");
     if(auto reason = opt.chat.unavailable_reason())
         std::printf("%s (el resto del servidor funciona)\n", reason->c_str());
     else

@@ -3,7 +3,7 @@
 // limits (POST /api/v1/agent/chat: 422), so the page sends the newest part
 // that fits; the screen keeps everything.
 
-/** The server's limits (reference_server/src/agent/chat.hpp, chat_limits). */
+/** The server's limits (reference_server/portfolio/src/agent/chat.hpp, chat_limits). */
 export const SERVER_LIMITS = Object.freeze({
   maxMessages: 100,
   maxMessageBytes: 32 * 1024,

@@ -1,4 +1,4 @@
-# Shared by the command-line tests: `source tests/cli/lib.sh`.
+# Shared by the command-line tests: `source reference_server/portfolio/tests/cli/lib.sh`.
 
 # Waits until FILE contains TEXT (10 s at most); prints FILE and fails otherwise.
 wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; cat "$1"; return 1; }

@@ -213,7 +213,7 @@ agentio::http::response web_assets::serve(agentio::http::request const& req, std
         res.set(bhttp::field::content_type, "text/html; charset=utf-8");
         res.body() = "<!doctype html><html lang=\"es\"><meta charset=\"utf-8\"><title>Portfolio Digital</title>"
                      "<p>La página del asistente no está construida. Ejecute <code>npm ci &amp;&amp; npm run build</code> en "
-                     "<code>reference_server/web</code> (lo hace <code>scripts/run.sh</code>), o indique su carpeta con "
+                     "<code>reference_server/portfolio/web</code> (lo hace <code>scripts/run.sh</code>), o indique su carpeta con "
                      "<code>--web-dir</code> / <code>PORTFOLIO_WEB_DIR</code>.</p><p>La API sigue en "
                      "<a href=\"/api/v1/datos-relevantes?limit=5\">/api/v1</a>.</p></html>";
         res.prepare_payload();
