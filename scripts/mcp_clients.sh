@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build/release}
 exe=$build/reference_server/portfolio/agentio-portfolio
 [ -x "$exe" ] || cmake --build "$build" --target agentio-portfolio
-command -v npm >/dev/null || bash scripts/setup.sh nodejs npm
+source scripts/node.sh
 npm ci --prefix tests/mcp/js --no-audit --no-fund --silent
 
 work=$(mktemp -d)

@@ -9,9 +9,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build/release}
 suite=@modelcontextprotocol/conformance@0.1.16
 alpha=@modelcontextprotocol/conformance@0.2.0-alpha.12
-node=node@22.23.3 # the suite needs Node >= 22; npx fetches it from the npm registry
-
-command -v npx >/dev/null || bash scripts/setup.sh nodejs npm
+source scripts/node.sh # the suite needs Node >= 22
 [ -x "$build/tests/agentio_mcp_conformance_server" ] ||
     cmake --build "$build" --target agentio_mcp_conformance_server
 
@@ -28,7 +26,7 @@ run() {
     local label=$1 package=$2; shift 2
     echo "== $label"
     set +e
-    npx -y -p "$node" -p "$package" -c "conformance server --url $url $*" 2>&1 | tee "$work/out.txt" |
+    npx -y -p "$package" -c "conformance server --url $url $*" 2>&1 | tee "$work/out.txt" |
         sed -n '/=== SUMMARY ===/,$p'
     local status=${PIPESTATUS[0]}
     set -e

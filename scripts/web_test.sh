@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build/release}")
 bash scripts/setup.sh chromium
 bash scripts/web.sh
+source scripts/node.sh
 [ -x "$build/reference_server/portfolio/agentio-portfolio" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
     cmake --build "$build" --target agentio-portfolio agentio-fake-llm
 cd reference_server/portfolio/web
