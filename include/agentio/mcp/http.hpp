@@ -15,6 +15,7 @@
 #ifndef AGENTIO_MCP_HTTP_HPP
 #define AGENTIO_MCP_HTTP_HPP
 
+#include <agentio/detail/base64.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/server.hpp>
@@ -31,8 +32,9 @@
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/url/ipv6_address.hpp>
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
 
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <chrono>
@@ -164,24 +166,10 @@ inline asio::ip::address client_address(beast::tcp_stream& stream)
     return address;
 }
 
+// A version 4 UUID from the operating system's random source: unguessable, visible ASCII.
 inline std::string new_session_id()
 {
-    // A UUID v4 from the system's CSPRNG: unguessable, visible ASCII.
-    unsigned char b[16];
-    if(RAND_bytes(b, sizeof b) != 1)
-        throw std::runtime_error("RAND_bytes failed");
-    b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);
-    b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string id;
-    for(int i = 0; i < 16; ++i)
-    {
-        if(i == 4 || i == 6 || i == 8 || i == 10)
-            id.push_back('-');
-        id.push_back(hex[b[i] >> 4]);
-        id.push_back(hex[b[i] & 15]);
-    }
-    return id;
+    return boost::uuids::to_string(boost::uuids::random_generator()());
 }
 
 } // namespace detail
@@ -326,30 +314,7 @@ inline std::optional<std::string> header_value(std::string_view v)
     constexpr std::string_view open = "=?base64?", close = "?=";
     if(!v.starts_with(open) || !v.ends_with(close) || v.size() < open.size() + close.size())
         return std::string(v);
-    v = v.substr(open.size(), v.size() - open.size() - close.size());
-    if(v.size() % 4 != 0)
-        return std::nullopt;
-    std::size_t const padding = v.ends_with("==") ? 2 : v.ends_with('=') ? 1 : 0;
-    std::string out;
-    unsigned bits = 0;
-    int count = 0;
-    for(std::size_t i = 0; i < v.size() - padding; ++i)
-    {
-        char const c = v[i];
-        int const d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
-            : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
-        if(d < 0)
-            return std::nullopt;
-        bits = (bits << 6) | static_cast<unsigned>(d);
-        if((count += 6) >= 8)
-        {
-            count -= 8;
-            out.push_back(static_cast<char>((bits >> count) & 0xFF));
-        }
-    }
-    if((bits & ((1u << count) - 1)) != 0)
-        return std::nullopt; // bits beyond the last byte must be zero
-    return out;
+    return agentio::detail::base64_decode(v.substr(open.size(), v.size() - open.size() - close.size()));
 }
 
 // The HTTP status of a 2026-07-28 error: 404 for a method that is not there,

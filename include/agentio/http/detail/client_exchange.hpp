@@ -144,7 +144,7 @@ inline client_error parse_target(std::string const& url, target& t)
     if(t.request_target.empty() || t.request_target.front() != '/')
         t.request_target.insert(0, "/");
     if(u.has_userinfo())
-        t.authorization = "Basic " + base64(u.user() + ":" + u.password());
+        t.authorization = "Basic " + agentio::detail::base64_encode(u.user() + ":" + u.password());
     return {};
 }
 

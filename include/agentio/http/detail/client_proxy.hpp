@@ -2,11 +2,13 @@
 // agentio/http/detail/client_proxy.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
-// Proxy URLs, NO_PROXY matching and the Basic credentials both need.
+// Proxy URLs and NO_PROXY matching; the Basic credentials a proxy URL carries.
 //
 
 #ifndef AGENTIO_HTTP_DETAIL_CLIENT_PROXY_HPP
 #define AGENTIO_HTTP_DETAIL_CLIENT_PROXY_HPP
+
+#include <agentio/detail/base64.hpp>
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/network_v4.hpp>
@@ -21,35 +23,6 @@
 #include <string_view>
 
 namespace agentio::http::detail {
-
-// RFC 4648 base64, for `Basic` credentials.
-inline std::string base64(std::string_view in)
-{
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for(; i + 2 < in.size(); i += 3)
-    {
-        auto const v = (std::uint32_t(std::uint8_t(in[i])) << 16) | (std::uint32_t(std::uint8_t(in[i + 1])) << 8) |
-            std::uint32_t(std::uint8_t(in[i + 2]));
-        out += alphabet[(v >> 18) & 63];
-        out += alphabet[(v >> 12) & 63];
-        out += alphabet[(v >> 6) & 63];
-        out += alphabet[v & 63];
-    }
-    if(std::size_t const rest = in.size() - i)
-    {
-        std::uint32_t v = std::uint32_t(std::uint8_t(in[i])) << 16;
-        if(rest == 2)
-            v |= std::uint32_t(std::uint8_t(in[i + 1])) << 8;
-        out += alphabet[(v >> 18) & 63];
-        out += alphabet[(v >> 12) & 63];
-        out += rest == 2 ? alphabet[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
 
 // The port of a URL, 1 to 65535; 0 if it is not one (Boost.URL 1.81's
 // port_number() wraps 99999 to 34463).
@@ -111,7 +84,7 @@ inline proxy_parse parse_proxy_url(std::string_view text, proxy_route& out)
     if(out.port == 0)
         return proxy_parse::bad_url;
     if(parsed->has_userinfo())
-        out.authorization = "Basic " + base64(parsed->user() + ":" + parsed->password());
+        out.authorization = "Basic " + agentio::detail::base64_encode(parsed->user() + ":" + parsed->password());
     out.display = host_port(out.host, out.port);
     return proxy_parse::ok;
 }

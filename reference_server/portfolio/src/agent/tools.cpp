@@ -5,7 +5,7 @@
 
 #include <agentio/json_text.hpp>
 
-#include <boost/beast/core/detail/base64.hpp>
+#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -155,7 +155,7 @@ tool_result finish(json::value out, tool_environment const& env, std::string sum
     return r;
 }
 
-// The paginated answer of seed 001 §6.1 from the API's {"total","data","limit","offset"}.
+// The paginated answer {"total","datos","limite","desplazamiento"} from the API's {"total","data","limit","offset"}.
 tool_result paged_result(api_result& r, std::optional<std::vector<std::string>> const& campos, std::string_view tabla,
     tool_environment const& env)
 {
@@ -190,7 +190,7 @@ json::object search_body(std::optional<std::vector<filtro>> const& filtros, std:
     return body;
 }
 
-// The schema advertises the seed's default (50); an operator's DEFAULT_QUERY_ROWS
+// The schema advertises the documented default (50); an operator's DEFAULT_QUERY_ROWS
 // is what a call without `limite` really gets, within MAX_QUERY_ROWS.
 std::int64_t clamp_rows(std::optional<std::int64_t> limite, tool_environment const& env)
 {
@@ -340,7 +340,7 @@ asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::too
     auto const* tablas = r.body.is_object() ? r.body.get_object().if_contains("tablas") : nullptr;
     if(!tablas || !tablas->is_object())
         co_return unexpected_answer();
-    // Seed 001 §6.2: only the tables that say something about the initiative.
+    // Only the tables that say something about the initiative: no nulls, no empty lists.
     json::object kept;
     std::size_t rows = 0;
     for(auto const& kv : tablas->get_object())
@@ -522,7 +522,7 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
     std::string const sum_key = "sum_" + a.campo_importe;
     auto sum_of = [&](json::value const& g) {
         auto const* s = g.get_object().if_contains(sum_key);
-        return s ? as_double(*s) : 0.0; // a group without any amount sums to 0, as the seed's defaultdict
+        return s ? as_double(*s) : 0.0; // a group without any amount sums to 0, as a Python defaultdict would
     };
     double total = 0;
     std::int64_t count = 0;
@@ -716,8 +716,9 @@ asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_c
         file = env->charts->save(png);
         if(env->chart_image_in_result)
         {
-            png_base64.resize(boost::beast::detail::base64::encoded_size(png.size()));
-            png_base64.resize(boost::beast::detail::base64::encode(png_base64.data(), png.data(), png.size()));
+            png_base64.resize(4 * ((png.size() + 2) / 3) + 1); // OpenSSL writes a final NUL
+            png_base64.resize(static_cast<std::size_t>(EVP_EncodeBlock(
+                reinterpret_cast<unsigned char*>(png_base64.data()), png.data(), static_cast<int>(png.size()))));
         }
     }
     catch(std::exception const& e)

@@ -1,0 +1,54 @@
+//
+// agentio/detail/base64.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// RFC 4648 §4 base64 through OpenSSL's EVP block coder, with a strict decoder:
+// only the canonical encoding of some bytes is accepted (right length, `=`
+// only as padding, every character in the alphabet, no bits left over), which
+// a round trip through the encoder decides.
+//
+
+#ifndef AGENTIO_DETAIL_BASE64_HPP
+#define AGENTIO_DETAIL_BASE64_HPP
+
+#include <openssl/evp.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace agentio::detail {
+
+/// The base64 encoding of `bytes`, padded.
+inline std::string base64_encode(std::string_view bytes)
+{
+    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0'); // EVP_EncodeBlock writes a final NUL
+    int const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+        reinterpret_cast<unsigned char const*>(bytes.data()), static_cast<int>(bytes.size()));
+    out.resize(static_cast<std::size_t>(n));
+    return out;
+}
+
+/// The bytes `text` encodes, or nothing when it is not canonical padded base64.
+inline std::optional<std::string> base64_decode(std::string_view text)
+{
+    if(text.size() % 4 != 0)
+        return std::nullopt;
+    std::string out(text.size() / 4 * 3, '\0');
+    int const n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+        reinterpret_cast<unsigned char const*>(text.data()), static_cast<int>(text.size()));
+    if(n < 0)
+        return std::nullopt;
+    // EVP_DecodeBlock counts the padding as zero bytes, and forgives blanks
+    // around the text: drop the padding, then keep only a canonical input.
+    std::size_t const padding = text.ends_with("==") ? 2 : text.ends_with('=') ? 1 : 0;
+    out.resize(static_cast<std::size_t>(n) - padding);
+    if(base64_encode(out) != text)
+        return std::nullopt;
+    return out;
+}
+
+} // namespace agentio::detail
+
+#endif
