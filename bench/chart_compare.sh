@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Native charts next to the seed's matplotlib renderer (../shared/peers/matplotlib_chart.py),
-# the same four charts on the same data, same machine, in one run.
+# Native charts next to a matplotlib renderer of the same charts (matplotlib_chart.py, kept
+# outside the repository): the same four charts on the same data, same machine, in one run.
 #
 #   bench/chart_compare.sh [repeat]         (default 20 for matplotlib, 10× that for ours)
 #
-# PEERS_DIR overrides ../shared/peers; OUT_DIR=dir also keeps each renderer's PNGs
+# PEERS_DIR names the folder of matplotlib_chart.py; OUT_DIR=dir also keeps each renderer's PNGs
 # (<type>.png ours, matplotlib-<type>.png theirs); CHART_BENCH=path uses that
 # agentio_chart_bench instead of building the release preset's. Prints a Markdown table.
 set -euo pipefail

@@ -1,6 +1,6 @@
-"""The seed's stack serving the built chat page, as a yardstick for bench/web_bench.sh:
+"""A Python stack serving the built chat page, as a yardstick for bench/web_bench.sh:
 FastAPI + uvicorn, Starlette's StaticFiles (ETag, If-None-Match) behind GZipMiddleware
-(compresses every response on the fly), the page at / as the seed's deployment would.
+(compresses every response on the fly), the page at / as a FastAPI deployment would serve it.
 
     python3 bench/fastapi_static.py --dir reference_server/portfolio/web/dist --port 18091 [--workers N]
 """

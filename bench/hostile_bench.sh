@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Hostile clients against agentio-portfolio serve and, in the same run, the
-# seed's own stack (FastAPI + uvicorn + SQLite, PEER=path/to/fastapi_portfolio.py):
+# Hostile clients against agentio-portfolio serve and, in the same run, a Python
+# implementation of the same API (FastAPI + uvicorn + SQLite, PEER=path/to/fastapi_portfolio.py):
 #   - slow readers: N connections from 127.0.0.2 ask for a 2 MB answer
 #     (/api/v1/datos-relevantes?limit=1000) and never read it; the server's
 #     peak RSS, and how long a client on 127.0.0.1 waits for the same answer;

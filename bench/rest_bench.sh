@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# REST API throughput and tail latency, agentio-portfolio next to the seed's own
-# stack (FastAPI + uvicorn + SQLite, ../shared/peers/fastapi_portfolio.py) on the
-# same database, same machine, same wrk command, in one run.
+# REST API throughput and tail latency, agentio-portfolio next to a Python
+# implementation of the same API (FastAPI + uvicorn + SQLite,
+# PEER=path/to/fastapi_portfolio.py) on the same database, same machine, same
+# wrk command, in one run.
 #
 #   bench/rest_bench.sh [seconds-per-run] [connections] [runs]
 #

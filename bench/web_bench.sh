@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The chat page as served: agentio-portfolio serve (files in memory, gzipped
-# once at start, ETags) next to the seed's stack serving the same build
+# once at start, ETags) next to a Python stack serving the same build
 # (FastAPI + uvicorn, StaticFiles behind GZipMiddleware: bench/fastapi_static.py),
 # same machine, same commands, in one run.
 #

@@ -1,5 +1,5 @@
 // Native chart rendering: milliseconds per chart, render and PNG encoding apart,
-// on the data of the seed's matplotlib yardstick (../shared/peers/matplotlib_chart.py):
+// on the data the matplotlib yardstick of bench/chart_compare.sh draws:
 // 15 units with their 2025 amounts (bar, pie), 5 units × 2024/2025/2026 at
 // ×0.8/×1/×1.1 (line, stacked_bar), 10×6 in at 150 dpi = 1500×900 px.
 //

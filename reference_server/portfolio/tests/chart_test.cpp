@@ -35,7 +35,7 @@ std::vector<std::string> const units{"Redes", "Clientes", "Generación", "Distri
 std::vector<double> const amounts{4'250'000.5, 3'100'250, 2'900'000, 2'450'999.9, 2'100'000, 1'800'500, 1'500'000,
     1'250'000, 990'000, 870'500, 650'000, 420'000, 310'000, 150'000, 90'000};
 
-/// The data of the seed's matplotlib yardstick (bench/chart_bench.cpp draws the same).
+/// The data of the matplotlib yardstick (bench/chart_bench.cpp draws the same).
 chart_spec sample(chart_type type)
 {
     chart_spec s;

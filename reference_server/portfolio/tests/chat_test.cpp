@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST(r.http.headers["content-type"] == "text/event-stream");
     BOOST_TEST(r.http.headers["cache-control"] == "no-cache");
     BOOST_TEST(r.http.headers["x-accel-buffering"] == "no");
-    // Seed 000 §5: reasoning streams, clear_streaming, the tool call, the answer streams, done.
+    // The chat protocol: reasoning streams, clear_streaming, the tool call, the answer streams, done.
     BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk done ");
 
     auto db = shared_server::get().direct();
@@ -181,7 +181,7 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
         std::to_string(states) + " grupos, " + std::to_string(total) + " iniciativas");
     BOOST_TEST(tool.at("duration_ms").is_int64());
     BOOST_TEST(tool.at("iteration") == 1);
-    // The wire form is the seed's, spaced as json.dumps writes it.
+    // The wire form: JSON spaced as Python's json.dumps writes it.
     BOOST_TEST(r.events.back().type == "done");
     BOOST_TEST(r.events.back().data == R"({"status": "completed"})");
     BOOST_TEST(r.events.front().data.starts_with(R"({"content": ")"));
@@ -227,7 +227,7 @@ BOOST_AUTO_TEST_CASE(a_chart_answer_in_three_rounds)
     BOOST_TEST(calls[1].at("thinking") == "Ahora genero un gráfico de barras con el reparto.");
     BOOST_TEST(calls[1].at("iteration") == 2);
 
-    // The answer embeds the chart as seed 000 §11 says, and the server serves it.
+    // The answer embeds the chart as a Markdown image, and the server serves it.
     std::string const answer = r.text();
     std::smatch m;
     BOOST_TEST_REQUIRE(std::regex_search(answer, m,

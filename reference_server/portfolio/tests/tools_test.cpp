@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(the_ten_tools_are_declared_in_the_seeds_order)
     BOOST_TEST((names == std::vector<std::string>{"buscar_iniciativas", "buscar_en_tabla", "obtener_iniciativa",
                     "obtener_documentos", "contar_iniciativas", "totalizar_importes", "listar_tablas",
                     "describir_tabla", "obtener_valores_campo", "generar_grafico"}));
-    // Spanish parameter names, the seed's defaults and bounds, in the schema the model reads.
+    // Spanish parameter names, the documented defaults and bounds, in the schema the model reads.
     auto const schema = parse(agentio::schema_of<portfolio::agent::buscar_iniciativas::args>);
     auto const& props = schema.at("properties").as_object();
     BOOST_TEST(props.at("limite").at("maximum") == 500);
@@ -197,7 +197,7 @@ BOOST_AUTO_TEST_CASE(buscar_iniciativas_defaults_and_fields)
     BOOST_TEST(unknown.starts_with("campos: campo desconocido 'nada' en la tabla datos_relevantes"), unknown);
 }
 
-// DEFAULT_QUERY_ROWS and MAX_QUERY_ROWS (seed 001 §9) as an operator sets them:
+// DEFAULT_QUERY_ROWS and MAX_QUERY_ROWS (environment settings) as an operator sets them:
 // a call without `limite` gets the configured default, any limit stops at the maximum.
 BOOST_AUTO_TEST_CASE(configured_default_and_maximum_rows)
 {
@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(configured_default_and_maximum_rows)
     BOOST_TEST(rows(configured.ok("obtener_documentos", json::object{}), "documentos") == 7u);
     BOOST_TEST(rows(configured.ok("obtener_documentos", parse(R"({"limite":50})")), "documentos") == 12u);
 
-    // The unconfigured runner still has the seed's 50.
+    // The unconfigured runner still has the default 50.
     BOOST_TEST(rows(runner().ok("obtener_documentos", json::object{}), "documentos") == 50u);
 }
 

@@ -101,7 +101,7 @@ check(/^!\[Prueba\]\(\/api\/v1\/charts\/[0-9a-f]{32}\.png\)$/.test(c.text), `${m
 check(image?.mimeType === 'image/png' && Buffer.from(image.data, 'base64').subarray(1, 4).toString() === 'PNG',
   `${mode}: generar_grafico image content`);
 
-// Errors: the seed's Spanish messages as isError results; an unknown tool is a JSON-RPC error.
+// Errors: the tools' Spanish messages as isError results; an unknown tool is a JSON-RPC error.
 c = await call('buscar_en_tabla', { tabla: 'usuarios' });
 check(c.r.isError === true && c.text === "Tabla 'usuarios' no disponible. Usa listar_tablas para ver las tablas disponibles.",
   `${mode}: unknown table`, c.text);

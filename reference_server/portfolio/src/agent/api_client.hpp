@@ -1,7 +1,7 @@
-// The REST API as the tools see it: JSON over agentio's HTTP client, as the
-// seeds prescribe (one place for business logic; the tools are clients of the
-// same API as everybody else). Failures are classified so the tools can give
-// the model seed 001 §14's Spanish messages.
+// The REST API as the tools see it: JSON over agentio's HTTP client (one place
+// for business logic; the tools are clients of the same API as everybody
+// else). Failures are classified so the tools can give the model the Spanish
+// messages of docs/tools.md (API unreachable, 404, 422, server error).
 #pragma once
 
 #include <agentio/http/client.hpp>
@@ -41,7 +41,7 @@ class api_client
 {
 public:
     /// @param base_url e.g. "http://127.0.0.1:8080/api/v1"
-    /// @param timeout  for a whole call (seed 000 §10: 30 s)
+    /// @param timeout  for a whole call (default 30 s)
     api_client(agentio::http::client& http, std::string base_url,
         std::chrono::steady_clock::duration timeout = std::chrono::seconds(30));
 

@@ -28,8 +28,8 @@ std::string field(std::size_t index, std::string_view name)
     return "messages[" + std::to_string(index) + "]." + std::string(name);
 }
 
-// The SSE `data` of an agent event, in seed 000 §5's exact shape and field
-// order, spaced as Python's json.dumps writes it.
+// The SSE `data` of an agent event, in the chat protocol's exact shape and
+// field order (docs/agent.md), spaced as Python's json.dumps writes it.
 std::pair<std::string_view, std::string> to_sse(agentio::agent::event const& e)
 {
     using agentio::json_layout;

@@ -1,4 +1,4 @@
-// POST /api/v1/agent/chat (seed 000 §5–§7): a conversation in, the agent's
+// POST /api/v1/agent/chat (docs/agent.md): a conversation in, the agent's
 // answer out as Server-Sent Events — `chunk`, `clear_streaming`, `tool_call`,
 // `done`, `error` — while the orchestrator runs the model and the tools.
 #pragma once

@@ -1,4 +1,4 @@
-// The agent's configuration (seed 000 §8 plus the provider choice), read from
+// The agent's configuration (model, limits, API URL, charts, provider), read from
 // the environment (and .env, loaded earlier), checked once at start-up.
 #pragma once
 
@@ -39,7 +39,7 @@ struct chat_settings
     std::string effective_model() const;
 };
 
-/// The charts of generar_grafico (seed 000 §8), read from the environment.
+/// The charts of generar_grafico (CHART_* variables), read from the environment.
 struct chart_settings
 {
     unsigned dpi = 150;                         // CHART_DPI

@@ -1,4 +1,4 @@
-// The agent's Spanish system prompt (seed 000 §3, §11): role, data model,
+// The agent's Spanish system prompt: role, data model,
 // tool guidance, visualization, assumptions, response format. Built from the
 // metadata the tools and the REST API use (table_metadata.hpp,
 // field_metadata.hpp, the toolset), so it cannot drift from them.

@@ -1,8 +1,8 @@
-// The ten portfolio tools of the agent and the MCP server (seed 000 §4, seed
-// 001 §6), as agentio tools: a described argument struct whose Spanish field
+// The ten portfolio tools of the agent and the MCP server (docs/tools.md), as
+// agentio tools: a described argument struct whose Spanish field
 // documentation becomes the JSON Schema at compile time, and a coroutine that
 // calls the REST API. Business logic stays in the API; what is here is the
-// translation to the model's vocabulary, the Spanish errors of seed 001 §14,
+// translation to the model's vocabulary, the Spanish errors of docs/tools.md,
 // and keeping results small enough for a model's context.
 #pragma once
 
@@ -261,14 +261,14 @@ struct generar_grafico : tool_base
 };
 BOOST_DESCRIBE_STRUCT(generar_grafico::args, (), (tipo, titulo, categorias, series, etiqueta_x, etiqueta_y, unidad))
 
-/// The ten tools, in seed 000 §4's order.
+/// The ten tools, in their documented order: search, detail, aggregation, schema, chart.
 using portfolio_tools = agentio::toolset<buscar_iniciativas, buscar_en_tabla, obtener_iniciativa, obtener_documentos,
     contar_iniciativas, totalizar_importes, listar_tablas, describir_tabla, obtener_valores_campo, generar_grafico>;
 
 /// The toolset, its tools working with `env` (which must outlive it).
 portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::message_language language);
 
-/// Seed 001 §14's message for a failed API call about `subject` (a table,
+/// The Spanish message for a failed API call about `subject` (a table,
 /// an initiative). `renames` maps the API's field names in a 422's detail to
 /// the tool's parameter names, so the model reads its own vocabulary.
 using field_rename = std::pair<std::string_view, std::string_view>;
@@ -278,7 +278,7 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
 } // namespace portfolio::agent
 
 // ---------------------------------------------------------------------------
-// Field documentation: the Spanish parameter help of seed 001 §6.
+// Field documentation: the tools' Spanish parameter help.
 
 #define PORTFOLIO_FILTROS_HELP                                                                                        \
     "Lista de filtros. Cada filtro: {\"field\": \"nombre_campo\", \"operator\": \"eq|ne|gt|gte|lt|lte|like|ilike|in|" \

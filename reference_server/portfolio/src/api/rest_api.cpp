@@ -177,9 +177,9 @@ sql_query where_equals(table_schema const& t, std::string_view column, sql_value
         {std::move(v)}};
 }
 
-// {"portfolio_id": ..., "tablas": {...}} for one initiative, shaped as seed
-// 001 §6.2: 1:1 tables as one object (or null), grupos_iniciativas split by
-// role, every other table a list. Returns false when nothing mentions the id.
+// {"portfolio_id": ..., "tablas": {...}} for one initiative: 1:1 tables as
+// one object (or null), grupos_iniciativas split by role, every other table a
+// list. Returns false when nothing mentions the id.
 bool append_portfolio(connection& c, database_schema const& schema, std::string const& pid, std::string& out)
 {
     std::size_t const start = out.size();

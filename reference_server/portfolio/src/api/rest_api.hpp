@@ -1,4 +1,4 @@
-// The read-only REST API under /api/v1 (seed 001 §5, §8): list, search,
+// The read-only REST API under /api/v1 (docs/rest-api.md): list, search,
 // aggregate, by id, by initiative, the cross-table view of one initiative,
 // dropdown values and health. Requests are validated on the network thread;
 // SQL runs on the query pool's threads.

@@ -149,7 +149,7 @@ int run_mcp(mcp_settings const& settings)
     };
     agentio::mcp::server<agent::portfolio_tools> server(tools, options);
 
-    // Seed 001 §13.5: say at once when the API is not there (the tools will say it again).
+    // Say at once when the API is not there (the tools will say it again).
     {
         auto probe = asio::co_spawn(ioc, api.get("/datos-relevantes?limit=1"), asio::use_future);
         // Until the answer, not until no work is left: the pooled connection stays watched.

@@ -1,4 +1,4 @@
-// `agentio-portfolio mcp`: the portfolio tools served over MCP (seed 001), by
+// `agentio-portfolio mcp`: the portfolio tools served over MCP (docs/mcp.md), by
 // the library's MCP server and transports. The same compile-time toolset as
 // the chat agent: one registration, one schema.
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace portfolio {
 
-/// Seed 001 §9's settings, plus the chart ones.
+/// The MCP server's settings (MCP_*, API_*, LOG_*, *_QUERY_ROWS), plus the chart ones.
 struct mcp_settings
 {
     std::string transport = "stdio";                          // MCP_TRANSPORT: stdio | http | sse

@@ -1,7 +1,7 @@
 // Native chart rendering: bar, pie, line and stacked bar charts straight to PNG
 // (FreeType for text, lodepng's PNG chunks around our own deflate), with Spanish
 // number formatting. ~3,4 ms for a 1500×900 bar chart, PNG included, against
-// ~200 ms for the seed's matplotlib on the same machine; see docs/charts.md.
+// ~200 ms for matplotlib on the same machine; see docs/charts.md.
 #pragma once
 
 #include <cstddef>

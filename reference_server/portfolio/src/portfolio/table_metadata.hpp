@@ -1,4 +1,4 @@
-// The portfolio's tables as seed 001 §8 lists them: Spanish descriptions, which
+// The portfolio's 26 tables: Spanish descriptions, which
 // tables offer flexible search, and their URL prefixes. One place, used by the
 // REST API, the tools, the MCP server and the system prompt alike.
 #pragma once
@@ -14,12 +14,12 @@ struct table_info
 {
     std::string_view name;        // SQLite table name, e.g. "datos_relevantes"
     std::string_view prefix;      // URL prefix under /api/v1, e.g. "datos-relevantes"
-    std::string_view descripcion; // Spanish description (TABLA_DESCRIPCIONES)
-    bool soporta_busqueda;        // in TABLAS_CON_BUSQUEDA: POST /search and /aggregate
+    std::string_view descripcion; // Spanish description
+    bool soporta_busqueda;        // POST /search and /aggregate
     bool one_per_initiative;      // 1:1 with the initiative: a single object in /portfolio/{id}
 };
 
-// Order: the seed's TABLA_DESCRIPCIONES order, which is also the order of
+// Order: as listed here, datos_relevantes first, which is also the order of
 // listings and of the cross-table /portfolio/{id} answer.
 inline constexpr std::array<table_info, 26> tables{{
     {"datos_relevantes", "datos-relevantes",
@@ -59,7 +59,7 @@ inline constexpr int search_table_count = [] {
         n += t.soporta_busqueda;
     return n;
 }();
-static_assert(search_table_count == 10, "seed 001 §5.1: ten tables support POST /search");
+static_assert(search_table_count == 10, "ten tables support POST /search");
 
 inline table_info const* find_table_by_name(std::string_view name) noexcept
 {

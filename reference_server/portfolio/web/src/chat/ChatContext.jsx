@@ -1,5 +1,5 @@
-// The conversation and the live state of the answer being streamed (seed 000
-// §11): messages, streamingContent, toolSteps, thinkingParts. It sits above the
+// The conversation and the live state of the answer being streamed:
+// messages, streamingContent, toolSteps, thinkingParts. It sits above the
 // routes, so going to an initiative's page and back keeps everything.
 import { createContext, useCallback, useContext, useRef, useState } from 'react';
 import { readEventStream } from '../sse.js';

@@ -1,4 +1,4 @@
-// One tool step (seed 000 §5's tool_call event): tool, parameters, duration, result summary.
+// One tool step (a tool_call event of the chat stream): tool, parameters, duration, result summary.
 export function ToolStep({ step }) {
   const ms = step.duration_ms;
   const duration = typeof ms !== 'number' ? null

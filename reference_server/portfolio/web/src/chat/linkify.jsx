@@ -1,4 +1,4 @@
-// portfolio_id patterns (seed 000 §11) become links to the initiative's page.
+// portfolio_id patterns (e.g. SPA_25_001) become links to the initiative's page.
 import { Children, cloneElement, isValidElement } from 'react';
 import { Link } from '../router.jsx';
 
