@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // What the orchestrator adds to a model call, against a zero-delay fake LLM
 // in the same process (plain chrono harness, median of 7 runs of 200 calls).
 //

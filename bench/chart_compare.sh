@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Native charts next to a matplotlib renderer of the same charts (matplotlib_chart.py, kept
 # outside the repository): the same four charts on the same data, same machine, in one run.
 #

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Concurrent chats at 20 tokens/s: agentio-portfolio with its agent pointed at
 # agentio-fake-llm (both on 127.0.0.1), loaded by agentio_chat_load.
 #   bench/chat_bench.sh [N ...]        (default: 1000 5000 9000)

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Concurrent chats against a running agentio-portfolio: N clients POST
 // /api/v1/agent/chat at once and read their streams to the end. Reports the
 // completed and failed streams, the time, and the server's memory (VmRSS

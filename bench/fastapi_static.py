@@ -1,3 +1,7 @@
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 """A Python stack serving the built chat page, as a yardstick for bench/web_bench.sh:
 FastAPI + uvicorn, Starlette's StaticFiles (ETag, If-None-Match) behind GZipMiddleware
 (compresses every response on the fly), the page at / as a FastAPI deployment would serve it.

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Hostile clients against agentio-portfolio serve and, in the same run, a Python
 # implementation of the same API (FastAPI + uvicorn + SQLite, PEER=path/to/fastapi_portfolio.py):
 #   - slow readers: N connections from 127.0.0.2 ask for a 2 MB answer

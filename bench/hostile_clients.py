@@ -1,4 +1,8 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 """Hostile clients against an HTTP server on loopback, for bench/hostile_bench.sh.
 
   hostile_clients.py slow-readers PORT PID N PATH   N clients from 127.0.0.2 ask for PATH and never read;

@@ -1,3 +1,7 @@
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 # Helpers shared by the bench scripts: `source bench/lib.sh`.
 
 # Waits until something accepts connections on each 127.0.0.1 port given (20 s each at most).

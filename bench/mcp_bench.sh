@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # MCP tools/call throughput and tail latency: agentio next to a server written
 # with the official TypeScript SDK (tests/mcp/js/echo_server.mjs), the same
 # cheap `echo` tool, the same load generators, in one run; then

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // agentio's side of the MCP benchmark: the same cheap `echo` tool as
 // tests/mcp/js/echo_server.mjs (the official TypeScript SDK), served by
 // agentio::mcp over stdio or Streamable HTTP. bench/mcp_bench.sh drives both.

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Load over MCP stdio: starts the server command with pipes, initializes, then
 // keeps WINDOW `tools/call` requests in flight for SECONDS and reports calls/s
 // and latency percentiles (the first second is warm-up and not counted). The

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # REST API throughput and tail latency, agentio-portfolio next to a Python
 # implementation of the same API (FastAPI + uvicorn + SQLite,
 # PEER=path/to/fastapi_portfolio.py) on the same database, same machine, same

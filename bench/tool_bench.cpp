@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Tool dispatch cost, and what the compile-time schema costs at run time.
 //
 //   cmake --build --preset release --target agentio_tool_bench && ./build/release/bench/agentio_tool_bench

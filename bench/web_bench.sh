@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # The chat page as served: agentio-portfolio serve (files in memory, gzipped
 # once at start, ETags) next to a Python stack serving the same build
 # (FastAPI + uvicorn, StaticFiles behind GZipMiddleware: bench/fastapi_static.py),

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // libFuzzer target: agentio::http::server's request path on arbitrary bytes.
 //
 // One server on 127.0.0.1 for the whole run; each input is sent on a fresh

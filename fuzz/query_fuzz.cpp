@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // libFuzzer target: the REST API's request-to-SQL translation on arbitrary bodies.
 //
 // Beyond "no crash, no sanitizer report": whatever the body, the answer is a

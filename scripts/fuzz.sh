@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Builds the libFuzzer targets (clang 14 + ASan/UBSan) and runs each for a while.
 #   scripts/fuzz.sh [seconds-per-target] [target ...]     (default: every target)
 set -euo pipefail

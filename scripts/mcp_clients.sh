@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # `agentio-portfolio mcp` under the official MCP TypeScript SDK client, over
 # stdio, Streamable HTTP and the 2024-11-05 HTTP+SSE transport, against a real REST server on a generated
 # database (tests/mcp/js/portfolio_client_test.mjs).

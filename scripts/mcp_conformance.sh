@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # The official MCP conformance suite against agentio's conformance server over
 # Streamable HTTP: every active server scenario of the pinned stable suite must
 # pass (no expected-failures baseline), then every scored 2026-07-28 scenario of

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # The Node.js the JavaScript steps run on, pinned and provided by the project
 # itself (from the npm registry's `node` package, kept in build/tools/), so they
 # do not depend on the machine's Node: Debian 12's is 18, which playwright-core

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Installs what agentio needs on Debian 12 (as root), or says what to install.
 #   scripts/setup.sh [extra-package ...]
 set -euo pipefail

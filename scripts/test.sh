@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Sets up, builds and runs the whole test suite through CTest.
 #   scripts/test.sh            release build, then the MCP conformance suites, the
 #                              TypeScript SDK client and the chat page in Chromium

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # The chat page: its pure modules under node's test runner, then the page in
 # Debian's Chromium (playwright-core, axe-core) against the real server and the
 # fake LLM on loopback (reference_server/portfolio/web/tests/).

@@ -1,3 +1,7 @@
+-- Copyright (c) 2026 The agentio developers
+-- Distributed under the Boost Software License, Version 1.0. (See accompanying
+-- file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 -- wrk -s mcp.lua URL: POSTs the JSON-RPC request in BODY to an MCP Streamable
 -- HTTP endpoint in the session SESSION, and counts answers that are not a
 -- successful result (printed as "mcp errors N").

@@ -2,6 +2,10 @@
 // agentio/json_text.hpp
 // ~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Appending JSON text straight into a std::string. Used where building a
 // boost::json::value first would only be thrown away (SQL rows on a hot path),
 // and where the shortest round-trip form of a double matters: 1234.5, not the

@@ -2,6 +2,10 @@
 // agentio/sqlite.hpp
 // ~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // SQLite for coroutine servers: RAII connection and statement handles with
 // errors as values, a per-connection cache of prepared statements, rows written
 // straight to JSON text, and a pool of worker threads (one connection each)

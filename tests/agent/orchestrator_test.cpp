@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The orchestrator with the real providers and HTTP client against the fake
 // LLM on loopback: the tool loop, parallel tools, errors that go back to the
 // model, retries (with an injected clock), faults, limits and cancellation.

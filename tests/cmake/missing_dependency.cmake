@@ -1,3 +1,7 @@
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 # Configuring without a dependency fails at once, naming the Debian package.
 foreach(case "Boost;libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev"
              "SQLite3;libsqlite3-dev" "OpenSSL;libssl-dev")

@@ -1,4 +1,9 @@
 // expect: a tool's `args` must be described with BOOST_DESCRIBE_STRUCT
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Arguments that Boost.Describe does not know.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: field maximum is above the range of the member type
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A bound the member type cannot hold.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: constraint_does_not_apply_to_member_type<&contar::args::limite, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A string constraint on an integer member.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: default_or_example_is_not_valid_json<&contar::args::limite, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A default that is not JSON text.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: json_keys_must_be_unique<contar::args, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Two members renamed to the same JSON key.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: mcp_headers_must_be_unique<buscar::args, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Two arguments in one header (header names ignore case).
 #include <agentio/tool.hpp>
 

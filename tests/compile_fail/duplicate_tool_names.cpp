@@ -1,4 +1,9 @@
 // expect: tool_names_must_be_unique<contar, contar2, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Two tools with the same name in one toolset.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: member_needs_a_description<&contar::args::limite, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // An entry whose description is empty.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: a tool's description must not be empty
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A tool without a description for the model.
 #include <agentio/tool.hpp>
 

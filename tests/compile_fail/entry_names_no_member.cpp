@@ -1,4 +1,9 @@
 // expect: field_traits_entry_names_no_member<contar::args, 1, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A field_traits entry for a member that does not exist (a typo).
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: tool name is 1 to 64 characters of \[A-Za-z0-9_.-\]
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A tool name MCP would refuse.
 #include <agentio/tool.hpp>
 

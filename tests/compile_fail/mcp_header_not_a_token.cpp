@@ -1,4 +1,9 @@
 // expect: mcp_header_is_not_an_http_token<&buscar::args::region, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A header name cannot hold a space.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: constraint_does_not_apply_to_member_type<&buscar::args::regiones, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // An Mcp-Param header mirrors one scalar, not a list.
 #include <agentio/tool.hpp>
 

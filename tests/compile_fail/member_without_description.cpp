@@ -1,4 +1,9 @@
 // expect: member_needs_a_description<&contar::args::pagina, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A described member with no entry in field_traits.
 #include <agentio/tool.hpp>
 

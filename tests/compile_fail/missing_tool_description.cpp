@@ -1,4 +1,9 @@
 // expect: a tool needs `static constexpr std::string_view description`
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A tool without a description member.
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: argument_struct_needs_field_traits<contar::args, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // An argument struct without field_traits at all.
 #include <agentio/tool.hpp>
 

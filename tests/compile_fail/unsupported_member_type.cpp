@@ -1,4 +1,9 @@
 // expect: member_type_has_no_json_schema<&contar::args::limite, false>
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A member type with no JSON Schema (a raw pointer).
 #include <agentio/tool.hpp>
 

@@ -1,4 +1,9 @@
 // expect: compiles
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The control: a correct tool and toolset compile with the same command, so
 // a failure of the others is theirs, not the harness's.
 #include <agentio/tool.hpp>

@@ -1,4 +1,9 @@
 // expect: a tool needs `asio::awaitable<agentio::tool_result> operator\(\)
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A call operator returning something other than awaitable<tool_result>.
 #include <agentio/tool.hpp>
 

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Uses the installed headers for real: a SQLite row written as JSON, served by
 // agentio::http::server on an ephemeral loopback port and read back.
 #include <agentio/http/server.hpp>

@@ -1,3 +1,7 @@
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 # Installs agentio into a scratch prefix and builds a separate project against
 # it with find_package(agentio CONFIG REQUIRED), then runs what it built.
 file(REMOVE_RECURSE "${WORK}")

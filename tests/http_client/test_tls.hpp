@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // A certificate authority and server certificates made at test time with the
 // OpenSSL 3 C API (EC P-256, SHA-256), so that no key is ever committed and no
 // openssl command is needed. PEM strings, ready for asio::ssl::context.

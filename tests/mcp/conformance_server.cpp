@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The server the official MCP conformance suite (@modelcontextprotocol/conformance)
 // runs against: agentio::mcp over Streamable HTTP, carrying the fixtures the
 // suite's scenarios expect (docs/mcp-plan.md §4): test_* tools as ordinary

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Blocking HTTP helpers for tests: one request per call over a fresh loopback
 // connection, or raw bytes for requests a well-behaved client would not send.
 #pragma once

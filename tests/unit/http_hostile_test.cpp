@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // agentio::http::server against clients that mean harm: requests built to
 // crash it (oversized trailers and chunk headers), to smuggle a second request
 // past a proxy (ambiguous framing), to hold its slots (floods from one

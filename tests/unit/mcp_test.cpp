@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The MCP protocol core and the stdio transport, on a small compile-time
 // toolset: messages in, messages out, no network. The stdio tests run the
 // transport on a pair of real pipes.

@@ -2,6 +2,10 @@
 // agentio/agent/orchestrator.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The model's tool-use loop as one coroutine, generic over the provider and
 // the tools. Each round streams the model's answer (text reaches the sink as
 // it arrives), then — when the model stops to use tools — runs the round's

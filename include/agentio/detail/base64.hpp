@@ -2,6 +2,10 @@
 // agentio/detail/base64.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // RFC 4648 §4 base64 through OpenSSL's EVP block coder, with a strict decoder:
 // only the canonical encoding of some bytes is accepted (right length, `=`
 // only as padding, every character in the alphabet, no bits left over), which

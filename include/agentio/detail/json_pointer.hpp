@@ -2,6 +2,10 @@
 // agentio/detail/json_pointer.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Building RFC 6901 JSON Pointers, shared by the validator and compact_json.
 //
 

@@ -2,6 +2,10 @@
 // agentio/detail/log_text.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Text from clients written into log lines: control characters escaped, so
 // that nothing a client sends can end a line and forge the next one.
 //

@@ -2,6 +2,10 @@
 // agentio/http/client.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // An HTTP/1.1 client on Beast and Asio coroutines: http:// and https:// URLs,
 // a keep-alive connection pool per origin with a cap, TLS with certificate
 // and host name verification, HTTP proxies (CONNECT tunnels for https),

@@ -2,6 +2,10 @@
 // agentio/http/server.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A small HTTP/1.1 server on Beast and Asio coroutines: accept loop, one
 // coroutine per connection on its own strand (so an io_context run by several
 // threads uses all cores), keep-alive, `Expect: 100-continue`, bounded headers

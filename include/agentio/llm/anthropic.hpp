@@ -2,6 +2,10 @@
 // agentio/llm/anthropic.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The Anthropic Messages API as a provider: `POST {base}/v1/messages` with
 // `stream: true`, both API versions.
 //

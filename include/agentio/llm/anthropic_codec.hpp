@@ -2,6 +2,10 @@
 // agentio/llm/anthropic_codec.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The Anthropic Messages wire format, without any I/O: the request body and
 // headers, the decoding of a streamed answer event by event, the
 // non-streaming body, and error bodies. The provider (anthropic.hpp) adds the

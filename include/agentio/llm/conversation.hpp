@@ -2,6 +2,10 @@
 // agentio/llm/conversation.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A provider-neutral conversation: messages made of content blocks, what a
 // model is asked (a request) and what it answered (a response), the events
 // of a streamed answer, and the errors of talking to a model. Providers map

@@ -2,6 +2,10 @@
 // agentio/llm/openai.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // OpenAI-compatible Chat Completions as a provider: `POST {base}/chat/completions`
 // (the base URL includes `/v1`, as the SDKs take it). OpenAI, Groq, Ollama,
 // vLLM and llama.cpp speak it; `wire_options` covers their differences.

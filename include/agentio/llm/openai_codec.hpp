@@ -2,6 +2,10 @@
 // agentio/llm/openai_codec.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The OpenAI Chat Completions wire format, as OpenAI and the compatible
 // servers (Groq, Ollama, vLLM, llama.cpp) speak it, without any I/O: the
 // request body, the decoding of streamed chunks (tool-call fragments by

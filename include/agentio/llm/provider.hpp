@@ -2,6 +2,10 @@
 // agentio/llm/provider.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A model provider over HTTP: opens a streamed call with the official SDKs'
 // retry policy, then decodes the body as it arrives. The wire format is a
 // template parameter (anthropic.hpp, openai.hpp); everything else — retries,

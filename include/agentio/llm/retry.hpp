@@ -2,6 +2,10 @@
 // agentio/llm/retry.hpp
 // ~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // When and how long to wait before retrying a model call: the policy of the
 // official Anthropic and OpenAI SDKs (Stainless), kept to the letter so that
 // an agent built on agentio behaves towards the APIs as their own clients do.

@@ -2,6 +2,10 @@
 // agentio/mcp/http.hpp
 // ~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The MCP Streamable HTTP transport on one path: POST carries client
 // messages (answered with JSON, or with an SSE stream when the request has
 // notifications of its own to send first), DELETE ends a session, GET is 405

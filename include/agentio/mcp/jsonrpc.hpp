@@ -2,6 +2,10 @@
 // agentio/mcp/jsonrpc.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // JSON-RPC 2.0 as MCP uses it: classifying an incoming message, and building
 // results, errors and notifications. Transport-free: the MCP server and its
 // transports share it.

@@ -2,6 +2,10 @@
 // agentio/mcp/legacy_sse.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The HTTP+SSE transport of MCP 2024-11-05, deprecated since 2025-03-26 but
 // still spoken by older clients (and by the "sse" mode of Python FastMCP
 // servers): `GET /sse` opens a stream whose first event, `endpoint`, names

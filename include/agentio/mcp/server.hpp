@@ -2,6 +2,10 @@
 // agentio/mcp/server.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The Model Context Protocol on the server side, transport-free: a session's
 // messages in, its answers and notifications out. A tool catalog (a
 // compile-time toolset, runtime tools, or both) is served as MCP tools with

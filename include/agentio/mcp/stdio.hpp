@@ -2,6 +2,10 @@
 // agentio/mcp/stdio.hpp
 // ~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The MCP stdio transport: one JSON-RPC message per line on stdin, one per
 // line on stdout, nothing else on stdout (logs belong on stderr). Requests
 // are served concurrently, so `ping` and `notifications/cancelled` are not

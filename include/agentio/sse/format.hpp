@@ -2,6 +2,10 @@
 // agentio/sse/format.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Writing events in the `text/event-stream` format (HTML §9.2.5): the bytes an
 // SSE writer sends. Values can never inject fields: line breaks in data become
 // further `data:` lines, and line breaks in an event name or id are removed.

@@ -2,6 +2,10 @@
 // agentio/sse/parser.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // An incremental parser of `text/event-stream` that follows the WHATWG
 // algorithm ("Parsing an event stream", HTML §9.2.6) exactly: LF, CR and CRLF
 // line ends, one leading BOM, comments, multi-line data, `id`, `retry`,

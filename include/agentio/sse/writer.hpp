@@ -2,6 +2,10 @@
 // agentio/sse/writer.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Streaming Server-Sent Events on an HTTP connection: the response header,
 // one chunk per flush, keep-alive comments while idle, a bounded queue so a
 // slow client cannot make the server buffer without limit, and a signal when

@@ -2,6 +2,10 @@
 // agentio/testing/fake_llm.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A fake LLM provider on loopback: an HTTP server that answers
 // `POST /v1/messages` (Anthropic Messages) and `POST /v1/chat/completions`
 // (OpenAI Chat Completions) with the providers' wire format, byte for byte

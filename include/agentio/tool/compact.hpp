@@ -2,6 +2,10 @@
 // agentio/tool/compact.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Keeping tool results small enough for a model's context: a deterministic
 // trim of a JSON value to a byte budget, with a report the tool can turn
 // into a note for the model ("12 of 50 rows shown; page with offset").

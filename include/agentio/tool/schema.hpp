@@ -2,6 +2,10 @@
 // agentio/tool/schema.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // JSON Schema for a tool's arguments, generated from the C++ type at compile
 // time. A tool's arguments are one Boost.Describe'd struct; what the type
 // system cannot say (descriptions, bounds, allowed strings, defaults,

@@ -2,6 +2,10 @@
 // agentio/tool/tool.hpp
 // ~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // What a tool is: a type with a name, a description, a described argument
 // struct and a coroutine call operator; what it gets (a context) and what it
 // gives back (a result the model, or an MCP client, can read).

@@ -2,6 +2,10 @@
 // agentio/tool/toolset.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A toolset is a compile-time list of tool types. The list is checked when it
 // is named (each tool's requirements, unique names), listed in declaration
 // order, and dispatched by name with a loop over constant names and a switch

@@ -2,6 +2,10 @@
 // agentio/tool/validator.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Validation of the arguments a model sends against a tool's JSON Schema,
 // before any conversion. Every problem is reported with the JSON Pointer of
 // the offending value and a message the model can act on, so a wrong call

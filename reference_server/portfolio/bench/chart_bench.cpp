@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Native chart rendering: milliseconds per chart, render and PNG encoding apart,
 // on the data the matplotlib yardstick of bench/chart_compare.sh draws:
 // 15 units with their 2025 amounts (bar, pie), 5 units × 2024/2025/2026 at

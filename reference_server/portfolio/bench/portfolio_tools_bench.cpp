@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Round trip of each portfolio tool as the agent runs it: toolset dispatch,
 // argument validation, the HTTP client to the REST API on 127.0.0.1, SQL on
 // the query pool, the answer back, reshaping and compaction. One server

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Native charts: Spanish number formatting, spec checks, the "Otros" rule,
 // PNG output that decodes to the right size with visible content, the PNG
 // encoder itself, and the on-disk store's naming and cleanup rules.

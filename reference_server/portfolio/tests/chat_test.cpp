@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // POST /api/v1/agent/chat end to end: the real server (REST API, tools over
 // the HTTP client, orchestrator, SSE writer) against the fake LLM, both on
 // 127.0.0.1. The tool results come from the generated database, and the

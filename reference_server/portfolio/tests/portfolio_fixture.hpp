@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // One generated database and one running agentio-portfolio server (in-process,
 // 127.0.0.1, ephemeral port) shared by the REST tests of this executable.
 #pragma once

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Request bodies to SQL: only schema identifiers and bound values reach SQLite,
 // and every mistake is a 4xx naming the field.
 #include "api/query.hpp"

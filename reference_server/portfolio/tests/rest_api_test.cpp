@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The REST API end to end: the real server on 127.0.0.1, answers checked
 // against SQL run directly on the same file.
 #include "portfolio_fixture.hpp"

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The ten portfolio tools against the real REST API on 127.0.0.1 (the shared
 // server of this executable), over agentio's HTTP client, exactly as the agent
 // calls them: through the toolset, arguments as JSON. Every answer is checked

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The benchmark's reference: one cheap tool, `echo`, on a server written with
 // the official MCP TypeScript SDK (v1) the way its documentation shows, over
 // stdio or stateful Streamable HTTP. bench/mcp_bench.sh drives it next to

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The official MCP TypeScript SDK client (v1) against `agentio-portfolio mcp`:
 // lists the tools and calls every one against a real REST server, checking the
 // answers against that same REST API (a second path to the same database).

@@ -2,6 +2,10 @@
 // agentio/http/detail/client_exchange.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // One request/response exchange of the client, as coroutines: take a pool
 // slot, connect (resolve, TCP, proxy CONNECT, TLS) unless a pooled
 // connection is reused, send, read the header, then the body piece by piece.

@@ -2,6 +2,10 @@
 // agentio/http/detail/client_pool.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A client connection (plain or TLS behind one stream interface) and the
 // per-origin pool of them: a cap on live connections, idle ones reused most
 // recent first, and a FIFO of requests waiting for one.

@@ -2,6 +2,10 @@
 // agentio/http/detail/client_proxy.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // Proxy URLs and NO_PROXY matching; the Basic credentials a proxy URL carries.
 //
 

@@ -2,6 +2,10 @@
 // agentio/llm/impl/anthropic_codec.ipp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 
 #ifndef AGENTIO_LLM_IMPL_ANTHROPIC_CODEC_IPP
 #define AGENTIO_LLM_IMPL_ANTHROPIC_CODEC_IPP

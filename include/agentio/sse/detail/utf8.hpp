@@ -2,6 +2,10 @@
 // agentio/sse/detail/utf8.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 
 #ifndef AGENTIO_SSE_DETAIL_UTF8_HPP
 #define AGENTIO_SSE_DETAIL_UTF8_HPP

@@ -2,6 +2,10 @@
 // agentio/testing/detail/fake_llm_handler.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The fake's request handler, declared here so that `fake_llm` can hold an
 // `http::server` of it; its state and body are in impl/fake_llm.hpp.
 //

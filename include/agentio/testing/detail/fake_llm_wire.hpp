@@ -2,6 +2,10 @@
 // agentio/testing/detail/fake_llm_wire.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // The pure parts of the fake's wire format: ids shaped like the providers',
 // cutting text into pieces and argument text into fragments (never inside a
 // UTF-8 sequence), the `{"key": "value"}` rendering of streamed tool input,

@@ -2,6 +2,10 @@
 // agentio/tool/detail/schema_writer.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
 // A JSON writer that runs in constant evaluation, so schemas are text in the
 // binary rather than work at start-up; and a JSON syntax check, so the JSON
 // snippets users put in field traits (defaults, examples) fail the build when

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The REST API as the tools see it: JSON over agentio's HTTP client (one place
 // for business logic; the tools are clients of the same API as everybody
 // else). Failures are classified so the tools can give the model the Spanish

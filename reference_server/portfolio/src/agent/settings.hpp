@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The agent's configuration (model, limits, API URL, charts, provider), read from
 // the environment (and .env, loaded earlier), checked once at start-up.
 #pragma once

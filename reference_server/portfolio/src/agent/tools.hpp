@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The ten portfolio tools of the agent and the MCP server (docs/tools.md), as
 // agentio tools: a described argument struct whose Spanish field
 // documentation becomes the JSON Schema at compile time, and a coroutine that

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Turning REST requests into SQL. Everything here is pure: a request body and
 // the database schema in, a validated query (SQL text made only of identifiers
 // found in the schema, plus bound values) or a 4xx error naming the field out.

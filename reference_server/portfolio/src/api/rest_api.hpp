@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The read-only REST API under /api/v1 (docs/rest-api.md): list, search,
 // aggregate, by id, by initiative, the cross-table view of one initiative,
 // dropdown values and health. Requests are validated on the network thread;

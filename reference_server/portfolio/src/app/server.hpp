@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // agentio-portfolio's HTTP server: the REST API over a read-only SQLite pool,
 // on an io_context run by several threads. Used by `serve` and by the tests,
 // which run it in-process on an ephemeral port.

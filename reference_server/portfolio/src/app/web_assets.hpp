@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The built chat page (reference_server/portfolio/web/dist), read once at start and
 // served from memory: only the files found there are ever served (no path is
 // taken from a request), index.html for every other page route (the page does

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Native chart rendering: bar, pie, line and stacked bar charts straight to PNG
 // (FreeType for text, lodepng's PNG chunks around our own deflate), with Spanish
 // number formatting. ~3,4 ms for a 1500×900 bar chart, PNG included, against

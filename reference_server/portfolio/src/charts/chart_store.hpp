@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Rendered charts on disk, served back by name. Names are 128 random bits
 // (OpenSSL RAND_bytes) in lowercase hex, so a chart's URL is its only key;
 // find() accepts nothing but such a name of a regular file in the directory,

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Spanish number formatting for charts and tool answers: dot for thousands,
 // comma for decimals, "-" for negatives (never "-0"), "€" and "%" after a space.
 // Rounding is decimal and half away from zero on the shortest representation of

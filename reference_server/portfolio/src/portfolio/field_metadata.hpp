@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The main fields of datos_relevantes and what they mean, in Spanish: the
 // data-model part of the agent's system prompt. A test checks every name
 // against the generated database, so the prompt cannot name a column that

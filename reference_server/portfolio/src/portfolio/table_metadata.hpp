@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The portfolio's 26 tables: Spanish descriptions, which
 // tables offer flexible search, and their URL prefixes. One place, used by the
 // REST API, the tools, the MCP server and the system prompt alike.

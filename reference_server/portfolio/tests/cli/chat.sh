@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # `agentio-portfolio chat` end to end: the fake LLM and the server as real
 # processes on loopback; the answer streams to stdout, tool activity to stderr;
 # a failure is a message and exit status 1.

@@ -1,3 +1,7 @@
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 # Shared by the command-line tests: `source reference_server/portfolio/tests/cli/lib.sh`.
 
 # Waits until FILE contains TEXT (10 s at most); prints FILE and fails otherwise.

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # Out of file descriptors, a chat says the server is overloaded (not
 # "Cancelado") and the server lives on: the server runs under a small
 # RLIMIT_NOFILE (prlimit), the fake LLM paces its answer, and many chats at

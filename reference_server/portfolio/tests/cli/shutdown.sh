@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
 # SIGTERM drains `agentio-portfolio serve`: a new chat is refused at once (503)
 # while a chat in flight finishes within the grace period (its tools still
 # reach the server's own API), then the process exits 0; a chat that outlasts

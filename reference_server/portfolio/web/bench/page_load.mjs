@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Page load of the chat page in Debian's Chromium, as a person meets it:
 // a cold load (new browser context: empty cache) and a warm one (reload in the
 // same address in the same context: index.html revalidated, hashed assets from cache). Prints the

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 import { useEffect } from 'react';
 import { Link, Router, useDocumentTitle, useRouteHeading, useRouter } from './router.jsx';
 import { ChatProvider } from './chat/ChatContext.jsx';

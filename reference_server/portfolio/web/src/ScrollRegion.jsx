@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // A box that scrolls sideways (wide tables). When its content overflows it
 // becomes a labelled tab stop, so the keyboard can scroll it too (WCAG 2.1.1);
 // when it fits it stays out of the tab order.

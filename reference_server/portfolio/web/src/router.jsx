@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The three routes need no router library: the History API, a context with
 // the current path, and a Link that pushes instead of reloading. A page change
 // also does what a full load would for assistive technology: a new document

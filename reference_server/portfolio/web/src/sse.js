@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Reads a text/event-stream body from fetch(): `onEvent({type, data})` for
 // each event, as the WHATWG rules frame them (LF, CR or CRLF line ends, a
 // blank line dispatches, `data` lines joined by "\n", comments ignored).

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The chat page in a real browser (Debian's Chromium driven by playwright-core)
 // against the real agentio-portfolio server, its agent pointed at the
 // wire-faithful fake LLM, all on loopback. Screenshots go to --out.

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The page's pure pieces under node's test runner (`node --test tests/`): the
 // SSE framing of fetch() bodies and the history sent back to the server.
 import assert from 'node:assert/strict';

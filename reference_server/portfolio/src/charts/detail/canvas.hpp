@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // An opaque RGB canvas with anti-aliased drawing: every primitive computes a
 // coverage in [0, 1] per pixel and blends its colour by it. Coordinates are in
 // pixels, y down, and pixel (x, y) covers the square [x, x+1) × [y, y+1).

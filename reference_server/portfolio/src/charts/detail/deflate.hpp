@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // A zlib stream (RFC 1950/1951) specialised for chart scanlines, plugged into
 // lodepng as LodePNGCompressSettings::custom_zlib.
 //

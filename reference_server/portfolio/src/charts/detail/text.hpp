@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // Text with FreeType: UTF-8 in, anti-aliased glyphs blended onto a canvas.
 // Each thread has its own FreeType library, faces, sizes and caches (FreeType
 // objects must not be shared between threads), so rendering needs no lock.

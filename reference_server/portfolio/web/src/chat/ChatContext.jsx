@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // The conversation and the live state of the answer being streamed:
 // messages, streamingContent, toolSteps, thinkingParts. It sits above the
 // routes, so going to an initiative's page and back keeps everything.

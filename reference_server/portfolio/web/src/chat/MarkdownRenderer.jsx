@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // react-markdown + remark-gfm, with portfolio_id links in paragraphs, list
 // items, table cells and bold (never in code), and chart images inline.
 import ReactMarkdown from 'react-markdown';

@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // One tool step (a tool_call event of the chat stream): tool, parameters, duration, result summary.
 export function ToolStep({ step }) {
   const ms = step.duration_ms;

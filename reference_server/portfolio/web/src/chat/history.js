@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // What of the conversation goes back to the server with a new question. The
 // server keeps nothing between requests and refuses a conversation over its
 // limits (POST /api/v1/agent/chat: 422), so the page sends the newest part

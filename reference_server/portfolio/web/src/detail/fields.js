@@ -1,3 +1,7 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
 // How the detail page names and shows a column of the portfolio database. The
 // columns are ASCII snake_case ("fecha_ultimo_estado", "importe_2025"); the
 // page writes them as Spanish ("Fecha último estado") and formats values by
