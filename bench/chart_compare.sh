@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${1:-20}
 root=$(pwd)
-peers=${PEERS_DIR:-$root/../shared/peers}
+peers=${PEERS_DIR:?set PEERS_DIR to the folder of the peer renderer matplotlib_chart.py}
 peer=$peers/matplotlib_chart.py
 [ -f "$peer" ] || { echo "chart_compare: $peer not found (set PEERS_DIR)" >&2; exit 1; }
 

@@ -20,7 +20,7 @@ source bench/lib.sh
 readers=${1:-2000}
 flood=${2:-10200}
 root=$(pwd)
-peer=${PEER:-$root/../shared/peers/fastapi_portfolio.py}
+peer=${PEER:?set PEER to the peer implementation fastapi_portfolio.py}
 out=$root/build/bench
 mkdir -p "$out"
 

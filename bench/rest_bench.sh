@@ -19,7 +19,7 @@ duration=${1:-10}
 conns=${2:-64}
 runs=${3:-3}
 root=$(pwd)
-peer=${PEER:-$root/../shared/peers/fastapi_portfolio.py}
+peer=${PEER:?set PEER to the peer implementation fastapi_portfolio.py}
 out=$root/build/bench
 mkdir -p "$out"
 

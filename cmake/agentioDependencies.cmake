@@ -20,25 +20,56 @@ function(_agentio_missing what package)
         "(or run scripts/setup.sh as root, which installs everything agentio needs).")
 endfunction()
 
+# The components (CMake targets agentio::<name>) and what each builds on; a
+# component needs its own packages and those of the components below it.
+set(_agentio_components core http mcp sqlite testing)
+set(_agentio_builds_on_core "")
+set(_agentio_builds_on_http core)
+set(_agentio_builds_on_mcp http)
+set(_agentio_builds_on_sqlite core)
+set(_agentio_builds_on_testing http)
+
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
 # Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.
-find_package(Boost ${_agentio_boost_version} CONFIG QUIET COMPONENTS json url)
-if(NOT Boost_FOUND)
-    _agentio_missing("Boost >= ${_agentio_boost_version} with JSON and URL (found: '${Boost_VERSION}')"
-        "libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev")
-endif()
-if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/describe.hpp")
-    _agentio_missing("Boost.Describe (boost/describe.hpp)" "libboost1.81-all-dev")
-endif()
+macro(_agentio_find_boost)
+    find_package(Boost ${_agentio_boost_version} CONFIG QUIET COMPONENTS ${ARGN})
+    if(NOT Boost_FOUND)
+        _agentio_missing("Boost >= ${_agentio_boost_version} with ${ARGN} (found: '${Boost_VERSION}')"
+            "libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev")
+    endif()
+endmacro()
 
-find_package(SQLite3 QUIET)
-if(NOT SQLite3_FOUND)
-    _agentio_missing("SQLite3" "libsqlite3-dev")
-endif()
+# agentio_find_dependencies(<component>...): finds what the components need.
+macro(agentio_find_dependencies)
+    set(_agentio_todo ${ARGN})
+    set(_agentio_needed "")
+    while(_agentio_todo)
+        list(POP_FRONT _agentio_todo _agentio_c)
+        if(NOT _agentio_c IN_LIST _agentio_needed)
+            list(APPEND _agentio_needed ${_agentio_c})
+            list(APPEND _agentio_todo ${_agentio_builds_on_${_agentio_c}})
+        endif()
+    endwhile()
 
-find_package(OpenSSL QUIET)
-if(NOT OpenSSL_FOUND)
-    _agentio_missing("OpenSSL" "libssl-dev")
-endif()
+    # core: tools, the neutral conversation and codecs, the orchestrator, SSE — Boost alone.
+    _agentio_find_boost(json)
+    if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/describe.hpp")
+        _agentio_missing("Boost.Describe (boost/describe.hpp)" "libboost1.81-all-dev")
+    endif()
+    find_package(Threads REQUIRED)
 
-find_package(Threads REQUIRED)
+    if("http" IN_LIST _agentio_needed)
+        _agentio_find_boost(json url)
+        find_package(OpenSSL QUIET)
+        if(NOT OpenSSL_FOUND)
+            _agentio_missing("OpenSSL" "libssl-dev")
+        endif()
+    endif()
+
+    if("sqlite" IN_LIST _agentio_needed)
+        find_package(SQLite3 QUIET)
+        if(NOT SQLite3_FOUND)
+            _agentio_missing("SQLite3" "libsqlite3-dev")
+        endif()
+    endif()
+endmacro()

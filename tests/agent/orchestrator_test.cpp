@@ -8,9 +8,11 @@
 #include <agentio/agent/orchestrator.hpp>
 
 #include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "spanish_messages.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -22,6 +24,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -154,7 +158,7 @@ struct bench
     test_tools tools()
     {
         agentio::toolset_options spanish_tools;
-        spanish_tools.validation.language = agentio::message_language::spanish;
+        spanish_tools.validation.texts = agentio_test::spanish_messages;
         return test_tools{spanish_tools, contar_iniciativas{&counters, tool_delay_}, sumar_presupuesto{&counters}};
     }
 
@@ -223,6 +227,24 @@ struct bench
         return out;
     }
 
+    template<class Sink>
+    agent::run_result run_with_sink(std::string const& model, agent::options opts, Sink sink)
+    {
+        opts.model = model;
+        agent::orchestrator agent{*provider, tools(), opts};
+        std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
+        std::optional<agent::run_result> result;
+        asio::co_spawn(ioc, agent.run(conversation, std::move(sink)), [&](std::exception_ptr e, agent::run_result r) {
+            if(e)
+                std::rethrow_exception(e);
+            result = std::move(r);
+        });
+        while(!result && ioc.run_one_for(10s))
+            ;
+        BOOST_TEST_REQUIRE(result.has_value());
+        return *result;
+    }
+
 private:
     std::chrono::milliseconds tool_delay_{0};
 };
@@ -262,7 +284,7 @@ testing::fault fault_of(testing::fault_kind kind, std::size_t times = 1)
 agent::options spanish()
 {
     agent::options o;
-    o.language = agentio::message_language::spanish;
+    o.texts = agentio_test::spanish_messages;
     return o;
 }
 
@@ -375,6 +397,10 @@ BOOST_AUTO_TEST_CASE(bad_calls_go_back_to_the_model)
     BOOST_TEST(tool_calls[0].is_error);
     BOOST_TEST(tool_calls[1].is_error);
     BOOST_TEST(b.counters.calls == 0); // never called with arguments it cannot trust
+    // What a UI shows keeps the reason, not only the line naming the tool.
+    BOOST_TEST(tool_calls[0].result_summary ==
+        "Argumentos no válidos para la herramienta 'sumar_presupuesto': "
+        "/campo_importe: debe ser uno de presupuesto_aprobado, importe_2025");
     auto const requests = b.fake.requests();
     auto const& results = requests[1].body.at("messages").as_array().back().at("content").as_array();
     BOOST_TEST(results[0].at("is_error") == true);
@@ -383,6 +409,73 @@ BOOST_AUTO_TEST_CASE(bad_calls_go_back_to_the_model)
         "/campo_importe: debe ser uno de presupuesto_aprobado, importe_2025");
     BOOST_TEST(std::string(results[1].at("content").as_array()[0].at("text").as_string())
                    .starts_with("herramienta desconocida 'herramienta_inexistente'"));
+}
+
+BOOST_AUTO_TEST_CASE(a_provider_chosen_at_run_time_speaks_either_wire)
+{
+    for(bool const openai : {false, true})
+    {
+        asio::io_context ioc;
+        testing::fake_llm fake{ioc.get_executor()};
+        fake.load_scenarios(AGENTIO_SCENARIOS);
+        BOOST_TEST_REQUIRE(fake.start().has_value());
+        agentio::http::client client{ioc.get_executor()};
+        llm::provider_options po;
+        po.api_key = "test-key";
+        po.base_url = openai ? fake.openai_base_url() : fake.anthropic_base_url();
+        llm::any_provider provider = openai ? llm::any_provider(llm::openai_provider(client, po))
+                                            : llm::any_provider(llm::anthropic_provider(client, po));
+        BOOST_TEST((provider.target<llm::openai_provider>() != nullptr) == openai);
+        shared_counters counters;
+        agentio::toolset_options to;
+        to.validation.texts = agentio_test::spanish_messages;
+        agent::orchestrator orchestrator{provider, test_tools{to, contar_iniciativas{&counters}, sumar_presupuesto{&counters}},
+            agent::options{.model = "portfolio-two-rounds"}};
+        std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
+        std::string text;
+        std::optional<agent::run_result> result;
+        asio::co_spawn(ioc,
+            orchestrator.run(conversation, [&](agent::event const& e) {
+                if(auto const* t = std::get_if<agent::text_delta>(&e))
+                    text += t->text;
+            }),
+            [&](std::exception_ptr e, agent::run_result r) {
+                if(e)
+                    std::rethrow_exception(e);
+                result = std::move(r);
+            });
+        while(!result && ioc.run_one_for(10s))
+            ;
+        BOOST_TEST_REQUIRE(result.has_value());
+        BOOST_TEST((result->status == agent::run_result::outcome::completed), result->error_message);
+        BOOST_TEST(result->rounds == 2u);
+        BOOST_TEST(counters.calls == 1);
+        BOOST_TEST(text.find("12 iniciativas en ejecución") != std::string::npos, text);
+        auto const requests = fake.requests();
+        BOOST_TEST_REQUIRE(requests.size() == 2u);
+        BOOST_TEST(requests[0].target == (openai ? "/v1/chat/completions" : "/v1/messages"));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(an_outcome_has_a_printable_name)
+{
+    std::ostringstream os;
+    os << agent::run_result::outcome::cancelled;
+    BOOST_TEST(os.str() == "cancelled");
+    BOOST_TEST(agent::to_string(agent::run_result::outcome::completed) == "completed");
+    BOOST_TEST(agent::to_string(agent::run_result::outcome::failed) == "failed");
+}
+
+BOOST_AUTO_TEST_CASE(a_sink_may_return_void)
+{
+    bench<llm::anthropic_provider> b;
+    std::vector<agent::event> events;
+    auto out = b.run_with_sink("portfolio-two-rounds", spanish(), [&](agent::event const& e) { events.push_back(e); });
+    BOOST_TEST((out.status == agent::run_result::outcome::completed));
+    BOOST_TEST_REQUIRE(!events.empty());
+    BOOST_TEST(std::holds_alternative<agent::done>(events.back()));
+    static_assert(agent::event_sink<decltype([](agent::event const&) {})>);
+    static_assert(!agent::event_sink<decltype([](agent::event const&) { return 1; })>);
 }
 
 BOOST_AUTO_TEST_CASE(a_slow_tool_times_out_and_the_run_goes_on)

@@ -18,3 +18,13 @@ run(${CMAKE_COMMAND} -S "${DOWNSTREAM}" -B "${WORK}/build" -G Ninja
     "-DCMAKE_PREFIX_PATH=${WORK}/prefix" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 run(${CMAKE_COMMAND} --build "${WORK}/build")
 run("${WORK}/build/downstream_app")
+
+# A component agentio does not have is refused by name.
+file(MAKE_DIRECTORY "${WORK}/bogus")
+file(WRITE "${WORK}/bogus/CMakeLists.txt"
+    "cmake_minimum_required(VERSION 3.25)\nproject(bogus LANGUAGES CXX)\nfind_package(agentio CONFIG REQUIRED COMPONENTS core nosuch)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${WORK}/bogus" -B "${WORK}/bogus/build" -G Ninja
+    "-DCMAKE_PREFIX_PATH=${WORK}/prefix" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc EQUAL 0 OR NOT out MATCHES "agentio has no component 'nosuch'")
+    message(FATAL_ERROR "an unknown component was not refused by name:\n${out}")
+endif()

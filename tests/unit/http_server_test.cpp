@@ -149,7 +149,9 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
     running_server<> s(opt);
     auto const out = test_http::raw(s.ep, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n");
     BOOST_TEST(out.starts_with("HTTP/1.1 413"));
-    BOOST_TEST(out.find(R"({"detail":"request body exceeds the limit of 1000 bytes"})") != std::string::npos);
+    BOOST_TEST(out.find("Content-Type: application/problem+json\r\n") != std::string::npos, out);
+    BOOST_TEST(out.find(R"({"title":"Payload Too Large","status":413,"detail":"request body exceeds the limit of 1000 bytes"})")
+        != std::string::npos, out);
     BOOST_TEST(*s.server.handler().calls == 0);
 
     // Chunked: the limit holds while the body streams in.
@@ -162,6 +164,21 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
     // At the limit is fine.
     auto const ok = test_http::post(s.ep, "/", std::string(1000, 'y'));
     BOOST_TEST(ok.status == 200u);
+}
+
+BOOST_AUTO_TEST_CASE(the_error_body_is_the_applications)
+{
+    agentio::http::server_options opt;
+    opt.max_body_bytes = 10;
+    opt.error_body = [](agentio::http::response& res, std::string_view detail) {
+        res.set(boost::beast::http::field::content_type, "text/plain");
+        res.body() = "error: " + std::string(detail);
+    };
+    running_server<> s(opt);
+    auto const out = test_http::raw(s.ep, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n");
+    BOOST_TEST(out.starts_with("HTTP/1.1 413"), out);
+    BOOST_TEST(out.find("Content-Type: text/plain\r\n") != std::string::npos, out);
+    BOOST_TEST(out.ends_with("\r\n\r\nerror: request body exceeds the limit of 10 bytes"), out);
 }
 
 BOOST_AUTO_TEST_CASE(expect_100_continue_gets_its_interim_answer)

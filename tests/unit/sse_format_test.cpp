@@ -28,7 +28,7 @@ std::vector<sse::event> parse_all(std::string_view bytes)
 
 BOOST_AUTO_TEST_SUITE(sse_format)
 
-BOOST_AUTO_TEST_CASE(the_wire_form_of_seed_000)
+BOOST_AUTO_TEST_CASE(the_wire_form_of_the_chat_events)
 {
     std::string out;
     sse::append_event(out, {.type = "chunk", .data = R"({"content":"Voy a consultar"})"});

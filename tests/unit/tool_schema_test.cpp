@@ -7,6 +7,8 @@
 
 #include <agentio/tool/validator.hpp>
 
+#include "spanish_messages.hpp"
+
 #include <boost/describe.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
@@ -267,13 +269,13 @@ agentio::validation_report check(std::string_view schema, std::string_view insta
 
 std::string errors(std::string_view schema, std::string_view instance, agentio::validation_options opts = {})
 {
-    return agentio::format_validation_errors(check(schema, instance, opts), opts.language);
+    return agentio::format_validation_errors(check(schema, instance, opts), opts.texts);
 }
 
 agentio::validation_options spanish()
 {
     agentio::validation_options o;
-    o.language = agentio::message_language::spanish;
+    o.texts = agentio_test::spanish_messages;
     return o;
 }
 
@@ -466,7 +468,7 @@ BOOST_AUTO_TEST_CASE(recursive_schemas)
         deep = json::object{{"value", i}, {"children", json::array{deep}}};
     auto const too_deep = agentio::schema_validator::compile(json::parse(tree))->validate(deep);
     BOOST_TEST(!too_deep.ok());
-    BOOST_TEST(agentio::format_validation_errors(too_deep, agentio::message_language::english).ends_with(
+    BOOST_TEST(agentio::format_validation_errors(too_deep, agentio::messages{}).ends_with(
         ": the schema nests too deeply for this value"));
 }
 
@@ -510,7 +512,7 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     chain[names[20000]] = json::object{{"type", "string"}};
     auto const long_chain = agentio::schema_validator::compile(json::object{{"not", {{"$ref", "#/$defs/d0"}}}, {"$defs", chain}});
     BOOST_TEST_REQUIRE(long_chain.has_value());
-    BOOST_TEST(agentio::format_validation_errors(long_chain->validate(json::value("x")), agentio::message_language::english) ==
+    BOOST_TEST(agentio::format_validation_errors(long_chain->validate(json::value("x")), agentio::messages{}) ==
         "(root): the schema nests too deeply for this value");
     BOOST_TEST(!long_chain->validate(json::value(1)).ok()); // also refused: the walk was cut short
 
@@ -530,7 +532,7 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     auto const exploding = agentio::schema_validator::compile(json::object{{"$ref", "#/$defs/l0"}, {"$defs", defs}});
     BOOST_TEST_REQUIRE(exploding.has_value());
     auto const refused = exploding->validate(json::value(1), spanish()); // without the budget: hours
-    BOOST_TEST(agentio::format_validation_errors(refused, agentio::message_language::spanish) ==
+    BOOST_TEST(agentio::format_validation_errors(refused, agentio_test::spanish_messages) ==
         "(raíz): el esquema es demasiado complejo para comprobar este valor");
     BOOST_TEST(exploding->validate(json::value("s")).ok()); // the first alternatives all fit: linear
 }
@@ -555,7 +557,7 @@ BOOST_AUTO_TEST_CASE(error_count_is_bounded)
     BOOST_TEST(r.omitted == 3u);
     o.max_errors = 0; // still one error: an invalid value never reads as valid
     BOOST_TEST(!check(R"({"type":"string"})", "1", o).ok());
-    BOOST_TEST(agentio::format_validation_errors(r, agentio::message_language::english)
+    BOOST_TEST(agentio::format_validation_errors(r, agentio::messages{})
         == "/0: expected string, got integer\n/1: expected string, got integer\nand 3 more errors");
 }
 

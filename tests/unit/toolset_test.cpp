@@ -6,6 +6,7 @@
 #include <agentio/tool/compact.hpp>
 #include <agentio/tool/toolset.hpp>
 
+#include "spanish_messages.hpp"
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
@@ -156,7 +157,7 @@ auto run(Awaitable a)
 agentio::toolset_options spanish()
 {
     agentio::toolset_options o;
-    o.validation.language = agentio::message_language::spanish;
+    o.validation.texts = agentio_test::spanish_messages;
     return o;
 }
 

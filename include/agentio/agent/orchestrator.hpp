@@ -26,6 +26,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
+#include <agentio/messages.hpp>
 #include <agentio/tool/toolset.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -41,8 +42,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -77,8 +81,9 @@ struct options
     unsigned max_tokens = 4096;
     std::optional<double> temperature = {};
     agent::limits limits = {};
-    /// Language of the messages the orchestrator itself writes.
-    message_language language = message_language::english;
+    /// The sentences the orchestrator itself writes (a run's failure, a tool
+    /// that timed out); the tools' own validation messages come with them.
+    messages texts = {};
     /// Turns a provider error into the message the user sees; empty: a
     /// generic message with the provider's text. Applications use it to
     /// point at their own settings (a wrong model name, a wrong key).
@@ -127,6 +132,18 @@ struct error
 /// What a run tells its sink, in order.
 using event = std::variant<text_delta, round_end, tool_call, done, error>;
 
+/** What a run can report to: called as `sink(event)` for each @ref event.
+
+    It returns `void` (it cannot wait), `asio::awaitable<void>` (the run
+    waits for it: a slow client slows the run), or `asio::awaitable<bool>`
+    (and `false` stops the run, as when its client has gone).
+*/
+template<class Sink>
+concept event_sink = std::invocable<Sink&, event const&>
+    && (std::is_void_v<std::invoke_result_t<Sink&, event const&>>
+        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<void>>
+        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<bool>>);
+
 /// Latency of one tool call.
 struct tool_timing
 {
@@ -153,6 +170,24 @@ struct run_result
     /// Time from the start of the run to the first text delta.
     std::optional<std::chrono::microseconds> time_to_first_text = {};
 };
+
+/// The outcome's name: "completed", "failed" or "cancelled".
+constexpr std::string_view to_string(run_result::outcome o) noexcept
+{
+    switch(o)
+    {
+    case run_result::outcome::completed: return "completed";
+    case run_result::outcome::failed: return "failed";
+    case run_result::outcome::cancelled: return "cancelled";
+    }
+    return "unknown";
+}
+
+/// Writes the outcome's name.
+inline std::ostream& operator<<(std::ostream& os, run_result::outcome o)
+{
+    return os << to_string(o);
+}
 
 /** Runs conversations with a model and tools.
 
@@ -186,8 +221,8 @@ public:
 
         @param conversation the messages so far (the last one the user's);
         the model's turns and the tool results are appended
-        @param sink called as `co_await sink(event)` for each @ref event; a
-        sink returning `asio::awaitable<bool>` stops the run by returning false
+        @param sink an @ref event_sink, called for each @ref event; one
+        returning `asio::awaitable<bool>` stops the run by returning false
         @return what happened. Cancellation (through the awaiting
         coroutine's cancellation slot) ends the run promptly with
         `outcome::cancelled`; nothing is sent to the sink after it.
@@ -216,10 +251,7 @@ private:
     asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls) const;
 
     std::string describe(llm::error const& e) const;
-    std::string text(std::string_view english, std::string_view spanish) const
-    {
-        return std::string(options_.language == message_language::spanish ? spanish : english);
-    }
+    messages const& texts() const noexcept { return options_.texts; }
 
     Provider& provider_;
     Tools tools_;

@@ -48,6 +48,16 @@ using request = beast::http::request<beast::http::string_body>;
 /// A response with a string body, the common case for handlers.
 using response = beast::http::response<beast::http::string_body>;
 
+/** Writes the body of an error answer from one sentence: sets the content
+    type and the body of `res`, whose status is set.
+*/
+using error_body_writer = std::function<void(response& res, std::string_view detail)>;
+
+/** The default error body: RFC 9457 problem details, `application/problem+json`
+    with `title` (the reason phrase), `status` and `detail`.
+*/
+void write_problem_details(response& res, std::string_view detail);
+
 /** Limits and timeouts of a server. The defaults suit a JSON API facing
     clients that may be hostile: every resource a client can make the server
     hold (connections, bytes of a request, bytes of answers it does not read,
@@ -96,6 +106,11 @@ struct server_options
 
     /// Value of the `Server` header of responses the server makes itself.
     std::string server_name = "agentio";
+
+    /// How the error answers the server makes itself (400, 413, 431, 500,
+    /// 503) are written; empty: @ref write_problem_details. An API gives the
+    /// same writer to @ref make_error_response, so all its errors look alike.
+    error_body_writer error_body = {};
 };
 
 /** A request handler: a callable that turns a request into a response.
@@ -133,13 +148,14 @@ concept streaming_request_handler = requires(Handler& h, request&& req, beast::t
 template<class Handler>
 concept request_handler = plain_request_handler<Handler> || streaming_request_handler<Handler>;
 
-/** Makes a JSON response `{"detail": "..."}` with the given status.
+/** Makes an error response with the given status, its body written by
+    `write_body` (empty: @ref write_problem_details).
 
-    The shape of the error answers the server makes itself (400, 413, 431,
-    500), offered to handlers so that all errors of an API look alike.
+    Handlers pass the writer of their @ref server_options::error_body, so
+    that every error of an API, the server's own included, looks alike.
 */
 response make_error_response(beast::http::status status, std::string_view detail, unsigned version = 11,
-    bool keep_alive = true);
+    bool keep_alive = true, error_body_writer const& write_body = {});
 
 /** Runs `ioc` on `threads` threads (the calling one included) until it stops.
 

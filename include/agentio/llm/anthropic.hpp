@@ -14,7 +14,7 @@
 #define AGENTIO_LLM_ANTHROPIC_HPP
 
 #include <agentio/llm/anthropic_codec.hpp>
-#include <agentio/llm/provider.hpp>
+#include <agentio/llm/http_provider.hpp>
 
 namespace agentio::llm {
 

@@ -15,7 +15,7 @@
 #ifndef AGENTIO_LLM_CONVERSATION_HPP
 #define AGENTIO_LLM_CONVERSATION_HPP
 
-#include <agentio/tool/toolset.hpp>
+#include <agentio/tool/descriptor.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

@@ -15,7 +15,7 @@
 #define AGENTIO_LLM_OPENAI_HPP
 
 #include <agentio/llm/openai_codec.hpp>
-#include <agentio/llm/provider.hpp>
+#include <agentio/llm/http_provider.hpp>
 
 namespace agentio::llm {
 

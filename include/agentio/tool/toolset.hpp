@@ -20,6 +20,7 @@
 #ifndef AGENTIO_TOOL_TOOLSET_HPP
 #define AGENTIO_TOOL_TOOLSET_HPP
 
+#include <agentio/tool/descriptor.hpp>
 #include <agentio/tool/schema.hpp>
 #include <agentio/tool/tool.hpp>
 #include <agentio/tool/validator.hpp>
@@ -48,23 +49,6 @@
 #include <vector>
 
 namespace agentio {
-
-/** How a tool is presented to a model or an MCP client.
-
-    The views stay valid as long as the tool does: forever for the tools of
-    a @ref toolset, as long as `owner` for runtime tools.
-*/
-struct tool_descriptor
-{
-    std::string_view name;
-    std::string_view description;
-    /// The input schema as JSON text.
-    std::string_view input_schema_text;
-    /// The same schema, parsed.
-    json::object const* input_schema = nullptr;
-    /// Keeps a runtime tool's strings alive; empty for static tools.
-    std::shared_ptr<void const> owner;
-};
 
 /// Options of a toolset: how arguments are validated, and the language of
 /// the messages the model gets when a call goes wrong.
@@ -139,33 +123,24 @@ schema_validator const& validator_for()
 
 struct toolset_messages
 {
-    static std::string unknown_tool(message_language lang, std::string_view name, std::string const& available)
+    static std::string unknown_tool(messages const& m, std::string_view name, std::string const& available)
     {
-        if(lang == message_language::spanish)
-            return "herramienta desconocida '" + std::string(name) + "'; herramientas disponibles: " + available;
-        return "unknown tool '" + std::string(name) + "'; available tools: " + available;
+        return format_message(m.unknown_tool, {{"tool", name}, {"available", available}});
     }
 
-    static std::string invalid_arguments(message_language lang, std::string_view name, validation_report const& r)
+    static std::string invalid_arguments(messages const& m, std::string_view name, validation_report const& r)
     {
-        std::string head = lang == message_language::spanish
-            ? "Argumentos no válidos para la herramienta '" + std::string(name) + "':\n"
-            : "Invalid arguments for tool '" + std::string(name) + "':\n";
-        return head + format_validation_errors(r, lang);
+        return format_message(m.invalid_arguments, {{"tool", name}}) + '\n' + format_validation_errors(r, m);
     }
 
-    static std::string not_convertible(message_language lang, std::string_view name)
+    static std::string not_convertible(messages const& m, std::string_view name)
     {
-        if(lang == message_language::spanish)
-            return "Los argumentos de la herramienta '" + std::string(name) + "' no se pudieron convertir";
-        return "The arguments of tool '" + std::string(name) + "' could not be converted";
+        return format_message(m.arguments_not_convertible, {{"tool", name}});
     }
 
-    static std::string failed(message_language lang, std::string_view name, std::string_view what)
+    static std::string failed(messages const& m, std::string_view name, std::string_view what)
     {
-        if(lang == message_language::spanish)
-            return "La herramienta '" + std::string(name) + "' falló: " + std::string(what);
-        return "Tool '" + std::string(name) + "' failed: " + std::string(what);
+        return format_message(m.tool_failed, {{"tool", name}, {"reason", what}});
     }
 };
 

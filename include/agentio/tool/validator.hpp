@@ -19,6 +19,8 @@
 #ifndef AGENTIO_TOOL_VALIDATOR_HPP
 #define AGENTIO_TOOL_VALIDATOR_HPP
 
+#include <agentio/messages.hpp>
+
 #include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 #include <boost/system/result.hpp>
@@ -34,14 +36,6 @@
 namespace agentio {
 
 namespace json = boost::json;
-
-/// Language of validation messages. They go to the model, and often on to
-/// the user, so an application speaks the language of its prompt.
-enum class message_language
-{
-    english,
-    spanish
-};
 
 /// What to do with object keys the schema does not declare.
 enum class unknown_keys
@@ -61,8 +55,9 @@ struct validation_options
     /// not allow null counts as absent.
     bool null_means_absent = true;
 
-    /// Language of the messages.
-    message_language language = message_language::english;
+    /// The sentences of the messages: they go to the model, and often on to
+    /// the user, so an application gives them in the language of its prompt.
+    messages texts = {};
 
     /// Errors reported at most; the rest are counted in a final line.
     std::size_t max_errors = 20;
@@ -145,9 +140,9 @@ private:
 };
 
 /** Formats a report one error per line as `pointer: message`, the root
-    shown as `(root)` or `(raíz)`, and a last line counting omitted errors.
+    named by `texts.root`, and a last line counting omitted errors.
 */
-std::string format_validation_errors(validation_report const& report, message_language language);
+std::string format_validation_errors(validation_report const& report, messages const& texts = {});
 
 } // namespace agentio
 

@@ -64,7 +64,7 @@ int main(int argc, char** argv)
     portfolio::agent::tool_environment env;
     env.api = &api;
     env.charts = &server.charts();
-    auto tools = portfolio::agent::make_portfolio_tools(env, agentio::message_language::spanish);
+    auto tools = portfolio::agent::make_portfolio_tools(env, portfolio::agent::spanish_messages);
     std::thread client_thread([&] { ioc.run(); });
 
     struct call

@@ -48,7 +48,7 @@ struct tool_runner
         : api(http, std::move(base_url), std::chrono::seconds(10))
         , store(shared_server::get().dir / "tool-charts", std::chrono::hours(1))
         , env(make_env())
-        , tools(portfolio::agent::make_portfolio_tools(env, agentio::message_language::spanish))
+        , tools(portfolio::agent::make_portfolio_tools(env, portfolio::agent::spanish_messages))
         , runner([this] { ioc.run(); })
     {
     }
@@ -146,7 +146,7 @@ std::string first_pid_with(std::string const& table)
 
 BOOST_AUTO_TEST_SUITE(tools)
 
-BOOST_AUTO_TEST_CASE(the_ten_tools_are_declared_in_the_seeds_order)
+BOOST_AUTO_TEST_CASE(the_ten_tools_are_declared_in_their_documented_order)
 {
     std::vector<std::string> names;
     for(auto const& d : portfolio::agent::portfolio_tools::descriptors())

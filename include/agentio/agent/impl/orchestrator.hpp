@@ -22,12 +22,20 @@ namespace detail {
 template<class Sink>
 asio::awaitable<bool> emit(Sink& sink, event const& e)
 {
-    using returned = decltype(sink(std::declval<event const&>()));
+    static_assert(event_sink<Sink>,
+        "agentio: a run's sink is called as sink(agentio::agent::event const&) and returns void, "
+        "asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
+    using returned = std::invoke_result_t<Sink&, event const&>;
     if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
         co_return co_await sink(e);
-    else
+    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
     {
         co_await sink(e);
+        co_return true;
+    }
+    else
+    {
+        sink(e);
         co_return true;
     }
 }
@@ -113,6 +121,15 @@ inline std::string summarize_input(json::value const& input, std::size_t max_cha
 inline std::string summarize_result(tool_result const& result, std::size_t max_chars)
 {
     std::string out = result.summary.empty() ? result.joined_text() : result.summary;
+    if(result.is_error && result.summary.empty())
+    {
+        // The reason is the point of an error (which argument, why): all of
+        // it, its lines joined, rather than a first line that only names the tool.
+        for(auto& c : out)
+            if(c == '\n')
+                c = ' ';
+        return out;
+    }
     if(auto const nl = out.find('\n'); nl != std::string::npos)
         out.resize(nl);
     detail::shorten(out, max_chars);
@@ -128,24 +145,22 @@ std::string orchestrator<Provider, Tools>::describe(llm::error const& e) const
     {
     case llm::error::kind::connection:
     case llm::error::kind::timeout:
-        return text("Could not reach the model provider: ", "No se pudo conectar con el proveedor del modelo: ") + e.message;
+        return format_message(texts().provider_unreachable, {{"message", e.message}});
     case llm::error::kind::http_status:
-        return text("The model provider answered with an error (", "El proveedor del modelo respondió con un error (")
-            + std::to_string(e.status) + "): " + e.message;
+        return format_message(
+            texts().provider_http_error, {{"status", std::to_string(e.status)}, {"message", e.message}});
     case llm::error::kind::stream_error:
         if(e.type == "overloaded_error")
-            return text("The model provider is overloaded; try again in a moment.",
-                "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos.");
-        return text("The model provider reported an error: ", "El proveedor del modelo informó de un error: ") + e.message;
+            return std::string(texts().provider_overloaded);
+        return format_message(texts().provider_stream_error, {{"message", e.message}});
     case llm::error::kind::protocol:
-        return text("The model's answer was cut off: ", "La respuesta del modelo se interrumpió: ") + e.message;
+        return format_message(texts().provider_answer_cut, {{"message", e.message}});
     case llm::error::kind::cancelled:
-        return text("Cancelled.", "Cancelado.");
+        return std::string(texts().cancelled);
     case llm::error::kind::configuration:
         return e.message;
     case llm::error::kind::overloaded:
-        return text("The server is overloaded; try again in a moment.",
-            "El servidor está sobrecargado; inténtelo de nuevo en unos momentos.");
+        return std::string(texts().server_overloaded);
     }
     return e.message;
 }
@@ -161,7 +176,7 @@ asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome> orchestrat
     };
     if(call.input.is_null())
         co_return call_outcome{
-            tool_result::error(text("The arguments are not valid JSON: ", "Los argumentos no son JSON válido: ") + call.raw_input),
+            tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})),
             elapsed()};
     auto const timeout = options_.limits.tool_timeout;
     tool_context ctx{.tool_name = call.name, .call_id = call.id, .deadline = started + timeout, .progress = {}};
@@ -172,8 +187,8 @@ asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome> orchestrat
     auto const seconds = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count() / 1000.0;
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", seconds);
-    co_return call_outcome{tool_result::error(text("The tool '", "La herramienta '") + call.name
-                               + text("' did not answer within ", "' no respondió en ") + buf + " s"),
+    co_return call_outcome{
+        tool_result::error(format_message(texts().tool_timed_out, {{"tool", call.name}, {"seconds", buf}})),
         elapsed()};
 }
 
@@ -326,21 +341,21 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
             continue; // the assistant content went back in; the model resumes
         case llm::stop_reason::max_tokens:
         {
-            event const ev = failure(text("The answer was cut off: it reached the token limit.", "La respuesta se cortó al alcanzar el límite de tokens."));
+            event const ev = failure(std::string(texts().token_limit));
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
         }
         case llm::stop_reason::refusal:
         {
-            event const ev = failure(text("The model declined to answer this request.", "El modelo declinó responder a esta petición."));
+            event const ev = failure(std::string(texts().refused));
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
         }
         case llm::stop_reason::context_window:
         {
-            event const ev = failure(text("The conversation is too long for the model.", "La conversación es demasiado larga para el modelo."));
+            event const ev = failure(std::string(texts().context_too_long));
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
@@ -353,7 +368,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
             detail::stop_run();
         co_return;
     }
-    event const ev = failure(text("Reached the iteration limit", "Se alcanzó el límite de iteraciones"));
+    event const ev = failure(std::string(texts().round_limit));
     if(!co_await detail::emit(sink, ev))
         detail::stop_run();
 }
@@ -411,7 +426,7 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
         else
         {
             result.status = run_result::outcome::failed;
-            result.error_message = text("The conversation took too long.", "Se agotó el tiempo máximo de la conversación.");
+            result.error_message = texts().run_deadline;
             event const ev = error{result.error_message};
             co_await detail::emit(sink, ev);
         }

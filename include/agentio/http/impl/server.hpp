@@ -45,15 +45,25 @@
 
 namespace agentio::http {
 
-inline response make_error_response(beast::http::status status, std::string_view detail, unsigned version,
-    bool keep_alive)
+inline void write_problem_details(response& res, std::string_view detail)
 {
-    response res{status, version};
-    res.set(beast::http::field::content_type, "application/json");
-    std::string body = "{\"detail\":";
+    res.set(beast::http::field::content_type, "application/problem+json");
+    std::string body = "{\"title\":";
+    agentio::append_json_string(body, beast::http::obsolete_reason(res.result()));
+    body += ",\"status\":" + std::to_string(res.result_int()) + ",\"detail\":";
     agentio::append_json_string(body, detail);
     body.push_back('}');
     res.body() = std::move(body);
+}
+
+inline response make_error_response(beast::http::status status, std::string_view detail, unsigned version,
+    bool keep_alive, error_body_writer const& write_body)
+{
+    response res{status, version};
+    if(write_body)
+        write_body(res, detail);
+    else
+        write_problem_details(res, detail);
     res.keep_alive(keep_alive);
     res.prepare_payload();
     return res;
@@ -112,15 +122,17 @@ inline std::optional<response> answer_to_read_error(system::error_code const& ec
         return std::nullopt;
     if(ec == beast::http::error::body_limit)
         return make_error_response(status::payload_too_large,
-            "request body exceeds the limit of " + std::to_string(opt.max_body_bytes) + " bytes", 11, false);
+            "request body exceeds the limit of " + std::to_string(opt.max_body_bytes) + " bytes", 11, false,
+            opt.error_body);
     if(ec == beast::http::error::header_limit)
         return make_error_response(status::request_header_fields_too_large,
-            "request header exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11, false);
+            "request header exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11, false,
+            opt.error_body);
     if(ec == beast::http::error::buffer_overflow)
         return make_error_response(status::request_header_fields_too_large,
             "a chunk header or the trailer exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes",
-            11, false);
-    return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false);
+            11, false, opt.error_body);
+    return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false, opt.error_body);
 }
 
 inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
@@ -561,11 +573,12 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
     case detail::usage_ledger::admission::ok:
         break;
     case detail::usage_ledger::admission::server_full:
-        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections"));
+        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections", 11, false,
+            opt.error_body));
         co_return;
     case detail::usage_ledger::admission::address_full:
         co_await send_and_close(make_error_response(bhttp::status::service_unavailable,
-            "too many connections from this address"));
+            "too many connections from this address", 11, false, opt.error_body));
         co_return;
     }
 
@@ -614,7 +627,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         {
             if(auto refused = detail::check_framing(parser.get()))
             {
-                co_await send_and_close(make_error_response(refused->status, refused->detail));
+                co_await send_and_close(make_error_response(refused->status, refused->detail, 11, false, opt.error_body));
                 co_await linger(stream);
                 break;
             }
@@ -666,7 +679,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         {
             detail::log_unexpected("handler", failure);
             co_await send_and_close(make_error_response(bhttp::status::internal_server_error,
-                "internal server error", version, false));
+                "internal server error", version, false, opt.error_body));
             break;
         }
 
@@ -680,7 +693,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         {
             reply.reset(); // its memory goes now, not after the 503 is written
             auto busy = make_error_response(bhttp::status::service_unavailable,
-                "the server holds too many unread answers; try again", version, false);
+                "the server holds too many unread answers; try again", version, false, opt.error_body);
             busy.set(bhttp::field::retry_after, "1");
             co_await send_and_close(std::move(busy));
             break;

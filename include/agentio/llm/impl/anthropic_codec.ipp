@@ -11,6 +11,7 @@
 #define AGENTIO_LLM_IMPL_ANTHROPIC_CODEC_IPP
 
 #include <agentio/json_text.hpp>
+#include <agentio/llm/detail/json_fields.hpp>
 #include <agentio/llm/retry.hpp>
 
 #include <boost/json/parse.hpp>
@@ -19,25 +20,8 @@ namespace agentio::llm::anthropic {
 
 namespace detail {
 
-inline std::string_view string_at(json::object const& o, std::string_view key)
-{
-    if(auto const* v = o.if_contains(key))
-        if(auto const* s = v->if_string())
-            return {s->data(), s->size()};
-    return {};
-}
-
-inline std::uint64_t count_at(json::object const& o, std::string_view key, std::uint64_t fallback)
-{
-    if(auto const* v = o.if_contains(key))
-    {
-        if(auto const* u = v->if_uint64())
-            return *u;
-        if(auto const* i = v->if_int64(); i && *i >= 0)
-            return static_cast<std::uint64_t>(*i);
-    }
-    return fallback;
-}
+using llm::detail::count_at;
+using llm::detail::string_at;
 
 // Counters present and not null overwrite; `message_delta` carries the
 // running totals, not increments.

@@ -11,7 +11,7 @@
 #define AGENTIO_LLM_IMPL_OPENAI_CODEC_IPP
 
 #include <agentio/json_text.hpp>
-#include <agentio/llm/impl/anthropic_codec.ipp>
+#include <agentio/llm/detail/json_fields.hpp>
 #include <agentio/llm/retry.hpp>
 
 #include <boost/json/parse.hpp>
@@ -20,8 +20,8 @@ namespace agentio::llm::openai {
 
 namespace detail {
 
-using anthropic::detail::count_at;
-using anthropic::detail::string_at;
+using llm::detail::count_at;
+using llm::detail::string_at;
 
 inline void merge_usage(usage& u, json::object const& o)
 {

@@ -37,7 +37,7 @@ asio::awaitable<tool_result> toolset<Tools...>::call(
         for(auto n : names)
             available += (available.empty() ? "" : ", ") + std::string(n);
         co_return tool_result::error(
-            detail::toolset_messages::unknown_tool(options_.validation.language, name, available));
+            detail::toolset_messages::unknown_tool(options_.validation.texts, name, available));
     }
     if constexpr(size > 0)
     {
@@ -54,15 +54,15 @@ asio::awaitable<tool_result> toolset<Tools...>::call_at(json::value const& argum
 {
     using tool_type = std::tuple_element_t<I, std::tuple<Tools...>>;
     using args_type = typename tool_type::args;
-    auto const language = options_.validation.language;
+    auto const& texts = options_.validation.texts;
 
     auto const report = detail::validator_for<args_type>().validate(arguments, options_.validation);
     if(!report.ok())
-        co_return tool_result::error(detail::toolset_messages::invalid_arguments(language, tool_type::name, report));
+        co_return tool_result::error(detail::toolset_messages::invalid_arguments(texts, tool_type::name, report));
 
     args_type args{};
     if(!read_json(arguments, args))
-        co_return tool_result::error(detail::toolset_messages::not_convertible(language, tool_type::name));
+        co_return tool_result::error(detail::toolset_messages::not_convertible(texts, tool_type::name));
 
     std::exception_ptr failure;
     try
@@ -74,7 +74,7 @@ asio::awaitable<tool_result> toolset<Tools...>::call_at(json::value const& argum
         failure = std::current_exception();
     }
     co_return tool_result::error(
-        detail::toolset_messages::failed(language, tool_type::name, detail::describe_exception(failure)));
+        detail::toolset_messages::failed(texts, tool_type::name, detail::describe_exception(failure)));
 }
 
 inline boost::system::result<void, std::string> dynamic_tools::add(definition def)
@@ -142,13 +142,13 @@ inline asio::awaitable<tool_result> dynamic_tools::call(
         std::string available;
         for(auto const& d : descriptors())
             available += (available.empty() ? "" : ", ") + std::string(d.name);
-        co_return tool_result::error(detail::toolset_messages::unknown_tool(options.language, name, available));
+        co_return tool_result::error(detail::toolset_messages::unknown_tool(options.texts, name, available));
     }
     if(e->validator)
     {
         auto const report = e->validator->validate(arguments, options);
         if(!report.ok())
-            co_return tool_result::error(detail::toolset_messages::invalid_arguments(options.language, name, report));
+            co_return tool_result::error(detail::toolset_messages::invalid_arguments(options.texts, name, report));
     }
     std::exception_ptr failure;
     try
@@ -159,7 +159,7 @@ inline asio::awaitable<tool_result> dynamic_tools::call(
     {
         failure = std::current_exception();
     }
-    co_return tool_result::error(detail::toolset_messages::failed(options.language, name, detail::describe_exception(failure)));
+    co_return tool_result::error(detail::toolset_messages::failed(options.texts, name, detail::describe_exception(failure)));
 }
 
 } // namespace agentio

@@ -136,70 +136,42 @@ inline std::string display(json::value const& v)
     return to_json_text(v);
 }
 
+// The validator's sentences, from the caller's messages.
 struct message_catalog
 {
-    message_language language;
-
-    bool es() const { return language == message_language::spanish; }
+    messages const& m;
 
     std::string type(std::string_view expected, std::string_view got) const
     {
-        return (es() ? "se esperaba " : "expected ") + std::string(expected) + (es() ? ", se recibió " : ", got ")
-            + std::string(got);
+        return format_message(m.type_mismatch, {{"expected", expected}, {"actual", got}});
     }
-    std::string missing() const { return es() ? "falta este campo obligatorio" : "required field is missing"; }
+    std::string missing() const { return std::string(m.missing_field); }
     std::string unknown(std::string_view allowed) const
     {
         if(allowed.empty())
-            return es() ? "campo desconocido (no se admite ninguno)" : "unknown field (none is allowed)";
-        return (es() ? "campo desconocido (se admiten: " : "unknown field (allowed: ") + std::string(allowed) + ")";
+            return std::string(m.unknown_field_none_allowed);
+        return format_message(m.unknown_field, {{"allowed", allowed}});
     }
     std::string one_of_values(std::string_view values) const
     {
-        return (es() ? "debe ser uno de " : "must be one of ") + std::string(values);
+        return format_message(m.not_one_of, {{"values", values}});
     }
-    std::string equal_to(std::string_view value) const { return (es() ? "debe ser " : "must be ") + std::string(value); }
+    std::string equal_to(std::string_view value) const { return format_message(m.not_equal, {{"value", value}}); }
     std::string compare(std::string_view op, std::string_view bound) const
     {
-        return (es() ? "debe ser " : "must be ") + std::string(op) + " " + std::string(bound);
+        return format_message(m.out_of_range, {{"operator", op}, {"bound", bound}});
     }
-    std::string at_least(std::uint64_t n, std::string_view what_en, std::string_view what_es) const
+    std::string count(std::string_view text, std::uint64_t n) const
     {
-        return (es() ? "debe tener al menos " : "must have at least ") + std::to_string(n) + " "
-            + std::string(es() ? what_es : what_en);
+        return format_message(text, {{"n", std::to_string(n)}});
     }
-    std::string at_most(std::uint64_t n, std::string_view what_en, std::string_view what_es) const
-    {
-        return (es() ? "debe tener como máximo " : "must have at most ") + std::to_string(n) + " "
-            + std::string(es() ? what_es : what_en);
-    }
-    std::string no_alternative() const
-    {
-        return es() ? "no coincide con ninguna de las formas admitidas" : "matches none of the allowed forms";
-    }
-    std::string not_exactly_one(std::size_t n) const
-    {
-        return es() ? "debe coincidir con exactamente una de las formas admitidas (coincide con " + std::to_string(n) + ")"
-                    : "must match exactly one of the allowed forms (matches " + std::to_string(n) + ")";
-    }
-    std::string never() const { return es() ? "no se admite ningún valor aquí" : "no value is allowed here"; }
-    std::string excluded() const
-    {
-        return es() ? "no debe coincidir con la forma excluida" : "must not match the excluded form";
-    }
-    std::string too_deep() const
-    {
-        return es() ? "el esquema se anida demasiado para este valor" : "the schema nests too deeply for this value";
-    }
-    std::string too_complex() const
-    {
-        return es() ? "el esquema es demasiado complejo para comprobar este valor"
-                    : "the schema is too complex to check for this value";
-    }
-    std::string more(std::size_t n) const
-    {
-        return es() ? "y " + std::to_string(n) + " errores más" : "and " + std::to_string(n) + " more errors";
-    }
+    std::string no_alternative() const { return std::string(m.no_alternative); }
+    std::string not_exactly_one(std::size_t n) const { return count(m.not_exactly_one, n); }
+    std::string never() const { return std::string(m.nothing_allowed); }
+    std::string excluded() const { return std::string(m.excluded_form); }
+    std::string too_deep() const { return std::string(m.schema_too_deep); }
+    std::string too_complex() const { return std::string(m.schema_too_complex); }
+    std::string more(std::size_t n) const { return count(m.more_errors, n); }
 };
 
 } // namespace detail
@@ -771,7 +743,7 @@ public:
 
     walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report,
         shared_state& shared)
-        : nodes_(nodes), options_(options), text_{options.language}, report_(report), shared_(&shared)
+        : nodes_(nodes), options_(options), text_{options.texts}, report_(report), shared_(&shared)
     {
     }
 
@@ -907,17 +879,17 @@ private:
             return;
         std::size_t const length = detail::code_points(std::string_view(s.data(), s.size()));
         if(n.min_length && length < *n.min_length)
-            report(text_.at_least(*n.min_length, "characters", "caracteres"));
+            report(text_.count(text_.m.too_short, *n.min_length));
         if(n.max_length && length > *n.max_length)
-            report(text_.at_most(*n.max_length, "characters", "caracteres"));
+            report(text_.count(text_.m.too_long, *n.max_length));
     }
 
     void check_array(node const& n, json::array const& a)
     {
         if(n.min_items && a.size() < *n.min_items)
-            report(text_.at_least(*n.min_items, "items", "elementos"));
+            report(text_.count(text_.m.too_few_items, *n.min_items));
         if(n.max_items && a.size() > *n.max_items)
-            report(text_.at_most(*n.max_items, "items", "elementos"));
+            report(text_.count(text_.m.too_many_items, *n.max_items));
         if(!n.items)
             return;
         for(std::size_t i = 0; i < a.size(); ++i)
@@ -948,9 +920,9 @@ private:
     void check_object(node const& n, json::object const& o)
     {
         if(n.min_properties && o.size() < *n.min_properties)
-            report(text_.at_least(*n.min_properties, "fields", "campos"));
+            report(text_.count(text_.m.too_few_fields, *n.min_properties));
         if(n.max_properties && o.size() > *n.max_properties)
-            report(text_.at_most(*n.max_properties, "fields", "campos"));
+            report(text_.count(text_.m.too_many_fields, *n.max_properties));
         auto is_required = [&](std::string_view key) {
             return std::find(n.required.begin(), n.required.end(), key) != n.required.end();
         };
@@ -1044,14 +1016,14 @@ inline validation_report schema_validator::validate(json::value const& instance,
     if(shared.exhausted || shared.too_deep)
     {
         // One clear refusal rather than whatever the cut-short walk reported.
-        detail::message_catalog const text{options.language};
+        detail::message_catalog const text{options.texts};
         report.errors.assign(1, {std::string(), shared.exhausted ? text.too_complex() : text.too_deep()});
         report.omitted = 0;
     }
     return report;
 }
 
-inline std::string format_validation_errors(validation_report const& report, message_language language)
+inline std::string format_validation_errors(validation_report const& report, messages const& texts)
 {
     std::string out;
     for(auto const& e : report.errors)
@@ -1059,14 +1031,14 @@ inline std::string format_validation_errors(validation_report const& report, mes
         if(!out.empty())
             out += '\n';
         if(e.pointer.empty())
-            out += language == message_language::spanish ? "(raíz)" : "(root)";
+            out += texts.root;
         else
             out += e.pointer;
         out += ": ";
         out += e.message;
     }
     if(report.omitted > 0)
-        out += '\n' + detail::message_catalog{language}.more(report.omitted);
+        out += '\n' + detail::message_catalog{texts}.more(report.omitted);
     return out;
 }
 

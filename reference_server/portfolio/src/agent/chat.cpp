@@ -4,6 +4,7 @@
 
 #include "agent/chat.hpp"
 
+#include "app/error_body.hpp"
 #include "api/rest_api.hpp"
 
 #include <agentio/detail/log_text.hpp>
@@ -269,11 +270,11 @@ void chat_service::start(asio::ip::tcp::endpoint self)
     options.max_tokens = settings_.max_tokens;
     options.temperature = settings_.temperature;
     options.limits.max_rounds = settings_.max_tool_rounds;
-    options.language = agentio::message_language::spanish;
+    options.texts = spanish_messages;
     options.describe_error = [settings = settings_](llm::error const& e) { return describe_provider_error(e, settings); };
 
     tool_env_.api = api_.get();
-    auto tools = make_portfolio_tools(tool_env_, agentio::message_language::spanish);
+    auto tools = make_portfolio_tools(tool_env_, spanish_messages);
     if(settings_.provider == provider_kind::anthropic)
     {
         llm::provider_options p;
@@ -281,17 +282,16 @@ void chat_service::start(asio::ip::tcp::endpoint self)
         p.base_url = settings_.anthropic_base_url;
         llm::anthropic_wire::options wire;
         wire.version = *llm::anthropic::parse_api_version(settings_.anthropic_version);
-        anthropic_ = std::make_unique<llm::anthropic_provider>(*http_, std::move(p), wire);
-        agent_.emplace<anthropic_agent>(*anthropic_, std::move(tools), std::move(options));
+        provider_.emplace(llm::anthropic_provider(*http_, std::move(p), wire));
     }
     else
     {
         llm::provider_options p;
         p.api_key = settings_.openai_api_key;
         p.base_url = settings_.openai_base_url;
-        openai_ = std::make_unique<llm::openai_provider>(*http_, std::move(p));
-        agent_.emplace<openai_agent>(*openai_, std::move(tools), std::move(options));
+        provider_.emplace(llm::openai_provider(*http_, std::move(p)));
     }
+    agent_.emplace(*provider_, std::move(tools), std::move(options));
 }
 
 asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
@@ -299,20 +299,20 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
 {
     if(req.method() != bhttp::verb::post)
     {
-        auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed,
+        auto res = portfolio::error_response(bhttp::status::method_not_allowed,
             "Método no permitido; usa POST", req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "POST");
         co_return bhttp::message_generator(std::move(res));
     }
     auto parsed = parse_chat_request(req.body(), limits_);
     if(parsed.status != 0)
-        co_return bhttp::message_generator(agentio::http::make_error_response(
+        co_return bhttp::message_generator(portfolio::error_response(
             static_cast<bhttp::status>(parsed.status), parsed.detail, req.version(), req.keep_alive()));
     if(stopping_)
-        co_return bhttp::message_generator(agentio::http::make_error_response(bhttp::status::service_unavailable,
+        co_return bhttp::message_generator(portfolio::error_response(bhttp::status::service_unavailable,
             "El servidor se está deteniendo; inténtelo de nuevo en unos momentos", req.version(), false));
-    if(auto reason = settings_.unavailable_reason(); reason || agent_.index() == 0)
-        co_return bhttp::message_generator(agentio::http::make_error_response(bhttp::status::service_unavailable,
+    if(auto reason = settings_.unavailable_reason(); reason || !agent_)
+        co_return bhttp::message_generator(portfolio::error_response(bhttp::status::service_unavailable,
             reason ? *reason : "El asistente no está disponible", req.version(), req.keep_alive()));
 
     struct counted
@@ -336,11 +336,7 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
     auto const ex = co_await asio::this_coro::executor;
     // The run stops when the client leaves: the writer's disconnect signal
     // cancels it, which stops the model's stream and the running tools.
-    auto run = [&]() -> asio::awaitable<agentio::agent::run_result> {
-        if(auto* a = std::get_if<anthropic_agent>(&agent_))
-            co_return co_await a->run(conversation, sink);
-        co_return co_await std::get<openai_agent>(agent_).run(conversation, sink);
-    };
+    auto run = [&]() -> asio::awaitable<agentio::agent::run_result> { return agent_->run(conversation, sink); };
     auto const started = std::chrono::steady_clock::now();
     auto slot = writer.disconnect_slot();
     auto token = asio::bind_cancellation_slot(slot, asio::use_awaitable);

@@ -16,6 +16,7 @@
 #include <agentio/http/client.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -26,7 +27,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace portfolio::agent {
@@ -83,8 +83,7 @@ public:
     std::size_t running() const noexcept { return running_.load(); }
 
 private:
-    using anthropic_agent = agentio::agent::orchestrator<agentio::llm::anthropic_provider, portfolio_tools>;
-    using openai_agent = agentio::agent::orchestrator<agentio::llm::openai_provider, portfolio_tools>;
+    using portfolio_agent = agentio::agent::orchestrator<agentio::llm::any_provider, portfolio_tools>;
 
     chat_settings settings_;
     chat_limits limits_;
@@ -92,9 +91,8 @@ private:
     std::unique_ptr<agentio::http::client> api_http_; // to the REST API, for the tools
     std::unique_ptr<api_client> api_;
     tool_environment tool_env_;
-    std::unique_ptr<agentio::llm::anthropic_provider> anthropic_;
-    std::unique_ptr<agentio::llm::openai_provider> openai_;
-    std::variant<std::monostate, anthropic_agent, openai_agent> agent_;
+    std::optional<agentio::llm::any_provider> provider_; // AGENT_PROVIDER's
+    std::optional<portfolio_agent> agent_;
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> running_{0};
 };

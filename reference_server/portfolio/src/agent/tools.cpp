@@ -743,10 +743,10 @@ asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_c
     co_return r;
 }
 
-portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::message_language language)
+portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::messages const& texts)
 {
     agentio::toolset_options options;
-    options.validation.language = language;
+    options.validation.texts = texts;
     return portfolio_tools(options, buscar_iniciativas{{&env}}, buscar_en_tabla{{&env}}, obtener_iniciativa{{&env}},
         obtener_documentos{{&env}}, contar_iniciativas{{&env}}, totalizar_importes{{&env}}, listar_tablas{{&env}},
         describir_tabla{{&env}}, obtener_valores_campo{{&env}}, generar_grafico{{&env}});

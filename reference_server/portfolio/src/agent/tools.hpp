@@ -10,6 +10,7 @@
 // and keeping results small enough for a model's context.
 #pragma once
 
+#include "agent/messages.hpp"
 #include "agent/api_client.hpp"
 #include "charts/chart.hpp"
 #include "charts/chart_store.hpp"
@@ -270,7 +271,7 @@ using portfolio_tools = agentio::toolset<buscar_iniciativas, buscar_en_tabla, ob
     contar_iniciativas, totalizar_importes, listar_tablas, describir_tabla, obtener_valores_campo, generar_grafico>;
 
 /// The toolset, its tools working with `env` (which must outlive it).
-portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::message_language language);
+portfolio_tools make_portfolio_tools(tool_environment const& env, agentio::messages const& texts);
 
 /// The Spanish message for a failed API call about `subject` (a table,
 /// an initiative). `renames` maps the API's field names in a 422's detail to

@@ -5,6 +5,7 @@
 #include "app/mcp_server.hpp"
 
 #include "agent/api_client.hpp"
+#include "app/error_body.hpp"
 #include "agent/tools.hpp"
 #include "app/config.hpp"
 
@@ -137,7 +138,7 @@ int run_mcp(mcp_settings const& settings)
     env.chart_options.max_categories = settings.charts.max_categories;
     env.max_rows = settings.max_rows;
     env.default_rows = settings.default_rows;
-    auto const tools = agent::make_portfolio_tools(env, agentio::message_language::spanish);
+    auto const tools = agent::make_portfolio_tools(env, agent::spanish_messages);
 
     agentio::mcp::server_options options;
     options.info = {"portfolio-digital", "0.1.0", "Portfolio Digital (agentio)"};
@@ -201,8 +202,11 @@ int run_mcp(mcp_settings const& settings)
             return modern(std::move(req), stream);
         }
     };
+    agentio::http::server_options server_options;
+    server_options.error_body = write_detail;
     agentio::http::server http(ioc.get_executor(),
-        endpoints{agentio::mcp::streamable_http(server, http_options), agentio::mcp::legacy_sse(server, sse_options)});
+        endpoints{agentio::mcp::streamable_http(server, http_options), agentio::mcp::legacy_sse(server, sse_options)},
+        std::move(server_options));
     boost::system::error_code ec;
     auto const address = asio::ip::make_address(settings.host, ec);
     if(ec)

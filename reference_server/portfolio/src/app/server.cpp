@@ -4,6 +4,8 @@
 
 #include "app/server.hpp"
 
+#include "app/error_body.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -54,6 +56,7 @@ portfolio_server::portfolio_server(server_options options)
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, charts_.get(), render);
     web_ = std::make_shared<web_assets const>(web_assets::load(options_.web_dir));
+    options_.http.error_body = write_detail;
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
         app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_),
         options_.http);
@@ -124,7 +127,7 @@ boost::beast::http::message_generator app_handler::serve_chart(agentio::http::re
     namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
     {
-        auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed,
+        auto res = portfolio::error_response(bhttp::status::method_not_allowed,
             "Método no permitido; usa GET", req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "GET, HEAD");
         return res;
@@ -139,7 +142,7 @@ boost::beast::http::message_generator app_handler::serve_chart(agentio::http::re
             body.clear();
     }
     if(body.empty())
-        return agentio::http::make_error_response(bhttp::status::not_found,
+        return portfolio::error_response(bhttp::status::not_found,
             "Gráfico no encontrado: '" + std::string(file) + "'", req.version(), req.keep_alive());
     agentio::http::response res{bhttp::status::ok, req.version()};
     res.set(bhttp::field::server, "agentio-portfolio");

@@ -4,6 +4,8 @@
 
 #include "app/web_assets.hpp"
 
+#include "app/error_body.hpp"
+
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/zlib/deflate_stream.hpp>
 #include <boost/crc.hpp>
@@ -195,7 +197,7 @@ agentio::http::response web_assets::serve(agentio::http::request const& req, std
     namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
     {
-        auto res = agentio::http::make_error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",
+        auto res = portfolio::error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",
             req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "GET, HEAD");
         return res;
@@ -204,7 +206,7 @@ agentio::http::response web_assets::serve(agentio::http::request const& req, std
     if(auto it = files_.find(path); it != files_.end())
         f = &it->second;
     else if(path.starts_with("/assets/") || path.find('.') != std::string_view::npos)
-        return agentio::http::make_error_response(bhttp::status::not_found,
+        return portfolio::error_response(bhttp::status::not_found,
             "Recurso no encontrado: '" + std::string(path) + "'", req.version(), req.keep_alive());
     else if(index_)
         f = &*index_; // /, /chat, /detail/{id}: the page routes itself

@@ -1,0 +1,268 @@
+//
+// agentio/llm/http_provider.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// A model provider over HTTP: opens a streamed call with the official SDKs'
+// retry policy, then decodes the body as it arrives. The wire format is a
+// template parameter (anthropic.hpp, openai.hpp); everything else — retries,
+// timeouts, cancellation, the streaming loop — is shared.
+//
+
+#ifndef AGENTIO_LLM_HTTP_PROVIDER_HPP
+#define AGENTIO_LLM_HTTP_PROVIDER_HPP
+
+#include <agentio/http/client.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/llm/provider.hpp>
+#include <agentio/llm/retry.hpp>
+#include <agentio/sse/parser.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace agentio::llm {
+
+/// How a provider waits before a retry; tests inject one that records.
+using sleep_function = std::function<asio::awaitable<void>(std::chrono::milliseconds)>;
+
+/// Settings shared by the HTTP providers.
+struct provider_options
+{
+    /// The API key; sent as the wire format says.
+    std::string api_key = {};
+
+    /// The base URL, as the official SDKs take it (Anthropic without `/v1`,
+    /// OpenAI with it). Empty: the provider's default.
+    std::string base_url = {};
+
+    /// Retries of a call that failed before its answer started.
+    retry_policy retry = {};
+
+    /// Waits between retries; empty: a steady_timer on the current executor.
+    sleep_function sleep = {};
+
+    /// A number in [0, 1) for the jitter; empty: a per-provider generator.
+    std::function<double()> random = {};
+
+    /// Longest silence while waiting for, or reading, an answer.
+    std::chrono::steady_clock::duration idle_timeout = std::chrono::minutes(5);
+
+    /// A whole call, the streamed answer included (the SDKs' default).
+    std::chrono::steady_clock::duration total_timeout = std::chrono::minutes(10);
+
+    /// Extra request headers (`anthropic-beta`, `OpenAI-Organization`...).
+    std::vector<std::pair<std::string, std::string>> extra_headers = {};
+};
+
+namespace detail {
+
+inline error error_from_client(http::client_error const& e)
+{
+    error out;
+    using http::client_errc;
+    if(e.code == asio::error::operation_aborted)
+        out.what = error::kind::cancelled;
+    else if(e.code == asio::error::no_descriptors || e.code == boost::system::errc::too_many_files_open_in_system ||
+        e.code == asio::error::no_memory || e.code == asio::error::no_buffer_space)
+        out.what = error::kind::overloaded;
+    else if(e.code == client_errc::connect_timeout || e.code == client_errc::idle_timeout
+            || e.code == client_errc::total_timeout)
+        out.what = error::kind::timeout;
+    else
+        out.what = error::kind::connection;
+    out.message = e.message;
+    out.retryable = e.retryable();
+    return out;
+}
+
+} // namespace detail
+
+/** A streamed answer being read.
+
+    Move-only; owns the HTTP response while it lasts. Read until `done()`,
+    then `finish`.
+*/
+template<class Wire>
+class model_stream
+{
+public:
+    model_stream() = default;
+    explicit model_stream(http::response_stream body) : body_(std::move(body)) {}
+
+    /** Reads what arrived next and decodes it.
+
+        @param out receives the text, thinking and tool starts decoded
+        @return the error that ended the stream, if any (an `error` event, a
+        broken connection, a malformed event)
+    */
+    asio::awaitable<std::optional<error>> read(std::vector<stream_event>& out)
+    {
+        if(done_)
+            co_return std::nullopt;
+        auto [err, chunk] = co_await body_.async_read_some(asio::use_awaitable);
+        if(err)
+        {
+            done_ = true;
+            co_return detail::error_from_client(err);
+        }
+        if(chunk.empty())
+        {
+            done_ = true;
+            parser_.finish(); // a partial last event is discarded, and the decoder tells what is missing
+            co_return std::nullopt;
+        }
+        std::optional<error> failure;
+        parser_.feed(chunk, [&](sse::event const& e) {
+            if(!failure)
+                failure = decoder_.feed(e, out);
+        });
+        if(parser_.failed() && !failure)
+            failure = error{error::kind::protocol, 0, {}, "an event of the stream is too large", false, {}, {}};
+        if(failure)
+        {
+            done_ = true;
+            body_.close();
+        }
+        co_return failure;
+    }
+
+    /// Whether the body ended (or failed).
+    bool done() const noexcept { return done_; }
+
+    /// Whether any output (text, blocks) was decoded.
+    bool produced_output() const noexcept { return decoder_.produced_output(); }
+
+    /// The answer; an error when the stream ended before its end marker.
+    std::optional<response> finish(error& failure) { return decoder_.finish(failure); }
+
+private:
+    http::response_stream body_;
+    sse::parser parser_;
+    typename Wire::decoder decoder_;
+    bool done_ = false;
+};
+
+/** A provider speaking wire format `Wire` over an agentio HTTP client.
+
+    `Wire` supplies the endpoint path, headers, body, error parsing and the
+    stream decoder (see `anthropic_wire` and `openai_wire`).
+*/
+template<class Wire>
+class http_provider
+{
+public:
+    using stream_type = model_stream<Wire>;
+    using wire_options = typename Wire::options;
+
+    /** @param client the HTTP client (shared: connections are pooled)
+        @param options key, base URL, retries, timeouts
+        @param wire settings of the wire format
+    */
+    http_provider(http::client& client, provider_options options, wire_options wire = {})
+        : client_(&client), options_(std::move(options)), wire_(std::move(wire))
+    {
+        if(options_.base_url.empty())
+            options_.base_url = Wire::default_base_url;
+        while(!options_.base_url.empty() && options_.base_url.back() == '/')
+            options_.base_url.pop_back();
+        if(!options_.random)
+            options_.random = [] {
+                // Per thread: a provider is shared by the threads of an io_context.
+                thread_local std::minstd_rand engine(std::random_device{}());
+                return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
+            };
+    }
+
+    provider_options const& options() const noexcept { return options_; }
+
+    /** Starts a streamed call, retrying as the official SDKs do.
+
+        Connection errors, timeouts and the statuses of @ref status_is_retryable
+        are retried `options().retry.max_retries` times with their delays;
+        other failures come back at once.
+
+        @return the stream, once a 2xx header arrived; or the last error.
+    */
+    asio::awaitable<boost::system::result<stream_type, error>> open(request const& r)
+    {
+        std::string const body = to_json_text(Wire::make_body(r, wire_));
+        for(unsigned retries = 0;; ++retries)
+        {
+            http::client_request req;
+            req.method = boost::beast::http::verb::post;
+            req.url = options_.base_url + std::string(Wire::path);
+            req.headers.set(boost::beast::http::field::content_type, "application/json");
+            req.headers.set(boost::beast::http::field::accept, "text/event-stream");
+            // The SDKs' retry counter: handy for servers and tests alike.
+            req.headers.set("x-stainless-retry-count", std::to_string(retries));
+            Wire::set_headers(req.headers, options_.api_key, wire_);
+            for(auto const& [name, value] : options_.extra_headers)
+                req.headers.set(name, value);
+            req.body = body;
+            req.idle_timeout = options_.idle_timeout;
+            req.total_timeout = options_.total_timeout;
+
+            auto [err, stream] = co_await client_->async_open(std::move(req), asio::use_awaitable);
+            error failure;
+            std::optional<std::chrono::milliseconds> server_delay;
+            if(err)
+                failure = detail::error_from_client(err);
+            else if(stream.status() >= 200 && stream.status() < 300)
+                co_return stream_type(std::move(stream));
+            else
+            {
+                auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
+                failure = Wire::error_from_body(stream.status(), read_err ? std::string_view() : std::string_view(text));
+                auto header = [&](std::string_view name) -> std::string_view {
+                    auto it = stream.headers().find(name);
+                    return it == stream.headers().end() ? std::string_view() : std::string_view(it->value());
+                };
+                failure.retryable = status_is_retryable(stream.status(), header("x-should-retry"));
+                server_delay = parse_retry_after(header("retry-after-ms"), header("retry-after"));
+                failure.retry_after = server_delay;
+                if(failure.request_id.empty())
+                    failure.request_id = header(Wire::request_id_header);
+            }
+            if(!failure.retryable || retries >= options_.retry.max_retries)
+                co_return failure;
+            co_await backoff(retries, server_delay);
+        }
+    }
+
+    /// Waits before retry number `retries_done + 1` (also used by the
+    /// orchestrator to retry a round that failed mid-stream).
+    asio::awaitable<void> backoff(unsigned retries_done, std::optional<std::chrono::milliseconds> server_delay = {})
+    {
+        auto const delay = retry_delay(options_.retry, retries_done, server_delay, options_.random());
+        if(options_.sleep)
+        {
+            co_await options_.sleep(delay);
+            co_return;
+        }
+        asio::steady_timer timer(co_await asio::this_coro::executor, delay);
+        co_await timer.async_wait(asio::use_awaitable);
+    }
+
+private:
+    http::client* client_;
+    provider_options options_;
+    wire_options wire_;
+};
+
+} // namespace agentio::llm
+
+#endif
