@@ -15,6 +15,7 @@
 #define AGENTIO_MCP_HPP
 
 #include <agentio/mcp/http.hpp>
+#include <agentio/mcp/http_endpoints.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
 #include <agentio/mcp/legacy_sse.hpp>
 #include <agentio/mcp/server.hpp>

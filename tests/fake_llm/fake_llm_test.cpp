@@ -948,9 +948,9 @@ BOOST_AUTO_TEST_CASE(pieces_never_split_a_utf8_sequence)
             {
                 auto const n = chars == 0 && i % 2 ? d::next_fragment(rest, i, 0) : d::next_text_piece(rest, i, p, chars);
                 BOOST_REQUIRE(n > 0);
-                BOOST_TEST(!d::is_continuation(n < rest.size() ? rest[n] : 'x'));
+                BOOST_TEST(!agentio::detail::is_utf8_continuation(n < rest.size() ? rest[n] : 'x'));
                 if(chars != 0)
-                    BOOST_TEST(d::utf8_prefix(rest, chars) == n);
+                    BOOST_TEST(agentio::detail::utf8_code_point_prefix(rest, chars) == n);
                 joined.append(rest.substr(0, n));
                 rest.remove_prefix(n);
             }

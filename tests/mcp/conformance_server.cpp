@@ -91,6 +91,12 @@ AGENTIO_FIXTURE_TOOL(input_capabilities, "test_input_required_result_capabilitie
     "Asks only for what the client can give")
 #undef AGENTIO_FIXTURE_TOOL
 
+// The MCP client that called a tool (these tools are only served over MCP).
+agentio::mcp::client_channel& client(tool_context& ctx)
+{
+    return *agentio::mcp::client_of(ctx);
+}
+
 asio::awaitable<tool_result> simple_text::operator()(args, tool_context&) const
 {
     co_return tool_result::text("This is a simple text response for testing.");
@@ -153,7 +159,7 @@ asio::awaitable<tool_result> missing_capability::operator()(args, tool_context& 
     json::object params{{"messages", json::array{json::object{{"role", "user"},
                              {"content", json::object{{"type", "text"}, {"text", "ping"}}}}}},
         {"maxTokens", 10}};
-    auto const reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+    auto const reply = co_await client(ctx).ask("sampling/createMessage", std::move(params));
     if(!reply.ok())
         co_return tool_result::error("sampling unavailable: " + agentio::to_json_text(reply.error));
     co_return tool_result::text("sampled");
@@ -165,7 +171,7 @@ asio::awaitable<tool_result> streaming_elicitation::operator()(args, tool_contex
     co_await sleep_ms(20);
     json::object params{{"message", "Name?"},
         {"requestedSchema", json::object{{"type", "object"}, {"properties", json::object{{"name", json::object{{"type", "string"}}}}}}}};
-    auto const reply = co_await ctx.ask_client("elicitation/create", std::move(params));
+    auto const reply = co_await client(ctx).ask("elicitation/create", std::move(params));
     ctx.report_progress(1, 1, "done");
     co_return tool_result::text(reply.ok() ? "elicited" : "elicitation unavailable within this request");
 }
@@ -219,17 +225,17 @@ bool answered(json::object const& answers, std::string_view key)
 
 asio::awaitable<tool_result> input_elicitation::operator()(args, tool_context& ctx) const
 {
-    auto const user = elicited(ctx.input_responses, "user_name", "name");
+    auto const user = elicited(client(ctx).input_responses, "user_name", "name");
     if(user.empty()) // first round, or an answer that does not fit: ask (again)
-        co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}});
+        co_return agentio::mcp::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}});
     co_return tool_result::text("Hello, " + user + "!");
 }
 
 asio::awaitable<tool_result> input_sampling::operator()(args, tool_context& ctx) const
 {
-    auto const* answer = ctx.input_responses.if_contains("capital_question");
+    auto const* answer = client(ctx).input_responses.if_contains("capital_question");
     if(!answer || !answer->is_object() || !answer->get_object().contains("content"))
-        co_return tool_result::input_required(json::object{{"capital_question", sample("What is the capital of France?", 100)}});
+        co_return agentio::mcp::input_required(json::object{{"capital_question", sample("What is the capital of France?", 100)}});
     auto const& content = answer->at("content");
     co_return tool_result::text("LLM response: " +
         (content.is_object() && content.get_object().contains("text") ? std::string(content.at("text").as_string())
@@ -238,26 +244,26 @@ asio::awaitable<tool_result> input_sampling::operator()(args, tool_context& ctx)
 
 asio::awaitable<tool_result> input_list_roots::operator()(args, tool_context& ctx) const
 {
-    auto const* answer = ctx.input_responses.if_contains("client_roots");
+    auto const* answer = client(ctx).input_responses.if_contains("client_roots");
     if(!answer || !answer->is_object() || !answer->get_object().contains("roots"))
-        co_return tool_result::input_required(json::object{{"client_roots", list_roots()}});
+        co_return agentio::mcp::input_required(json::object{{"client_roots", list_roots()}});
     co_return tool_result::text("Roots: " + agentio::to_json_text(answer->at("roots")));
 }
 
 asio::awaitable<tool_result> input_request_state::operator()(args, tool_context& ctx) const
 {
-    if(!answered(ctx.input_responses, "confirm") || ctx.request_state != "awaiting-confirmation")
-        co_return tool_result::input_required(json::object{{"confirm", elicit("Please confirm", "ok", "boolean")}},
+    if(!answered(client(ctx).input_responses, "confirm") || client(ctx).request_state != "awaiting-confirmation")
+        co_return agentio::mcp::input_required(json::object{{"confirm", elicit("Please confirm", "ok", "boolean")}},
             "awaiting-confirmation");
-    co_return tool_result::text("state-ok: confirmed " + elicited(ctx.input_responses, "confirm", "ok"));
+    co_return tool_result::text("state-ok: confirmed " + elicited(client(ctx).input_responses, "confirm", "ok"));
 }
 
 asio::awaitable<tool_result> input_multiple::operator()(args, tool_context& ctx) const
 {
-    auto const& a = ctx.input_responses;
+    auto const& a = client(ctx).input_responses;
     if(!answered(a, "user_name") || !answered(a, "greeting") || !answered(a, "client_roots") ||
-        ctx.request_state != "three-inputs")
-        co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")},
+        client(ctx).request_state != "three-inputs")
+        co_return agentio::mcp::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")},
                                                   {"greeting", sample("Generate a greeting", 50)},
                                                   {"client_roots", list_roots()}},
             "three-inputs");
@@ -266,35 +272,35 @@ asio::awaitable<tool_result> input_multiple::operator()(args, tool_context& ctx)
 
 asio::awaitable<tool_result> input_multi_round::operator()(args, tool_context& ctx) const
 {
-    if(ctx.request_state.starts_with("step2:") && answered(ctx.input_responses, "step2"))
-        co_return tool_result::text("Name " + ctx.request_state.substr(6) + ", colour " +
-            elicited(ctx.input_responses, "step2", "color"));
-    if(ctx.request_state == "step1" && answered(ctx.input_responses, "step1"))
-        co_return tool_result::input_required(
+    if(client(ctx).request_state.starts_with("step2:") && answered(client(ctx).input_responses, "step2"))
+        co_return tool_result::text("Name " + client(ctx).request_state.substr(6) + ", colour " +
+            elicited(client(ctx).input_responses, "step2", "color"));
+    if(client(ctx).request_state == "step1" && answered(client(ctx).input_responses, "step1"))
+        co_return agentio::mcp::input_required(
             json::object{{"step2", elicit("Step 2: What is your favorite color?", "color", "string")}},
-            "step2:" + elicited(ctx.input_responses, "step1", "name"));
-    co_return tool_result::input_required(json::object{{"step1", elicit("Step 1: What is your name?", "name", "string")}},
+            "step2:" + elicited(client(ctx).input_responses, "step1", "name"));
+    co_return agentio::mcp::input_required(json::object{{"step1", elicit("Step 1: What is your name?", "name", "string")}},
         "step1");
 }
 
 asio::awaitable<tool_result> input_tampered_state::operator()(args, tool_context& ctx) const
 {
     // The server refuses a forged state before the tool runs; an honest one comes back whole.
-    if(ctx.request_state == "signed-state" && answered(ctx.input_responses, "user_name"))
+    if(client(ctx).request_state == "signed-state" && answered(client(ctx).input_responses, "user_name"))
         co_return tool_result::text("state intact");
-    co_return tool_result::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}},
+    co_return agentio::mcp::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}},
         "signed-state");
 }
 
 asio::awaitable<tool_result> input_capabilities::operator()(args, tool_context& ctx) const
 {
     json::object wanted;
-    if(ctx.client_can && ctx.client_can("elicitation") && !answered(ctx.input_responses, "user_name"))
+    if(agentio::mcp::client_of(ctx) && client(ctx).can("elicitation") && !answered(client(ctx).input_responses, "user_name"))
         wanted["user_name"] = elicit("What is your name?", "name", "string");
-    if(ctx.client_can && ctx.client_can("sampling") && !answered(ctx.input_responses, "greeting"))
+    if(agentio::mcp::client_of(ctx) && client(ctx).can("sampling") && !answered(client(ctx).input_responses, "greeting"))
         wanted["greeting"] = sample("Generate a greeting", 50);
     if(!wanted.empty())
-        co_return tool_result::input_required(std::move(wanted));
+        co_return agentio::mcp::input_required(std::move(wanted));
     co_return tool_result::text("Done with what the client could give");
 }
 
@@ -304,7 +310,7 @@ asio::awaitable<tool_result> error_handling::operator()(args, tool_context&) con
 }
 
 // "action=<action>, content=<json>" of an elicitation answer.
-std::string describe_elicitation(agentio::client_reply const& reply)
+std::string describe_elicitation(agentio::mcp::client_reply const& reply)
 {
     if(!reply.ok())
         return "error=" + agentio::to_json_text(reply.error);
@@ -316,7 +322,7 @@ std::string describe_elicitation(agentio::client_reply const& reply)
 
 asio::awaitable<tool_result> elicitation_defaults::operator()(args, tool_context& ctx) const
 {
-    auto reply = co_await ctx.ask_client("elicitation/create", json::parse(R"({"mode":"form",
+    auto reply = co_await client(ctx).ask("elicitation/create", json::parse(R"({"mode":"form",
         "message":"Please review and update the form fields with defaults",
         "requestedSchema":{"type":"object","properties":{
             "name":{"type":"string","description":"User name","default":"John Doe"},
@@ -330,7 +336,7 @@ asio::awaitable<tool_result> elicitation_defaults::operator()(args, tool_context
 
 asio::awaitable<tool_result> elicitation_enums::operator()(args, tool_context& ctx) const
 {
-    auto reply = co_await ctx.ask_client("elicitation/create", json::parse(R"({"mode":"form",
+    auto reply = co_await client(ctx).ask("elicitation/create", json::parse(R"({"mode":"form",
         "message":"Please select options from the enum fields",
         "requestedSchema":{"type":"object","required":[],"properties":{
             "untitledSingle":{"type":"string","description":"Untitled single select","enum":["option1","option2","option3"]},
@@ -361,7 +367,7 @@ struct sampling
         json::object params{{"messages", json::array{json::object{{"role", "user"},
                                  {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
             {"maxTokens", 100}};
-        auto reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+        auto reply = co_await client(ctx).ask("sampling/createMessage", std::move(params));
         if(!reply.ok())
             co_return tool_result::error("Sampling failed: " + agentio::to_json_text(reply.error));
         auto const* content = reply.result.as_object().if_contains("content");
@@ -385,7 +391,7 @@ struct elicitation
             {"requestedSchema", json::parse(R"({"type":"object","properties":{
                 "username":{"type":"string","description":"User's response"},
                 "email":{"type":"string","description":"User's email address"}},"required":["username","email"]})")}};
-        auto reply = co_await ctx.ask_client("elicitation/create", std::move(params));
+        auto reply = co_await client(ctx).ask("elicitation/create", std::move(params));
         co_return tool_result::text("User response: " + describe_elicitation(reply));
     }
 };
@@ -414,7 +420,7 @@ template<>
 struct agentio::field_traits<fixtures::header_param::args>
 {
     static constexpr agentio::field_info fields[] = {
-        {.name = "region", .description = "The region to echo", .mcp_header = "Region"}};
+        {.name = "region", .description = "The region to echo", .annotation = agentio::mcp::param_header("Region")}};
 };
 template<>
 struct agentio::field_traits<fixtures::sampling::args>

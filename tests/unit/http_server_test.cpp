@@ -7,6 +7,8 @@
 
 #include "test_http.hpp"
 
+#include <agentio/http/router.hpp>
+#include <agentio/http/url.hpp>
 #include <agentio/sse/parser.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -166,6 +168,15 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
     BOOST_TEST(ok.status == 200u);
 }
 
+BOOST_AUTO_TEST_CASE(a_listening_endpoint_has_a_url)
+{
+    using asio::ip::make_address;
+    BOOST_TEST(agentio::http::url_of({make_address("0.0.0.0"), 8080}, "/api/v1") == "http://127.0.0.1:8080/api/v1");
+    BOOST_TEST(agentio::http::url_of({make_address("::"), 81}) == "http://[::1]:81");
+    BOOST_TEST(agentio::http::url_of({make_address("::1"), 81}, "/") == "http://[::1]:81/");
+    BOOST_TEST(agentio::http::url_of({make_address("10.1.2.3"), 443}, "/a b", "https") == "https://10.1.2.3:443/a%20b");
+}
+
 BOOST_AUTO_TEST_CASE(the_error_body_is_the_applications)
 {
     agentio::http::server_options opt;
@@ -300,6 +311,130 @@ BOOST_AUTO_TEST_CASE(listen_reports_an_address_in_use)
     agentio::http::server<echo_handler> second(ioc.get_executor(), echo_handler{});
     auto r = second.listen(s.ep);
     BOOST_TEST(r.has_error());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+http::message_generator text_answer(request const& req, std::string body)
+{
+    agentio::http::response res{http::status::ok, req.version()};
+    res.set(http::field::content_type, "text/plain");
+    res.body() = std::move(body);
+    res.keep_alive(req.keep_alive());
+    res.prepare_payload();
+    return res;
+}
+
+agentio::http::router<> test_routes(agentio::http::router_options options = {})
+{
+    using agentio::http::route_params;
+    agentio::http::router<> r(std::move(options));
+    r.get("/items/{id}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "item " + std::string(p["id"]));
+    });
+    r.post("/items", [](request&& req, route_params const&) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "created " + req.body());
+    });
+    r.del("/items/{id}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "deleted " + std::string(p["id"]));
+    });
+    r.get("/files/{path...}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "file " + std::string(p["path"]));
+    });
+    r.get("/events", [](request&& req, route_params const&,
+                         boost::beast::tcp_stream& stream) -> asio::awaitable<std::optional<http::message_generator>> {
+        agentio::sse::writer w(stream, {.heartbeat = {}});
+        if(!(co_await w.start(req.version())))
+            co_await w.send("hello", "{}");
+        co_await w.finish();
+        co_return std::nullopt;
+    });
+    return r;
+}
+
+struct routed_server
+{
+    asio::io_context ioc;
+    agentio::http::server<agentio::http::router<>> server;
+    asio::ip::tcp::endpoint ep;
+    std::thread thread;
+
+    explicit routed_server(agentio::http::router<> routes) : server(ioc.get_executor(), std::move(routes))
+    {
+        ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        server.start();
+        thread = std::thread([this] { ioc.run(); });
+    }
+    ~routed_server()
+    {
+        server.stop();
+        ioc.stop();
+        thread.join();
+    }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(http_router)
+
+BOOST_AUTO_TEST_CASE(patterns_capture_segments_percent_decoded)
+{
+    routed_server s(test_routes());
+    auto const item = test_http::get(s.ep, "/items/a%20b?x=1");
+    BOOST_TEST(item.status == 200u);
+    BOOST_TEST(item.body == "item a b");
+    BOOST_TEST(test_http::get(s.ep, "/files/a/b/c.txt").body == "file a/b/c.txt");
+    BOOST_TEST(test_http::post(s.ep, "/items", "x").body == "created x");
+    BOOST_TEST(test_http::request(s.ep, http::verb::delete_, "/items/7").body == "deleted 7");
+    BOOST_TEST(test_http::get(s.ep, "/events").body.find("event: hello") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(no_route_is_404_and_another_method_405_with_allow)
+{
+    routed_server s(test_routes());
+    auto const missing = test_http::get(s.ep, "/nope");
+    BOOST_TEST(missing.status == 404u);
+    BOOST_TEST(missing.body == R"({"title":"Not Found","status":404,"detail":"No route for /nope"})");
+    BOOST_TEST(test_http::get(s.ep, "/items").status == 405u); // POST only
+    BOOST_TEST(test_http::get(s.ep, "/items/").status == 404u); // an empty segment is no id
+    BOOST_TEST(test_http::get(s.ep, "/files").status == 404u);  // {path...} needs one segment
+    auto const wrong = test_http::request(s.ep, http::verb::put, "/items/7");
+    BOOST_TEST(wrong.status == 405u);
+    BOOST_TEST(wrong.headers[http::field::allow] == "GET, HEAD, DELETE");
+    BOOST_TEST(wrong.body.find("Method PUT not allowed; use GET, HEAD, DELETE") != std::string::npos, wrong.body);
+}
+
+BOOST_AUTO_TEST_CASE(a_get_route_serves_head_with_the_header_only)
+{
+    routed_server s(test_routes());
+    auto const out = test_http::raw(s.ep, "HEAD /items/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    BOOST_TEST(out.starts_with("HTTP/1.1 200"), out);
+    BOOST_TEST(out.find("Content-Length: 6\r\n") != std::string::npos, out);
+    BOOST_TEST(out.ends_with("\r\n\r\n"), out);
+}
+
+BOOST_AUTO_TEST_CASE(the_application_gives_the_texts_and_a_fallback)
+{
+    auto routes = test_routes({.not_found = "Ruta no encontrada: {path}",
+        .method_not_allowed = "Método no permitido; usa {allow}",
+        .error_body = [](agentio::http::response& res, std::string_view detail) {
+            res.set(http::field::content_type, "application/json");
+            res.body() = "{\"detail\":\"" + std::string(detail) + "\"}";
+        }});
+    {
+        routed_server s(test_routes({.not_found = "Ruta no encontrada: {path}"}));
+        BOOST_TEST(test_http::get(s.ep, "/x").body.find("Ruta no encontrada: /x") != std::string::npos);
+    }
+    routes.fallback([](request&& req, agentio::http::route_params const& p) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "page " + std::string(req.target()) + " " + std::to_string(p.size()));
+    });
+    routed_server s(std::move(routes));
+    BOOST_TEST(test_http::get(s.ep, "/some/page").body == "page /some/page 0");
+    auto const wrong = test_http::post(s.ep, "/items/7", "");
+    BOOST_TEST(wrong.status == 405u);
+    BOOST_TEST(wrong.body == R"({"detail":"Método no permitido; usa GET, HEAD, DELETE"})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

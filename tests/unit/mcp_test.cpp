@@ -81,7 +81,7 @@ struct ask
         json::object params{{"messages", json::array{json::object{{"role", "user"},
                                  {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
             {"maxTokens", 100}};
-        auto reply = co_await ctx.ask_client("sampling/createMessage", std::move(params));
+        auto reply = co_await agentio::mcp::client_of(ctx)->ask("sampling/createMessage", std::move(params));
         if(!reply.ok())
             co_return agentio::tool_result::error(agentio::to_json_text(reply.error));
         co_return agentio::tool_result::text("LLM response: " + std::string(reply.result.at("content").at("text").as_string()));
@@ -99,9 +99,10 @@ struct confirm
     };
     asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context& ctx) const
     {
-        auto const* answer = ctx.input_responses.if_contains("ok");
-        if(!answer || ctx.request_state != "pending")
-            co_return agentio::tool_result::input_required(
+        auto const& client = *agentio::mcp::client_of(ctx);
+        auto const* answer = client.input_responses.if_contains("ok");
+        if(!answer || client.request_state != "pending")
+            co_return agentio::mcp::input_required(
                 json::object{{"ok", json::object{{"method", "elicitation/create"},
                                         {"params", json::object{{"message", "¿Seguro?"},
                                                        {"requestedSchema", json::object{{"type", "object"}}}}}}}},
@@ -122,7 +123,7 @@ struct agentio::field_traits<mcp_test::ask::args>
 template<>
 struct agentio::field_traits<mcp_test::echo::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1, .mcp_header = "Text"}};
+    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1, .annotation = agentio::mcp::param_header("Text")}};
 };
 template<>
 struct agentio::field_traits<mcp_test::slow::args>
@@ -1189,22 +1190,8 @@ namespace bhttp = boost::beast::http;
 
 struct legacy_harness
 {
-    using modern_t = mcp::streamable_http<test_tools>;
-    using legacy_t = mcp::legacy_sse<test_tools>;
-
     // Both transports behind one handler, as the spec's backwards compatibility asks.
-    struct both
-    {
-        modern_t modern;
-        legacy_t legacy;
-        asio::awaitable<std::optional<bhttp::message_generator>> operator()(agentio::http::request&& req,
-            boost::beast::tcp_stream& s) const
-        {
-            if(legacy.handles(req.target()))
-                return legacy(std::move(req), s);
-            return modern(std::move(req), s);
-        }
-    };
+    using both = mcp::http_endpoints<test_tools>;
 
     asio::io_context ioc;
     test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
@@ -1215,7 +1202,7 @@ struct legacy_harness
     std::vector<std::thread> runners;
 
     explicit legacy_harness(mcp::legacy_sse_options o = {.max_sessions = 2})
-        : endpoints{modern_t(mcp_server), legacy_t(mcp_server, std::move(o))}
+        : endpoints{mcp_server, {}, std::move(o)}
     {
         ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         http.start();
@@ -1237,9 +1224,9 @@ struct legacy_harness
     // Waits until the server has noticed streams closing.
     bool sessions_become(std::size_t n)
     {
-        for(int i = 0; i < 500 && endpoints.legacy.session_count() != n; ++i)
+        for(int i = 0; i < 500 && endpoints.legacy().session_count() != n; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        return endpoints.legacy.session_count() == n;
+        return endpoints.legacy().session_count() == n;
     }
 };
 
@@ -1281,7 +1268,7 @@ BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
     BOOST_TEST(endpoint.type == "endpoint");
     BOOST_TEST_REQUIRE(endpoint.data.starts_with("/messages/?session_id="));
     std::string const post_to = endpoint.data;
-    BOOST_TEST(h.endpoints.legacy.session_count() == 1u);
+    BOOST_TEST(h.endpoints.legacy().session_count() == 1u);
 
     // Every POST is accepted; its answer comes on the stream.
     auto const init = h.post(post_to, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}})");

@@ -20,6 +20,7 @@
 #define AGENTIO_MCP_HTTP_HPP
 
 #include <agentio/detail/base64.hpp>
+#include <agentio/http/detail/accept.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/server.hpp>
@@ -321,6 +322,114 @@ inline std::optional<std::string> header_value(std::string_view v)
     return agentio::detail::base64_decode(v.substr(open.size(), v.size() - open.size() - close.size()));
 }
 
+// A 2026-07-28 request's headers as the transport read them: `MCP-Protocol-Version`,
+// `Mcp-Method`, `Mcp-Name` (Base64 `=?base64?...?=` forms decoded), and the
+// `Mcp-Param-<Name>` fields by `<Name>` in lower case (an empty optional for a
+// value whose Base64 form is invalid). The body must agree with all of them.
+struct request_headers
+{
+    std::optional<std::string> protocol_version;
+    std::optional<std::string> method;
+    std::optional<std::string> name;
+    std::map<std::string, std::optional<std::string>, std::less<>> params = {};
+};
+
+// Whether an Mcp-Param header's text stands for a JSON argument: strings as
+// they are, booleans as true/false, numbers by value (1.0 and 1 agree).
+inline bool header_matches(std::string_view text, json::value const& v)
+{
+    if(v.is_string())
+        return text == v.get_string();
+    if(v.is_bool())
+        return text == (v.get_bool() ? "true" : "false");
+    if(v.is_number())
+    {
+        double d = 0;
+        auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+        return ec == std::errc() && end == text.data() + text.size() && d == v.to_number<double>();
+    }
+    return false;
+}
+
+// The Mcp-Param headers of a tools/call against its arguments (SEP-2243): the
+// mismatch to report, or nothing. Arguments come from the tool's input schema
+// (`x-mcp-header` on a top-level property), so runtime tools take part too.
+template<class Tools, class Headers>
+std::optional<std::string> param_header_mismatch(Tools const& tools, std::string_view tool, json::object const& params,
+    Headers const& headers)
+{
+    auto const descriptors = tools.descriptors();
+    auto const d = std::find_if(descriptors.begin(), descriptors.end(), [&](auto const& x) { return x.name == tool; });
+    if(d == descriptors.end() || !d->input_schema)
+        return std::nullopt; // an unknown tool: the call itself answers
+    auto const* properties = d->input_schema->if_contains("properties");
+    if(!properties || !properties->is_object())
+        return std::nullopt;
+    auto const* args = params.if_contains("arguments");
+    json::object const* arguments = args && args->is_object() ? &args->get_object() : nullptr;
+    for(auto const& [key, schema] : properties->get_object())
+    {
+        auto const* mirrored = schema.is_object() ? schema.get_object().if_contains("x-mcp-header") : nullptr;
+        if(!mirrored || !mirrored->is_string())
+            continue;
+        std::string_view const suffix = mirrored->get_string();
+        std::string const lower = agentio::detail::ascii_lower(suffix);
+        std::string const field = "Mcp-Param-" + std::string(suffix);
+        std::string const argument = "params.arguments." + std::string(key);
+        auto const* value = arguments ? arguments->if_contains(key) : nullptr;
+        auto const sent = headers.params.find(lower);
+        if(!value || value->is_null())
+        {
+            if(sent != headers.params.end())
+                return "Header mismatch: " + field + " is sent but " + argument + " is not";
+            continue;
+        }
+        if(sent == headers.params.end())
+            return "Header mismatch: " + field + " is required: " + argument + " is in the body";
+        if(!sent->second)
+            return "Header mismatch: " + field + " is not valid Base64 (=?base64?...?=)";
+        if(!header_matches(*sent->second, *value))
+            return "Header mismatch: " + field + " must carry " + argument;
+    }
+    return std::nullopt;
+}
+
+// The version header against `_meta` (checked before the version itself, so a
+// disagreement is named as such); nothing when `_meta` has no version to compare.
+inline std::optional<json::object> version_header_mismatch(json::object const& request, request_headers const& headers)
+{
+    auto const* meta = params_of(request).if_contains("_meta");
+    auto const* version = meta && meta->is_object() ? meta->get_object().if_contains(meta_protocol_version) : nullptr;
+    if(!version || !version->is_string() || !headers.protocol_version || *headers.protocol_version == version->get_string())
+        return std::nullopt;
+    return jsonrpc::make_error(request.contains("id") ? request.at("id") : json::value(nullptr), jsonrpc::header_mismatch,
+        "Header mismatch: MCP-Protocol-Version is '" + *headers.protocol_version + "' but _meta says '" +
+            std::string(version->get_string()) + "'");
+}
+
+// `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-<Name>` headers against the body: -32020 when they disagree.
+template<class Tools>
+std::optional<json::object> headers_mismatch(Tools const& tools, json::object const& request, request_headers const& headers)
+{
+    json::value const id = request.contains("id") ? request.at("id") : json::value(nullptr);
+    std::string_view const method = request.at("method").get_string();
+    auto const& params = params_of(request);
+    if(!headers.method || *headers.method != method)
+        return jsonrpc::make_error(id, jsonrpc::header_mismatch,
+            "Header mismatch: Mcp-Method must be '" + std::string(method) + "'");
+    std::string_view const named_by = method == "resources/read" ? "uri" : "name";
+    if(method == "tools/call" || method == "prompts/get" || method == "resources/read")
+        if(auto const* name = params.if_contains(named_by);
+            name && name->is_string() && (!headers.name || *headers.name != name->get_string()))
+            return jsonrpc::make_error(id, jsonrpc::header_mismatch,
+                "Header mismatch: Mcp-Name must be '" + std::string(name->get_string()) + "'");
+    if(method == "tools/call")
+        if(auto const* name = params.if_contains("name"); name && name->is_string())
+            if(auto mismatch = param_header_mismatch(tools, name->get_string(), params, headers))
+                return jsonrpc::make_error(id, jsonrpc::header_mismatch, *mismatch);
+    return std::nullopt;
+}
+
 // The HTTP status of a 2026-07-28 error: 404 for a method that is not there,
 // 400 for a request the server cannot serve as sent, 200 for the method's own errors.
 inline beast::http::status stateless_error_status(json::object const& reply, bool before_dispatch)
@@ -463,10 +572,13 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> answer_cal
     co_return std::nullopt;
 }
 
+// Whether the request's Accept lines (one list, RFC 9110 §5.3) allow `type`.
 inline bool accepts(http::request const& req, std::string_view type)
 {
-    return req[beast::http::field::accept].find(type) != std::string_view::npos ||
-        req[beast::http::field::accept].find("*/*") != std::string_view::npos;
+    std::string accept;
+    for(auto [it, end] = req.equal_range(beast::http::field::accept); it != end; ++it)
+        accept.append(accept.empty() ? "" : ", ").append(it->value());
+    return http::detail::accepts_media_type(accept, type);
 }
 
 } // namespace detail
@@ -696,7 +808,7 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         co_return json_reply(status::not_acceptable, jsonrpc::make_error(nullptr, -32600,
             "Not Acceptable: Client must accept both application/json and text/event-stream"));
 
-    typename server<Tools>::request_headers headers;
+    detail::request_headers headers;
     auto header = [&](std::string_view name) -> std::optional<std::string> {
         auto const it = req.find(name);
         if(it == req.end())
@@ -713,12 +825,15 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         std::string_view const name = field.name_string();
         if(name.size() <= param_prefix.size() || !beast::iequals(name.substr(0, param_prefix.size()), param_prefix))
             continue;
-        std::string suffix(name.substr(param_prefix.size()));
-        for(char& c : suffix)
-            c = agentio::detail::ascii_lower(c);
-        headers.params.insert_or_assign(std::move(suffix), detail::header_value(field.value()));
+        headers.params.insert_or_assign(agentio::detail::ascii_lower(name.substr(param_prefix.size())),
+            detail::header_value(field.value()));
     }
-    if(auto error = state_->srv->check_stateless(message, &headers))
+    auto error = detail::version_header_mismatch(message, headers);
+    if(!error)
+        error = state_->srv->check_stateless(message);
+    if(!error)
+        error = detail::headers_mismatch(state_->srv->tools(), message, headers);
+    if(error)
         co_return json_reply(detail::stateless_error_status(*error, true), *error);
 
     // Nothing outlives the request: its session only carries its cancellation.

@@ -15,6 +15,9 @@
 #ifndef AGENTIO_MCP_SERVER_HPP
 #define AGENTIO_MCP_SERVER_HPP
 
+#include <agentio/detail/ascii.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/mcp/detail/request_state.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
 #include <agentio/tool/toolset.hpp>
 
@@ -24,6 +27,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <array>
 #include <atomic>
@@ -37,6 +41,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace agentio::mcp {
@@ -127,6 +132,169 @@ struct server_options
         std::chrono::steady_clock::duration elapsed)>
         on_tool_call = {};
 };
+
+/// The schema keyword of an argument mirrored in an HTTP header (MCP 2026-07-28, SEP-2243).
+inline constexpr std::string_view param_header_keyword = "x-mcp-header";
+
+/** Mirrors a scalar argument in the HTTP header `Mcp-Param-<name>` of MCP
+    2026-07-28 (SEP-2243), so proxies and gateways can route on it without
+    reading the body; the HTTP transport refuses a request whose header
+    disagrees with the body.
+
+    @code
+    {.name = "region", .description = "Región", .annotation = agentio::mcp::param_header("Region")}
+    @endcode
+
+    For top-level arguments of a scalar type (string, number, boolean, enum,
+    or an optional of one). `name` is an HTTP token, and two arguments of a
+    tool cannot share one (names ignore case): both are checked when the
+    toolset is given to an @ref server, and are compile errors.
+*/
+constexpr schema_annotation param_header(std::string_view name) noexcept
+{
+    return {param_header_keyword, name, true};
+}
+
+namespace detail {
+
+template<class Args, std::size_t Entry, bool Token>
+struct param_header_is_not_an_http_token
+{
+    static_assert(Token,
+        "agentio: mcp::param_header names the header Mcp-Param-<name>: letters, digits and !#$%&'*+-.^_`|~ only "
+        "(the arguments are 'Args' above, the field_traits entry number 'Entry')");
+};
+
+template<class Args, bool Unique>
+struct param_headers_must_be_unique
+{
+    static_assert(Unique,
+        "agentio: two members of 'Args' are mirrored in the same Mcp-Param header (header names ignore case)");
+};
+
+template<class Args, std::size_t Entry>
+constexpr bool param_header_is_token()
+{
+    constexpr field_info const& f = agentio::detail::fields_of<Args>[Entry];
+    constexpr bool ok = f.annotation.keyword != param_header_keyword || agentio::detail::is_http_token(f.annotation.value);
+    (void)param_header_is_not_an_http_token<Args, Entry, ok>{};
+    return ok;
+}
+
+template<class Args>
+constexpr bool param_headers_unique()
+{
+    // Indices, not addresses: GCC refuses pointer comparisons in constant expressions under UBSan.
+    constexpr auto const& fields = agentio::detail::fields_of<Args>;
+    for(std::size_t i = 0; i < std::size(fields); ++i)
+        for(std::size_t j = i + 1; j < std::size(fields); ++j)
+            if(fields[i].annotation.keyword == param_header_keyword && fields[j].annotation.keyword == param_header_keyword
+                && agentio::detail::iequal(fields[i].annotation.value, fields[j].annotation.value))
+                return false;
+    return true;
+}
+
+template<class Args>
+constexpr bool param_headers_valid()
+{
+    if constexpr(!agentio::detail::has_fields<Args>)
+        return true;
+    else
+    {
+        constexpr bool tokens = []<std::size_t... I>(std::index_sequence<I...>) {
+            return (param_header_is_token<Args, I>() && ... && true);
+        }(std::make_index_sequence<agentio::detail::field_count<Args>>{});
+        constexpr bool unique = param_headers_unique<Args>();
+        (void)param_headers_must_be_unique<Args, unique>{};
+        return tokens && unique;
+    }
+}
+
+// The static tools of a catalog, checked; runtime tools are checked by their schemas when called.
+template<class Tools>
+constexpr bool param_headers_valid_in()
+{
+    if constexpr(requires { typename Tools::tool_types; })
+        return []<class... Ts>(boost::mp11::mp_list<Ts...>) {
+            return (param_headers_valid<typename Ts::args>() && ... && true);
+        }(typename Tools::tool_types{});
+    else
+        return true;
+}
+
+} // namespace detail
+
+/// The answer of a client to a request a tool made through it.
+struct client_reply
+{
+    json::value result = nullptr; ///< the result, when `error` is null
+    json::value error = nullptr;  ///< the JSON-RPC error object, when it failed
+
+    bool ok() const noexcept { return error.is_null(); }
+};
+
+/** What a tool served over MCP can ask of the client that called it. The
+    server puts it in the call's tool_context; a tool finds it with
+    @ref client_of (null when the tool is not called over MCP).
+*/
+struct client_channel
+{
+    /** Asks the client something (`sampling/createMessage`,
+        `elicitation/create`, `roots/list`): its result, or its error object
+        (`{"code", "message"}`) when it refused, could not answer in time, or
+        cannot be asked.
+    */
+    std::function<asio::awaitable<client_reply>(std::string method, json::object params)> ask = {};
+
+    /// Whether the client can be asked for `capability` ("sampling", "elicitation", "roots").
+    std::function<bool(std::string_view capability)> can = {};
+
+    /// The client's answers to the inputs an earlier round of this call asked
+    /// for with @ref input_required, by key; empty on the first round.
+    json::object input_responses = {};
+
+    /// The state the previous round attached to its @ref input_required result.
+    std::string request_state = {};
+};
+
+/// The MCP client channel of a call, or null outside MCP.
+inline client_channel* client_of(tool_context& ctx) noexcept
+{
+    return ctx.extensions.find<client_channel>();
+}
+
+/// The inputs a tool asked for (attached to its result by @ref input_required).
+struct input_request
+{
+    /// By key of the tool's choosing: `{"method", "params"}`.
+    json::object requests;
+    /// Given back to the tool in client_channel::request_state.
+    std::string state;
+};
+
+/** Asks the client for inputs before the call can finish (MCP multi-round
+    input, SEP-2322): `requests` maps keys of the tool's choosing to
+    `{"method": "elicitation/create" | "sampling/createMessage" |
+    "roots/list", "params": {...}}`. The tool is called again with the
+    answers in client_channel::input_responses under the same keys, and
+    `state` in client_channel::request_state (signed by the server in
+    between, so a client cannot forge it). Over MCP 2026-07-28 this is an
+    `input_required` result; with a handshake session the server asks the
+    client itself and calls the tool again. Any other caller (the model's
+    tool loop) reads an error result that says so.
+*/
+inline tool_result input_required(json::object requests, std::string state = {})
+{
+    tool_result r = tool_result::error("The tool needs input this caller cannot give (" + to_json_text(requests) + ")");
+    r.extensions.set(input_request{std::move(requests), std::move(state)});
+    return r;
+}
+
+/// The inputs a result asks for, or null.
+inline input_request const* input_request_of(tool_result const& r) noexcept
+{
+    return r.extensions.find<input_request>();
+}
 
 /** One client's conversation with the server: negotiated version, client
     capabilities, log level, and the requests in flight (for cancellation).
@@ -274,7 +442,7 @@ struct prompt_argument
 };
 
 /// What a prompt that asks the client for input gives: its messages, or the
-/// inputs it still needs (keys to `{"method", "params"}`, as tool_result::input_required).
+/// inputs it still needs (keys to `{"method", "params"}`, as mcp::input_required).
 struct prompt_result
 {
     json::array messages;
@@ -315,6 +483,9 @@ using completion_function = std::function<std::vector<std::string>(json::object 
 template<tool_catalog Tools>
 class server
 {
+    static_assert(detail::param_headers_valid_in<Tools>(),
+        "agentio: the Mcp-Param headers of this toolset are not valid; the errors above say why");
+
 public:
     explicit server(Tools const& tools, server_options options = {});
 
@@ -333,30 +504,14 @@ public:
     asio::awaitable<std::optional<json::object>> handle(session& s, json::value message,
         session::send_function channel = {}) const;
 
-    /** A 2026-07-28 request as an HTTP transport sees it: the values of its
-        `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers (Base64
-        `=?base64?...?=` forms already decoded), which must agree with the body,
-        and of its `Mcp-Param-<Name>` headers, which must agree with the
-        arguments a tool's input schema marks with `x-mcp-header`
-        (@ref field_info::mcp_header).
-    */
-    struct request_headers
-    {
-        std::optional<std::string> protocol_version;
-        std::optional<std::string> method;
-        std::optional<std::string> name;
-        /// By `<Name>` in lower case (header names ignore case); an empty
-        /// optional for a value whose Base64 form is invalid.
-        std::map<std::string, std::optional<std::string>, std::less<>> params = {};
-    };
-
     /** Checks a 2026-07-28 request before it is served: its `_meta`
-        (-32602), its headers against the body (-32020), its version (-32022,
-        with the versions supported), and that the method still exists
-        (-32601: `initialize`, `ping`, `logging/setLevel` and the resource
-        subscriptions are gone). The error to answer, or nothing.
+        (-32602), its version (-32022, with the versions supported), and that
+        the method still exists (-32601: `initialize`, `ping`,
+        `logging/setLevel` and the resource subscriptions are gone). The error
+        to answer, or nothing. (What an HTTP transport's headers must say of
+        the body, it checks itself: mcp/http.hpp.)
     */
-    std::optional<json::object> check_stateless(json::object const& request, request_headers const* headers = nullptr) const;
+    std::optional<json::object> check_stateless(json::object const& request) const;
 
     /** Serves one 2026-07-28 request on its own: capabilities, client and
         log level from its `_meta`, nothing kept. `s` is the transport's
@@ -366,12 +521,15 @@ public:
         whose `_meta` names a protocol version, and `server/discover`.
     */
     asio::awaitable<std::optional<json::object>> handle_stateless(session& s, json::object request,
-        session::send_function channel = {}, request_headers const* headers = nullptr) const;
+        session::send_function channel = {}) const;
 
     /// One message as text: a parse error is answered with -32700 and a null id.
     asio::awaitable<std::optional<json::object>> handle_text(session& s, std::string_view text) const;
 
     server_options const& options() const noexcept { return options_; }
+
+    /// The tools served.
+    Tools const& tools() const noexcept { return *tools_; }
 
 private:
     asio::awaitable<std::optional<json::object>> dispatch(session& s, json::object const& msg,
@@ -390,7 +548,7 @@ private:
 
     Tools const* tools_;
     server_options options_;
-    std::array<unsigned char, 32> state_key_; // signs tools' requestState (SEP-2322)
+    detail::state_key state_key_; // signs tools' requestState (SEP-2322)
     std::vector<resource> resources_;
     std::vector<resource_template> templates_;
     std::vector<prompt> prompts_;

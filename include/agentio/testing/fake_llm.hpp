@@ -27,6 +27,7 @@
 #define AGENTIO_TESTING_FAKE_LLM_HPP
 
 #include <agentio/http/server.hpp>
+#include <agentio/http/url.hpp>
 #include <agentio/testing/detail/fake_llm_handler.hpp>
 
 #include <boost/asio/any_io_executor.hpp>

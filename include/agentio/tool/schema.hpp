@@ -81,6 +81,19 @@ struct string_list
     constexpr bool empty() const noexcept { return count == 0; }
 };
 
+/** A vendor extension keyword (`x-...`) with a string value, written into a
+    property's schema for a layer above the tools that gives it a meaning. The
+    tools' layer checks only that the keyword is an extension and, when
+    `scalar_only`, that the member is a scalar (string, number, boolean, enum,
+    or an optional of one).
+*/
+struct schema_annotation
+{
+    std::string_view keyword = {};
+    std::string_view value = {};
+    bool scalar_only = false;
+};
+
 /** What the schema says about one member of an argument struct.
 
     One entry per described member, in @ref field_traits. Only `name` and
@@ -93,7 +106,7 @@ struct string_list
 struct field_info
 {
     /// The C++ member name, as Boost.Describe spells it.
-    std::string_view name;
+    std::string_view name = {};
 
     /// The JSON key, when it differs from the member name (`"operator"` is
     /// a fine JSON key and no C++ identifier).
@@ -124,12 +137,10 @@ struct field_info
     /// JSON texts of example values, shown to the model.
     string_list examples = {};
 
-    /// MCP 2026-07-28 (`x-mcp-header`): the argument is mirrored in the HTTP
-    /// header `Mcp-Param-<mcp_header>`, so proxies and gateways can route on it
-    /// without reading the body; the server refuses a request whose header
-    /// disagrees with the body. For top-level arguments of a scalar type
-    /// (string, number, boolean, enum, or an optional of one); an HTTP token.
-    std::string_view mcp_header = {};
+    /// A vendor keyword for this member's schema, read by a layer above the
+    /// tools (for example mcp::param_header, which mirrors an argument in an
+    /// HTTP header).
+    schema_annotation annotation = {};
 
     /// The key this member has in JSON.
     constexpr std::string_view key() const noexcept { return json_name.empty() ? name : json_name; }
@@ -182,32 +193,8 @@ enum constraint : unsigned {
     length_constraint = 2,
     items_constraint = 4,
     one_of_constraint = 8,
-    header_constraint = 16,
+    scalar_constraint = 16,
 };
-
-// RFC 9110 §5.6.2: what an HTTP field name may be made of.
-constexpr bool is_http_token(std::string_view s)
-{
-    if(s.empty())
-        return false;
-    for(char c : s)
-        if(!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos))
-            return false;
-    return true;
-}
-
-constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-constexpr bool iequal(std::string_view a, std::string_view b) noexcept
-{
-    if(a.size() != b.size())
-        return false;
-    for(std::size_t i = 0; i < a.size(); ++i)
-        if(ascii_lower(a[i]) != ascii_lower(b[i]))
-            return false;
-    return true;
-}
 
 constexpr unsigned constraints_used(field_info const& f)
 {
@@ -220,8 +207,8 @@ constexpr unsigned constraints_used(field_info const& f)
         used |= items_constraint;
     if(!f.one_of.empty())
         used |= one_of_constraint;
-    if(!f.mcp_header.empty())
-        used |= header_constraint;
+    if(f.annotation.scalar_only)
+        used |= scalar_constraint;
     return used;
 }
 
@@ -242,6 +229,73 @@ struct is_optional : std::false_type {};
 template<class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
+// Where a struct's descriptions are: a specialization of field_traits (every
+// entry named), or a `static constexpr agentio::field_info fields[]` member of
+// the struct itself (every entry named, or none: then in member order).
+template<class T>
+concept has_traits_specialization = !requires { typename field_traits<T>::not_specialized; };
+
+template<class T>
+concept has_member_fields = requires {
+    { std::size(T::fields) } -> std::convertible_to<std::size_t>;
+    { T::fields[0] } -> std::convertible_to<field_info const&>;
+};
+
+template<class T>
+concept has_fields = has_traits_specialization<T> || has_member_fields<T>;
+
+template<class T>
+constexpr auto const& raw_fields() noexcept
+{
+    if constexpr(has_traits_specialization<T>)
+        return field_traits<T>::fields;
+    else
+        return T::fields;
+}
+
+template<class T>
+inline constexpr std::size_t field_count = std::size(raw_fields<T>());
+
+// Entries without names, in the struct itself: they follow the members' order.
+template<class T>
+constexpr bool positional_fields() noexcept
+{
+    if constexpr(has_traits_specialization<T>)
+        return false;
+    else
+    {
+        for(auto const& f : raw_fields<T>())
+            if(!f.name.empty())
+                return false;
+        return true;
+    }
+}
+
+template<class T>
+inline constexpr std::size_t member_count = boost::mp11::mp_size<
+    boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>>::value;
+
+// The entries, each with its member's name (positional ones take it from the
+// member at their place).
+template<class T>
+inline constexpr auto fields_of = [] {
+    std::array<field_info, field_count<T>> out{};
+    for(std::size_t i = 0; i < out.size(); ++i)
+        out[i] = raw_fields<T>()[i];
+    if constexpr(positional_fields<T>())
+    {
+        std::size_t i = 0;
+        boost::mp11::mp_for_each<
+            boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>>(
+            [&](auto d) {
+                if(i < out.size())
+                    out[i].name = decltype(d)::name;
+                ++i;
+            });
+    }
+    return out;
+}();
+
 // What a member without an entry gets: no description, no constraints.
 // A reference to it rather than a null pointer: GCC refuses pointer
 // comparisons in constant expressions under -fsanitize=undefined.
@@ -252,11 +306,11 @@ inline constexpr field_info no_field{};
 template<class T>
 constexpr field_info const& find_field(std::string_view member)
 {
-    if constexpr(requires { typename field_traits<T>::not_specialized; })
+    if constexpr(!has_fields<T>)
         return no_field;
     else
     {
-        for(auto const& f : field_traits<T>::fields)
+        for(auto const& f : fields_of<T>)
             if(f.name == member)
                 return f;
         return no_field;
@@ -270,8 +324,9 @@ template<class Args, bool Specialized>
 struct argument_struct_needs_field_traits
 {
     static_assert(Specialized,
-        "agentio: specialize agentio::field_traits<Args> with a description of each member "
-        "(the struct is the template argument 'Args' above)");
+        "agentio: describe each member of 'Args': a specialization of agentio::field_traits<Args>, or a "
+        "`static constexpr agentio::field_info fields[]` in the struct (the struct is the template argument "
+        "'Args' above)");
 };
 
 template<auto Member, bool Documented>
@@ -298,7 +353,7 @@ struct constraint_does_not_apply_to_member_type
     static_assert(Applicable,
         "agentio: a constraint in field_traits does not fit this member's type: minimum/maximum are for "
         "numbers, min_length/max_length and one_of for strings, min_items/max_items for vectors and maps, "
-        "mcp_header for scalars (string, number, boolean, enum) "
+        "an annotation marked scalar_only for scalars (string, number, boolean, enum) "
         "(the member is the template argument 'Member' above)");
 };
 
@@ -310,19 +365,20 @@ struct default_or_example_is_not_valid_json
         "R\"(\"eq\")\" (the member is the template argument 'Member' above)");
 };
 
-template<auto Member, bool Token>
-struct mcp_header_is_not_an_http_token
+template<auto Member, bool Extension>
+struct annotation_keyword_is_not_an_extension
 {
-    static_assert(Token,
-        "agentio: mcp_header in field_traits names the header Mcp-Param-<mcp_header>: letters, digits and "
-        "!#$%&'*+-.^_`|~ only (the member is the template argument 'Member' above)");
+    static_assert(Extension,
+        "agentio: a schema annotation's keyword is a vendor extension: it starts with \"x-\" "
+        "(the member is the template argument 'Member' above)");
 };
 
-template<class Args, bool Unique>
-struct mcp_headers_must_be_unique
+template<class Args, std::size_t Entries, std::size_t Members, bool OneEach>
+struct fields_must_describe_every_member_in_order
 {
-    static_assert(Unique,
-        "agentio: two members of 'Args' are mirrored in the same Mcp-Param header (header names ignore case)");
+    static_assert(OneEach,
+        "agentio: the unnamed entries of Args::fields describe the members in their order, one entry each "
+        "(the struct is 'Args' above, with 'Entries' entries for 'Members' members)");
 };
 
 template<class Args, std::size_t Entry, bool Known>
@@ -360,9 +416,9 @@ constexpr bool check_member()
             return true;
         }();
         (void)default_or_example_is_not_valid_json<Descriptor::pointer, valid_json>{};
-        constexpr bool token = f.mcp_header.empty() || is_http_token(f.mcp_header);
-        (void)mcp_header_is_not_an_http_token<Descriptor::pointer, token>{};
-        return applicable && valid_json && token;
+        constexpr bool extension = f.annotation.keyword.empty() || f.annotation.keyword.starts_with("x-");
+        (void)annotation_keyword_is_not_an_extension<Descriptor::pointer, extension>{};
+        return applicable && valid_json && extension;
     }
     return documented && has_schema<M>;
 }
@@ -377,7 +433,7 @@ constexpr bool names_exactly_one_member(std::string_view name)
             ++matches;
     });
     std::size_t entries = 0;
-    for(auto const& f : field_traits<T>::fields)
+    for(auto const& f : fields_of<T>)
         if(f.name == name)
             ++entries;
     return matches == 1 && entries == 1;
@@ -386,7 +442,7 @@ constexpr bool names_exactly_one_member(std::string_view name)
 template<class T, std::size_t Entry>
 constexpr bool check_entry()
 {
-    constexpr bool known = names_exactly_one_member<T>(field_traits<T>::fields[Entry].name);
+    constexpr bool known = names_exactly_one_member<T>(fields_of<T>[Entry].name);
     (void)field_traits_entry_names_no_member<T, Entry, known>{};
     return known;
 }
@@ -407,23 +463,6 @@ constexpr bool keys_unique()
     return true;
 }
 
-template<class T>
-constexpr bool mcp_headers_unique()
-{
-    if constexpr(requires { typename field_traits<T>::not_specialized; })
-        return true;
-    else
-    {
-        // Indices, not addresses: GCC refuses pointer comparisons in constant expressions under UBSan.
-        constexpr auto const& fields = field_traits<T>::fields;
-        for(std::size_t i = 0; i < std::size(fields); ++i)
-            for(std::size_t j = i + 1; j < std::size(fields); ++j)
-                if(!fields[i].mcp_header.empty() && iequal(fields[i].mcp_header, fields[j].mcp_header))
-                    return false;
-        return true;
-    }
-}
-
 template<class T, class = members_of<T>>
 struct struct_check;
 
@@ -431,7 +470,7 @@ template<class T, template<class...> class L, class... Ds>
 struct struct_check<T, L<Ds...>>
 {
     // A struct without members needs no traits.
-    static constexpr bool specialized = !requires { typename field_traits<T>::not_specialized; };
+    static constexpr bool specialized = has_fields<T>;
     static constexpr bool members_ok = [] {
         if constexpr(sizeof...(Ds) == 0 && !specialized)
             return true;
@@ -447,9 +486,18 @@ struct struct_check<T, L<Ds...>>
         if constexpr(sizeof...(Ds) == 0 && !specialized)
             return true;
         else if constexpr(specialized)
+        {
+            if constexpr(positional_fields<T>())
+            {
+                constexpr bool one_each = field_count<T> == sizeof...(Ds);
+                (void)fields_must_describe_every_member_in_order<T, field_count<T>, sizeof...(Ds), one_each>{};
+                if constexpr(!one_each)
+                    return false;
+            }
             return []<std::size_t... I>(std::index_sequence<I...>) {
                 return (check_entry<T, I>() && ... && true);
-            }(std::make_index_sequence<std::size(field_traits<T>::fields)>{});
+            }(std::make_index_sequence<field_count<T>>{});
+        }
         else
             return false;
     }();
@@ -457,8 +505,7 @@ struct struct_check<T, L<Ds...>>
         if constexpr(members_ok && entries_ok)
         {
             (void)json_keys_must_be_unique<T, keys_unique<T>()>{};
-            (void)mcp_headers_must_be_unique<T, mcp_headers_unique<T>()>{};
-            return keys_unique<T>() && mcp_headers_unique<T>();
+            return keys_unique<T>();
         }
         else
             return false;
@@ -500,10 +547,10 @@ constexpr void write_annotations(schema_writer& w, field_info const& f)
             w.raw(e);
         w.end_array();
     }
-    if(!f.mcp_header.empty())
+    if(!f.annotation.keyword.empty())
     {
-        w.key("x-mcp-header");
-        w.string(f.mcp_header);
+        w.key(f.annotation.keyword);
+        w.string(f.annotation.value);
     }
 }
 
@@ -543,7 +590,7 @@ struct schema_text
 template<>
 struct json_schema<bool>
 {
-    static constexpr unsigned accepts = detail::header_constraint;
+    static constexpr unsigned accepts = detail::scalar_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
@@ -567,7 +614,7 @@ template<class T>
     requires std::integral<T> && (!std::same_as<T, bool>) && (!std::same_as<T, char>)
 struct json_schema<T>
 {
-    static constexpr unsigned accepts = detail::bounds_constraint | detail::header_constraint;
+    static constexpr unsigned accepts = detail::bounds_constraint | detail::scalar_constraint;
 
     static constexpr std::int64_t lowest = std::is_signed_v<T> ? std::numeric_limits<T>::min() : 0;
 
@@ -628,7 +675,7 @@ struct json_schema<T>
 template<std::floating_point T>
 struct json_schema<T>
 {
-    static constexpr unsigned accepts = detail::bounds_constraint | detail::header_constraint;
+    static constexpr unsigned accepts = detail::bounds_constraint | detail::scalar_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -659,7 +706,7 @@ struct json_schema<T>
 template<>
 struct json_schema<std::string>
 {
-    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint | detail::header_constraint;
+    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint | detail::scalar_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -699,7 +746,7 @@ template<class E>
     requires std::is_enum_v<E> && boost::describe::has_describe_enumerators<E>::value
 struct json_schema<E>
 {
-    static constexpr unsigned accepts = detail::header_constraint;
+    static constexpr unsigned accepts = detail::scalar_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const&)
     {
@@ -757,7 +804,7 @@ struct json_schema<std::optional<T>>
 template<class T>
 struct json_schema<std::vector<T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::header_constraint);
+    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::scalar_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -795,7 +842,7 @@ struct json_schema<std::vector<T>>
 template<class T>
 struct json_schema<std::map<std::string, T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::header_constraint);
+    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::scalar_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {

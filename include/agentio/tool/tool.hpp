@@ -21,19 +21,69 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <any>
+#include <list>
 #include <chrono>
 #include <concepts>
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 namespace agentio {
 
 namespace asio = boost::asio;
+
+/** Values a layer above the tools attaches to a call or to its result, one
+    per type: the tools' layer carries them without knowing what they are.
+
+    @code
+    ctx.extensions.set(my_channel{...});        // the caller, before the call
+    if(auto* c = ctx.extensions.find<my_channel>()) ...   // the tool
+    @endcode
+*/
+class extensions
+{
+public:
+    /// The value of type `T`, or null.
+    template<class T>
+    T* find() noexcept
+    {
+        for(auto& item : items_)
+            if(auto* v = std::any_cast<T>(&item))
+                return v;
+        return nullptr;
+    }
+
+    /// The value of type `T`, or null.
+    template<class T>
+    T const* find() const noexcept
+    {
+        for(auto const& item : items_)
+            if(auto const* v = std::any_cast<T>(&item))
+                return v;
+        return nullptr;
+    }
+
+    /// Sets the value of type `T`, replacing one already there; returns it.
+    template<class T>
+    T& set(T value)
+    {
+        if(auto* v = find<T>())
+            return *v = std::move(value);
+        return std::any_cast<T&>(items_.emplace_back(std::move(value)));
+    }
+
+    bool empty() const noexcept { return items_.empty(); }
+
+private:
+    std::list<std::any> items_; // nodes: a reference set() returned stays valid
+};
 
 /// A block of text in a tool result.
 struct text_content
@@ -86,10 +136,9 @@ struct tool_result
     /// Empty: the first line of the text is shown.
     std::string summary;
 
-    /// Set by input_required(): the inputs this call needs from the client,
-    /// by key (`{"method", "params"}` each), and the state to get back.
-    std::optional<json::object> input_requests;
-    std::string request_state;
+    /// What a layer above the tools attaches to the result (the MCP server's
+    /// multi-round input: mcp::input_required).
+    agentio::extensions extensions = {};
 
     /// A result with one text block.
     static tool_result text(std::string text)
@@ -117,24 +166,6 @@ struct tool_result
         return r;
     }
 
-    /** Asks the client for inputs before the call can finish (MCP multi-round
-        input, SEP-2322): `requests` maps keys of the tool's choosing to
-        `{"method": "elicitation/create" | "sampling/createMessage" |
-        "roots/list", "params": {...}}`. The tool is called again with the
-        answers in tool_context::input_responses under the same keys, and
-        `state` in tool_context::request_state (signed by the server in
-        between, so a client cannot forge it). Over MCP 2026-07-28 this is an
-        `input_required` result; with a handshake session the server asks the
-        client itself and calls the tool again; elsewhere it is an error.
-    */
-    static tool_result input_required(json::object requests, std::string state = {})
-    {
-        tool_result r;
-        r.input_requests = std::move(requests);
-        r.request_state = std::move(state);
-        return r;
-    }
-
     /// Appends an image block; returns `*this` for chaining.
     tool_result& add_image(std::string mime_type, std::string base64_data)
     {
@@ -155,15 +186,6 @@ struct tool_result
             }
         return out;
     }
-};
-
-/// The answer of a client to a request a tool made through it.
-struct client_reply
-{
-    json::value result = nullptr; ///< the result, when `error` is null
-    json::value error = nullptr;  ///< the JSON-RPC error object, when it failed
-
-    bool ok() const noexcept { return error.is_null(); }
 };
 
 /** What a tool knows about the call it is serving.
@@ -191,23 +213,9 @@ struct tool_context
     /// "debug", "info", "warning", ...); may be empty.
     std::function<void(std::string_view level, json::value data)> log = {};
 
-    /** Asks the caller's client something (MCP `sampling/createMessage`,
-        `elicitation/create`, `roots/list`): the client's result, or its
-        error object (`{"code", "message"}`) when it refused, could not
-        answer in time, or cannot be asked. Empty outside MCP.
-    */
-    std::function<asio::awaitable<client_reply>(std::string method, json::object params)> ask_client = {};
-
-    /// The client's answers to the inputs an earlier round of this call asked
-    /// for with tool_result::input_required, by key; empty on the first round.
-    json::object input_responses = {};
-
-    /// The state the previous round attached to its input_required result.
-    std::string request_state = {};
-
-    /// Whether the client can be asked for `capability` ("sampling",
-    /// "elicitation", "roots"); empty outside MCP (nobody can be asked).
-    std::function<bool(std::string_view capability)> client_can = {};
+    /// What the caller offers beyond the call itself, by type (the MCP
+    /// server: a channel to its client, found with mcp::client_of).
+    agentio::extensions extensions = {};
 
     /// Reports progress when somebody listens.
     void report_progress(double done, std::optional<double> total = {}, std::string_view message = {}) const
@@ -317,6 +325,58 @@ struct tool_requirements
 template<class T>
 concept tool = detail::has_tool_name<T> && detail::has_tool_description<T> && detail::has_tool_call<T>
     && detail::described_struct<typename T::args>;
+
+/// A string a template takes as an argument (C++20): a @ref function_tool's name and description.
+template<std::size_t N>
+struct fixed_string
+{
+    char value[N]{};
+
+    constexpr fixed_string(char const (&text)[N]) noexcept
+    {
+        for(std::size_t i = 0; i < N; ++i)
+            value[i] = text[i];
+    }
+
+    constexpr std::string_view view() const noexcept { return {value, N - 1}; }
+};
+
+namespace detail {
+
+template<class F>
+struct function_tool_args
+{
+    static_assert(sizeof(F) == 0,
+        "agentio: a function_tool's function is `asio::awaitable<agentio::tool_result> f(Args, agentio::tool_context&)`");
+};
+
+template<class A>
+struct function_tool_args<asio::awaitable<tool_result> (*)(A, tool_context&)>
+{
+    using type = std::remove_cvref_t<A>;
+};
+
+} // namespace detail
+
+/** A tool made of a function: its name and description are template
+    arguments, its arguments the function's first parameter.
+
+    @code
+    asio::awaitable<agentio::tool_result> convert(convert_args a, agentio::tool_context&);
+    using convert_temperature = agentio::function_tool<"convert_temperature", "Converts a temperature.", convert>;
+    @endcode
+
+    The same checks hold as for a tool written as a type.
+*/
+template<fixed_string Name, fixed_string Description, auto Function>
+struct function_tool
+{
+    static constexpr std::string_view name = Name.view();
+    static constexpr std::string_view description = Description.view();
+    using args = typename detail::function_tool_args<decltype(Function)>::type;
+
+    asio::awaitable<tool_result> operator()(args a, tool_context& ctx) const { return Function(std::move(a), ctx); }
+};
 
 } // namespace agentio
 

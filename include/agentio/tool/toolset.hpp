@@ -188,6 +188,9 @@ class toolset
     static_assert(tools_valid && names_unique, "agentio: this toolset is not valid; the errors above say why");
 
 public:
+    /// The tool types, for layers that check them at compile time.
+    using tool_types = boost::mp11::mp_list<Tools...>;
+
     /// Number of tools.
     static constexpr std::size_t size = sizeof...(Tools);
 
@@ -330,6 +333,9 @@ template<class Toolset>
 class combined_toolset
 {
 public:
+    /// The static tools' types.
+    using tool_types = typename Toolset::tool_types;
+
     explicit combined_toolset(Toolset tools = {}) : static_(std::move(tools)) {}
 
     Toolset const& static_tools() const noexcept { return static_; }

@@ -621,7 +621,7 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     touch(tmp.dir / "assets" / "index-1a2b3c.js", "console.log(1)");
     touch(tmp.dir / "assets" / "index-1a2b3c.css", "body{}");
     touch(tmp.dir / "favicon.svg", "<svg/>");
-    auto const web = portfolio::web_assets::load(tmp.dir);
+    auto const web = portfolio::load_web_page(tmp.dir);
     BOOST_TEST(web.loaded());
 
     // Every page route gets index.html, never cached stale, with a strict CSP.
@@ -657,7 +657,7 @@ BOOST_AUTO_TEST_CASE(pages_assets_and_nothing_else)
     BOOST_TEST(post[bhttp::field::allow] == "GET, HEAD");
 
     // Not built: a page that says how to build it.
-    auto const none = portfolio::web_assets::load(tmp.dir / "missing");
+    auto const none = portfolio::load_web_page(tmp.dir / "missing");
     BOOST_TEST(!none.loaded());
     auto const hint = none.serve(get("/chat"), "/chat");
     BOOST_TEST(hint.result_int() == 404u);
@@ -703,7 +703,7 @@ BOOST_AUTO_TEST_CASE(text_goes_gzipped_to_clients_that_accept_it)
     touch(tmp.dir / "assets" / "index-1a2b3c.js", script);
     touch(tmp.dir / "assets" / "small-1a2b3c.css", "body{margin:0}");
     touch(tmp.dir / "assets" / "logo-1a2b3c.png", std::string(4096, '\0'));
-    auto const web = portfolio::web_assets::load(tmp.dir);
+    auto const web = portfolio::load_web_page(tmp.dir);
     std::string const path = "/assets/index-1a2b3c.js";
 
     auto const zipped = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip, deflate, br"), path);
@@ -753,7 +753,7 @@ BOOST_AUTO_TEST_CASE(etags_answer_revalidation_with_304)
     fs::create_directories(tmp.dir / "assets");
     touch(tmp.dir / "index.html", "<!doctype html><div id=root></div>");
     touch(tmp.dir / "assets" / "index-1a2b3c.js", std::string(50'000, 'a'));
-    auto const web = portfolio::web_assets::load(tmp.dir);
+    auto const web = portfolio::load_web_page(tmp.dir);
 
     // index.html is no-cache: the browser asks every time, and a 304 is all it costs.
     auto const page = web.serve(get("/chat"), "/chat");

@@ -10,6 +10,8 @@
 #ifndef AGENTIO_AGENT_IMPL_ORCHESTRATOR_HPP
 #define AGENTIO_AGENT_IMPL_ORCHESTRATOR_HPP
 
+#include <agentio/detail/utf8.hpp>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/system/system_error.hpp>
 
@@ -57,25 +59,13 @@ inline void shorten(std::string& s, std::size_t max_chars)
 {
     if(s.size() <= max_chars)
         return;
-    // Cut on a UTF-8 boundary.
-    std::size_t cut = max_chars;
-    while(cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
-        --cut;
-    s.resize(cut);
+    s.resize(agentio::detail::utf8_byte_prefix(s, max_chars));
     s += "…";
 }
 
 inline llm::tool_result_block to_result_block(std::string const& id, tool_result const& r)
 {
     llm::tool_result_block b{id, {}, r.is_error};
-    if(r.input_requests)
-    {
-        // Only an MCP client can answer those; the model is told, not left with nothing.
-        b.is_error = true;
-        b.content.emplace_back(llm::text_block{"The tool needs input this caller cannot give (" +
-            to_json_text(*r.input_requests) + ")"});
-        return b;
-    }
     for(auto const& c : r.content)
     {
         if(auto const* t = std::get_if<text_content>(&c))

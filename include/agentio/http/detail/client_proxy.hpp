@@ -12,6 +12,7 @@
 #ifndef AGENTIO_HTTP_DETAIL_CLIENT_PROXY_HPP
 #define AGENTIO_HTTP_DETAIL_CLIENT_PROXY_HPP
 
+#include <agentio/detail/ascii.hpp>
 #include <agentio/detail/base64.hpp>
 
 #include <boost/asio/ip/address.hpp>
@@ -93,13 +94,6 @@ inline proxy_parse parse_proxy_url(std::string_view text, proxy_route& out)
     return proxy_parse::ok;
 }
 
-inline bool iequal(std::string_view a, std::string_view b) noexcept
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-        return std::tolower(x) == std::tolower(y);
-    });
-}
-
 // One NO_PROXY entry against a host (brackets removed, IPs in text form).
 inline bool no_proxy_entry_matches(std::string_view entry, std::string_view host, std::uint16_t port)
 {
@@ -167,10 +161,10 @@ inline bool no_proxy_entry_matches(std::string_view entry, std::string_view host
         entry.remove_prefix(1);
     if(!host.empty() && host.back() == '.')
         host.remove_suffix(1); // "example.com." is example.com
-    if(iequal(entry, host))
+    if(agentio::detail::iequal(entry, host))
         return true;
     return host.size() > entry.size() && host[host.size() - entry.size() - 1] == '.' &&
-        iequal(host.substr(host.size() - entry.size()), entry);
+        agentio::detail::iequal(host.substr(host.size() - entry.size()), entry);
 }
 
 inline bool no_proxy_matches(std::string_view list, std::string_view host, std::uint16_t port)

@@ -19,10 +19,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <charconv>
@@ -232,75 +228,6 @@ inline json::object missing_capability_error(json::value const& id, std::string_
         json::object{{"requiredCapabilities", json::object{{capability, json::object{}}}}});
 }
 
-inline std::string to_hex(unsigned char const* data, std::size_t size)
-{
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(size * 2);
-    for(std::size_t i = 0; i < size; ++i)
-    {
-        out.push_back(digits[data[i] >> 4]);
-        out.push_back(digits[data[i] & 15]);
-    }
-    return out;
-}
-
-inline std::optional<std::string> from_hex(std::string_view text)
-{
-    if(text.size() % 2)
-        return std::nullopt;
-    auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
-    std::string out;
-    out.reserve(text.size() / 2);
-    for(std::size_t i = 0; i < text.size(); i += 2)
-    {
-        int const hi = nibble(text[i]), lo = nibble(text[i + 1]);
-        if(hi < 0 || lo < 0)
-            return std::nullopt;
-        out.push_back(static_cast<char>(hi * 16 + lo));
-    }
-    return out;
-}
-
-inline std::string state_mac(std::array<unsigned char, 32> const& key, std::string_view state)
-{
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<unsigned char const*>(state.data()),
-        state.size(), mac, &size);
-    return to_hex(mac, size);
-}
-
-// A tool's requestState as the client carries it: the state, then its
-// HMAC-SHA256 under the server's key, so the client can return it but not forge it.
-inline std::string seal_state(std::array<unsigned char, 32> const& key, std::string_view state)
-{
-    return to_hex(reinterpret_cast<unsigned char const*>(state.data()), state.size()) + "." + state_mac(key, state);
-}
-
-inline std::optional<std::string> open_state(std::array<unsigned char, 32> const& key, std::string_view sealed)
-{
-    auto const dot = sealed.find('.');
-    if(dot == std::string_view::npos)
-        return std::nullopt;
-    auto state = from_hex(sealed.substr(0, dot));
-    auto const mac = sealed.substr(dot + 1);
-    if(!state)
-        return std::nullopt;
-    auto const expected = state_mac(key, *state);
-    if(mac.size() != expected.size() || CRYPTO_memcmp(mac.data(), expected.data(), mac.size()) != 0)
-        return std::nullopt;
-    return state;
-}
-
-inline std::array<unsigned char, 32> new_state_key()
-{
-    std::array<unsigned char, 32> key{};
-    if(RAND_bytes(key.data(), static_cast<int>(key.size())) != 1)
-        throw std::runtime_error("RAND_bytes failed");
-    return key;
-}
-
 inline bool at_least(std::string_view version, std::string_view wanted)
 {
     // Revisions are dates: text order is time order.
@@ -310,68 +237,6 @@ inline bool at_least(std::string_view version, std::string_view wanted)
 } // namespace detail
 
 namespace detail {
-
-// Whether an Mcp-Param header's text stands for a JSON argument: strings as
-// they are, booleans as true/false, numbers by value (1.0 and 1 agree).
-inline bool header_matches(std::string_view text, json::value const& v)
-{
-    if(v.is_string())
-        return text == v.get_string();
-    if(v.is_bool())
-        return text == (v.get_bool() ? "true" : "false");
-    if(v.is_number())
-    {
-        double d = 0;
-        auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-        return ec == std::errc() && end == text.data() + text.size() && d == v.to_number<double>();
-    }
-    return false;
-}
-
-// The Mcp-Param headers of a tools/call against its arguments (SEP-2243): the
-// mismatch to report, or nothing. Arguments come from the tool's input schema
-// (`x-mcp-header` on a top-level property), so runtime tools take part too.
-template<class Tools, class Headers>
-std::optional<std::string> param_header_mismatch(Tools const& tools, std::string_view tool, json::object const& params,
-    Headers const& headers)
-{
-    auto const descriptors = tools.descriptors();
-    auto const d = std::find_if(descriptors.begin(), descriptors.end(), [&](auto const& x) { return x.name == tool; });
-    if(d == descriptors.end() || !d->input_schema)
-        return std::nullopt; // an unknown tool: the call itself answers
-    auto const* properties = d->input_schema->if_contains("properties");
-    if(!properties || !properties->is_object())
-        return std::nullopt;
-    auto const* args = params.if_contains("arguments");
-    json::object const* arguments = args && args->is_object() ? &args->get_object() : nullptr;
-    for(auto const& [key, schema] : properties->get_object())
-    {
-        auto const* mirrored = schema.is_object() ? schema.get_object().if_contains("x-mcp-header") : nullptr;
-        if(!mirrored || !mirrored->is_string())
-            continue;
-        std::string_view const suffix = mirrored->get_string();
-        std::string lower(suffix);
-        for(char& c : lower)
-            c = agentio::detail::ascii_lower(c);
-        std::string const field = "Mcp-Param-" + std::string(suffix);
-        std::string const argument = "params.arguments." + std::string(key);
-        auto const* value = arguments ? arguments->if_contains(key) : nullptr;
-        auto const sent = headers.params.find(lower);
-        if(!value || value->is_null())
-        {
-            if(sent != headers.params.end())
-                return "Header mismatch: " + field + " is sent but " + argument + " is not";
-            continue;
-        }
-        if(sent == headers.params.end())
-            return "Header mismatch: " + field + " is required: " + argument + " is in the body";
-        if(!sent->second)
-            return "Header mismatch: " + field + " is not valid Base64 (=?base64?...?=)";
-        if(!header_matches(*sent->second, *value))
-            return "Header mismatch: " + field + " must carry " + argument;
-    }
-    return std::nullopt;
-}
 
 // The capability a tool's or prompt's input requests need that the client lacks
 // ("" when it has them all); a request without a method is reported as "method".
@@ -621,8 +486,7 @@ json::object server<Tools>::discover(json::value const& id) const
 }
 
 template<tool_catalog Tools>
-std::optional<json::object> server<Tools>::check_stateless(json::object const& request,
-    request_headers const* headers) const
+std::optional<json::object> server<Tools>::check_stateless(json::object const& request) const
 {
     json::value const id = request.contains("id") ? request.at("id") : json::value(nullptr);
     std::string_view const method = request.at("method").get_string();
@@ -636,9 +500,6 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
     if(!version || !version->is_string())
         return invalid("Invalid params: _meta." + std::string(detail::meta_protocol_version) + " must be a string");
     std::string_view const requested = version->get_string();
-    if(headers && headers->protocol_version && *headers->protocol_version != requested)
-        return jsonrpc::make_error(id, jsonrpc::header_mismatch, "Header mismatch: MCP-Protocol-Version is '" +
-                *headers->protocol_version + "' but _meta says '" + std::string(requested) + "'");
     if(requested != stateless_protocol_version)
     {
         json::array supported{json::string(stateless_protocol_version)};
@@ -657,22 +518,6 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
         if(!level->is_string() || !parse_log_level(level->get_string()))
             return invalid("Invalid params: _meta." + std::string(detail::meta_log_level) +
                 " must be one of debug, info, notice, warning, error, critical, alert, emergency");
-    if(headers)
-    {
-        if(!headers->method || *headers->method != method)
-            return jsonrpc::make_error(id, jsonrpc::header_mismatch,
-                "Header mismatch: Mcp-Method must be '" + std::string(method) + "'");
-        std::string_view const named_by = method == "resources/read" ? "uri" : "name";
-        if(method == "tools/call" || method == "prompts/get" || method == "resources/read")
-            if(auto const* name = params.if_contains(named_by); name && name->is_string() &&
-                (!headers->name || *headers->name != name->get_string()))
-                return jsonrpc::make_error(id, jsonrpc::header_mismatch,
-                    "Header mismatch: Mcp-Name must be '" + std::string(name->get_string()) + "'");
-        if(method == "tools/call")
-            if(auto const* name = params.if_contains("name"); name && name->is_string())
-                if(auto mismatch = detail::param_header_mismatch(*tools_, name->get_string(), params, *headers))
-                    return jsonrpc::make_error(id, jsonrpc::header_mismatch, *mismatch);
-    }
     if(method == "initialize" || method == "ping" || method == "logging/setLevel" || method == "resources/subscribe" ||
         method == "resources/unsubscribe")
         return jsonrpc::make_error(id, jsonrpc::method_not_found,
@@ -682,9 +527,9 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
 
 template<tool_catalog Tools>
 asio::awaitable<std::optional<json::object>> server<Tools>::handle_stateless(session& s, json::object request,
-    session::send_function channel, request_headers const* headers) const
+    session::send_function channel) const
 {
-    if(auto error = check_stateless(request, headers))
+    if(auto error = check_stateless(request))
         co_return error;
     std::string_view const method = request.at("method").get_string();
     json::value const id = request.at("id");
@@ -1029,7 +874,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
             s.send_(std::move(message));
     };
     std::string missing_capability; // 2026-07-28: the call fails with -32021 naming it
-    ctx.ask_client = [&s, &channel, &missing_capability](std::string method,
+    auto& client = ctx.extensions.set(client_channel{});
+    client.ask = [&s, &channel, &missing_capability](std::string method,
                          json::object request_params) -> asio::awaitable<client_reply> {
         // Only what the client said it can do: the capability each request needs.
         std::string_view const needs = detail::capability_for(method);
@@ -1055,7 +901,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         {
             if(!answers->is_object())
                 co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: inputResponses must be an object");
-            ctx.input_responses = answers->get_object();
+            client.input_responses = answers->get_object();
         }
         if(auto const* sealed = params.if_contains("requestState"); sealed && !sealed->is_null())
         {
@@ -1063,10 +909,10 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
             if(!opened)
                 co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
                     "Invalid params: requestState was not issued by this server (integrity check failed)");
-            ctx.request_state = std::move(*opened);
+            client.request_state = std::move(*opened);
         }
     }
-    ctx.client_can = [&s](std::string_view capability) { return s.client_can(capability); };
+    client.can = [&s](std::string_view capability) { return s.client_can(capability); };
 
     auto const ex = co_await asio::this_coro::executor;
     detail::in_flight_entry entry(s.registry_->mutex_, s.registry_->in_flight_, call_id, ex);
@@ -1094,19 +940,20 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         if(!missing_capability.empty())
             co_return detail::missing_capability_error(id, missing_capability);
         result = std::move(returned);
-        if(!result.input_requests)
+        auto const* wanted = input_request_of(result);
+        if(!wanted)
             break;
 
         // The tool needs input: only what the client can give.
-        if(auto const missing = detail::missing_input_capability(s, *result.input_requests); missing == "method")
+        if(auto const missing = detail::missing_input_capability(s, wanted->requests); missing == "method")
             co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: an input request of the tool has no method");
         else if(!missing.empty())
             co_return detail::missing_capability_error(id, missing);
         if(s.stateless())
         {
-            json::object answer{{"resultType", "input_required"}, {"inputRequests", *result.input_requests}};
-            if(!result.request_state.empty())
-                answer["requestState"] = detail::seal_state(state_key_, result.request_state);
+            json::object answer{{"resultType", "input_required"}, {"inputRequests", wanted->requests}};
+            if(!wanted->state.empty())
+                answer["requestState"] = detail::seal_state(state_key_, wanted->state);
             co_return jsonrpc::make_result(std::move(id), std::move(answer));
         }
         // A session: the server asks the client itself, then calls the tool again with the answers.
@@ -1116,7 +963,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
                 " times");
             break;
         }
-        auto [answers, refused] = co_await detail::ask_inputs(s, *result.input_requests, channel);
+        auto [answers, refused] = co_await detail::ask_inputs(s, wanted->requests, channel);
         if(entry.cancelled())
             co_return std::nullopt;
         if(!refused.empty())
@@ -1124,8 +971,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
             result = tool_result::error("The tool needed input, but " + refused);
             break;
         }
-        ctx.input_responses = std::move(answers);
-        ctx.request_state = result.request_state; // in process: nothing to sign
+        client.input_responses = std::move(answers);
+        client.request_state = wanted->state; // in process: nothing to sign
     }
     if(options_.on_tool_call)
         options_.on_tool_call(tool_name, arguments, result, std::chrono::steady_clock::now() - started);

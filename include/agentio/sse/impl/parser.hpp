@@ -10,7 +10,7 @@
 #ifndef AGENTIO_SSE_IMPL_PARSER_HPP
 #define AGENTIO_SSE_IMPL_PARSER_HPP
 
-#include <agentio/sse/detail/utf8.hpp>
+#include <agentio/detail/utf8.hpp>
 
 #include <utility>
 
@@ -111,11 +111,11 @@ void parser::process_line(std::string_view line, OnEvent& on_event)
     if(field == "event")
     {
         type_.clear();
-        detail::append_utf8_replacing_errors(type_, value);
+        agentio::detail::append_utf8_replacing_errors(type_, value);
     }
     else if(field == "data")
     {
-        detail::append_utf8_replacing_errors(data_, value);
+        agentio::detail::append_utf8_replacing_errors(data_, value);
         data_.push_back('\n');
     }
     else if(field == "id")
@@ -123,7 +123,7 @@ void parser::process_line(std::string_view line, OnEvent& on_event)
         if(value.find('\0') == std::string_view::npos)
         {
             last_event_id_.clear();
-            detail::append_utf8_replacing_errors(last_event_id_, value);
+            agentio::detail::append_utf8_replacing_errors(last_event_id_, value);
         }
     }
     else if(field == "retry")

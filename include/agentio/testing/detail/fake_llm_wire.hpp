@@ -15,6 +15,7 @@
 #ifndef AGENTIO_TESTING_DETAIL_FAKE_LLM_WIRE_HPP
 #define AGENTIO_TESTING_DETAIL_FAKE_LLM_WIRE_HPP
 
+#include <agentio/detail/utf8.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/json/value.hpp>
@@ -110,28 +111,11 @@ inline std::string make_signature(std::string_view seed)
 
 // --- UTF-8 -------------------------------------------------------------------
 
-inline bool is_continuation(char c) noexcept
-{
-    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-}
-
-// Bytes of the first `n` code points of `s` (all of it if shorter).
-inline std::size_t utf8_prefix(std::string_view s, std::size_t n) noexcept
-{
-    std::size_t i = 0;
-    for(std::size_t cp = 0; i < s.size() && cp < n; ++cp)
-    {
-        ++i;
-        while(i < s.size() && is_continuation(s[i]))
-            ++i;
-    }
-    return i;
-}
 
 // The smallest boundary at or after byte `i`.
 inline std::size_t utf8_ceil(std::string_view s, std::size_t i) noexcept
 {
-    while(i < s.size() && is_continuation(s[i]))
+    while(i < s.size() && agentio::detail::is_utf8_continuation(s[i]))
         ++i;
     return i < s.size() ? i : s.size();
 }
@@ -160,7 +144,7 @@ inline bool is_space(char c) noexcept
 inline std::size_t next_text_piece(std::string_view rest, std::size_t index, provider p, std::size_t piece_chars)
 {
     if(piece_chars != 0)
-        return utf8_prefix(rest, piece_chars);
+        return agentio::detail::utf8_code_point_prefix(rest, piece_chars);
     std::size_t const words =
         p == provider::anthropic ? anthropic_words[index % anthropic_words.size()] : openai_words[index % openai_words.size()];
     std::size_t end = 0;
@@ -171,18 +155,18 @@ inline std::size_t next_text_piece(std::string_view rest, std::size_t index, pro
             ++next;
         while(next < rest.size() && !is_space(rest[next]))
             ++next;
-        if(w != 0 && utf8_prefix(rest, max_piece_code_points) < next)
+        if(w != 0 && agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points) < next)
             break; // the next word would make the piece too long
         end = next;
     }
-    return std::min(end, utf8_prefix(rest, max_piece_code_points)); // one very long word is cut
+    return std::min(end, agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points)); // one very long word is cut
 }
 
 /// Length in bytes of the next fragment of argument text.
 inline std::size_t next_fragment(std::string_view rest, std::size_t index, std::size_t piece_chars)
 {
     if(piece_chars != 0)
-        return utf8_prefix(rest, piece_chars);
+        return agentio::detail::utf8_code_point_prefix(rest, piece_chars);
     return utf8_ceil(rest, std::min(rest.size(), fragment_bytes[index % fragment_bytes.size()]));
 }
 

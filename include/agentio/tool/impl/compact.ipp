@@ -10,6 +10,7 @@
 #define AGENTIO_TOOL_IMPL_COMPACT_IPP
 
 #include <agentio/detail/json_pointer.hpp>
+#include <agentio/detail/utf8.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -20,15 +21,6 @@ namespace agentio {
 
 namespace detail {
 
-// The longest prefix of `s` of at most `n` bytes that ends on a code point boundary.
-inline std::size_t utf8_prefix(std::string_view s, std::size_t n) noexcept
-{
-    if(n >= s.size())
-        return s.size();
-    while(n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-        --n;
-    return n;
-}
 
 inline void shorten_and_prune(boost::json::value& v, compact_options const& options, compact_report& report)
 {
@@ -36,7 +28,7 @@ inline void shorten_and_prune(boost::json::value& v, compact_options const& opti
     {
         if(s->size() > options.max_string_bytes)
         {
-            std::size_t const keep = utf8_prefix(*s, options.max_string_bytes);
+            std::size_t const keep = agentio::detail::utf8_byte_prefix(*s, options.max_string_bytes);
             s->resize(keep);
             s->append("…");
             ++report.strings_shortened;

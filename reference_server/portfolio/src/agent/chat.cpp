@@ -8,6 +8,7 @@
 #include "api/rest_api.hpp"
 
 #include <agentio/detail/log_text.hpp>
+#include <agentio/http/url.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -252,16 +253,7 @@ void chat_service::start(asio::ip::tcp::endpoint self)
 {
     std::string base = settings_.api_base_url;
     if(base.empty())
-    {
-        auto address = self.address();
-        if(address.is_unspecified())
-            address = address.is_v6() ? asio::ip::address(asio::ip::address_v6::loopback())
-                                      : asio::ip::address(asio::ip::address_v4::loopback());
-        std::string host = address.to_string();
-        if(address.is_v6())
-            host = "[" + host + "]";
-        base = "http://" + host + ":" + std::to_string(self.port()) + "/api/v1";
-    }
+        base = agentio::http::url_of(self, "/api/v1");
     api_ = std::make_unique<api_client>(*api_http_, base);
 
     agentio::agent::options options;

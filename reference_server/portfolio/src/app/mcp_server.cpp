@@ -190,22 +190,10 @@ int run_mcp(mcp_settings const& settings)
         http_options.allowed_hosts.push_back(host);
         sse_options.allowed_hosts.push_back(host);
     }
-    struct endpoints
-    {
-        agentio::mcp::streamable_http<agent::portfolio_tools> modern;
-        agentio::mcp::legacy_sse<agent::portfolio_tools> legacy;
-        asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(agentio::http::request&& req,
-            boost::beast::tcp_stream& stream) const
-        {
-            if(legacy.handles(req.target()))
-                return legacy(std::move(req), stream);
-            return modern(std::move(req), stream);
-        }
-    };
     agentio::http::server_options server_options;
     server_options.error_body = write_detail;
     agentio::http::server http(ioc.get_executor(),
-        endpoints{agentio::mcp::streamable_http(server, http_options), agentio::mcp::legacy_sse(server, sse_options)},
+        agentio::mcp::http_endpoints(server, http_options, sse_options),
         std::move(server_options));
     boost::system::error_code ec;
     auto const address = asio::ip::make_address(settings.host, ec);

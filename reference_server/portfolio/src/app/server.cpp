@@ -55,7 +55,7 @@ portfolio_server::portfolio_server(server_options options)
     render.height_in = cs.height_in;
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, charts_.get(), render);
-    web_ = std::make_shared<web_assets const>(web_assets::load(options_.web_dir));
+    web_ = std::make_shared<agentio::http::static_files const>(load_web_page(options_.web_dir));
     options_.http.error_body = write_detail;
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
         app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_),
@@ -106,23 +106,39 @@ void portfolio_server::run()
     agentio::http::run_threads(ioc_, options_.threads);
 }
 
-boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> app_handler::operator()(
-    agentio::http::request&& req, boost::beast::tcp_stream& stream)
+struct app_handler::parts
 {
-    auto const target = req.target();
-    auto const path = target.substr(0, target.find('?'));
-    if(path == "/api/v1/agent/chat")
-        co_return co_await chat_->handle(std::move(req), stream);
-    constexpr std::string_view charts_prefix = "/api/v1/charts/";
-    if(path.starts_with(charts_prefix))
-        co_return serve_chart(req, path.substr(charts_prefix.size()));
-    if(!path.starts_with("/api/"))
-        co_return web_->serve(req, path);
-    co_return co_await api_(std::move(req));
+    api::rest_api api;
+    std::shared_ptr<agent::chat_service> chat;
+    charts::chart_store const* charts;
+    std::chrono::seconds chart_max_age;
+    std::shared_ptr<agentio::http::static_files const> web;
+};
+
+app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
+    std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web)
+{
+    namespace bhttp = boost::beast::http;
+    using agentio::http::request;
+    using agentio::http::route_params;
+    using reply = boost::asio::awaitable<std::optional<bhttp::message_generator>>;
+    auto p = std::make_shared<parts>(parts{std::move(api), std::move(chat), charts, chart_max_age, std::move(web)});
+    // Each handler answers its own 405s (in Spanish, as the API's clients read them).
+    routes_.any("/api/v1/agent/chat", [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
+        return p->chat->handle(std::move(req), stream);
+    });
+    routes_.any("/api/v1/charts/{file...}", [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
+        co_return serve_chart(*p, req, params["file"]);
+    });
+    routes_.any("/api/{rest...}", [p](request&& req, route_params const&) { return p->api(std::move(req)); });
+    routes_.fallback([p](request&& req, route_params const&) -> boost::asio::awaitable<bhttp::message_generator> {
+        std::string_view const target = req.target();
+        co_return p->web->serve(req, target.substr(0, target.find('?')));
+    });
 }
 
-boost::beast::http::message_generator app_handler::serve_chart(agentio::http::request const& req,
-    std::string_view file) const
+boost::beast::http::message_generator app_handler::serve_chart(parts const& p, agentio::http::request const& req,
+    std::string_view file)
 {
     namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
@@ -133,7 +149,7 @@ boost::beast::http::message_generator app_handler::serve_chart(agentio::http::re
         return res;
     }
     std::string body;
-    auto const found = charts_ ? charts_->find(file) : std::nullopt;
+    auto const found = p.charts ? p.charts->find(file) : std::nullopt;
     if(found)
     {
         std::ifstream in(*found, std::ios::binary);
@@ -148,7 +164,7 @@ boost::beast::http::message_generator app_handler::serve_chart(agentio::http::re
     res.set(bhttp::field::server, "agentio-portfolio");
     res.set(bhttp::field::content_type, "image/png");
     // A name is never reused for other content: cache for as long as the file lives.
-    res.set(bhttp::field::cache_control, "private, max-age=" + std::to_string(chart_max_age_.count()) + ", immutable");
+    res.set(bhttp::field::cache_control, "private, max-age=" + std::to_string(p.chart_max_age.count()) + ", immutable");
     res.set("X-Content-Type-Options", "nosniff");
     res.keep_alive(req.keep_alive());
     std::size_t const size = body.size();

@@ -11,6 +11,7 @@
 #include "api/rest_api.hpp"
 #include "app/web_assets.hpp"
 
+#include <agentio/http/router.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/sqlite.hpp>
 
@@ -41,28 +42,28 @@ struct server_options
     std::chrono::steady_clock::duration shutdown_grace = std::chrono::seconds(10); // for requests in flight on shutdown()
 };
 
-/// The server's handler: the agent's streaming endpoint, and the REST API.
+/// The server's handler: the agent's streaming endpoint, charts, the REST
+/// API, and the chat page for every other path.
 class app_handler
 {
 public:
     app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
-        std::chrono::seconds chart_max_age, std::shared_ptr<web_assets const> web)
-        : api_(std::move(api)), chat_(std::move(chat)), charts_(charts), chart_max_age_(chart_max_age), web_(std::move(web))
-    {
-    }
+        std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web);
 
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
-        agentio::http::request&& req, boost::beast::tcp_stream& stream);
+        agentio::http::request&& req, boost::beast::tcp_stream& stream) const
+    {
+        return routes_(std::move(req), stream);
+    }
 
 private:
-    // GET /api/v1/charts/{file}: only the PNGs the chart store wrote.
-    boost::beast::http::message_generator serve_chart(agentio::http::request const& req, std::string_view file) const;
+    struct parts;
 
-    api::rest_api api_;
-    std::shared_ptr<agent::chat_service> chat_;
-    charts::chart_store const* charts_;
-    std::chrono::seconds chart_max_age_;
-    std::shared_ptr<web_assets const> web_; // the page, for every path outside /api/
+    // GET /api/v1/charts/{file}: only the PNGs the chart store wrote.
+    static boost::beast::http::message_generator serve_chart(parts const& p, agentio::http::request const& req,
+        std::string_view file);
+
+    agentio::http::router<> routes_;
 };
 
 class portfolio_server
@@ -104,7 +105,7 @@ private:
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
     std::unique_ptr<charts::chart_store> charts_;
     std::shared_ptr<agent::chat_service> chat_;
-    std::shared_ptr<web_assets const> web_;
+    std::shared_ptr<agentio::http::static_files const> web_;
     std::unique_ptr<agentio::http::server<app_handler>> http_;
     boost::asio::ip::tcp::endpoint endpoint_;
 };

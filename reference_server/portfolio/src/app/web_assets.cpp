@@ -6,252 +6,29 @@
 
 #include "app/error_body.hpp"
 
-#include <boost/beast/core/string.hpp>
-#include <boost/beast/zlib/deflate_stream.hpp>
-#include <boost/crc.hpp>
-
-#include <cstdint>
-#include <cstdio>
-#include <fstream>
-#include <iterator>
-
 namespace portfolio {
 
 namespace {
 
-std::string content_type_of(std::filesystem::path const& p)
-{
-    auto const ext = p.extension().string();
-    if(ext == ".html")
-        return "text/html; charset=utf-8";
-    if(ext == ".js" || ext == ".mjs")
-        return "text/javascript; charset=utf-8";
-    if(ext == ".css")
-        return "text/css; charset=utf-8";
-    if(ext == ".svg")
-        return "image/svg+xml";
-    if(ext == ".png")
-        return "image/png";
-    if(ext == ".ico")
-        return "image/x-icon";
-    if(ext == ".json" || ext == ".map")
-        return "application/json";
-    if(ext == ".woff2")
-        return "font/woff2";
-    if(ext == ".txt")
-        return "text/plain; charset=utf-8";
-    return "application/octet-stream";
-}
-
-std::string read_file(std::filesystem::path const& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-bool compressible(std::string_view content_type)
-{
-    return content_type.starts_with("text/") || content_type.starts_with("application/json") ||
-        content_type.starts_with("image/svg+xml");
-}
-
-// RFC 1952: a 10-byte header, raw deflate (Beast's port of zlib, level 9: done
-// once per file at start), CRC-32 and length, both little-endian.
-std::string gzip(std::string_view in)
-{
-    namespace zlib = boost::beast::zlib;
-    zlib::deflate_stream deflate;
-    deflate.reset(9, 15, 8, zlib::Strategy::normal);
-    std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10); // no name, no time; max compression; unknown OS
-    std::size_t const header = out.size();
-    out.resize(header + deflate.upper_bound(in.size()));
-    zlib::z_params zp;
-    zp.next_in = in.data();
-    zp.avail_in = in.size();
-    zp.next_out = out.data() + header;
-    zp.avail_out = out.size() - header;
-    boost::system::error_code ec;
-    deflate.write(zp, zlib::Flush::finish, ec);
-    if(ec != zlib::error::end_of_stream)
-        return {}; // not finished in one call: serve the file as it is rather than a truncated stream
-    out.resize(header + zp.total_out);
-    boost::crc_32_type crc;
-    crc.process_bytes(in.data(), in.size());
-    for(std::uint32_t v : {static_cast<std::uint32_t>(crc.checksum()), static_cast<std::uint32_t>(in.size())})
-        for(int i = 0; i < 4; ++i)
-            out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-    return out;
-}
-
-// FNV-1a over the bytes: a validator, not a security boundary.
-std::string etag_of(std::string_view body)
-{
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for(unsigned char c : body)
-        h = (h ^ c) * 0x100000001b3ull;
-    char text[24];
-    std::snprintf(text, sizeof text, "\"%016llx\"", static_cast<unsigned long long>(h));
-    return text;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while(!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while(!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
-// RFC 9110 §12.5.3: gzip (or x-gzip) listed with a non-zero q, or `*` with a
-// non-zero q and gzip not refused by name.
-bool accepts_gzip(std::string_view header)
-{
-    std::optional<bool> named, any;
-    while(!header.empty())
-    {
-        auto const comma = header.find(',');
-        auto item = trim(header.substr(0, comma));
-        header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
-        auto const semi = item.find(';');
-        auto const coding = trim(item.substr(0, semi));
-        bool acceptable = true;
-        for(auto params = semi == std::string_view::npos ? std::string_view() : item.substr(semi + 1); !params.empty();)
-        {
-            auto const next = params.find(';');
-            auto const param = trim(params.substr(0, next));
-            params = next == std::string_view::npos ? std::string_view() : params.substr(next + 1);
-            if(param.size() >= 2 && (param[0] | 0x20) == 'q' && param[1] == '=')
-                acceptable = param.substr(2).find_first_not_of("0.") != std::string_view::npos; // q=0, 0.0, 0.000: refused
-        }
-        if(boost::beast::iequals(coding, "gzip") || boost::beast::iequals(coding, "x-gzip"))
-            named = acceptable;
-        else if(coding == "*")
-            any = acceptable;
-    }
-    return named.value_or(any.value_or(false));
-}
-
-// If-None-Match: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 §13.1.2).
-bool matches_etag(std::string_view header, std::string_view etag)
-{
-    if(trim(header) == "*")
-        return true;
-    while(!header.empty())
-    {
-        auto const comma = header.find(',');
-        auto tag = trim(header.substr(0, comma));
-        header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
-        if(tag.starts_with("W/"))
-            tag.remove_prefix(2);
-        if(tag == etag)
-            return true;
-    }
-    return false;
-}
-
-// The page's scripts and styles come from this server only; charts are PNGs from the API.
-constexpr char const* content_security_policy =
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-    "frame-ancestors 'none'; base-uri 'self'";
+// The answer to a page route when the page is not built.
+constexpr std::string_view missing_page =
+    "<!doctype html><html lang=\"es\"><meta charset=\"utf-8\"><title>Portfolio Digital</title>"
+    "<p>La página del asistente no está construida. Ejecute <code>npm ci &amp;&amp; npm run build</code> en "
+    "<code>reference_server/portfolio/web</code> (lo hace <code>scripts/run.sh</code>), o indique su carpeta con "
+    "<code>--web-dir</code> / <code>PORTFOLIO_WEB_DIR</code>.</p><p>La API sigue en "
+    "<a href=\"/api/v1/datos-relevantes?limit=5\">/api/v1</a>.</p></html>";
 
 } // namespace
 
-web_assets::file web_assets::make_file(std::string body, std::string content_type, std::string cache_control)
+agentio::http::static_files load_web_page(std::filesystem::path const& dir)
 {
-    file f{std::move(body), {}, std::move(content_type), std::move(cache_control), {}};
-    f.etag = etag_of(f.body);
-    // Small or incompressible files go as they are: the header and the CPU would cost more than they save.
-    if(compressible(f.content_type) && f.body.size() >= 1024)
-        if(auto z = gzip(f.body); !z.empty() && z.size() < f.body.size() - f.body.size() / 10)
-            f.gzip = std::move(z);
-    return f;
-}
-
-web_assets web_assets::load(std::filesystem::path const& dir)
-{
-    web_assets w;
-    std::error_code ec;
-    if(dir.empty() || !std::filesystem::is_regular_file(dir / "index.html", ec))
-        return w;
-    w.dir_ = dir;
-    w.index_ = make_file(read_file(dir / "index.html"), "text/html; charset=utf-8", "no-cache");
-    for(auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != std::filesystem::end(it);
-        it.increment(ec))
-    {
-        if(!it->is_regular_file(ec))
-            continue;
-        auto const relative = std::filesystem::relative(it->path(), dir, ec).generic_string();
-        if(ec || relative == "index.html")
-            continue;
-        // Vite names what it puts under assets/ by content hash: such a name never changes meaning.
-        bool const hashed = relative.starts_with("assets/");
-        w.files_.emplace("/" + relative, make_file(read_file(it->path()), content_type_of(it->path()),
-                                             hashed ? "public, max-age=31536000, immutable" : "public, max-age=3600"));
-    }
-    return w;
-}
-
-agentio::http::response web_assets::serve(agentio::http::request const& req, std::string_view path) const
-{
-    namespace bhttp = boost::beast::http;
-    if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
-    {
-        auto res = portfolio::error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",
-            req.version(), req.keep_alive());
-        res.set(bhttp::field::allow, "GET, HEAD");
-        return res;
-    }
-    file const* f = nullptr;
-    if(auto it = files_.find(path); it != files_.end())
-        f = &it->second;
-    else if(path.starts_with("/assets/") || path.find('.') != std::string_view::npos)
-        return portfolio::error_response(bhttp::status::not_found,
-            "Recurso no encontrado: '" + std::string(path) + "'", req.version(), req.keep_alive());
-    else if(index_)
-        f = &*index_; // /, /chat, /detail/{id}: the page routes itself
-    agentio::http::response res{bhttp::status::ok, req.version()};
-    res.set(bhttp::field::server, "agentio-portfolio");
-    res.keep_alive(req.keep_alive());
-    if(!f)
-    {
-        res.result(bhttp::status::not_found);
-        res.set(bhttp::field::content_type, "text/html; charset=utf-8");
-        res.body() = "<!doctype html><html lang=\"es\"><meta charset=\"utf-8\"><title>Portfolio Digital</title>"
-                     "<p>La página del asistente no está construida. Ejecute <code>npm ci &amp;&amp; npm run build</code> en "
-                     "<code>reference_server/portfolio/web</code> (lo hace <code>scripts/run.sh</code>), o indique su carpeta con "
-                     "<code>--web-dir</code> / <code>PORTFOLIO_WEB_DIR</code>.</p><p>La API sigue en "
-                     "<a href=\"/api/v1/datos-relevantes?limit=5\">/api/v1</a>.</p></html>";
-        res.prepare_payload();
-        return res;
-    }
-    // A request may carry Accept-Encoding on several lines: one list (RFC 9110 §5.3).
-    std::string accept_encoding;
-    for(auto [it, end] = req.equal_range(bhttp::field::accept_encoding); it != end; ++it)
-        accept_encoding.append(accept_encoding.empty() ? "" : ", ").append(it->value());
-    bool const gzipped = !f->gzip.empty() && accepts_gzip(accept_encoding);
-    std::string const etag = gzipped ? f->etag.substr(0, f->etag.size() - 1) + "-gz\"" : f->etag;
-    res.set(bhttp::field::content_type, f->content_type);
-    res.set(bhttp::field::cache_control, f->cache_control);
-    res.set(bhttp::field::etag, etag);
-    res.set("X-Content-Type-Options", "nosniff");
-    if(!f->gzip.empty())
-        res.set(bhttp::field::vary, "Accept-Encoding");
-    if(index_ && f == &*index_)
-        res.set("Content-Security-Policy", content_security_policy);
-    if(auto const inm = req[bhttp::field::if_none_match]; !inm.empty() && matches_etag(inm, etag))
-    {
-        res.result(bhttp::status::not_modified);
-        res.erase(bhttp::field::content_type);
-        return res;
-    }
-    std::string const& body = gzipped ? f->gzip : f->body;
-    if(gzipped)
-        res.set(bhttp::field::content_encoding, "gzip");
-    if(req.method() == bhttp::verb::get)
-        res.body() = body;
-    res.content_length(body.size()); // HEAD too: the length a GET would get
-    return res;
+    agentio::http::static_files_options o;
+    o.server_name.assign("agentio-portfolio");
+    o.method_not_allowed = "Método no permitido; usa GET";
+    o.not_found = "Recurso no encontrado: '{path}'";
+    o.error_body = write_detail;
+    o.missing_page_html.assign(missing_page);
+    return agentio::http::static_files::load(dir, std::move(o));
 }
 
 } // namespace portfolio

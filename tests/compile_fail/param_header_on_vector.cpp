@@ -5,6 +5,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // An Mcp-Param header mirrors one scalar, not a list.
+#include <agentio/mcp/server.hpp>
 #include <agentio/tool.hpp>
 
 #include <boost/describe.hpp>
@@ -27,7 +28,12 @@ BOOST_DESCRIBE_STRUCT(buscar::args, (), (regiones))
 template<>
 struct agentio::field_traits<buscar::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "regiones", .description = "Regiones", .mcp_header = "Region"}};
+    static constexpr agentio::field_info fields[] = {{.name = "regiones", .description = "Regiones", .annotation = agentio::mcp::param_header("Region")}};
 };
 
-int main() { return static_cast<int>(agentio::schema_of<buscar::args>.size() == 0); }
+int main()
+{
+    agentio::toolset<buscar> tools;
+    agentio::mcp::server<agentio::toolset<buscar>> server(tools);
+    return static_cast<int>(agentio::schema_of<buscar::args>.size() == 0);
+}

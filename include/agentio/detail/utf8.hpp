@@ -1,20 +1,52 @@
 //
-// agentio/sse/detail/utf8.hpp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/detail/utf8.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
+// UTF-8 at the library's edges: cutting text without splitting a character,
+// and decoding as the WHATWG Encoding standard does (for event streams).
+//
 
-#ifndef AGENTIO_SSE_DETAIL_UTF8_HPP
-#define AGENTIO_SSE_DETAIL_UTF8_HPP
+#ifndef AGENTIO_DETAIL_UTF8_HPP
+#define AGENTIO_DETAIL_UTF8_HPP
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace agentio::sse::detail {
+namespace agentio::detail {
+
+inline bool is_utf8_continuation(char c) noexcept
+{
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// The length of the longest prefix of `s` of at most `max_bytes` bytes that
+// ends on a code point boundary.
+inline std::size_t utf8_byte_prefix(std::string_view s, std::size_t max_bytes) noexcept
+{
+    if(max_bytes >= s.size())
+        return s.size();
+    while(max_bytes > 0 && is_utf8_continuation(s[max_bytes]))
+        --max_bytes;
+    return max_bytes;
+}
+
+// The length in bytes of the first `n` code points of `s` (all of it if shorter).
+inline std::size_t utf8_code_point_prefix(std::string_view s, std::size_t n) noexcept
+{
+    std::size_t i = 0;
+    for(std::size_t cp = 0; i < s.size() && cp < n; ++cp)
+    {
+        ++i;
+        while(i < s.size() && is_utf8_continuation(s[i]))
+            ++i;
+    }
+    return i;
+}
 
 // Appends `in` to `out`, replacing each maximal invalid subsequence with
 // U+FFFD exactly as the WHATWG Encoding standard's UTF-8 decoder does.
@@ -79,6 +111,6 @@ inline void append_utf8_replacing_errors(std::string& out, std::string_view in)
         out.append(replacement); // cut short by the end of the value
 }
 
-} // agentio::sse::detail
+} // namespace agentio::detail
 
 #endif

@@ -1,0 +1,309 @@
+//
+// agentio/http/router.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Routes requests by method and path pattern to handlers, and answers what
+// no route takes: 404 when no pattern matches the path, 405 with `Allow` when
+// one does for other methods. GET routes serve HEAD (the server sends the
+// header only). A router is itself a request handler for http::server.
+//
+
+#ifndef AGENTIO_HTTP_ROUTER_HPP
+#define AGENTIO_HTTP_ROUTER_HPP
+
+#include <agentio/http/server.hpp>
+#include <agentio/messages.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message_generator.hpp>
+#include <boost/beast/http/verb.hpp>
+#include <boost/url/pct_string_view.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentio::http {
+
+/// What a route's pattern captured: `{name}` → its path segment, percent-decoded.
+class route_params
+{
+public:
+    /// The value captured as `name`, or nothing.
+    std::optional<std::string_view> find(std::string_view name) const noexcept
+    {
+        for(auto const& [key, value] : items_)
+            if(key == name)
+                return std::string_view(value);
+        return std::nullopt;
+    }
+
+    /// The value captured as `name`; empty when there is none.
+    std::string_view operator[](std::string_view name) const noexcept { return find(name).value_or(std::string_view{}); }
+
+    std::size_t size() const noexcept { return items_.size(); }
+
+private:
+    template<class>
+    friend class router;
+    std::vector<std::pair<std::string_view, std::string>> items_;
+};
+
+/// The texts and body of the answers a router makes itself.
+struct router_options
+{
+    /// The detail of a 404; `{path}` is the request's path.
+    std::string_view not_found = "No route for {path}";
+    /// The detail of a 405; `{method}` the request's, `{allow}` the methods allowed.
+    std::string_view method_not_allowed = "Method {method} not allowed; use {allow}";
+    /// How the body is written (see server_options::error_body).
+    error_body_writer error_body = {};
+};
+
+/** Routes requests to handlers by method and path pattern.
+
+    A pattern is a path of literal segments and `{name}` segments, each of
+    which matches one non-empty segment; a last `{name...}` matches the rest
+    of the path (one or more segments). The query is not part of the match.
+    Routes are tried in the order they were added.
+
+    @code
+    agentio::http::router<> routes;
+    routes.get("/api/v1/charts/{file}", [](auto&& req, auto const& params) -> asio::awaitable<message_generator> {
+        co_return serve_chart(req, params["file"]);
+    });
+    routes.post("/api/v1/agent/chat", [&](auto&& req, auto const&, beast::tcp_stream& stream) { return chat(req, stream); });
+    agentio::http::server server(ex, std::move(routes));
+    @endcode
+
+    A handler is called as `h(request&&, route_params const&)` returning
+    `asio::awaitable<beast::http::message_generator>`, or — to answer by
+    writing to the connection itself, as a stream of events does — as
+    `h(request&&, route_params const&, Stream&)` returning
+    `asio::awaitable<std::optional<beast::http::message_generator>>`.
+
+    @tparam Stream the connection's stream type
+*/
+template<class Stream = beast::tcp_stream>
+class router
+{
+public:
+    /// A handler as the router keeps it.
+    using handler_type = std::function<asio::awaitable<std::optional<beast::http::message_generator>>(
+        request&&, route_params const&, Stream&)>;
+
+    explicit router(router_options options = {}) : options_(std::move(options)) {}
+
+    /// Adds a route for `method` (a GET route also serves HEAD).
+    template<class Handler>
+    router& route(beast::http::verb method, std::string_view pattern, Handler&& h)
+    {
+        routes_.push_back({std::optional<beast::http::verb>(method), split(pattern), wrap(std::forward<Handler>(h))});
+        return *this;
+    }
+
+    /// Adds a route for every method (the handler answers 405 itself, if it does).
+    template<class Handler>
+    router& any(std::string_view pattern, Handler&& h)
+    {
+        routes_.push_back({std::nullopt, split(pattern), wrap(std::forward<Handler>(h))});
+        return *this;
+    }
+
+    template<class Handler>
+    router& get(std::string_view pattern, Handler&& h)
+    {
+        return route(beast::http::verb::get, pattern, std::forward<Handler>(h));
+    }
+
+    template<class Handler>
+    router& post(std::string_view pattern, Handler&& h)
+    {
+        return route(beast::http::verb::post, pattern, std::forward<Handler>(h));
+    }
+
+    template<class Handler>
+    router& put(std::string_view pattern, Handler&& h)
+    {
+        return route(beast::http::verb::put, pattern, std::forward<Handler>(h));
+    }
+
+    template<class Handler>
+    router& del(std::string_view pattern, Handler&& h)
+    {
+        return route(beast::http::verb::delete_, pattern, std::forward<Handler>(h));
+    }
+
+    /// What answers a path no pattern matches, instead of a 404 (a page's
+    /// files, say); it gets no parameters.
+    template<class Handler>
+    router& fallback(Handler&& h)
+    {
+        fallback_ = wrap(std::forward<Handler>(h));
+        return *this;
+    }
+
+    /// The request handler entry point (a streaming_request_handler).
+    asio::awaitable<std::optional<beast::http::message_generator>> operator()(request&& req, Stream& stream) const
+    {
+        std::string_view const target = req.target();
+        std::string_view const path = target.substr(0, target.find('?'));
+        auto const segments = split(path);
+        auto const method = req.method() == beast::http::verb::head ? beast::http::verb::get : req.method();
+        std::string allow;
+        for(auto const& r : routes_)
+        {
+            route_params params;
+            if(!match(r.pattern, segments, params))
+                continue;
+            if(!r.method || *r.method == method)
+                co_return co_await r.handler(std::move(req), params, stream);
+            append_allowed(allow, *r.method);
+        }
+        if(!allow.empty())
+        {
+            auto res = make_error_response(beast::http::status::method_not_allowed,
+                format_message(options_.method_not_allowed, {{"method", req.method_string()}, {"allow", allow}}),
+                req.version(), req.keep_alive(), options_.error_body);
+            res.set(beast::http::field::allow, allow);
+            co_return beast::http::message_generator(std::move(res));
+        }
+        if(fallback_)
+            co_return co_await fallback_(std::move(req), route_params{}, stream);
+        co_return beast::http::message_generator(make_error_response(beast::http::status::not_found,
+            format_message(options_.not_found, {{"path", path}}), req.version(), req.keep_alive(), options_.error_body));
+    }
+
+private:
+    struct segment
+    {
+        std::string text; // the literal, or the parameter's name
+        bool parameter = false;
+        bool rest = false; // `{name...}`
+    };
+
+    struct entry
+    {
+        std::optional<beast::http::verb> method;
+        std::vector<segment> pattern;
+        handler_type handler;
+    };
+
+    static std::vector<segment> split(std::string_view pattern)
+    {
+        std::vector<segment> out;
+        std::size_t start = 0;
+        while(start <= pattern.size())
+        {
+            auto end = pattern.find('/', start);
+            if(end == std::string_view::npos)
+                end = pattern.size();
+            std::string_view const part = pattern.substr(start, end - start);
+            if(!part.empty() || (end == pattern.size() && !out.empty() && start == pattern.size()))
+            {
+                if(part.size() > 2 && part.front() == '{' && part.back() == '}')
+                {
+                    std::string_view name = part.substr(1, part.size() - 2);
+                    bool const rest = name.ends_with("...");
+                    if(rest)
+                        name.remove_suffix(3);
+                    out.push_back({std::string(name), true, rest});
+                }
+                else
+                    out.push_back({std::string(part), false, false});
+            }
+            start = end + 1;
+        }
+        return out;
+    }
+
+    // `path` split as a pattern would be (a trailing slash is an empty last segment).
+    static bool match(std::vector<segment> const& pattern, std::vector<segment> const& path, route_params& params)
+    {
+        std::size_t i = 0;
+        for(; i < pattern.size(); ++i)
+        {
+            auto const& p = pattern[i];
+            if(p.rest)
+            {
+                if(i >= path.size() || path[i].text.empty())
+                    return false;
+                std::string joined;
+                for(std::size_t j = i; j < path.size(); ++j)
+                    joined += (j > i ? "/" : "") + path[j].text;
+                params.items_.emplace_back(p.text, decode(joined));
+                return true;
+            }
+            if(i >= path.size())
+                return false;
+            if(p.parameter)
+            {
+                if(path[i].text.empty())
+                    return false;
+                params.items_.emplace_back(p.text, decode(path[i].text));
+            }
+            else if(p.text != path[i].text)
+                return false;
+        }
+        return i == path.size();
+    }
+
+    static std::string decode(std::string_view text)
+    {
+        // An invalid escape is kept as it is: the handler sees what was sent.
+        auto const checked = boost::urls::make_pct_string_view(text);
+        return checked ? checked->decode() : std::string(text);
+    }
+
+    static void append_allowed(std::string& allow, beast::http::verb method)
+    {
+        auto add = [&](std::string_view name) {
+            if(allow.find(name) != std::string::npos)
+                return;
+            if(!allow.empty())
+                allow += ", ";
+            allow += name;
+        };
+        add(beast::http::to_string(method));
+        if(method == beast::http::verb::get)
+            add("HEAD");
+    }
+
+    template<class Handler>
+    static handler_type wrap(Handler&& h)
+    {
+        using H = std::decay_t<Handler>;
+        if constexpr(std::is_invocable_v<H&, request&&, route_params const&, Stream&>)
+            return handler_type(std::forward<Handler>(h));
+        else
+        {
+            static_assert(std::is_invocable_r_v<asio::awaitable<beast::http::message_generator>, H&, request&&,
+                              route_params const&>,
+                "agentio: a route's handler is called as h(request&&, route_params const&) returning "
+                "asio::awaitable<beast::http::message_generator>, or as h(request&&, route_params const&, Stream&) "
+                "returning asio::awaitable<std::optional<beast::http::message_generator>>");
+            return [h = H(std::forward<Handler>(h))](request&& req, route_params const& params,
+                       Stream&) mutable -> asio::awaitable<std::optional<beast::http::message_generator>> {
+                co_return co_await h(std::move(req), params);
+            };
+        }
+    }
+
+    router_options options_;
+    std::vector<entry> routes_;
+    handler_type fallback_;
+};
+
+} // namespace agentio::http
+
+#endif
