@@ -3,93 +3,86 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 #pragma once
-// The generator's calendar: dates as days since 1970-01-01, month arithmetic
-// (adding months clamps the day to the month's length), and the fixed "today".
+// The generator's calendar, on the C++20 <chrono> calendar types: a date is a
+// std::chrono::sys_days (a count of days since 1970-01-01); std::chrono does the
+// civil-date conversions and month arithmetic. Also the fixed "today" and the
+// years the amount columns cover.
 #include <algorithm>
-#include <compare>
+#include <chrono>
 #include <string>
 
 namespace portfolio::generator {
 
-struct Date {
-    int n = 0;   // days since 1970-01-01
+using Date = std::chrono::sys_days;
+using std::chrono::days;
 
-    static Date ymd(int y, int m, int d) {
-        y -= m <= 2 ? 1 : 0;
-        int const era = (y >= 0 ? y : y - 399) / 400;
-        int const yoe = y - era * 400;
-        int const doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-        int const doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        return Date{era * 146097 + doe - 719468};
-    }
-    void civil(int& y, int& m, int& d) const {
-        int z = n + 719468;
-        int const era = (z >= 0 ? z : z - 146096) / 146097;
-        int const doe = z - era * 146097;
-        int const yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-        y = yoe + era * 400;
-        int const doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        int const mp = (5 * doy + 2) / 153;
-        d = doy - (153 * mp + 2) / 5 + 1;
-        m = mp < 10 ? mp + 3 : mp - 9;
-        if (m <= 2) ++y;
-    }
-    int year() const { int y, m, d; civil(y, m, d); return y; }
-    int month() const { int y, m, d; civil(y, m, d); return m; }
-    int day() const { int y, m, d; civil(y, m, d); return d; }
-    int month_index() const { int y, m, d; civil(y, m, d); return y * 12 + (m - 1); }
-    std::string iso() const {
-        int y, m, d;
-        civil(y, m, d);
-        char buf[16];
-        buf[0] = static_cast<char>('0' + (y / 1000) % 10);
-        buf[1] = static_cast<char>('0' + (y / 100) % 10);
-        buf[2] = static_cast<char>('0' + (y / 10) % 10);
-        buf[3] = static_cast<char>('0' + y % 10);
-        buf[4] = '-';
-        buf[5] = static_cast<char>('0' + m / 10);
-        buf[6] = static_cast<char>('0' + m % 10);
-        buf[7] = '-';
-        buf[8] = static_cast<char>('0' + d / 10);
-        buf[9] = static_cast<char>('0' + d % 10);
-        return std::string(buf, 10);
-    }
-    friend Date operator+(Date a, int k) { return Date{a.n + k}; }
-    friend Date operator-(Date a, int k) { return Date{a.n - k}; }
-    friend int operator-(Date a, Date b) { return a.n - b.n; }
-    friend bool operator==(Date const&, Date const&) = default;
-    friend auto operator<=>(Date const&, Date const&) = default;
-};
-
-inline int days_in_month(int y, int m) {
-    Date const a = Date::ymd(y, m, 1);
-    Date const b = m == 12 ? Date::ymd(y + 1, 1, 1) : Date::ymd(y, m + 1, 1);
-    return b - a;
+/// The date y-m-d.
+constexpr Date ymd(int y, int m, int d) {
+    return std::chrono::year_month_day{std::chrono::year{y}, std::chrono::month{static_cast<unsigned>(m)},
+                                       std::chrono::day{static_cast<unsigned>(d)}};
 }
+inline int year_of(Date d) { return static_cast<int>(std::chrono::year_month_day{d}.year()); }
+/// 1..12
+inline int month_of(Date d) { return static_cast<int>(static_cast<unsigned>(std::chrono::year_month_day{d}.month())); }
+/// Months since year 0: year * 12 + (month - 1).
+inline int month_index(Date d) {
+    std::chrono::year_month_day const t{d};
+    return static_cast<int>(t.year()) * 12 + static_cast<int>(static_cast<unsigned>(t.month())) - 1;
+}
+/// Days from a to b (negative when b is before a).
+inline int days_between(Date a, Date b) { return static_cast<int>((b - a).count()); }
+/// "2025-06-30"
+inline std::string iso(Date date) {
+    std::chrono::year_month_day const t{date};
+    int const y = static_cast<int>(t.year());
+    auto const m = static_cast<unsigned>(t.month()), d = static_cast<unsigned>(t.day());
+    char buf[10];
+    buf[0] = static_cast<char>('0' + (y / 1000) % 10);
+    buf[1] = static_cast<char>('0' + (y / 100) % 10);
+    buf[2] = static_cast<char>('0' + (y / 10) % 10);
+    buf[3] = static_cast<char>('0' + y % 10);
+    buf[4] = '-';
+    buf[5] = static_cast<char>('0' + m / 10);
+    buf[6] = static_cast<char>('0' + m % 10);
+    buf[7] = '-';
+    buf[8] = static_cast<char>('0' + d / 10);
+    buf[9] = static_cast<char>('0' + d % 10);
+    return std::string(buf, 10);
+}
+
+/// Last day of the month `mi` (a month_index()).
+inline Date month_end(int mi) {
+    return std::chrono::year_month_day_last{std::chrono::year{mi / 12},
+                                            std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
+}
+/// Day `day` of the month `mi` (a month_index()), clamped to the month's last day.
 inline Date from_month_index(int mi, int day) {
-    int const y = mi / 12, m = mi % 12 + 1;
-    return Date::ymd(y, m, std::min(day, days_in_month(y, m)));
+    std::chrono::year_month_day_last const last{std::chrono::year{mi / 12},
+                                                std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
+    return std::chrono::year_month_day{last.year(), last.month(),
+                                       std::min(std::chrono::day{static_cast<unsigned>(day)}, last.day())};
 }
+/// `d` plus `k` months; the day is clamped to the length of the month reached (Jan 31 + 1 month = Feb 28/29).
 inline Date add_months(Date d, int k) {
-    return from_month_index(d.month_index() + k, d.day());
+    std::chrono::year_month_day const t = std::chrono::year_month_day{d} + std::chrono::months{k};
+    return t.ok() ? Date{t} : Date{t.year() / t.month() / std::chrono::last};
 }
-inline Date month_end(int mi) { return from_month_index(mi, 31); }
+/// Last day of the quarter of `d`.
 inline Date quarter_end_of(Date d) {
-    int const mi = d.month_index();
+    int const mi = month_index(d);
     return month_end(mi - mi % 3 + 2);
 }
-inline Date min(Date a, Date b) { return a < b ? a : b; }
-inline Date max(Date a, Date b) { return a < b ? b : a; }
+/// `d` within [lo, hi]; unlike std::clamp, lo wins when hi < lo.
 inline Date clamp(Date d, Date lo, Date hi) { return d < lo ? lo : (hi < d ? hi : d); }
 /// Number of calendar months of year `y` overlapped by [a, b].
 inline int months_overlap(Date a, Date b, int y) {
     if (b < a) return 0;
-    int const lo = std::max(a.month_index(), y * 12);
-    int const hi = std::min(b.month_index(), y * 12 + 11);
+    int const lo = std::max(month_index(a), y * 12);
+    int const hi = std::min(month_index(b), y * 12 + 11);
     return std::max(0, hi - lo + 1);
 }
 
-inline Date const kToday = Date::ymd(2025, 6, 30);
+inline constexpr Date kToday = ymd(2025, 6, 30);
 inline constexpr int kFirstYear = 2024;   // amount columns cover 2024..2028
 inline constexpr int kNumYears = 5;
 

@@ -52,7 +52,7 @@ std::string periodo_txt(Ini const& x) {
 }
 Date stop_date(Ini const& x) {
     Date s = x.phase() == DONE && x.fin ? *x.fin : (x.phase() == CANC || x.phase() == REJ) ? x.cierre : kToday;
-    return min(s, kToday);
+    return std::min(s, kToday);
 }
 int pick_person(Ctx const& c, Ini const& x, Rng& r) {
     double const u = r.uniform();
@@ -67,16 +67,17 @@ int pick_person(Ctx const& c, Ini const& x, Rng& r) {
 std::vector<Date> chain_dates(Rng& r, Date lo, Date hi, int k, bool last_at_hi) {
     std::vector<Date> d;
     if (hi < lo) lo = hi;
-    if (hi - lo < 2 * k + 1) {   // tiny window: evenly spaced, possibly on the same day
-        for (int j = 0; j < k; ++j) d.push_back(lo + (k > 1 ? (hi - lo) * j / (k - 1) : (last_at_hi ? hi - lo : 0)));
+    int const span = days_between(lo, hi);
+    if (span < 2 * k + 1) {   // tiny window: evenly spaced, possibly on the same day
+        for (int j = 0; j < k; ++j) d.push_back(lo + days{k > 1 ? span * j / (k - 1) : (last_at_hi ? span : 0)});
         return d;
     }
-    Date cur = lo + r.range(0, std::max(0, (hi - lo) / (k + 1)));
+    Date cur = lo + days{r.range(0, std::max(0, span / (k + 1)))};
     d.push_back(cur);
     for (int j = 1; j < k; ++j) {
         int const rem = k - j;
-        int const step = std::max(1, (hi - cur) / (rem + 1));
-        cur = cur + r.range(1, step);
+        int const step = std::max(1, days_between(cur, hi) / (rem + 1));
+        cur = cur + days{r.range(1, step)};
         d.push_back(cur);
     }
     if (last_at_hi) d.back() = hi;
@@ -92,7 +93,7 @@ std::vector<int> distinct(Rng& r, int n, int k) {
     return v;
 }
 int count_from(Rng& r, std::span<double const> w) { return static_cast<int>(r.weighted(w)); }
-Date random_between(Rng& r, Date lo, Date hi) { return hi < lo ? lo : lo + r.range(0, hi - lo); }
+Date random_between(Rng& r, Date lo, Date hi) { return hi < lo ? lo : lo + days{r.range(0, days_between(lo, hi))}; }
 
 void gen_children(Ctx& c, Tables& t, std::size_t i) {
     Ini& x = c.inis[i];
@@ -120,9 +121,9 @@ void gen_children(Ctx& c, Tables& t, std::size_t i) {
         gen_memos(c, t, x, r);
     }
     gen_documentos(c, t, x, r, w);
-    Date act = max(x.alta, x.fecha_estado);
-    for (Date d : w.activity) act = max(act, d);
-    x.fecha_act = min(act, kToday);
+    Date act = std::max(x.alta, x.fecha_estado);
+    for (Date d : w.activity) act = std::max(act, d);
+    x.fecha_act = std::min(act, kToday);
 }
 
 } // namespace portfolio::generator

@@ -62,7 +62,7 @@ std::string conclusion_doc(Ctx const& c, Ini const& x, int tipo, Rng& r) {
 OptMoney facturado_a(Work const& w, Date d) {
     OptMoney s;
     for (auto const& [mi, cents] : w.invoices)
-        if (mi <= d.month_index()) s = s.value_or(0) + cents;
+        if (mi <= month_index(d)) s = s.value_or(0) + cents;
     return s;
 }
 /// Last progress record on or before `d`.
@@ -84,7 +84,7 @@ std::string doc_resumen(Ctx const& c, Ini const& x, int tipo, Date subida, Work 
         case D_BC: s.push_back(cat("El business case de la iniciativa ", x.pid, ' ', nom, " justifica la necesidad de ", obj, '.')); break;
         case D_IM: s.push_back(cat("El investment memo presenta al Comité de Inversiones la iniciativa ", nom, " (", x.pid, "), promovida por la unidad de ", uni, '.')); break;
         case D_FICHA: s.push_back(cat("La ficha recoge los datos principales de la iniciativa ", x.pid, ", ", nom, ", cuyo referente de negocio es ", c.person(x.ref_neg), '.')); break;
-        case D_ACTA: s.push_back(cat("El acta del Comité de Inversiones del ", fecha_larga(max(x.alta, subida - r.range(1, 10))), " recoge el tratamiento de la iniciativa ", x.pid, ' ', nom, '.')); break;
+        case D_ACTA: s.push_back(cat("El acta del Comité de Inversiones del ", fecha_larga(std::max(x.alta, subida - days{r.range(1, 10)})), " recoge el tratamiento de la iniciativa ", x.pid, ' ', nom, '.')); break;
         case D_EF: s.push_back(cat("La especificación funcional detalla los requisitos de ", nom, " (", x.pid, ") para la unidad de ", uni, '.')); break;
         case D_OFERTA: s.push_back(cat("La oferta de ", prov, " para ", nom, " (", x.pid, ") propone un equipo mixto de consultoría y desarrollo.")); break;
         case D_INFORME: s.push_back(cat("El informe de seguimiento de ", mes_anio(subida), " resume el estado de la iniciativa ", x.pid, ' ', nom, '.')); break;
@@ -253,7 +253,7 @@ void gen_documentos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
     std::vector<Doc> docs;
     auto new_doc = [&](int tipo) {
         int const est = static_cast<int>(r.weighted(std::array<double, 4>{6, 83, 5, 6}));
-        Date const sub = est == 0 ? clamp(kToday - r.range(0, 10), x.alta, kToday) : random_between(r, x.alta, kToday);
+        Date const sub = est == 0 ? clamp(kToday - days{r.range(0, 10)}, x.alta, kToday) : random_between(r, x.alta, kToday);
         docs.push_back({tipo, est, sub});
     };
     if (x.memo) new_doc(D_IM);
@@ -269,10 +269,10 @@ void gen_documentos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             case D_BC: fname = cat("Business_Case_", x.pid, '_', slug(x.nombre, 3), vs, ".pdf"); break;
             case D_IM: fname = cat("IM_", x.pid, "_v", v, ".pdf"); break;
             case D_FICHA: fname = cat("Ficha_", x.pid, vs, ".docx"); break;
-            case D_ACTA: fname = cat("Acta_Comite_Inversiones_", d.subida.iso(), '_', x.pid, ".pdf"); break;
+            case D_ACTA: fname = cat("Acta_Comite_Inversiones_", iso(d.subida), '_', x.pid, ".pdf"); break;
             case D_EF: fname = cat("EF_", x.pid, '_', slug(x.nombre, 4), vs, ".docx"); break;
             case D_OFERTA: fname = cat("Oferta_", slug(x.proveedor >= 0 ? kProveedores[x.proveedor] : r.pick(kProveedores), 2), '_', x.pid, vs, ".pdf"); break;
-            case D_INFORME: fname = cat("Informe_Seguimiento_", x.pid, '_', d.subida.year(), pad(d.subida.month(), 2), vs, ".pdf"); break;
+            case D_INFORME: fname = cat("Informe_Seguimiento_", x.pid, '_', year_of(d.subida), pad(month_of(d.subida), 2), vs, ".pdf"); break;
             default: fname = cat("Plan_Proyecto_", x.pid, vs, ".xlsx"); break;
         }
         DocTipo const& ty = dt[static_cast<std::size_t>(d.tipo)];
@@ -283,7 +283,7 @@ void gen_documentos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
         else pages = r.range(3, 45);
         std::optional<std::string> resumen, obs;
         std::optional<Date> proc;
-        if (d.estado != 0) proc = min(d.subida + r.range(0, 2), kToday);
+        if (d.estado != 0) proc = std::min(d.subida + days{r.range(0, 2)}, kToday);
         if (d.estado == 1) resumen = doc_resumen(c, x, d.tipo, d.subida, w, r);
         else if (d.estado == 0) obs = std::string("En cola de procesamiento.");
         else if (d.estado == 2) {

@@ -70,7 +70,7 @@ void gen_hechos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
     };
     std::vector<Row> rows;
     Phase const ph = x.phase();
-    int const cy = ph == CANC ? x.cierre.year() : 9999;
+    int const cy = ph == CANC ? year_of(x.cierre) : 9999;
     int ord = 0;
     for (int k = 0; k < kNumYears; ++k) {
         auto const kk = static_cast<std::size_t>(k);
@@ -103,13 +103,13 @@ void gen_hechos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             }
         }
         // budget cycle of year y: proposals from September of y-1, approvals by April of y
-        Date lo = max(x.alta, Date::ymd(y - 1, 9, 1));
-        Date hi = terminal ? x.cierre : min(kToday, Date::ymd(y, 4, 30));
+        Date lo = std::max(x.alta, ymd(y - 1, 9, 1));
+        Date hi = terminal ? x.cierre : std::min(kToday, ymd(y, 4, 30));
         if (!terminal) {
-            if (kToday < lo) lo = max(x.alta, kToday - 240);       // future years: proposals made in the last months
-            hi = max(hi, min(kToday, lo + 90));
+            if (kToday < lo) lo = std::max(x.alta, kToday - days{240});       // future years: proposals made in the last months
+            hi = std::max(hi, std::min(kToday, lo + days{90}));
         } else if (hi < lo) {
-            lo = max(x.alta, hi - 200);                            // year after the cancellation / rejection
+            lo = std::max(x.alta, hi - days{200});                            // year after the cancellation / rejection
         }
         auto const ds = chain_dates(r, lo, hi, static_cast<int>(ch.size()), terminal);
         for (std::size_t j = 0; j < ch.size(); ++j) rows.push_back({ds[j], y, ord++, ch[j].first, ch[j].second});
@@ -152,9 +152,9 @@ void gen_facturacion(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
         auto const kk = yi(y);
         if (!x.fact[kk]) continue;
         i64 const total = *x.fact[kk];
-        int lo = std::max(x.inicio.month_index(), y * 12);
-        int hi = std::min(stop.month_index(), y * 12 + 11);
-        if (hi < lo) lo = hi = std::min(y * 12 + 11, kToday.month_index());
+        int lo = std::max(month_index(x.inicio), y * 12);
+        int hi = std::min(month_index(stop), y * 12 + 11);
+        if (hi < lo) lo = hi = std::min(y * 12 + 11, month_index(kToday));
         std::vector<int> months;
         for (int m = lo; m <= hi; ++m)
             if (r.chance(0.8)) months.push_back(m);
@@ -176,7 +176,7 @@ void gen_facturacion(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             int const mi = months[j];
             for (int p = 0; p < nparts; ++p) {
                 i64 const amt = p == 0 ? first : part - first;
-                Date const f = min(from_month_index(mi, r.range(3, 28)), kToday);
+                Date const f = std::min(from_month_index(mi, r.range(3, 28)), kToday);
                 c.invoice_no += r.range(1, 7);
                 std::string_view prov = (x.proveedor >= 0 && r.chance(0.85)) ? kProveedores[x.proveedor] : r.pick(kProveedores);
                 std::string_view const mes = kMeses[mi % 12];
@@ -215,7 +215,7 @@ void gen_wbes(Tables& t, Ini& x, Rng& r, Work& w) {
         std::string const code = cat(capex ? "P-" : "O-", kPrefixes[x.prefix].code, '.', pad(x.yy, 2), '.', pad(x.seq, 3), '.', pad(y % 100, 2));
         bool const cerrada = ph == DONE || ph == CANC || (y < 2025 && r.chance(0.8));
         std::optional<Date> fc;
-        if (w.aprob_date[kk]) fc = min(*w.aprob_date[kk] + r.range(1, 20), kToday);
+        if (w.aprob_date[kk]) fc = std::min(*w.aprob_date[kk] + days{r.range(1, 20)}, kToday);
         // A year's approved amount is split over 1-3 elements (work packages),
         // as real WBS do; the parts add up to the approved amount exactly.
         static constexpr std::string_view kPaquetes[] = {"Desarrollo", "Infraestructura", "Licencias", "Servicios profesionales", "Despliegue"};
@@ -246,22 +246,22 @@ void gen_avance(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
     if (x.inicio > kToday) return;
     Date const stop = stop_date(x);
     if (stop < x.inicio) return;
-    double const dur = std::max(30, plan_end(x) - x.inicio);
+    double const dur = std::max(30, days_between(x.inicio, plan_end(x)));
     std::vector<Date> dates;
-    for (Date q = quarter_end_of(max(x.inicio, Date::ymd(2023, 1, 1))); q <= stop; q = month_end(q.month_index() + 3)) dates.push_back(q);
+    for (Date q = quarter_end_of(std::max(x.inicio, ymd(2023, 1, 1))); q <= stop; q = month_end(month_index(q) + 3)) dates.push_back(q);
     if (ph == DONE && x.fin && (dates.empty() || dates.back() < *x.fin)) dates.push_back(*x.fin);
     if (dates.empty()) return;
     double prev = 0.0;
     for (std::size_t j = 0; j < dates.size(); ++j) {
         Date const d = dates[j];
         bool const last = j + 1 == dates.size();
-        double const expected = std::clamp((d - x.inicio) / dur, 0.0, 1.0) * 100.0;
+        double const expected = std::clamp(days_between(x.inicio, d) / dur, 0.0, 1.0) * 100.0;
         double real;
         if (ph == APR) {
             real = std::min(8.0, expected * 0.15 + r.uniform(0.0, 2.0));
         } else {
             Date const dd = (x.estado == kEstadoPausa && d > x.fecha_estado) ? x.fecha_estado : d;
-            double const e2 = std::clamp((dd - x.inicio) / dur, 0.0, 1.0) * 100.0;
+            double const e2 = std::clamp(days_between(x.inicio, dd) / dur, 0.0, 1.0) * 100.0;
             real = e2 * x.perf + r.uniform(-3.0, 3.0);
         }
         real = std::clamp(real, prev, 99.0);
@@ -302,9 +302,9 @@ void gen_hitos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
     if (ph == CANC && !x.was_approved) return;
     auto const& names = hitos_de_tipo(x.tipo);
     int const n = static_cast<int>(names.size());
-    int const dur = std::max(30, plan_end(x) - x.inicio);
+    int const dur = std::max(30, days_between(x.inicio, plan_end(x)));
     std::vector<Date> planned;
-    for (int j = 0; j < n; ++j) planned.push_back(x.inicio + 7 + (n > 1 ? (dur - 7) * j / (n - 1) : 0));
+    for (int j = 0; j < n; ++j) planned.push_back(x.inicio + days{7 + (n > 1 ? (dur - 7) * j / (n - 1) : 0)});
     int cnt = 0;
     switch (ph) {
         case DONE: cnt = n; break;
@@ -328,12 +328,12 @@ void gen_hitos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
         Hito h{std::string(names[static_cast<std::size_t>(j)]), planned[static_cast<std::size_t>(j)], std::nullopt, 2};
         std::optional<std::string> com;
         if (j < cnt) {
-            Date real = max(h.planned + r.range(-10, 35), prev + 1);
-            real = min(real, cap);
+            Date real = std::max(h.planned + days{r.range(-10, 35)}, prev + days{1});
+            real = std::min(real, cap);
             prev = real;
             h.real = real;
             h.estado = 0;
-            if (real - h.planned > 20) com = std::string("Completado con retraso respecto a la planificación inicial.");
+            if (days_between(h.planned, real) > 20) com = std::string("Completado con retraso respecto a la planificación inicial.");
         } else if (ph == CANC) {
             h.estado = 4;
             com = std::string("Hito anulado por la cancelación de la iniciativa.");
@@ -341,7 +341,7 @@ void gen_hitos(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             h.estado = 3;
             com = cat("Replanificado por ", r.pick(kRiesgosTexto), '.');
         } else {
-            h.estado = (j == cnt && h.planned - kToday <= 90) ? 1 : 2;
+            h.estado = (j == cnt && days_between(kToday, h.planned) <= 90) ? 1 : 2;
         }
         double const u = r.uniform();
         int const resp = u < 0.5 ? x.resp_ti : u < 0.8 ? x.ref_neg : c.people.pmo[r.index(c.people.pmo.size())];
@@ -364,7 +364,7 @@ void gen_fichas(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
     Date const stop = stop_date(x);
     for (int q = 0; q < 6; ++q) {
         int const y = 2024 + q / 4, qi = q % 4;
-        Date const qs = Date::ymd(y, qi * 3 + 1, 1);
+        Date const qs = ymd(y, qi * 3 + 1, 1);
         Date const qe = month_end(y * 12 + qi * 3 + 2);
         if (qe < x.inicio || stop < qs) continue;
         AvanceRow const* a = nullptr;
@@ -372,7 +372,7 @@ void gen_fichas(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             if (row.fecha <= qe) a = &row;
         i64 acc = 0;
         for (auto const& [mi, cents] : w.invoices)
-            if (mi <= qe.month_index()) acc += cents;
+            if (mi <= month_index(qe)) acc += cents;
         std::vector<std::string> done;
         for (auto const& h : w.hitos)
             if (h.real && qs <= *h.real && *h.real <= qe) done.push_back(h.name);
@@ -392,7 +392,7 @@ void gen_fichas(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
         t.fichas.set("portfolio_id", x.pid)
             .set("periodo", cat(y, "-T", qi + 1))
             .set("tipo_ficha", kTiposFicha[qi == 3 ? 1 : 0])
-            .set("fecha_ficha", min(qe + r.range(5, 20), kToday))
+            .set("fecha_ficha", std::min(qe + days{r.range(5, 20)}, kToday))
             .set("estado_general", a ? std::optional<std::string>(std::string(kSemaforos[a->sem])) : std::nullopt)
             .set("porcentaje_avance", a ? std::optional<double>(a->real) : std::nullopt)
             .money("importe_ejecutado_acumulado", acc)
@@ -409,8 +409,8 @@ void gen_ltp(Ctx& c, Tables& t, Ini& x, Rng& r) {
     if (!(ph == PRE || ph == APR || ph == EXEC)) return;
     int const n = count_from(r, std::array<double, 5>{35, 20, 20, 15, 10});
     for (int idx : distinct(r, static_cast<int>(std::size(kLtpTareas)), n)) {
-        Date const ini = kToday - r.range(-30, 120);
-        Date const fin = ini + r.range(14, 150);
+        Date const ini = kToday - days{r.range(-30, 120)};
+        Date const fin = ini + days{r.range(14, 150)};
         int est;
         if (fin < kToday) est = static_cast<int>(std::array<int, 3>{2, 3, 1}[r.weighted(std::array<double, 3>{70, 10, 20})]);
         else if (kToday < ini) est = 0;
@@ -441,7 +441,7 @@ void gen_beneficios(Tables& t, Ini& x, Rng& r) {
     if (!r.chance(ph == PRE ? 0.6 : 0.85)) return;
     int const n = r.range(1, 4);
     auto const& kinds = l1_beneficios()[static_cast<std::size_t>(x.l1)];
-    int const ys = std::clamp(x.fin ? x.fin->year() : x.inicio.year() + 1, 2024, 2028);
+    int const ys = std::clamp(x.fin ? year_of(*x.fin) : year_of(x.inicio) + 1, 2024, 2028);
     OptMoney const tot = sum_opt(x.importe);
     for (int j = 0; j < n; ++j) {
         int const tb = kinds[r.index(kinds.size())];
@@ -472,7 +472,7 @@ void gen_beneficios(Tables& t, Ini& x, Rng& r) {
             .set("valor", valor)
             .set("unidad_medida", kTiposBeneficio[tb].unidad_medida)
             .set("estado", kBenefEstados[est])
-            .set("fecha_registro", random_between(r, x.alta, min(x.alta + 400, kToday)));
+            .set("fecha_registro", random_between(r, x.alta, std::min(x.alta + days{400}, kToday)));
         t.beneficios.insert();
         ++x.n_benef;
         if (kTiposBeneficio[tb].unidad_medida == "€") x.benef_eur = x.benef_eur.value_or(0) + to_cents(valor * 100.0);

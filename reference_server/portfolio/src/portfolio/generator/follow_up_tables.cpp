@@ -30,14 +30,14 @@ std::string texto_nota(Ctx const& c, Ini const& x, int tipo, Date d, Rng& r) {
             int const v = r.range(0, 3);
             if (v == 0) return cat("Reunión de seguimiento con ", persona(), ": el avance se mantiene según lo previsto y no se identifican bloqueos.");
             if (v == 1) return cat("Se revisa el plan de trabajo con ", x.proveedor >= 0 ? kProveedores[x.proveedor] : std::string_view("el equipo de Sistemas"),
-                                   "; se acuerda reforzar el equipo durante ", kMeses[(d.month() % 12)], '.');
-            if (v == 2) return cat("Actualizada la planificación: la puesta en producción se prevé para ", mes_anio(max(d, x.inicio) + r.range(60, 240)), '.');
+                                   "; se acuerda reforzar el equipo durante ", kMeses[(month_of(d) % 12)], '.');
+            if (v == 2) return cat("Actualizada la planificación: la puesta en producción se prevé para ", mes_anio(std::max(d, x.inicio) + days{r.range(60, 240)}), '.');
             std::string_view const ent = r.pick(kEntregables);
-            return cat("El proveedor confirma la entrega del ", ent, " para el ", fecha_larga(d + r.range(10, 60)), '.');
+            return cat("El proveedor confirma la entrega del ", ent, " para el ", fecha_larga(d + days{r.range(10, 60)}), '.');
         }
         case 1: {
             int const v = r.range(0, 2);
-            if (v == 0) return cat("El Comité de Inversiones solicita detallar el caso de negocio antes de aprobar el importe de ", std::max(2024, d.year() + (d.month() >= 9 ? 1 : 0)), '.');
+            if (v == 0) return cat("El Comité de Inversiones solicita detallar el caso de negocio antes de aprobar el importe de ", std::max(2024, year_of(d) + (month_of(d) >= 9 ? 1 : 0)), '.');
             if (v == 1) return cat("Presentada la iniciativa en el comité mensual de ", kUnidades[x.unidad], "; se valida el enfoque propuesto.");
             return "El comité aprueba continuar con la siguiente fase, condicionada a la revisión de costes.";
         }
@@ -50,8 +50,8 @@ std::string texto_nota(Ctx const& c, Ini const& x, int tipo, Date d, Rng& r) {
         }
         case 3: {
             if (r.chance(0.5)) return cat("Se decide priorizar el despliegue ", contexto(x), " frente al resto de ámbitos.");
-            OptMoney const imp = x.importe[yi(std::clamp(d.year(), 2024, 2028))];
-            if (imp && *imp > 0) return cat("Se acuerda ajustar el importe de ", std::clamp(d.year(), 2024, 2028), " a ", eur(*imp), " tras la revisión del alcance.");
+            OptMoney const imp = x.importe[yi(std::clamp(year_of(d), 2024, 2028))];
+            if (imp && *imp > 0) return cat("Se acuerda ajustar el importe de ", std::clamp(year_of(d), 2024, 2028), " a ", eur(*imp), " tras la revisión del alcance.");
             return "Se acuerda mantener el alcance actual y revisar la estimación en el próximo comité.";
         }
         default: {
@@ -115,7 +115,7 @@ void gen_etiquetas(Ctx& c, Tables& t, Ini& x, Rng& r) {
     for (int i : picked) {
         t.etiquetas.set("portfolio_id", x.pid)
             .set("etiqueta", kEtiquetas[i])
-            .set("fecha_asignacion", random_between(r, x.alta, min(x.alta + 300, kToday)))
+            .set("fecha_asignacion", random_between(r, x.alta, std::min(x.alta + days{300}, kToday)))
             .set("asignado_por", c.person(pick_person(c, x, r)));
         t.etiquetas.insert();
         names.emplace_back(kEtiquetas[i]);
@@ -164,7 +164,7 @@ void gen_dependencias(Ctx& c, Tables& t, Ini& x, std::size_t self, Rng& r) {
         }
         int const est = x.phase() == DONE ? 2 : static_cast<int>(r.weighted(std::array<double, 3>{55, 15, 30}));
         std::optional<Date> fc;
-        if (r.chance(0.8)) fc = kToday + r.range(-120, 240);
+        if (r.chance(0.8)) fc = kToday + days{r.range(-120, 240)};
         t.dependencias.set("portfolio_id", x.pid)
             .set("tipo_dependencia", kTiposDependencia[tipo])
             .set("descripcion", desc)
@@ -190,7 +190,7 @@ void gen_notas(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
             default: n = r.range(1, 2); break;
         }
     if (n == 0) return;
-    Date const stop = max(stop_date(x), x.alta);
+    Date const stop = std::max(stop_date(x), x.alta);
     std::vector<Date> ds;
     for (int k = 0; k < n; ++k) ds.push_back(random_between(r, x.alta, stop));
     std::sort(ds.begin(), ds.end());
@@ -234,14 +234,14 @@ void gen_acciones(Ctx& c, Tables& t, Ini& x, Rng& r, Work& w) {
         }
     for (int k = 0; k < n; ++k) {
         Date const cre = random_between(r, x.alta, kToday);
-        Date const lim = cre + r.range(7, 120);
+        Date const lim = cre + days{r.range(7, 120)};
         int est;
         if (ph == DONE) est = r.chance(0.9) ? 2 : 3;
         else if (ph == CANC || ph == REJ) est = r.chance(0.6) ? 3 : 2;
         else if (lim < kToday) est = std::array<int, 3>{2, 0, 3}[r.weighted(std::array<double, 3>{75, 15, 10})];
         else est = std::array<int, 3>{0, 1, 2}[r.weighted(std::array<double, 3>{50, 35, 15})];
         std::optional<Date> cierre;
-        if (est >= 2) cierre = min(cre + r.range(1, std::max(1, lim - cre + 10)), kToday);
+        if (est >= 2) cierre = std::min(cre + days{r.range(1, std::max(1, days_between(cre, lim) + 10))}, kToday);
         std::optional<std::string> com;
         if (r.chance(0.4)) {
             int const v = r.range(0, 2);
@@ -317,7 +317,7 @@ void gen_justificaciones(Ctx& c, Tables& t, Ini& x, Rng& r) {
             .set("autor", c.person(r.chance(0.7) ? x.ref_neg : c.people.pmo[r.index(c.people.pmo.size())]));
         t.justificaciones.insert();
     };
-    Date const near = clamp(x.fecha_estado - r.range(0, 60), x.alta, kToday);
+    Date const near = clamp(x.fecha_estado - days{r.range(0, 60)}, x.alta, kToday);
     if (ph == CANC) {
         static constexpr std::string_view m[] = {"la repriorización del portfolio digital", "el solapamiento con otra iniciativa de la unidad",
                                                  "la falta de presupuesto en el ejercicio", "un cambio de estrategia tecnológica",
@@ -345,7 +345,7 @@ void gen_justificaciones(Ctx& c, Tables& t, Ini& x, Rng& r) {
     }
     if (ph == EXEC && x.fin && *x.fin < kToday) {
         std::string const txt = cat("La finalización prevista para ", mes_anio(*x.fin), " se retrasa por ", r.pick(kRiesgosTexto), '.');
-        add(2, txt, clamp(*x.fin + r.range(0, 20), x.alta, kToday), kEstados[x.estado].name);
+        add(2, txt, clamp(*x.fin + days{r.range(0, 20)}, x.alta, kToday), kEstados[x.estado].name);
     }
     if ((ph == APR || ph == EXEC || ph == DONE) && r.chance(0.25)) {
         static constexpr std::string_view m[] = {"completar la documentación requerida", "la aprobación del Comité de Inversiones",
@@ -379,10 +379,10 @@ void gen_estado_especial(Ctx& c, Tables& t, Ini& x, Rng& r) {
             .set("registrado_por", c.person(c.people.pmo[r.index(c.people.pmo.size())]));
         t.estado_especial.insert();
     };
-    Date const start = clamp(kToday - r.range(5, 200), x.alta, kToday);
+    Date const start = clamp(kToday - days{r.range(5, 200)}, x.alta, kToday);
     if (historic || r.chance(0.3)) {
         int const v = static_cast<int>(r.weighted(w));
-        Date const hs = clamp(start - r.range(60, 300), x.alta, start);
+        Date const hs = clamp(start - days{r.range(60, 300)}, x.alta, start);
         add(v, false, hs, start);
         w[static_cast<std::size_t>(v)] = 0.0;
     }
@@ -409,7 +409,7 @@ void gen_impacto(Ctx& c, Tables& t, Ini& x, Rng& r) {
             .set("nivel_impacto", kRiesgos[r.weighted(std::array<double, 3>{25, 45, 30})])
             .set("descripcion", cat("Impacto en el área de ", kAreasTecnicas[a], ": ", frase[ti], '.'))
             .set("requiere_formacion", r.chance(0.5) || ti == 3 ? 1 : 0)
-            .set("fecha_evaluacion", random_between(r, x.alta, min(x.alta + 200, kToday)))
+            .set("fecha_evaluacion", random_between(r, x.alta, std::min(x.alta + days{200}, kToday)))
             .set("evaluado_por", c.person(pick_person(c, x, r)));
         t.impacto_aatt.insert();
         x.aatt = true;
@@ -423,7 +423,7 @@ void gen_memos(Ctx& c, Tables& t, Ini& x, Rng& r) {
     Phase const ph = x.phase();
     int const versions = r.chance(0.25) ? 2 : 1;
     bool const rec = kTipos[x.tipo].recurrente;
-    Date const f1 = clamp(x.alta + r.range(10, 90), x.alta, kToday);
+    Date const f1 = clamp(x.alta + days{r.range(10, 90)}, x.alta, kToday);
     for (int v = 1; v <= versions; ++v) {
         auto const& src = v == 1 ? x.budget : x.importe;
         std::array<OptMoney, 7> b{};
@@ -431,7 +431,7 @@ void gen_memos(Ctx& c, Tables& t, Ini& x, Rng& r) {
         OptMoney lastv;
         for (std::size_t k = 0; k < 5; ++k)
             if (b[k]) lastv = b[k];
-        int const fy = x.fin ? x.fin->year() : 0;
+        int const fy = x.fin ? year_of(*x.fin) : 0;
         if (lastv && *lastv > 0 && b[4] && (rec || fy >= 2029)) b[5] = round_to(static_cast<double>(*lastv) * r.uniform(0.8, 1.1), 100000);
         if (b[5] && (fy >= 2030 || (rec && r.chance(0.6)))) b[6] = round_to(static_cast<double>(*b[5]) * r.uniform(0.8, 1.1), 100000);
         OptMoney const tot = sum_opt(b);
@@ -442,7 +442,7 @@ void gen_memos(Ctx& c, Tables& t, Ini& x, Rng& r) {
         else if (ph == REJ) est = 3;
         else if (ph == CANC) est = x.was_approved ? 2 : 1;
         else est = (x.estado == kEstadoPendAprob || x.estado == kEstadoRevReg) ? 1 : 0;
-        Date const fm = v == 1 ? f1 : min(f1 + r.range(30, 200), kToday);
+        Date const fm = v == 1 ? f1 : std::min(f1 + days{r.range(30, 200)}, kToday);
         OptMoney van;
         std::optional<double> tir, pb;
         if (r.chance(0.8) && tot) {

@@ -61,56 +61,56 @@ std::string make_name(Ctx& c, Ini& x, Rng& r) {
 void gen_dates(Ini& x, Rng& r) {
     Phase const ph = x.phase();
     int const y0 = 2000 + x.yy;
-    x.inicio = Date::ymd(y0, 1, 1) + r.range(0, 175);
-    x.alta = x.inicio - r.range(45, 300);
-    if (x.alta > kToday) x.alta = kToday - r.range(0, 120);
+    x.inicio = ymd(y0, 1, 1) + days{r.range(0, 175)};
+    x.alta = x.inicio - days{r.range(45, 300)};
+    if (x.alta > kToday) x.alta = kToday - days{r.range(0, 120)};
     Tipo const& t = kTipos[x.tipo];
     int const months = r.range(t.min_months, t.max_months);
-    Date fin = add_months(x.inicio, months) + r.range(-10, 10);
+    Date fin = add_months(x.inicio, months) + days{r.range(-10, 10)};
     switch (ph) {
         case EXEC:
-            if (x.inicio > kToday - 30) x.inicio = kToday - r.range(30, 160);
-            if (x.estado == kEstadoCierre) fin = kToday + r.range(-20, 75);
-            else if (fin <= kToday + 20) fin = r.chance(0.15) ? kToday - r.range(1, 150) : kToday + r.range(30, 540);
-            if (fin < x.inicio + 60) fin = x.inicio + 60 + r.range(0, 60);
+            if (x.inicio > kToday - days{30}) x.inicio = kToday - days{r.range(30, 160)};
+            if (x.estado == kEstadoCierre) fin = kToday + days{r.range(-20, 75)};
+            else if (fin <= kToday + days{20}) fin = r.chance(0.15) ? kToday - days{r.range(1, 150)} : kToday + days{r.range(30, 540)};
+            if (fin < x.inicio + days{60}) fin = x.inicio + days{60 + r.range(0, 60)};
             x.fin = fin;
-            x.fecha_estado = x.estado == kEstadoEnEjecucion ? min(x.inicio + r.range(0, 45), kToday)
-                                                            : max(x.inicio, kToday - r.range(0, 120));
+            x.fecha_estado = x.estado == kEstadoEnEjecucion ? std::min(x.inicio + days{r.range(0, 45)}, kToday)
+                                                            : std::max(x.inicio, kToday - days{r.range(0, 120)});
             break;
         case DONE:
-            fin = min(fin, kToday - r.range(5, 520));
-            if (fin < Date::ymd(2024, 1, 15) && r.chance(0.75)) fin = min(Date::ymd(2024, 1, 15) + r.range(0, 480), kToday - 5);
-            if (fin < x.inicio + 75) x.inicio = fin - r.range(90, 420);
+            fin = std::min(fin, kToday - days{r.range(5, 520)});
+            if (fin < ymd(2024, 1, 15) && r.chance(0.75)) fin = std::min(ymd(2024, 1, 15) + days{r.range(0, 480)}, kToday - days{5});
+            if (fin < x.inicio + days{75}) x.inicio = fin - days{r.range(90, 420)};
             x.fin = fin;
-            x.fecha_estado = min(fin + r.range(0, 30), kToday);
+            x.fecha_estado = std::min(fin + days{r.range(0, 30)}, kToday);
             break;
         case APR:
-            if (x.inicio < kToday) x.inicio = kToday + r.range(-45, 200);
+            if (x.inicio < kToday) x.inicio = kToday + days{r.range(-45, 200)};
             if (r.chance(0.95)) x.fin = add_months(x.inicio, months);
-            x.fecha_estado = kToday - r.range(0, 200);
+            x.fecha_estado = kToday - days{r.range(0, 200)};
             break;
         case PRE:
-            if (x.inicio < kToday) x.inicio = kToday + r.range(-30, 300);
+            if (x.inicio < kToday) x.inicio = kToday + days{r.range(-30, 300)};
             if (r.chance(0.75)) x.fin = add_months(x.inicio, months);
-            x.fecha_estado = kToday - r.range(0, 240);
+            x.fecha_estado = kToday - days{r.range(0, 240)};
             break;
         case CANC: {
             if (r.chance(0.7)) x.fin = fin;
-            int const span = std::max(1, kToday - (x.alta + 30));
-            x.cierre = clamp(x.alta + 30 + r.range(0, span - 1), x.alta + 1, kToday);
+            int const span = std::max(1, days_between(x.alta + days{30}, kToday));
+            x.cierre = clamp(x.alta + days{30 + r.range(0, span - 1)}, x.alta + days{1}, kToday);
             x.was_approved = x.cierre > x.inicio ? r.chance(0.75) : r.chance(0.3);
             x.fecha_estado = x.cierre;
             break;
         }
         case REJ: {
-            int const span = std::max(21, std::min(300, kToday - x.alta));
-            x.cierre = min(x.alta + r.range(20, span), kToday);
+            int const span = std::max(21, std::min(300, days_between(x.alta, kToday)));
+            x.cierre = std::min(x.alta + days{r.range(20, span)}, kToday);
             if (r.chance(0.6)) x.fin = fin;
             x.fecha_estado = x.cierre;
             break;
         }
     }
-    if ((ph == EXEC || ph == DONE) && x.alta > x.inicio - 10) x.alta = x.inicio - r.range(20, 200);
+    if ((ph == EXEC || ph == DONE) && x.alta > x.inicio - days{10}) x.alta = x.inicio - days{r.range(20, 200)};
     x.fecha_estado = clamp(x.fecha_estado, x.alta, kToday);
     if (ph == CANC || ph == REJ) x.cierre = x.fecha_estado;
     x.perf = r.uniform(0.7, 1.08);
@@ -119,8 +119,8 @@ void gen_dates(Ini& x, Rng& r) {
 void gen_amounts(Ini& x, Rng& r) {
     Phase const ph = x.phase();
     Date const end_ref = plan_end(x);
-    int const first = std::max(kFirstYear, x.inicio.year());
-    int last = std::min(kFirstYear + kNumYears - 1, end_ref.year());
+    int const first = std::max(kFirstYear, year_of(x.inicio));
+    int last = std::min(kFirstYear + kNumYears - 1, year_of(end_ref));
     bool const rec = kTipos[x.tipo].recurrente;
     if (!rec && last >= 2027 && r.chance(0.35)) last = std::max(first, 2026);
     if (last < first) return;
@@ -141,7 +141,7 @@ void gen_amounts(Ini& x, Rng& r) {
         x.budget[yi(y)] = std::max(step, round_to(b, step));
     }
 
-    int const cy = (ph == CANC) ? x.cierre.year() : 9999;
+    int const cy = (ph == CANC) ? year_of(x.cierre) : 9999;
     for (int y = first; y <= last; ++y) {
         auto const k = yi(y);
         i64 const b = *x.budget[k];
@@ -174,7 +174,7 @@ void gen_amounts(Ini& x, Rng& r) {
 
     // invoiced amounts (only 2024 and 2025; monthly rows are generated later)
     Date stop = ph == DONE ? *x.fin : ph == CANC ? x.cierre : kToday;
-    stop = min(stop, kToday);
+    stop = std::min(stop, kToday);
     for (int y = std::max(first, 2024); y <= std::min(last, 2025); ++y) {
         auto const k = yi(y);
         OptMoney base = x.aprobado[k];
@@ -389,10 +389,10 @@ void form_groups(Ctx& c) {
             any_pre |= p == PRE;
             any_done |= p == DONE;
             all_closed &= (p == DONE || p == CANC || p == REJ);
-            ini = min(ini, x.inicio);
-            alta = min(alta, x.alta);
-            fe = max(fe, x.fecha_estado);
-            if (x.fin) fin = fin ? max(*fin, *x.fin) : *x.fin;
+            ini = std::min(ini, x.inicio);
+            alta = std::min(alta, x.alta);
+            fe = std::max(fe, x.fecha_estado);
+            if (x.fin) fin = fin ? std::max(*fin, *x.fin) : *x.fin;
             else fin_null = true;
             prio = std::min(prio, x.prioridad);
         }

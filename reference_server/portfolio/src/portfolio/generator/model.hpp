@@ -96,7 +96,7 @@ struct Ctx {
 /// The planned end: fecha_fin, or a year after the start when there is none.
 inline Date plan_end(Ini const& x) {
     Date e = x.fin ? *x.fin : add_months(x.inicio, 12);
-    return e <= x.inicio ? x.inicio + 30 : e;
+    return e <= x.inicio ? x.inicio + days{30} : e;
 }
 
 } // namespace portfolio::generator

@@ -126,7 +126,7 @@ void insert_destacadas(Tables& t) {
     for (auto const& d : kDestacadas) {
         ++orden;
         t.etiquetas_destacadas.set("etiqueta", d.etiqueta).set("color", d.color).set("descripcion", d.descripcion).set("orden", orden)
-            .set("fecha_creacion", Date::ymd(2024, 1, 15) + 21 * orden);
+            .set("fecha_creacion", ymd(2024, 1, 15) + days{21 * orden});
         t.etiquetas_destacadas.insert();
     }
 }

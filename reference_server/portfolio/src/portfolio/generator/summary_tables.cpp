@@ -58,7 +58,7 @@ void aggregate_group(Ctx& c, Ini& g) {
             if (!g.fecha_avance || *g.fecha_avance < *x.fecha_avance) g.fecha_avance = x.fecha_avance;
         }
         if (x.prox_hito && (!g.prox_hito || *x.prox_hito < *g.prox_hito)) g.prox_hito = x.prox_hito;
-        g.fecha_act = max(g.fecha_act, x.fecha_act);
+        g.fecha_act = std::max(g.fecha_act, x.fecha_act);
     }
     if (n > 0) g.avance = round1(sum / n);
 }
@@ -99,7 +99,7 @@ void insert_one_to_one(Ctx& c, Tables& t, std::size_t i) {
     Phase const ph = x.phase();
     std::optional<std::string> oi;
     if (x.capex != 1 && !x.is_group && (ph == APR || ph == EXEC || ph == DONE || (ph == CANC && x.was_approved)))
-        oi = cat("OI-", x.fecha_aprob ? x.fecha_aprob->year() : x.inicio.year(), '-', pad(10000 + static_cast<int>(i) * 7 + r.range(0, 6), 5));
+        oi = cat("OI-", x.fecha_aprob ? year_of(*x.fecha_aprob) : year_of(x.inicio), '-', pad(10000 + static_cast<int>(i) * 7 + r.range(0, 6), 5));
     OptMoney van = x.van;
     std::optional<double> tir = x.tir, pb = x.payback;
     if (!x.memo && it && *it > 0 && !x.is_group && ph != REJ && r.chance(0.55)) {
@@ -123,7 +123,7 @@ void insert_one_to_one(Ctx& c, Tables& t, std::size_t i) {
     Table& d = t.datos_relevantes;
     d.set("portfolio_id", x.pid).set("nombre", x.nombre).set("unidad", kUnidades[x.unidad]).set("cluster", cluster)
         .set("tipo", kTipos[x.tipo].name).set("origen", kOrigenes[x.origen]).set("estado_de_la_iniciativa", kEstados[x.estado].name)
-        .set("fecha_ultimo_estado", x.fecha_estado).set("dias_en_estado", kToday - x.fecha_estado)
+        .set("fecha_ultimo_estado", x.fecha_estado).set("dias_en_estado", days_between(x.fecha_estado, kToday))
         .set("digital_framework_level_1", kL1[x.l1]).set("digital_framework_level_2", l2).set("prioridad", kPrioridades[x.prioridad])
         .set("alineacion_estrategica", kAlineacion[x.alineacion]).set("ambito_geografico", kPrefixes[x.prefix].ambito)
         .set("referente_negocio", c.person(x.ref_neg)).set("referente_bi", person_opt(c, x.ref_bi)).set("responsable_ti", c.person(x.resp_ti))
@@ -176,7 +176,7 @@ void insert_grupos(Ctx& c, Tables& t) {
             t.grupos_iniciativas.set("portfolio_id", g.pid).set("portfolio_id_componente", x.pid).set("nombre_grupo", g.nombre)
                 .set("nombre_componente", x.nombre).set("unidad_componente", kUnidades[x.unidad]).set("estado_componente", kEstados[x.estado].name)
                 .money("importe_total_componente", sum_opt(x.importe)).set("orden", ++orden)
-                .set("fecha_alta", clamp(max(g.alta, x.alta) + r.range(0, 60), max(g.alta, x.alta), kToday));
+                .set("fecha_alta", clamp(std::max(g.alta, x.alta) + days{r.range(0, 60)}, std::max(g.alta, x.alta), kToday));
             t.grupos_iniciativas.insert();
         }
     }

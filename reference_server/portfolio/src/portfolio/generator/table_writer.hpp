@@ -160,7 +160,7 @@ public:
         } else if constexpr (std::is_floating_point_v<T>) {
             put(col, Value{static_cast<double>(v)});
         } else if constexpr (std::is_same_v<T, Date>) {
-            put(col, Value{v.iso()});
+            put(col, Value{iso(v)});
         } else {
             put(col, Value{std::string(v)});
         }

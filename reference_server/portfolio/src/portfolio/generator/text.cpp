@@ -7,14 +7,13 @@
 namespace portfolio::generator {
 
 std::string fecha_larga(Date d) {
-    int y, m, dd;
-    d.civil(y, m, dd);
-    return cat(dd, " de ", kMeses[m - 1], " de ", y);
+    std::chrono::year_month_day const t{d};
+    return cat(static_cast<int>(static_cast<unsigned>(t.day())), " de ", kMeses[static_cast<unsigned>(t.month()) - 1], " de ",
+               static_cast<int>(t.year()));
 }
 std::string mes_anio(Date d) {
-    int y, m, dd;
-    d.civil(y, m, dd);
-    return cat(kMeses[m - 1], " de ", y);
+    std::chrono::year_month_day const t{d};
+    return cat(kMeses[static_cast<unsigned>(t.month()) - 1], " de ", static_cast<int>(t.year()));
 }
 std::string group_thousands(i64 v) {
     std::string digits = std::to_string(v < 0 ? -v : v);
