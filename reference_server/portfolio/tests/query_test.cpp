@@ -179,4 +179,106 @@ BOOST_AUTO_TEST_CASE(aggregates)
     BOOST_TEST(err(R"({"metrics":[]})") == "metrics: debe ser una lista de 1 a 10 métricas {\"op\", \"field\"}");
 }
 
+BOOST_AUTO_TEST_CASE(an_any_group_is_its_filters_joined_with_or_in_parentheses)
+{
+    auto const q = ok(search(R"({"filters":[
+        {"field":"anio","operator":"eq","value":2025},
+        {"any":[{"field":"nombre","operator":"ilike","value":"%red%"},
+                {"field":"portfolio_id","operator":"in","value":["A","B"]},
+                {"field":"importe_2025","operator":"is_null"}]},
+        {"any":[{"field":"nombre","operator":"like","value":"x%"}]}]})"));
+    BOOST_TEST(q.count.sql ==
+        R"(SELECT count(*) FROM "datos_relevantes" WHERE "anio" = ? AND (casefold("nombre") LIKE casefold(?) OR "portfolio_id" IN (?,?) OR "importe_2025" IS NULL) AND ("nombre" GLOB ?))");
+    BOOST_REQUIRE(q.count.params.size() == 5u);
+    BOOST_TEST(std::get<std::int64_t>(q.count.params[0]) == 2025);
+    BOOST_TEST(std::get<std::string>(q.count.params[1]) == "%red%");
+    BOOST_TEST(std::get<std::string>(q.count.params[2]) == "A");
+    BOOST_TEST(std::get<std::string>(q.count.params[3]) == "B");
+    BOOST_TEST(std::get<std::string>(q.count.params[4]) == "x*");
+
+    BOOST_TEST(error_of(search(R"({"filters":[{"any":[]}]})")) ==
+        R"(422 filters[0].any: debe ser una lista no vacía de filtros {"field", "operator", "value"})");
+    BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"any":[{"field":"nombre","operator":"is_null"}]}]}]})")) ==
+        R"(422 filters[0].any[0].any: los grupos any no se anidan; un grupo solo contiene filtros {"field", "operator", "value"})");
+    BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"},{"field":"x","operator":"eq","value":1}]}]})")) ==
+        "422 filters[0].any[1].field: campo desconocido 'x' en la tabla datos_relevantes");
+    BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"}],"operator":"eq"}]})")) ==
+        "422 filters[0].operator: campo desconocido (admitidos: any)");
+    BOOST_TEST(error_of(search(R"({"filters":[3]})")) ==
+        R"(422 filters[0]: debe ser un objeto {"field", "operator", "value"} o {"any": [...]})");
+
+    // Every comparison counts towards max_filters, inside a group or not.
+    limits small;
+    small.max_filters = 3;
+    auto const four = json::parse(R"({"filters":[{"field":"anio","operator":"eq","value":1},
+        {"any":[{"field":"nombre","operator":"is_null"},{"field":"nombre","operator":"is_null"},
+                {"field":"nombre","operator":"is_null"}]}]})");
+    BOOST_TEST(error_of(make_search_query(sample_table(), four, small)) ==
+        "422 filters: como máximo 3 filtros (contando los de los grupos any)");
+    auto const three = json::parse(R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"},
+        {"field":"nombre","operator":"is_null"},{"field":"nombre","operator":"is_null"}]}]})");
+    BOOST_TEST(std::holds_alternative<search_query>(make_search_query(sample_table(), three, small)));
+}
+
+BOOST_AUTO_TEST_CASE(distinct_values_in_reading_order)
+{
+    auto const& t = sample_table();
+    auto r = make_distinct_query(t, std::string_view("nombre"), std::string_view("10"), std::string_view("20"), limits{});
+    BOOST_REQUIRE(std::holds_alternative<distinct_query>(r));
+    auto const& q = std::get<distinct_query>(r);
+    BOOST_TEST(q.field == "nombre");
+    BOOST_TEST(q.count.sql == R"(SELECT count(*) FROM (SELECT 1 FROM "datos_relevantes" GROUP BY "nombre"))");
+    BOOST_TEST(q.page.sql ==
+        R"(SELECT "nombre", count(*) FROM "datos_relevantes" GROUP BY "nombre" ORDER BY "nombre" IS NULL, "nombre" COLLATE NOCASE, "nombre" LIMIT ? OFFSET ?)");
+    BOOST_REQUIRE(q.page.params.size() == 2u);
+    BOOST_TEST(std::get<std::int64_t>(q.page.params[0]) == 10);
+    BOOST_TEST(std::get<std::int64_t>(q.page.params[1]) == 20);
+    BOOST_TEST(q.count.params.empty());
+
+    auto const& d = std::get<distinct_query>(make_distinct_query(t, std::string_view("anio"), std::nullopt, std::nullopt, limits{}));
+    BOOST_TEST(d.limit == 50);
+    BOOST_TEST(d.offset == 0);
+
+    auto const b = make_distinct_query(t,
+        json::parse(R"({"field":"anio","filters":[{"any":[{"field":"nombre","operator":"eq","value":"a"},
+                                                            {"field":"nombre","operator":"eq","value":"b"}]}],"limit":5})"),
+        limits{});
+    BOOST_REQUIRE(std::holds_alternative<distinct_query>(b));
+    auto const& p = std::get<distinct_query>(b);
+    BOOST_TEST(p.count.sql ==
+        R"(SELECT count(*) FROM (SELECT 1 FROM "datos_relevantes" WHERE ("nombre" = ? OR "nombre" = ?) GROUP BY "anio"))");
+    BOOST_TEST(p.count.params.size() == 2u);
+    BOOST_TEST(p.page.params.size() == 4u);
+    BOOST_TEST(p.limit == 5);
+
+    auto err = [&](checked<distinct_query> const& x) {
+        auto const* e = std::get_if<api_error>(&x);
+        return e ? std::to_string(e->status) + " " + e->detail : "no error";
+    };
+    BOOST_TEST(err(make_distinct_query(t, std::nullopt, std::nullopt, std::nullopt, limits{})) ==
+        "422 field: obligatorio, el nombre de un campo de la tabla datos_relevantes");
+    for(char const* field : {"nombre; DROP TABLE x", "nombre\" OR 1=1 --", "*", "1", "rowid"})
+        BOOST_TEST(err(make_distinct_query(t, std::string_view(field), std::nullopt, std::nullopt, limits{})) ==
+            "422 field: campo desconocido '" + std::string(field) + "' en la tabla datos_relevantes");
+    BOOST_TEST(err(make_distinct_query(t, std::string_view("anio"), std::string_view("1001"), std::nullopt, limits{})) ==
+        "422 limit: debe estar entre 1 y 1000 (recibido 1001)");
+    BOOST_TEST(err(make_distinct_query(t, json::parse(R"({"field":"anio","group_by":"x"})"), limits{})) ==
+        "422 group_by: campo desconocido (admitidos: field, filters, limit, offset)");
+    BOOST_TEST(err(make_distinct_query(t, json::parse(R"({"field":["anio"]})"), limits{})) ==
+        "422 field: debe ser el nombre de un campo; recibido una lista");
+}
+
+BOOST_AUTO_TEST_CASE(table_counts_are_one_statement)
+{
+    static portfolio::table_info const a{"uno", "uno", "", false, false};
+    static portfolio::table_info const b{"dos\"x", "dos", "", false, false};
+    database_schema schema;
+    schema.tables.push_back({&a, {{"id", column_kind::integer}}});
+    schema.tables.push_back({&b, {{"id", column_kind::integer}}});
+    auto const q = make_table_counts_query(schema);
+    BOOST_TEST(q.sql == R"(SELECT (SELECT count(*) FROM "uno"), (SELECT count(*) FROM "dos""x"))");
+    BOOST_TEST(q.params.empty());
+    BOOST_TEST(column_kind_name(column_kind::real) == "real");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

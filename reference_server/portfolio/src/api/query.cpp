@@ -295,7 +295,117 @@ std::string like_to_glob(std::string_view pattern)
 
 constexpr std::string_view operator_list = "eq, ne, gt, gte, lt, lte, like, ilike, in, not_in, is_null, is_not_null";
 
-// Appends " WHERE ..." for `filters` (absent or an array) to `q`.
+// Appends one comparison (`f` an object {"field", "operator", "value"}) to `q`.
+std::optional<api_error> append_comparison(sql_query& q, table_schema const& table, json::object const& f,
+    std::string const& where, limits const& lim)
+{
+    if(auto e = check_keys(f, {"field", "operator", "value"}, where))
+        return e;
+
+    auto const* field_v = f.if_contains("field");
+    if(!field_v || !field_v->is_string())
+        return unprocessable(where + ".field: obligatorio, el nombre de un campo de la tabla " +
+            std::string(table.meta->name));
+    std::string_view field = field_v->get_string();
+    column const* col = table.find(field);
+    if(!col)
+        return unprocessable(where + ".field: campo desconocido '" + std::string(field) + "' en la tabla " +
+            std::string(table.meta->name));
+
+    auto const* op_v = f.if_contains("operator");
+    if(!op_v || !op_v->is_string())
+        return unprocessable(where + ".operator: obligatorio, uno de " + std::string(operator_list));
+    std::string_view op = op_v->get_string();
+    auto const* value = f.if_contains("value");
+
+    std::string const ident = quote_identifier(col->name);
+
+    auto binary = [&](char const* sql_op) -> std::optional<api_error> {
+        if(!value)
+            return unprocessable(where + ".value: obligatorio con el operador " + std::string(op));
+        auto v = scalar_for_column(*value, *col, where + ".value");
+        if(auto* e = std::get_if<api_error>(&v))
+            return *e;
+        q.sql += ident + " " + sql_op + " ?";
+        q.params.push_back(std::move(std::get<sql_value>(v)));
+        return std::nullopt;
+    };
+    auto pattern = [&](bool case_sensitive) -> std::optional<api_error> {
+        if(!value || !value->is_string())
+            return unprocessable(where + ".value: el operador " + std::string(op) +
+                " necesita un texto (patrón con % y _); recibido " + (value ? kind_name(*value) : "nada"));
+        std::string_view p = value->get_string();
+        if(case_sensitive)
+        {
+            q.sql += ident + " GLOB ?";
+            q.params.emplace_back(like_to_glob(p));
+        }
+        else
+        {
+            q.sql += "casefold(" + ident + ") LIKE casefold(?)";
+            q.params.emplace_back(std::string(p));
+        }
+        return std::nullopt;
+    };
+    auto in_list = [&](bool negate) -> std::optional<api_error> {
+        auto const* list = value ? value->if_array() : nullptr;
+        if(!list || list->empty())
+            return unprocessable(where + ".value: el operador " + std::string(op) +
+                " necesita una lista no vacía; recibido " + (value ? kind_name(*value) : "nada"));
+        if(list->size() > lim.max_in_values)
+            return unprocessable(where + ".value: como máximo " + std::to_string(lim.max_in_values) + " valores");
+        q.sql += ident + (negate ? " NOT IN (" : " IN (");
+        std::size_t j = 0;
+        for(auto const& item : *list)
+        {
+            auto v = scalar_for_column(item, *col, where + ".value[" + std::to_string(j) + "]");
+            if(auto* e = std::get_if<api_error>(&v))
+                return *e;
+            q.sql += j++ ? ",?" : "?";
+            q.params.push_back(std::move(std::get<sql_value>(v)));
+        }
+        q.sql += ")";
+        return std::nullopt;
+    };
+
+    if(op == "eq")
+        return binary("=");
+    if(op == "ne")
+        return binary("<>");
+    if(op == "gt")
+        return binary(">");
+    if(op == "gte")
+        return binary(">=");
+    if(op == "lt")
+        return binary("<");
+    if(op == "lte")
+        return binary("<=");
+    if(op == "like")
+        return pattern(true);
+    if(op == "ilike")
+        return pattern(false);
+    if(op == "in")
+        return in_list(false);
+    if(op == "not_in")
+        return in_list(true);
+    if(op == "is_null")
+    {
+        q.sql += ident + " IS NULL";
+        return std::nullopt;
+    }
+    if(op == "is_not_null")
+    {
+        q.sql += ident + " IS NOT NULL";
+        return std::nullopt;
+    }
+    return unprocessable(where + ".operator: operador desconocido '" + std::string(op) + "'; debe ser uno de " +
+        std::string(operator_list));
+}
+
+// Appends " WHERE ..." for `filters` (absent or an array) to `q`: the filters
+// joined with AND, a group {"any": [...]} as its comparisons joined with OR in
+// parentheses. Groups do not nest; every comparison, in a group or not,
+// counts towards max_filters.
 std::optional<api_error> append_where(sql_query& q, table_schema const& table, json::value const* filters,
     limits const& lim)
 {
@@ -306,6 +416,11 @@ std::optional<api_error> append_where(sql_query& q, table_schema const& table, j
         return unprocessable("filters: debe ser una lista de filtros; recibido " + std::string(kind_name(*filters)));
     if(arr->size() > lim.max_filters)
         return unprocessable("filters: como máximo " + std::to_string(lim.max_filters) + " filtros");
+    std::size_t comparisons = 0;
+    auto too_many = [&] {
+        return unprocessable("filters: como máximo " + std::to_string(lim.max_filters) +
+            " filtros (contando los de los grupos any)");
+    };
 
     std::size_t i = 0;
     for(auto const& fv : *arr)
@@ -313,108 +428,43 @@ std::optional<api_error> append_where(sql_query& q, table_schema const& table, j
         std::string const where = "filters[" + std::to_string(i) + "]";
         auto const* f = fv.if_object();
         if(!f)
-            return unprocessable(where + ": debe ser un objeto {\"field\", \"operator\", \"value\"}");
-        if(auto e = check_keys(*f, {"field", "operator", "value"}, where))
-            return e;
-
-        auto const* field_v = f->if_contains("field");
-        if(!field_v || !field_v->is_string())
-            return unprocessable(where + ".field: obligatorio, el nombre de un campo de la tabla " +
-                std::string(table.meta->name));
-        std::string_view field = field_v->get_string();
-        column const* col = table.find(field);
-        if(!col)
-            return unprocessable(where + ".field: campo desconocido '" + std::string(field) + "' en la tabla " +
-                std::string(table.meta->name));
-
-        auto const* op_v = f->if_contains("operator");
-        if(!op_v || !op_v->is_string())
-            return unprocessable(where + ".operator: obligatorio, uno de " + std::string(operator_list));
-        std::string_view op = op_v->get_string();
-        auto const* value = f->if_contains("value");
-
+            return unprocessable(where + ": debe ser un objeto {\"field\", \"operator\", \"value\"} o {\"any\": [...]}");
         q.sql += i == 0 ? " WHERE " : " AND ";
-        std::string const ident = quote_identifier(col->name);
-
-        auto binary = [&](char const* sql_op) -> std::optional<api_error> {
-            if(!value)
-                return unprocessable(where + ".value: obligatorio con el operador " + std::string(op));
-            auto v = scalar_for_column(*value, *col, where + ".value");
-            if(auto* e = std::get_if<api_error>(&v))
-                return *e;
-            q.sql += ident + " " + sql_op + " ?";
-            q.params.push_back(std::move(std::get<sql_value>(v)));
-            return std::nullopt;
-        };
-        auto pattern = [&](bool case_sensitive) -> std::optional<api_error> {
-            if(!value || !value->is_string())
-                return unprocessable(where + ".value: el operador " + std::string(op) +
-                    " necesita un texto (patrón con % y _); recibido " + (value ? kind_name(*value) : "nada"));
-            std::string_view p = value->get_string();
-            if(case_sensitive)
-            {
-                q.sql += ident + " GLOB ?";
-                q.params.emplace_back(like_to_glob(p));
-            }
-            else
-            {
-                q.sql += "casefold(" + ident + ") LIKE casefold(?)";
-                q.params.emplace_back(std::string(p));
-            }
-            return std::nullopt;
-        };
-        auto in_list = [&](bool negate) -> std::optional<api_error> {
-            auto const* list = value ? value->if_array() : nullptr;
-            if(!list || list->empty())
-                return unprocessable(where + ".value: el operador " + std::string(op) +
-                    " necesita una lista no vacía; recibido " + (value ? kind_name(*value) : "nada"));
-            if(list->size() > lim.max_in_values)
-                return unprocessable(where + ".value: como máximo " + std::to_string(lim.max_in_values) +
-                    " valores");
-            q.sql += ident + (negate ? " NOT IN (" : " IN (");
+        if(f->contains("any"))
+        {
+            if(auto e = check_keys(*f, {"any"}, where))
+                return e;
+            auto const* group = f->at("any").if_array();
+            if(!group || group->empty())
+                return unprocessable(where + ".any: debe ser una lista no vacía de filtros {\"field\", \"operator\", "
+                                             "\"value\"}");
+            q.sql += "(";
             std::size_t j = 0;
-            for(auto const& item : *list)
+            for(auto const& gv : *group)
             {
-                auto v = scalar_for_column(item, *col, where + ".value[" + std::to_string(j) + "]");
-                if(auto* e = std::get_if<api_error>(&v))
-                    return *e;
-                q.sql += j++ ? ",?" : "?";
-                q.params.push_back(std::move(std::get<sql_value>(v)));
+                std::string const inner = where + ".any[" + std::to_string(j) + "]";
+                auto const* g = gv.if_object();
+                if(!g)
+                    return unprocessable(inner + ": debe ser un objeto {\"field\", \"operator\", \"value\"}");
+                if(g->contains("any"))
+                    return unprocessable(inner + ".any: los grupos any no se anidan; un grupo solo contiene filtros "
+                                                 "{\"field\", \"operator\", \"value\"}");
+                if(++comparisons > lim.max_filters)
+                    return too_many();
+                if(j++)
+                    q.sql += " OR ";
+                if(auto e = append_comparison(q, table, *g, inner, lim))
+                    return e;
             }
             q.sql += ")";
-            return std::nullopt;
-        };
-
-        std::optional<api_error> err;
-        if(op == "eq")
-            err = binary("=");
-        else if(op == "ne")
-            err = binary("<>");
-        else if(op == "gt")
-            err = binary(">");
-        else if(op == "gte")
-            err = binary(">=");
-        else if(op == "lt")
-            err = binary("<");
-        else if(op == "lte")
-            err = binary("<=");
-        else if(op == "like")
-            err = pattern(true);
-        else if(op == "ilike")
-            err = pattern(false);
-        else if(op == "in")
-            err = in_list(false);
-        else if(op == "not_in")
-            err = in_list(true);
-        else if(op == "is_null")
-            q.sql += ident + " IS NULL";
-        else if(op == "is_not_null")
-            q.sql += ident + " IS NOT NULL";
+        }
         else
-            err = unprocessable(where + ".operator: operador desconocido '" + std::string(op) + "'; debe ser uno de " +
-                std::string(operator_list));
-        if(err)
-            return err;
+        {
+            if(++comparisons > lim.max_filters)
+                return too_many();
+            if(auto e = append_comparison(q, table, *f, where, lim))
+                return e;
+        }
         ++i;
     }
     return std::nullopt;
@@ -623,6 +673,127 @@ checked<aggregate_query> make_aggregate_query(table_schema const& table, json::v
         a.groups.sql += " GROUP BY 1 ORDER BY 2 DESC, 1 ASC LIMIT " + std::to_string(a.max_groups + 1);
     a.groups.params = std::move(where.params);
     return a;
+}
+
+namespace {
+
+checked<distinct_query> finish_distinct(table_schema const& table, column const& col, sql_query where,
+    std::int64_t limit, std::int64_t offset)
+{
+    std::string const name = quote_identifier(table.meta->name);
+    std::string const ident = quote_identifier(col.name);
+    distinct_query d;
+    d.field = col.name;
+    d.count.sql = "SELECT count(*) FROM (SELECT 1 FROM " + name + where.sql + " GROUP BY " + ident + ")";
+    d.count.params = where.params;
+    // Reading order: SQLite puts numbers before text; NOCASE folds ASCII
+    // letters, BINARY breaks the ties it leaves; NULL goes last.
+    d.page.sql = "SELECT " + ident + ", count(*) FROM " + name + where.sql + " GROUP BY " + ident + " ORDER BY " +
+        ident + " IS NULL, " + ident + " COLLATE NOCASE, " + ident + " LIMIT ? OFFSET ?";
+    d.page.params = std::move(where.params);
+    d.page.params.emplace_back(limit);
+    d.page.params.emplace_back(offset);
+    d.limit = limit;
+    d.offset = offset;
+    return d;
+}
+
+checked<column const*> distinct_field(table_schema const& table, std::optional<std::string_view> field)
+{
+    if(!field || field->empty())
+        return unprocessable("field: obligatorio, el nombre de un campo de la tabla " + std::string(table.meta->name));
+    column const* col = table.find(*field);
+    if(!col)
+        return unprocessable("field: campo desconocido '" + std::string(*field) + "' en la tabla " +
+            std::string(table.meta->name));
+    return col;
+}
+
+} // namespace
+
+checked<distinct_query> make_distinct_query(table_schema const& table, std::optional<std::string_view> field,
+    std::optional<std::string_view> limit_text, std::optional<std::string_view> offset_text, limits const& lim)
+{
+    auto col = distinct_field(table, field);
+    if(auto* e = std::get_if<api_error>(&col))
+        return *e;
+    std::int64_t limit = lim.default_limit, offset = 0;
+    if(limit_text)
+    {
+        auto v = parse_integer(*limit_text);
+        if(!v)
+            return unprocessable("limit: debe ser un número entero; recibido '" + std::string(*limit_text) + "'");
+        limit = *v;
+    }
+    if(offset_text)
+    {
+        auto v = parse_integer(*offset_text);
+        if(!v)
+            return unprocessable("offset: debe ser un número entero; recibido '" + std::string(*offset_text) + "'");
+        offset = *v;
+    }
+    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+        return *e;
+    return finish_distinct(table, *std::get<column const*>(col), {}, limit, offset);
+}
+
+checked<distinct_query> make_distinct_query(table_schema const& table, json::value const& body, limits const& lim)
+{
+    auto objr = body_object(body);
+    if(auto* e = std::get_if<api_error>(&objr))
+        return *e;
+    json::object const& obj = *std::get<json::object const*>(objr);
+    if(auto e = check_keys(obj, {"field", "filters", "limit", "offset"}, ""))
+        return *e;
+
+    std::optional<std::string_view> field;
+    if(auto const* f = obj.if_contains("field"); f && !f->is_null())
+    {
+        if(!f->is_string())
+            return unprocessable("field: debe ser el nombre de un campo; recibido " + std::string(kind_name(*f)));
+        field = f->get_string();
+    }
+    auto col = distinct_field(table, field);
+    if(auto* e = std::get_if<api_error>(&col))
+        return *e;
+
+    std::int64_t limit = lim.default_limit, offset = 0;
+    if(auto e = read_integer(obj, "limit", limit))
+        return *e;
+    if(auto e = read_integer(obj, "offset", offset))
+        return *e;
+    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+        return *e;
+
+    sql_query where;
+    if(auto e = append_where(where, table, obj.if_contains("filters"), lim))
+        return *e;
+    return finish_distinct(table, *std::get<column const*>(col), std::move(where), limit, offset);
+}
+
+sql_query make_table_counts_query(database_schema const& schema)
+{
+    sql_query q{"SELECT ", {}};
+    bool first = true;
+    for(auto const& t : schema.tables)
+    {
+        if(!first)
+            q.sql += ", ";
+        first = false;
+        q.sql += "(SELECT count(*) FROM " + quote_identifier(t.meta->name) + ")";
+    }
+    return q;
+}
+
+std::string_view column_kind_name(column_kind k) noexcept
+{
+    switch(k)
+    {
+    case column_kind::integer: return "integer";
+    case column_kind::real: return "real";
+    case column_kind::text: return "text";
+    }
+    return "text";
 }
 
 // ---------------------------------------------------------------------------

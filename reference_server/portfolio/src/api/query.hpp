@@ -98,6 +98,8 @@ checked<search_query> make_list_query(table_schema const& table, std::optional<s
     std::optional<std::string_view> offset, limits const& lim);
 
 /// POST /{prefix}/search with body `{"filters", "order_by", "order_dir", "limit", "offset"}`.
+/// `filters` are joined with AND; an element `{"any": [filters]}` matches a row
+/// that matches any of its filters (OR), as in every body that takes filters.
 checked<search_query> make_search_query(table_schema const& table, boost::json::value const& body,
     limits const& lim);
 
@@ -113,6 +115,34 @@ struct aggregate_query
 /// POST /{prefix}/aggregate with body `{"group_by", "metrics": [{"op","field"}], "filters"}`.
 checked<aggregate_query> make_aggregate_query(table_schema const& table, boost::json::value const& body,
     limits const& lim);
+
+/// A validated distinct-values query: how many distinct values the field has
+/// among the matching rows, and one page of them with their counts (columns:
+/// value, count), in reading order: numbers by value, then text ignoring ASCII
+/// case (bytes break ties), NULL last.
+struct distinct_query
+{
+    std::string field;
+    sql_query count;
+    sql_query page;
+    std::int64_t limit;
+    std::int64_t offset;
+};
+
+/// GET /{prefix}/distinct?field=&limit=&offset= (raw query-string values, absent when not given).
+checked<distinct_query> make_distinct_query(table_schema const& table, std::optional<std::string_view> field,
+    std::optional<std::string_view> limit, std::optional<std::string_view> offset, limits const& lim);
+
+/// POST /{prefix}/distinct with body `{"field", "filters", "limit", "offset"}`.
+checked<distinct_query> make_distinct_query(table_schema const& table, boost::json::value const& body,
+    limits const& lim);
+
+/// GET /tables: one statement, one row, one column per table of `schema`
+/// (in its order) holding that table's row count.
+sql_query make_table_counts_query(database_schema const& schema);
+
+/// The JSON name of a column kind ("integer", "real", "text").
+std::string_view column_kind_name(column_kind k) noexcept;
 
 /// Registers the SQL function casefold(text) used by `ilike`: lower case for
 /// ASCII and Latin-1 letters (Á→á, Ñ→ñ), which SQLite's LIKE alone only does for ASCII.

@@ -174,6 +174,69 @@ api_reply run_aggregate(connection& c, aggregate_query const& q)
     });
 }
 
+api_reply run_distinct(connection& c, distinct_query const& q)
+{
+    return guarded(c, "distinct", [&] {
+        api_reply r;
+        r.body = "{\"field\":";
+        agentio::append_json_string(r.body, q.field);
+        r.body += ",\"total\":";
+        append_number(r.body, scalar(c, q.count));
+        r.body += ",\"data\":[";
+        auto s = prepare(c, q.page);
+        std::int64_t n = 0;
+        while(step(s))
+        {
+            if(n++)
+                r.body.push_back(',');
+            r.body += "{\"valor\":";
+            s.append_column_json(r.body, 0);
+            r.body += ",\"count\":";
+            s.append_column_json(r.body, 1);
+            r.body.push_back('}');
+        }
+        r.body += "],\"limit\":";
+        append_number(r.body, q.limit);
+        r.body += ",\"offset\":";
+        append_number(r.body, q.offset);
+        r.body += "}";
+        return r;
+    });
+}
+
+// One table as GET /tables lists it; with its columns for GET /tables/{prefix}.
+void append_table(std::string& out, table_schema const& t, std::int64_t rows, bool with_columns)
+{
+    out += "{\"tabla\":";
+    agentio::append_json_string(out, t.meta->name);
+    out += ",\"prefix\":";
+    agentio::append_json_string(out, t.meta->prefix);
+    out += ",\"descripcion\":";
+    agentio::append_json_string(out, t.meta->descripcion);
+    out += ",\"num_registros\":";
+    append_number(out, rows);
+    out += ",\"soporta_busqueda\":";
+    out += t.meta->soporta_busqueda ? "true" : "false";
+    if(with_columns)
+    {
+        out += ",\"campos\":[";
+        bool first = true;
+        for(auto const& col : t.columns)
+        {
+            if(!first)
+                out.push_back(',');
+            first = false;
+            out += "{\"nombre\":";
+            agentio::append_json_string(out, col.name);
+            out += ",\"tipo\":";
+            agentio::append_json_string(out, column_kind_name(col.kind));
+            out.push_back('}');
+        }
+        out.push_back(']');
+    }
+    out.push_back('}');
+}
+
 sql_query where_equals(table_schema const& t, std::string_view column, sql_value v, std::string_view tail = "")
 {
     return {"SELECT * FROM " + quote_identifier(t.meta->name) + " WHERE " + quote_identifier(column) + " = ?" +
@@ -408,6 +471,50 @@ asio::awaitable<api_reply> rest_api::route(agentio::http::request const& req)
         co_return co_await on_pool(work);
     }
 
+    // GET /tables, GET /tables/{prefix}
+    if(path[0] == "tables")
+    {
+        if(path.size() > 2)
+            co_return error_reply(404, "Ruta no encontrada: " + std::string(url->path()));
+        if(!is_get)
+            co_return method_not_allowed("GET");
+        if(path.size() == 1)
+        {
+            auto work = [schema_ref, q = make_table_counts_query(schema)](connection& c) {
+                return guarded(c, "tables", [&] {
+                    auto s = prepare(c, q);
+                    if(!step(s))
+                        throw db_failed{};
+                    api_reply r{200, "{\"total\":"};
+                    append_number(r.body, static_cast<std::int64_t>(schema_ref->tables.size()));
+                    r.body += ",\"data\":[";
+                    int i = 0;
+                    for(auto const& t : schema_ref->tables)
+                    {
+                        if(i)
+                            r.body.push_back(',');
+                        append_table(r.body, t, s.column_int64(i++), false);
+                    }
+                    r.body += "]}";
+                    return r;
+                });
+            };
+            co_return co_await on_pool(work);
+        }
+        table_schema const* one = schema.by_prefix(path[1]);
+        if(!one)
+            co_return error_reply(404, "Tabla no encontrada: '" + path[1] + "'. Disponibles: " + table_list());
+        auto work = [schema_ref, one](connection& c) {
+            return guarded(c, "table", [&] {
+                api_reply r;
+                append_table(r.body, *one,
+                    scalar(c, {"SELECT count(*) FROM " + quote_identifier(one->meta->name), {}}), true);
+                return r;
+            });
+        };
+        co_return co_await on_pool(work);
+    }
+
     table_schema const* table = schema.by_prefix(path[0]);
     if(!table)
         co_return error_reply(404, "Tabla no encontrada: '" + path[0] + "'. Disponibles: " + table_list());
@@ -456,6 +563,45 @@ asio::awaitable<api_reply> rest_api::route(agentio::http::request const& req)
         if(auto* e = std::get_if<api_error>(&q))
             co_return error_reply(*e);
         auto work = [q = std::move(std::get<aggregate_query>(q))](connection& c) { return run_aggregate(c, q); };
+        co_return co_await on_pool(work);
+    }
+
+    // GET /{prefix}/distinct?field=&limit=&offset= (every table), POST /{prefix}/distinct (tables with search)
+    if(path.size() == 2 && path[1] == "distinct")
+    {
+        if(is_get)
+        {
+            std::optional<std::string> field, limit, offset;
+            for(auto const p : url->params())
+            {
+                if(p.key == "field")
+                    field = p.value;
+                else if(p.key == "limit")
+                    limit = p.value;
+                else if(p.key == "offset")
+                    offset = p.value;
+                else
+                    co_return error_reply(422, p.key + ": parámetro desconocido (admitidos: field, limit, offset)");
+            }
+            auto q = make_distinct_query(*table, field, limit, offset, lim);
+            if(auto* e = std::get_if<api_error>(&q))
+                co_return error_reply(*e);
+            auto work = [q = std::move(std::get<distinct_query>(q))](connection& c) { return run_distinct(c, q); };
+            co_return co_await on_pool(work);
+        }
+        if(!is_post)
+            co_return method_not_allowed("GET, POST");
+        if(!table->meta->soporta_busqueda)
+            co_return error_reply(404, "La tabla '" + std::string(table->meta->name) +
+                    "' no admite búsqueda con filtros; usa GET /api/v1/" + std::string(table->meta->prefix) +
+                    "/distinct?field=");
+        auto body = parse_json_body(req.body());
+        if(auto* e = std::get_if<api_error>(&body))
+            co_return error_reply(*e);
+        auto q = make_distinct_query(*table, std::get<json::value>(body), lim);
+        if(auto* e = std::get_if<api_error>(&q))
+            co_return error_reply(*e);
+        auto work = [q = std::move(std::get<distinct_query>(q))](connection& c) { return run_distinct(c, q); };
         co_return co_await on_pool(work);
     }
 
