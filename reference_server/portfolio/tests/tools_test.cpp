@@ -22,6 +22,7 @@
 #include <lodepng.h>
 
 #include <cmath>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -419,6 +420,17 @@ BOOST_AUTO_TEST_CASE(obtener_valores_campo_lists_distinct_values_as_sql)
     // The null value comes last.
     auto const bi = runner().ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"referente_bi"})"));
     BOOST_TEST(bi.at("valores").as_array().back().is_null());
+
+    // Numbers by value; a table without /search is answered by the API too, exactly.
+    auto const anios = runner().ok("obtener_valores_campo", parse(R"({"tabla":"beneficios","campo":"anio"})"));
+    json::array expected_anios;
+    for(auto const& a : sql_strings("SELECT DISTINCT anio FROM beneficios ORDER BY anio"))
+        expected_anios.push_back(std::stoll(a));
+    BOOST_TEST(anios.at("valores") == expected_anios);
+    auto const contenidos = runner().ok("obtener_valores_campo",
+        parse(R"({"tabla":"documentos_items","campo":"contenido","limite":3})"));
+    BOOST_TEST(contenidos.at("valores").as_array().size() == 3u);
+    BOOST_TEST(contenidos.at("total_distintos") == sql_strings("SELECT DISTINCT contenido FROM documentos_items").size());
 }
 
 BOOST_AUTO_TEST_CASE(more_groups_than_the_api_lists_keep_exact_totals)
@@ -444,11 +456,133 @@ BOOST_AUTO_TEST_CASE(more_groups_than_the_api_lists_keep_exact_totals)
         BOOST_TEST(std::abs(sums.at("total_general").to_number<double>() -
                        sql_double("SELECT sum(importe_2024) FROM datos_relevantes")) < 0.01);
         BOOST_TEST(sums.at("cantidad") == sql_count(db, "SELECT count(*) FROM datos_relevantes"));
-        auto const values = t.ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"unidad"})"));
+        // Distinct values are paged by the API: the first 5 in reading order, the exact number of them.
+        auto const values = t.ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"unidad","limite":5})"));
         BOOST_TEST(values.at("valores").as_array().size() == 5u);
-        BOOST_TEST(values.at("nota").as_string().starts_with("El campo tiene más de 5 valores distintos"));
+        BOOST_TEST(values.at("total_distintos") == sql_strings("SELECT DISTINCT unidad FROM datos_relevantes").size());
+        BOOST_TEST(!values.as_object().contains("nota"));
+        // More than this API gives at once is the API's 422, in the tool's words.
+        auto const over = t.error("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"unidad"})"));
+        BOOST_TEST(over == "Error en los parámetros de búsqueda: limite: debe estar entre 1 y 5 (recibido 100).", over);
     }
     small.stop();
+    serving.join();
+}
+
+// Each tool is one or two calls of the REST API: a proxy in front of the
+// shared server records what the tools ask, exactly as it arrives.
+BOOST_AUTO_TEST_CASE(each_tool_is_one_or_two_api_calls)
+{
+    struct recorder
+    {
+        std::mutex mutex;
+        std::vector<std::string> calls;
+    };
+    struct recording_proxy
+    {
+        agentio::http::client* http;
+        std::string upstream;
+        recorder* log;
+
+        asio::awaitable<boost::beast::http::message_generator> operator()(agentio::http::request&& req) const
+        {
+            {
+                std::lock_guard lock(log->mutex);
+                log->calls.push_back(std::string(req.method_string()) + " " + std::string(req.target()));
+            }
+            agentio::http::client_request out;
+            out.method = req.method();
+            out.url = upstream + std::string(req.target());
+            if(!req.body().empty())
+            {
+                out.headers.set(boost::beast::http::field::content_type, "application/json");
+                out.body = req.body();
+            }
+            auto [err, res] = co_await http->async_request(std::move(out), asio::use_awaitable);
+            if(err)
+                co_return agentio::http::make_error_response(boost::beast::http::status::bad_gateway, err.message,
+                    req.version(), req.keep_alive());
+            agentio::http::response r{static_cast<boost::beast::http::status>(res.status), req.version()};
+            r.set(boost::beast::http::field::content_type, "application/json");
+            r.keep_alive(req.keep_alive());
+            r.body() = std::move(res.body);
+            r.prepare_payload();
+            co_return r;
+        }
+    };
+    asio::io_context ioc;
+    agentio::http::client upstream_http(ioc.get_executor());
+    recorder log;
+    agentio::http::server<recording_proxy> proxy(ioc.get_executor(),
+        recording_proxy{&upstream_http, "http://127.0.0.1:" + std::to_string(shared_server::get().endpoint().port()), &log});
+    auto const ep = proxy.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    proxy.start();
+    auto guard = asio::make_work_guard(ioc);
+    std::thread serving([&] { ioc.run(); });
+    {
+        tool_runner t(tool_runner::base_of(ep));
+        auto calls = [&](std::string_view tool, json::value args) {
+            {
+                std::lock_guard lock(log.mutex);
+                log.calls.clear();
+            }
+            auto const r = t.call(tool, std::move(args));
+            BOOST_TEST(!r.is_error, tool << ": " << r.joined_text());
+            std::lock_guard lock(log.mutex);
+            return log.calls;
+        };
+        using calls_t = std::vector<std::string>;
+        std::string const pid = sql_strings("SELECT portfolio_id FROM documentos ORDER BY id LIMIT 1").at(0);
+
+        BOOST_TEST(calls("listar_tablas", json::object{}) == calls_t{"GET /api/v1/tables"});
+        BOOST_TEST(calls("describir_tabla", parse(R"({"tabla":"documentos_items"})")) ==
+            calls_t{"GET /api/v1/tables/documentos-items"});
+        BOOST_TEST(calls("obtener_valores_campo", parse(R"({"tabla":"documentos_items","campo":"tipo_contenido"})")) ==
+            calls_t{"GET /api/v1/documentos-items/distinct?field=tipo_contenido&limit=100"});
+        BOOST_TEST(calls("obtener_valores_campo", parse(R"({"tabla":"hechos","campo":"estado","limite":7})")) ==
+            calls_t{"GET /api/v1/hechos/distinct?field=estado&limit=7"});
+        BOOST_TEST(calls("obtener_documentos", parse(R"({"texto_busqueda":"plan","limite":5})")) ==
+            calls_t{"POST /api/v1/documentos/search"});
+        BOOST_TEST(calls("obtener_documentos", json::object{{"portfolio_id", pid}, {"texto_busqueda", "a"}}) ==
+            (calls_t{"POST /api/v1/documentos/search", "GET /api/v1/documentos-items/portfolio/" + pid}));
+        BOOST_TEST(calls("buscar_en_tabla", parse(R"({"tabla":"beneficios","limite":3,"desplazamiento":2})")) ==
+            calls_t{"GET /api/v1/beneficios?limit=3&offset=2"});
+        BOOST_TEST(calls("buscar_en_tabla", parse(R"({"tabla":"hechos"})")) == calls_t{"POST /api/v1/hechos/search"});
+        BOOST_TEST(calls("buscar_iniciativas", json::object{}) == calls_t{"POST /api/v1/datos-relevantes/search"});
+        BOOST_TEST(calls("obtener_iniciativa", json::object{{"portfolio_id", pid}}) ==
+            calls_t{"GET /api/v1/portfolio/" + pid});
+        BOOST_TEST(calls("contar_iniciativas", parse(R"({"campo_agrupacion":"unidad"})")) ==
+            calls_t{"POST /api/v1/datos-relevantes/aggregate"});
+        BOOST_TEST(calls("totalizar_importes", parse(R"({"campo_importe":"importe_2025"})")) ==
+            calls_t{"POST /api/v1/datos-relevantes/aggregate"});
+
+        // Boost.URL encodes each value as one path segment or one query value.
+        {
+            std::lock_guard lock(log.mutex);
+            log.calls.clear();
+        }
+        auto const odd = t.call("obtener_iniciativa", parse(R"({"portfolio_id":"a/b?c=d#e%41 f+g"})"));
+        BOOST_TEST(odd.is_error);
+        {
+            std::lock_guard lock(log.mutex);
+            BOOST_TEST(log.calls == calls_t{"GET /api/v1/portfolio/a%2Fb%3Fc=d%23e%2541%20f+g"});
+            log.calls.clear();
+        }
+        BOOST_TEST(t.call("obtener_iniciativa", parse(R"({"portfolio_id":".."})")).is_error);
+        {
+            std::lock_guard lock(log.mutex);
+            BOOST_TEST(log.calls == calls_t{"GET /api/v1/portfolio/%2E%2E"}); // data, not a dot-segment
+            log.calls.clear();
+        }
+        auto const odd_field = t.call("obtener_valores_campo", parse(R"({"tabla":"notas","campo":"a&b=c d+e#f"})"));
+        BOOST_TEST(odd_field.is_error);
+        BOOST_TEST(odd_field.joined_text().find("campo desconocido 'a&b=c d+e#f'") != std::string::npos,
+            odd_field.joined_text());
+        std::lock_guard lock(log.mutex);
+        BOOST_TEST(log.calls == calls_t{"GET /api/v1/notas/distinct?field=a%26b%3Dc%20d%2Be%23f&limit=100"});
+    }
+    guard.reset();
+    ioc.stop();
     serving.join();
 }
 
@@ -495,6 +629,9 @@ BOOST_AUTO_TEST_CASE(not_found_initiatives)
     // Path characters are data, not a path.
     BOOST_TEST(runner().error("obtener_iniciativa", parse(R"({"portfolio_id":"../health"})")) ==
         "No se encontraron datos para ../health.");
+    for(std::string const id : {"..", ".", "a/b?c=d#e%41 f+g", "%2E%2E"})
+        BOOST_TEST(runner().error("obtener_iniciativa", json::object{{"portfolio_id", id}}) ==
+            "No se encontraron datos para " + id + ".");
 }
 
 BOOST_AUTO_TEST_CASE(invalid_arguments_are_reported_in_spanish_before_any_call)

@@ -8,6 +8,9 @@
 
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/url/encode.hpp>
+#include <boost/url/parse.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
 
 namespace portfolio::agent {
 
@@ -19,21 +22,66 @@ api_client::api_client(agentio::http::client& http, std::string base_url, std::c
 {
     while(!base_url_.empty() && base_url_.back() == '/')
         base_url_.pop_back();
+    if(auto parsed = boost::urls::parse_absolute_uri(base_url_))
+        base_.emplace(*parsed);
 }
 
-asio::awaitable<api_result> api_client::get(std::string path) const
+boost::urls::url api_client::url(std::initializer_list<std::string_view> segments,
+    std::initializer_list<boost::urls::param_view> params) const
+{
+    if(!base_)
+        return {};
+    boost::urls::url u = *base_;
+    for(auto s : segments)
+    {
+        // Boost.URL keeps "." and ".." as they are, which anything normalizing
+        // the path on the way would take for dot-segments: escaped, they are data.
+        if(s == "." || s == "..")
+            u.encoded_segments().push_back(s == "." ? "%2E" : "%2E%2E");
+        else
+            u.segments().push_back(s);
+    }
+    // Every byte of a key or value outside the unreserved set is escaped:
+    // Boost.URL's params().append would leave '+' as it is, and the server,
+    // like any form decoder, reads a '+' in a query as a space.
+    for(auto const& p : params)
+    {
+        auto const key = boost::urls::encode(p.key, boost::urls::unreserved_chars);
+        auto const value = boost::urls::encode(p.value, boost::urls::unreserved_chars);
+        u.encoded_params().append(
+            boost::urls::param_pct_view(boost::urls::pct_string_view(key), boost::urls::pct_string_view(value)));
+    }
+    return u;
+}
+
+asio::awaitable<api_result> api_client::get(boost::urls::url target) const
 {
     agentio::http::client_request req;
     req.method = boost::beast::http::verb::get;
-    req.url = base_url_ + path;
+    req.url = target.buffer();
     co_return co_await call(std::move(req));
 }
 
-asio::awaitable<api_result> api_client::post(std::string path, json::value const& body) const
+asio::awaitable<api_result> api_client::get(std::string encoded_target) const
+{
+    boost::urls::url u;
+    auto rel = boost::urls::parse_relative_ref(encoded_target);
+    if(base_ && rel)
+    {
+        u = *base_;
+        for(auto s : rel->encoded_segments())
+            u.encoded_segments().push_back(s);
+        if(rel->has_query())
+            u.set_encoded_query(rel->encoded_query());
+    }
+    co_return co_await get(std::move(u));
+}
+
+asio::awaitable<api_result> api_client::post(boost::urls::url target, json::value const& body) const
 {
     agentio::http::client_request req;
     req.method = boost::beast::http::verb::post;
-    req.url = base_url_ + path;
+    req.url = target.buffer();
     req.headers.set(boost::beast::http::field::content_type, "application/json");
     req.body = agentio::to_json_text(body);
     co_return co_await call(std::move(req));
@@ -78,27 +126,6 @@ asio::awaitable<api_result> api_client::call(agentio::http::client_request req) 
     if(out.detail.empty())
         out.detail = "estado HTTP " + std::to_string(out.status);
     co_return out;
-}
-
-std::string path_segment(std::string_view s)
-{
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    out.reserve(s.size());
-    for(unsigned char c : s)
-    {
-        bool const unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-            c == '-' || c == '.' || c == '_' || c == '~';
-        if(unreserved)
-            out.push_back(static_cast<char>(c));
-        else
-        {
-            out.push_back('%');
-            out.push_back(hex[c >> 4]);
-            out.push_back(hex[c & 15]);
-        }
-    }
-    return out;
 }
 
 } // namespace portfolio::agent

@@ -12,8 +12,12 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/value.hpp>
+#include <boost/url/param.hpp>
+#include <boost/url/url.hpp>
 
 #include <chrono>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,8 +53,21 @@ public:
     api_client(agentio::http::client& http, std::string base_url,
         std::chrono::steady_clock::duration timeout = std::chrono::seconds(30));
 
-    boost::asio::awaitable<api_result> get(std::string path) const;
-    boost::asio::awaitable<api_result> post(std::string path, boost::json::value const& body) const;
+    /// The URL of `segments` below the base URL, with `params` as its query,
+    /// built by Boost.URL: each segment stays one path segment whatever it
+    /// holds ('/', '?', '%', "..": percent-encoded), each key and value is encoded
+    /// for the query with everything but unreserved characters escaped ('+'
+    /// too, which a query decoder reads as a space). An unusable base URL
+    /// gives an empty URL, which the call reports as unreachable.
+    boost::urls::url url(std::initializer_list<std::string_view> segments,
+        std::initializer_list<boost::urls::param_view> params = {}) const;
+
+    boost::asio::awaitable<api_result> get(boost::urls::url target) const;
+    boost::asio::awaitable<api_result> post(boost::urls::url target, boost::json::value const& body) const;
+
+    /// GET of a target already encoded, relative to the base URL
+    /// ("/datos-relevantes?limit=1"): its segments and query are appended by Boost.URL.
+    boost::asio::awaitable<api_result> get(std::string encoded_target) const;
 
     std::string const& base_url() const noexcept { return base_url_; }
 
@@ -59,10 +76,8 @@ private:
 
     agentio::http::client* http_;
     std::string base_url_;
+    std::optional<boost::urls::url> base_; // parsed once; empty when base_url_ is not a URL
     std::chrono::steady_clock::duration timeout_;
 };
-
-/// `s` as one URL path segment: everything but unreserved characters percent-encoded.
-std::string path_segment(std::string_view s);
 
 } // namespace portfolio::agent

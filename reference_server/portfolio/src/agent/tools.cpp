@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 namespace portfolio::agent {
 
@@ -201,33 +200,6 @@ std::int64_t clamp_rows(std::optional<std::int64_t> limite, tool_environment con
     return std::clamp<std::int64_t>(limite.value_or(env.default_rows), 1, env.max_rows);
 }
 
-// Sorts distinct values as a person reads a list: numbers by value, then
-// text (case-insensitive first, bytes to break ties), null last.
-bool value_less(json::value const& a, json::value const& b)
-{
-    auto rank = [](json::value const& v) { return v.is_null() ? 2 : v.is_string() ? 1 : 0; };
-    if(rank(a) != rank(b))
-        return rank(a) < rank(b);
-    if(a.is_string())
-    {
-        auto const& x = a.get_string();
-        auto const& y = b.get_string();
-        auto lower = [](unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; };
-        bool const less_ci = std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
-            [&](char p, char q) { return lower(static_cast<unsigned char>(p)) < lower(static_cast<unsigned char>(q)); });
-        bool const greater_ci = std::lexicographical_compare(y.begin(), y.end(), x.begin(), x.end(),
-            [&](char p, char q) { return lower(static_cast<unsigned char>(p)) < lower(static_cast<unsigned char>(q)); });
-        if(less_ci != greater_ci)
-            return less_ci;
-        return std::string_view(x) < std::string_view(y);
-    }
-    if(a.is_null())
-        return false;
-    if(a.is_bool())
-        return !a.get_bool() && b.get_bool();
-    return as_double(a) < as_double(b);
-}
-
 // One POST /{prefix}/aggregate: its groups (each an object, with "valor"
 // when grouped), whether the API cut them, or the error the model reads.
 struct aggregate_reply
@@ -241,7 +213,8 @@ asio::awaitable<aggregate_reply> aggregate(tool_environment const& env, std::str
     std::string_view subject, std::span<field_rename const> renames)
 {
     bool const grouped = body.contains("group_by");
-    auto r = co_await env.api->post("/" + std::string(prefix) + "/aggregate", body);
+    auto target = env.api->url({prefix, "aggregate"});
+    auto r = co_await env.api->post(std::move(target), body);
     aggregate_reply out;
     if(!r.ok())
     {
@@ -306,7 +279,8 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
 asio::awaitable<tool_result> buscar_iniciativas::operator()(args a, agentio::tool_context&) const
 {
     auto body = search_body(a.filtros, a.orden_campo, a.orden_direccion, clamp_rows(a.limite, *env), a.desplazamiento);
-    auto r = co_await env->api->post("/datos-relevantes/search", body);
+    auto target = env->api->url({"datos-relevantes", "search"});
+    auto r = co_await env->api->post(std::move(target), body);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, "datos_relevantes", env->api->base_url(), search_renames));
     co_return paged_result(r, a.campos, "datos_relevantes", *env);
@@ -320,16 +294,20 @@ asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_c
     std::int64_t const limite = clamp_rows(a.limite, *env);
     api_result r;
     if(t->soporta_busqueda)
-        r = co_await env->api->post("/" + std::string(t->prefix) + "/search",
-            search_body(a.filtros, a.orden_campo, a.orden_direccion, limite, a.desplazamiento));
+    {
+        auto target = env->api->url({t->prefix, "search"});
+        auto const body = search_body(a.filtros, a.orden_campo, a.orden_direccion, limite, a.desplazamiento);
+        r = co_await env->api->post(std::move(target), body);
+    }
     else
     {
         if((a.filtros && !a.filtros->empty()) || a.orden_campo)
             co_return tool_result::error("La tabla '" + a.tabla +
                 "' no admite búsqueda con filtros ni ordenación: solo listado paginado (limite, desplazamiento). "
                 "Tablas con filtros: " + search_tables_list() + ".");
-        r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=" + std::to_string(limite) +
-            "&offset=" + std::to_string(a.desplazamiento));
+        auto target = env->api->url(
+            {t->prefix}, {{"limit", std::to_string(limite)}, {"offset", std::to_string(a.desplazamiento)}});
+        r = co_await env->api->get(std::move(target));
     }
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url(), search_renames));
@@ -338,7 +316,8 @@ asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_c
 
 asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::tool_context&) const
 {
-    auto r = co_await env->api->get("/portfolio/" + path_segment(a.portfolio_id));
+    auto target = env->api->url({"portfolio", a.portfolio_id});
+    auto r = co_await env->api->get(std::move(target));
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.portfolio_id, env->api->base_url()));
     auto const* tablas = r.body.is_object() ? r.body.get_object().if_contains("tablas") : nullptr;
@@ -376,81 +355,38 @@ asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::too
 
 asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::tool_context&) const
 {
-    std::size_t const limite = static_cast<std::size_t>(clamp_rows(a.limite, *env));
+    std::int64_t const limite = clamp_rows(a.limite, *env);
     std::string const subject = a.portfolio_id ? *a.portfolio_id : std::string("documentos");
-    json::array documentos;
-    std::int64_t total = 0;
-    if(a.portfolio_id && !a.texto_busqueda && !a.estado)
+    // One search: the initiative and the state as plain filters, the text as
+    // an `any` group (the summary or the file name), first rows by id.
+    json::array filters;
+    if(a.portfolio_id)
+        filters.push_back({{"field", "portfolio_id"}, {"operator", "eq"}, {"value", *a.portfolio_id}});
+    if(a.estado)
+        filters.push_back({{"field", "estado"}, {"operator", "eq"}, {"value", *a.estado}});
+    if(a.texto_busqueda)
     {
-        auto r = co_await env->api->get("/documentos/portfolio/" + path_segment(*a.portfolio_id));
-        if(!r.ok())
-            co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url()));
-        if(!r.body.is_array())
-            co_return unexpected_answer();
-        documentos = std::move(r.body.get_array());
-        total = static_cast<std::int64_t>(documentos.size());
+        json::array any;
+        for(char const* field : {"resumen_documento", "nombre_fichero"})
+            any.push_back({{"field", field}, {"operator", "ilike"}, {"value", "%" + *a.texto_busqueda + "%"}});
+        filters.push_back(json::object{{"any", std::move(any)}});
     }
-    else
-    {
-        // Text matches the summary or the file name: one search per field
-        // (the API's filters are a conjunction), merged by id. The union's
-        // first `limite` ids are among the first `limite` of each search, and
-        // its size is |A| + |B| - |A and B|, the last from one more count.
-        json::array common;
-        if(a.portfolio_id)
-            common.push_back({{"field", "portfolio_id"}, {"operator", "eq"}, {"value", *a.portfolio_id}});
-        if(a.estado)
-            common.push_back({{"field", "estado"}, {"operator", "eq"}, {"value", *a.estado}});
-        auto text_filter = [&](char const* field) {
-            return json::object{{"field", field}, {"operator", "ilike"}, {"value", "%" + *a.texto_busqueda + "%"}};
-        };
-        std::vector<json::array> searches;
-        if(a.texto_busqueda)
-        {
-            for(char const* field : {"resumen_documento", "nombre_fichero"})
-            {
-                json::array f = common;
-                f.push_back(text_filter(field));
-                searches.push_back(std::move(f));
-            }
-            json::array both = common;
-            both.push_back(text_filter("resumen_documento"));
-            both.push_back(text_filter("nombre_fichero"));
-            searches.push_back(std::move(both));
-        }
-        else
-            searches.push_back(common);
-        std::map<std::int64_t, json::value> by_id;
-        for(std::size_t i = 0; i < searches.size(); ++i)
-        {
-            bool const intersection = i == 2;
-            json::object body{{"filters", std::move(searches[i])}, {"order_by", "id"},
-                {"limit", intersection ? 1 : static_cast<std::int64_t>(limite)}, {"offset", 0}};
-            auto r = co_await env->api->post("/documentos/search", body);
-            if(!r.ok())
-                co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url(), search_renames));
-            auto const* rows = member_array(r.body, "data");
-            if(!rows)
-                co_return unexpected_answer();
-            if(intersection)
-            {
-                total -= member_int(r.body, "total");
-                continue;
-            }
-            total += member_int(r.body, "total");
-            for(auto const& row : *rows)
-                by_id.emplace(member_int(row, "id"), row);
-        }
-        for(auto& [id, row] : by_id)
-            documentos.push_back(std::move(row));
-    }
-    if(documentos.size() > limite)
-        documentos.resize(limite);
+    json::object body{{"filters", std::move(filters)}, {"order_by", "id"}, {"limit", limite}, {"offset", 0}};
+    auto target = env->api->url({"documentos", "search"});
+    auto r = co_await env->api->post(std::move(target), body);
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url(), search_renames));
+    auto* rows = r.body.is_object() ? r.body.get_object().if_contains("data") : nullptr;
+    if(!rows || !rows->is_array())
+        co_return unexpected_answer();
+    json::array documentos = std::move(rows->get_array());
+    std::int64_t const total = member_int(r.body, "total");
 
     // The extracted sections of each document, when one initiative is asked for.
     if(a.portfolio_id && !documentos.empty())
     {
-        auto items = co_await env->api->get("/documentos-items/portfolio/" + path_segment(*a.portfolio_id));
+        auto items_target = env->api->url({"documentos-items", "portfolio", *a.portfolio_id});
+        auto items = co_await env->api->get(std::move(items_target));
         if(!items.ok())
             co_return tool_result::error(describe_api_failure(items, subject, env->api->base_url()));
         std::map<std::int64_t, json::array> by_document;
@@ -564,17 +500,27 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
 
 asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_context&) const
 {
+    auto target = env->api->url({"tables"});
+    auto r = co_await env->api->get(std::move(target));
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, "las tablas", env->api->base_url()));
+    auto const* data = member_array(r.body, "data");
+    if(!data)
+        co_return unexpected_answer();
     json::array out;
-    for(auto const& t : tables)
+    for(auto const& t : *data)
     {
-        auto r = co_await env->api->get("/" + std::string(t.prefix) + "?limit=1");
-        if(!r.ok())
-            co_return tool_result::error(describe_api_failure(r, t.name, env->api->base_url()));
-        out.push_back({{"tabla", t.name}, {"descripcion", t.descripcion}, {"num_registros", member_int(r.body, "total")},
-            {"soporta_busqueda", t.soporta_busqueda}});
+        auto const* o = t.if_object();
+        auto const* tabla = o ? o->if_contains("tabla") : nullptr;
+        auto const* descripcion = o ? o->if_contains("descripcion") : nullptr;
+        auto const* search = o ? o->if_contains("soporta_busqueda") : nullptr;
+        if(!tabla || !descripcion || !search || !o->contains("num_registros"))
+            co_return unexpected_answer();
+        out.push_back({{"tabla", *tabla}, {"descripcion", *descripcion}, {"num_registros", member_int(t, "num_registros")},
+            {"soporta_busqueda", *search}});
     }
     tool_result result = tool_result::json(std::move(out));
-    result.summary = std::to_string(tables.size()) + " tablas";
+    result.summary = plural(data->size(), "tabla", "tablas");
     co_return result;
 }
 
@@ -583,24 +529,25 @@ asio::awaitable<tool_result> describir_tabla::operator()(args a, agentio::tool_c
     auto const* t = find_table_by_name(a.tabla);
     if(!t)
         co_return tool_result::error(unknown_table(a.tabla));
-    auto r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=1");
+    auto target = env->api->url({"tables", t->prefix});
+    auto r = co_await env->api->get(std::move(target));
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url()));
-    auto const* rows = member_array(r.body, "data");
-    if(!rows)
+    auto const* columns = member_array(r.body, "campos");
+    if(!columns)
         co_return unexpected_answer();
-    json::object out{{"tabla", t->name}, {"descripcion", t->descripcion}};
-    std::size_t fields = 0;
-    if(!rows->empty() && rows->front().is_object())
+    json::array campos;
+    for(auto const& c : *columns)
     {
-        json::array campos;
-        for(auto const& kv : rows->front().get_object())
-            campos.push_back(json::string(kv.key()));
-        fields = campos.size();
-        out["campos"] = std::move(campos);
+        auto const* o = c.if_object();
+        auto const* nombre = o ? o->if_contains("nombre") : nullptr;
+        if(!nombre || !nombre->is_string())
+            co_return unexpected_answer();
+        campos.push_back(*nombre);
     }
-    out["num_registros"] = member_int(r.body, "total");
-    out["soporta_busqueda"] = t->soporta_busqueda;
+    std::size_t const fields = campos.size();
+    json::object out{{"tabla", t->name}, {"descripcion", t->descripcion}, {"campos", std::move(campos)},
+        {"num_registros", member_int(r.body, "num_registros")}, {"soporta_busqueda", t->soporta_busqueda}};
     co_return finish(std::move(out), *env, plural(fields, "campo", "campos"));
 }
 
@@ -609,68 +556,30 @@ asio::awaitable<tool_result> obtener_valores_campo::operator()(args a, agentio::
     auto const* t = find_table_by_name(a.tabla);
     if(!t)
         co_return tool_result::error(unknown_table(a.tabla));
-    std::vector<json::value> values;
-    std::string nota;
-    if(t->soporta_busqueda)
-    {
-        // Distinct values straight from SQL (GROUP BY): exact for any table size.
-        json::object body{{"group_by", a.campo}, {"metrics", json::array{json::object{{"op", "count"}}}}};
-        static constexpr field_rename renames[] = {
-            {"group_by", "campo"}};
-        auto reply = co_await aggregate(*env, t->prefix, body, a.tabla, renames);
-        if(reply.failure)
-            co_return std::move(*reply.failure);
-        for(auto const& g : reply.groups)
-            values.push_back(g.get_object().at("valor"));
-        if(reply.truncated)
-            nota = "El campo tiene más de " + std::to_string(values.size()) +
-                " valores distintos; se listan los más frecuentes.";
-    }
-    else
-    {
-        // Tables without /search or /aggregate: read the listing page by page.
-        constexpr std::int64_t page = 1000;
-        constexpr std::int64_t max_rows = 50000;
-        std::set<std::string> seen; // by JSON text: 1 and 1.0 stay apart as the API wrote them
-        std::int64_t offset = 0;
-        std::int64_t total = 0;
-        do
-        {
-            auto r = co_await env->api->get("/" + std::string(t->prefix) + "?limit=" + std::to_string(page) +
-                "&offset=" + std::to_string(offset));
-            if(!r.ok())
-                co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url()));
-            auto const* rows = member_array(r.body, "data");
-            if(!rows)
-                co_return unexpected_answer();
-            total = member_int(r.body, "total");
-            for(auto const& row : *rows)
-            {
-                auto const* o = row.if_object();
-                auto const* v = o ? o->if_contains(a.campo) : nullptr;
-                if(!v)
-                    co_return tool_result::error("Error en los parámetros de búsqueda: campo: campo desconocido '" +
-                        a.campo + "' en la tabla " + a.tabla + ". Usa describir_tabla para ver sus campos.");
-                if(seen.insert(agentio::to_json_text(*v)).second)
-                    values.push_back(*v);
-            }
-            offset += static_cast<std::int64_t>(rows->size());
-            if(rows->empty())
-                break;
-        } while(offset < total && offset < max_rows);
-        if(offset < total)
-            nota = "Se leyeron las primeras " + std::to_string(offset) + " de " + std::to_string(total) + " filas.";
-    }
-    std::sort(values.begin(), values.end(), value_less);
-    std::size_t const distinct = values.size();
+    // Distinct values straight from SQL, in reading order (numbers, then
+    // text ignoring case, null last), with their exact number.
+    auto target = env->api->url({t->prefix, "distinct"}, {{"field", a.campo}, {"limit", std::to_string(a.limite)}});
+    auto r = co_await env->api->get(std::move(target));
+    static constexpr field_rename renames[] = {{"field", "campo"}, {"limit", "limite"}};
+    if(!r.ok())
+        co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url(), renames));
+    auto const* data = member_array(r.body, "data");
+    if(!data)
+        co_return unexpected_answer();
     json::array valores;
-    for(std::size_t i = 0; i < values.size() && i < static_cast<std::size_t>(a.limite); ++i)
-        valores.push_back(std::move(values[i]));
+    for(auto const& v : *data)
+    {
+        auto const* o = v.if_object();
+        auto const* valor = o ? o->if_contains("valor") : nullptr;
+        if(!valor)
+            co_return unexpected_answer();
+        valores.push_back(*valor);
+    }
+    std::int64_t const distinct = member_int(r.body, "total");
     json::object out{{"tabla", t->name}, {"campo", a.campo}, {"valores", std::move(valores)},
         {"total_distintos", distinct}};
-    if(!nota.empty())
-        out["nota"] = nota;
-    co_return finish(std::move(out), *env, plural(distinct, "valor distinto", "valores distintos"));
+    co_return finish(std::move(out), *env,
+        plural(static_cast<std::size_t>(distinct), "valor distinto", "valores distintos"));
 }
 
 asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_context&) const
