@@ -7,11 +7,11 @@
 // generate_database() opens the file, runs the generation passes and compacts
 // the result. The generator itself lives in generator/:
 //   random.hpp            the random source (xoshiro256** seeded by splitmix64, Irwin-Hall normals)
-//   calendar.hpp          dates, month arithmetic and the fixed "today"
+//   calendar.hpp          dates on std::chrono (sys_days, year_month_day), the fixed "today"
 //   money.hpp             amounts in integer cents
 //   text.{hpp,cpp}        Spanish number, euro and date formatting, slugs, cutting text
 //   vocabulary.{hpp,cpp}  the Spanish vocabulary: states, units, frameworks, names, suppliers...
-//   table_writer.hpp      the database connection and the typed row writer (CREATE TABLE, INSERT)
+//   table_writer.{hpp,cpp} the typed row writer on agentio::sqlite (CREATE TABLE, INSERT)
 //   schema.hpp            the 26 tables
 //   model.hpp             people, initiatives and the context the passes share
 //   passes.hpp            the passes, in order:
@@ -33,12 +33,15 @@
 #include "portfolio/generator/passes.hpp"
 #include "portfolio/generator/text.hpp"
 
+#include <sqlite3.h>
+
 #include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace portfolio {
 namespace {
@@ -75,22 +78,27 @@ generator_report generate_database(std::filesystem::path const& path, generator_
     generator_report report;
     report.initiatives = options.initiatives;
     {
-        Db db;
-        db.open(tmp.string());
-        db.exec("PRAGMA page_size=4096");
-        db.exec("PRAGMA journal_mode=OFF");
-        db.exec("PRAGMA synchronous=OFF");
-        db.exec("PRAGMA cache_size=-65536");
+        auto opened = agentio::sqlite::connection::open(tmp, agentio::sqlite::open_mode::read_write_create);
+        if (!opened) throw std::runtime_error("cannot create database file '" + tmp.string() + "': " + opened.error().message());
+        agentio::sqlite::connection db = std::move(*opened);
+        // agentio::sqlite opens writable files in SQLite's defensive mode, which silently ignores
+        // journal_mode=OFF; this one-shot bulk load into a private file runs our own SQL only, and
+        // writes no rollback journal (a failed run deletes the file).
+        sqlite3_db_config(db.native_handle(), SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr);
+        execute(db, "PRAGMA page_size=4096");
+        execute(db, "PRAGMA journal_mode=OFF");
+        execute(db, "PRAGMA synchronous=OFF");
+        execute(db, "PRAGMA cache_size=-65536");
         // VACUUM's temporary copy: RAM for small databases, a temp file for big ones (output bytes are identical)
-        db.exec(options.initiatives <= 20000 ? "PRAGMA temp_store=MEMORY" : "PRAGMA temp_store=FILE");
-        db.exec("PRAGMA encoding='UTF-8'");
-        db.exec("PRAGMA user_version=1");
+        execute(db, options.initiatives <= 20000 ? "PRAGMA temp_store=MEMORY" : "PRAGMA temp_store=FILE");
+        execute(db, "PRAGMA encoding='UTF-8'");
+        execute(db, "PRAGMA user_version=1");
         {
             auto tables = std::make_unique<Tables>();
             Tables& t = *tables;
-            for (Table* tb : t.all()) db.exec(tb->create_sql());
-            for (Table* tb : t.all()) tb->prepare(db.get());
-            db.exec("BEGIN");
+            for (Table* tb : t.all()) execute(db, tb->create_sql());
+            for (Table* tb : t.all()) tb->prepare(db);
+            execute(db, "BEGIN");
 
             auto ctx = std::make_unique<Ctx>();
             Ctx& c = *ctx;
@@ -112,12 +120,11 @@ generator_report generate_database(std::filesystem::path const& path, generator_
             insert_destacadas(t);
             insert_parametros(db, t);
             create_indexes(db, t);
-            db.exec("COMMIT");
+            execute(db, "COMMIT");
             for (Table* tb : t.all()) report.rows_per_table[tb->name()] = tb->rows();
         }   // statements finalized here
-        db.exec("VACUUM");   // compact, contiguous tables; uses a temporary file, not RAM
-        db.close();
-    }
+        execute(db, "VACUUM");   // compact, contiguous tables; uses a temporary file, not RAM
+    }   // closes the connection
     fs::rename(tmp, path, ec);
     if (ec) throw std::runtime_error("cannot move '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
     guard.keep = true;

@@ -32,7 +32,7 @@ void insert_one_to_one(Ctx& c, Tables& t, std::size_t i);
 // Pass E (summary_tables.cpp, reference_tables.cpp)
 void insert_grupos(Ctx& c, Tables& t);
 void insert_destacadas(Tables& t);
-void insert_parametros(Db& db, Tables& t);
-void create_indexes(Db& db, Tables& t);
+void insert_parametros(agentio::sqlite::connection& db, Tables& t);
+void create_indexes(agentio::sqlite::connection& db, Tables& t);
 
 } // namespace portfolio::generator

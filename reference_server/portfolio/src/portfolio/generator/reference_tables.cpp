@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,16 +89,18 @@ std::vector<ParamSpec> param_specs() {
 
 } // namespace
 
-void insert_parametros(Db& db, Tables& t) {
+void insert_parametros(agentio::sqlite::connection& db, Tables& t) {
     for (auto const& p : param_specs()) {
-        Stmt st(db.get(), cat("SELECT DISTINCT ", p.columna, " FROM ", p.tabla, " WHERE ", p.columna, " IS NOT NULL"));
+        std::string const sql = cat("SELECT DISTINCT ", p.columna, " FROM ", p.tabla, " WHERE ", p.columna, " IS NOT NULL");
+        auto st = db.prepare(sql);
+        if (!st) throw std::runtime_error("SQLite error preparing (" + truncate_utf8(sql, 80) + "): " + db.last_error_message());
         std::vector<std::string> vals;
-        int rc;
-        while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
-            auto const* txt = reinterpret_cast<char const*>(sqlite3_column_text(st.get(), 0));
-            vals.emplace_back(txt ? txt : "");
+        for (;;) {
+            auto const row = st->step();
+            if (!row) throw std::runtime_error(cat("SQLite error reading values of ", p.nombre, ": ", db.last_error_message()));
+            if (!*row) break;
+            vals.emplace_back(st->column_text(0));
         }
-        if (rc != SQLITE_DONE) throw std::runtime_error(cat("SQLite error reading values of ", p.nombre, ": ", sqlite3_errmsg(db.get())));
         auto rank = [&](std::string const& v) -> std::size_t {
             auto it = std::find(p.canon.begin(), p.canon.end(), std::string_view(v));
             return it == p.canon.end() ? p.canon.size() : static_cast<std::size_t>(it - p.canon.begin());
@@ -131,18 +134,18 @@ void insert_destacadas(Tables& t) {
     }
 }
 
-void create_indexes(Db& db, Tables& t) {
+void create_indexes(agentio::sqlite::connection& db, Tables& t) {
     for (Table* tb : t.all()) {
         if (!tb->has_portfolio_id()) continue;
         bool const unique = tb == &t.datos_relevantes || tb == &t.iniciativas || tb == &t.datos_descriptivos || tb == &t.informacion_economica;
-        db.exec(cat(unique ? "CREATE UNIQUE INDEX ux_" : "CREATE INDEX ix_", tb->name(), "_portfolio_id ON ", tb->name(), "(portfolio_id)"));
+        execute(db, cat(unique ? "CREATE UNIQUE INDEX ux_" : "CREATE INDEX ix_", tb->name(), "_portfolio_id ON ", tb->name(), "(portfolio_id)"));
     }
-    db.exec("CREATE INDEX ix_datos_relevantes_estado ON datos_relevantes(estado_de_la_iniciativa)");
-    db.exec("CREATE INDEX ix_datos_relevantes_unidad ON datos_relevantes(unidad)");
-    db.exec("CREATE INDEX ix_documentos_items_documento_id ON documentos_items(documento_id)");
-    db.exec("CREATE INDEX ix_grupos_iniciativas_componente ON grupos_iniciativas(portfolio_id_componente)");
-    db.exec("CREATE INDEX ix_dependencias_relacionado ON dependencias(portfolio_id_relacionado)");
-    db.exec("CREATE INDEX ix_parametros_nombre ON parametros(nombre_parametro, orden)");
+    execute(db, "CREATE INDEX ix_datos_relevantes_estado ON datos_relevantes(estado_de_la_iniciativa)");
+    execute(db, "CREATE INDEX ix_datos_relevantes_unidad ON datos_relevantes(unidad)");
+    execute(db, "CREATE INDEX ix_documentos_items_documento_id ON documentos_items(documento_id)");
+    execute(db, "CREATE INDEX ix_grupos_iniciativas_componente ON grupos_iniciativas(portfolio_id_componente)");
+    execute(db, "CREATE INDEX ix_dependencias_relacionado ON dependencias(portfolio_id_relacionado)");
+    execute(db, "CREATE INDEX ix_parametros_nombre ON parametros(nombre_parametro, orden)");
 }
 
 } // namespace portfolio::generator
