@@ -7,6 +7,7 @@
 #   scripts/test.sh            release build, then the MCP conformance suites, the
 #                              TypeScript SDK client and the chat page in Chromium
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
+#   scripts/test.sh tsan       ThreadSanitizer build of the tests that share state across threads
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
