@@ -4,6 +4,8 @@
 
 #include "portfolio/generator/text.hpp"
 
+#include <agentio/detail/utf8.hpp>
+
 namespace portfolio::generator {
 
 std::string fecha_larga(Date d) {
@@ -124,12 +126,9 @@ std::string sort_key(std::string_view s) {
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     return k;
 }
-/// Truncate at a UTF-8 boundary.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes) {
     if (s.size() <= max_bytes) return std::string(s);
-    std::size_t n = max_bytes;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    std::string r(s.substr(0, n));
+    std::string r(s.substr(0, agentio::detail::utf8_byte_prefix(s, max_bytes)));
     while (!r.empty() && r.back() == ' ') r.pop_back();
     return r;
 }
