@@ -7,7 +7,6 @@
 // encoder itself, and the on-disk store's naming and cleanup rules.
 #include "charts/chart.hpp"
 #include "charts/chart_store.hpp"
-#include "charts/detail/deflate.hpp"
 #include "charts/detail/png.hpp"
 #include "charts/detail/render.hpp"
 #include "charts/format.hpp"
@@ -442,35 +441,59 @@ BOOST_AUTO_TEST_CASE(rendering_is_deterministic_across_threads)
         BOOST_TEST((r == expected));
 }
 
-BOOST_AUTO_TEST_CASE(chart_zlib_round_trips_through_lodepng)
+BOOST_AUTO_TEST_CASE(png_round_trips_through_lodepng)
 {
+    // White runs, repeats of the row above and noise, as in a chart; from one pixel up; every kind of level.
     std::mt19937 rng(7);
-    for (std::size_t const size : {std::size_t{0}, std::size_t{1}, std::size_t{300}, std::size_t{250'000}}) {
-        std::vector<std::uint8_t> data(size);
-        // Runs, repeats of the previous "row" and noise, as in a chart.
-        for (std::size_t i = 0; i < size; ++i)
-            data[i] = i >= 301 && rng() % 3 != 0 ? data[i - 301] : rng() % 4 == 0 ? static_cast<std::uint8_t>(rng()) : 255;
-        auto const z = detail::chart_zlib(data, 3, 301);
-        std::vector<unsigned char> back;
-        BOOST_REQUIRE_EQUAL(lodepng::decompress(back, z), 0u);
-        BOOST_TEST((back == data));
-        BOOST_TEST(detail::adler32(data) == (static_cast<std::uint32_t>(z[z.size() - 4]) << 24
-                                               | static_cast<std::uint32_t>(z[z.size() - 3]) << 16
-                                               | static_cast<std::uint32_t>(z[z.size() - 2]) << 8 | z[z.size() - 1]));
+    for (auto const& [w, h] : {std::pair{1, 1}, std::pair{100, 3}, std::pair{301, 257}}) {
+        detail::canvas c(w, h, detail::rgb{255, 255, 255});
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (rng() % 4 == 0)
+                    c.blend(x, y, detail::hex(static_cast<std::uint32_t>(rng())), 255);
+                else if (y > 0 && rng() % 3 != 0)
+                    c.blend(x, y, c.pixel(x, y - 1), 255);
+        for (int const level : {0, 1, 2, 6, 12}) {
+            detail::png_tuning t;
+            t.level = level;
+            auto const img = decode(detail::encode_png(c, level == 2 ? 150 : 0, t));
+            BOOST_REQUIRE_EQUAL(img.width, static_cast<unsigned>(w));
+            BOOST_REQUIRE_EQUAL(img.height, static_cast<unsigned>(h));
+            for (int y = 0; y < h; ++y)
+                BOOST_TEST(std::equal(c.row(y), c.row(y) + w * 3,
+                    img.rgb.begin() + static_cast<std::ptrdiff_t>(y) * w * 3));
+        }
     }
+    // The dpi goes into pHYs, in pixels per metre, so that a word processor places the chart at its size.
+    for (int const dpi : {0, 150}) {
+        auto const png = detail::encode_png(detail::canvas(4, 3, {}), dpi);
+        lodepng::State state;
+        std::vector<unsigned char> rgb;
+        unsigned w = 0, h = 0;
+        BOOST_REQUIRE_EQUAL(lodepng::decode(rgb, w, h, state, png), 0u);
+        BOOST_TEST(state.info_png.phys_defined == (dpi > 0 ? 1u : 0u));
+        if (dpi > 0) {
+            BOOST_TEST(state.info_png.phys_x == 5906u); // 150 / 0,0254 m
+            BOOST_TEST(state.info_png.phys_y == 5906u);
+            BOOST_TEST(state.info_png.phys_unit == 1u);
+        }
+    }
+    detail::png_tuning bad;
+    bad.level = 13;
+    BOOST_CHECK_THROW(detail::encode_png(detail::canvas(2, 2, {}), 0, bad), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_CASE(every_encoder_writes_the_same_image)
 {
     auto const canvas = detail::render_canvas(sample(chart_type::line), {});
     auto const reference = decode(detail::encode_png(canvas, 150));
-    for (auto const e : {detail::png_encoder::lodepng_custom, detail::png_encoder::lodepng_deflate}) {
+    for (int const filter : {-1, 0, 2}) {
         detail::png_tuning t;
-        t.encoder = e;
+        t.encoder = detail::png_encoder::lodepng_deflate;
         t.windowsize = 1024;
         t.nicematch = 64;
         t.lazymatching = false;
-        t.filter = 0;
+        t.filter = filter;
         BOOST_TEST((decode(detail::encode_png(canvas, 150, t)).rgb == reference.rgb));
     }
     for (int y = 0; y < canvas.height(); y += 97)

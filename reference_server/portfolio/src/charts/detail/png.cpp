@@ -4,14 +4,13 @@
 
 #include "charts/detail/png.hpp"
 
-#include "charts/detail/deflate.hpp"
-
+#include <libdeflate.h>
 #include <lodepng.h>
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -25,24 +24,28 @@ void check(unsigned error)
         throw std::runtime_error(std::string("no se ha podido codificar el PNG: ") + lodepng_error_text(error));
 }
 
-void put_u32(std::vector<unsigned char>& out, std::uint32_t v)
+void store_u32(unsigned char* p, std::uint32_t v) noexcept
 {
-    unsigned char const b[4] = {static_cast<unsigned char>(v >> 24), static_cast<unsigned char>(v >> 16),
-        static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v)};
-    out.insert(out.end(), b, b + 4);
+    p[0] = static_cast<unsigned char>(v >> 24);
+    p[1] = static_cast<unsigned char>(v >> 16);
+    p[2] = static_cast<unsigned char>(v >> 8);
+    p[3] = static_cast<unsigned char>(v);
 }
 
-/// Appends a chunk: length, type, data and the CRC that lodepng computes over type and data.
-void put_chunk(std::vector<unsigned char>& out, char const (&type)[5], unsigned char const* data, std::size_t size)
+/// Writes a chunk at `p`: length, type, `size` bytes of data already there (p + 8), and the CRC that lodepng
+/// computes over type and data. Returns the end of the chunk.
+unsigned char* finish_chunk(unsigned char* p, char const (&type)[5], std::size_t size) noexcept
 {
-    std::size_t const start = out.size();
-    put_u32(out, static_cast<std::uint32_t>(size));
-    out.insert(out.end(), type, type + 4);
-    if (size != 0)
-        out.insert(out.end(), data, data + size);
-    out.insert(out.end(), 4, 0);
-    lodepng_chunk_generate_crc(out.data() + start);
+    store_u32(p, static_cast<std::uint32_t>(size));
+    std::memcpy(p + 4, type, 4);
+    lodepng_chunk_generate_crc(p);
+    return p + 12 + size;
 }
+
+struct compressor_deleter
+{
+    void operator()(libdeflate_compressor* c) const noexcept { libdeflate_free_compressor(c); }
+};
 
 /// The rows without their filter bytes, for lodepng::encode.
 std::vector<unsigned char> packed_rgb(canvas const& image)
@@ -52,31 +55,6 @@ std::vector<unsigned char> packed_rgb(canvas const& image)
     for (int y = 0; y < image.height(); ++y)
         std::memcpy(rgb.data() + row_bytes * static_cast<std::size_t>(y), image.row(y), row_bytes);
     return rgb;
-}
-
-struct zlib_context
-{
-    std::size_t pixel_bytes;
-    std::size_t row_bytes;
-};
-
-/// LodePNGCompressSettings::custom_zlib; lodepng releases *out with free().
-unsigned chart_zlib_hook(unsigned char** out, std::size_t* out_size, unsigned char const* in, std::size_t in_size,
-    LodePNGCompressSettings const* settings)
-{
-    auto const* ctx = static_cast<zlib_context const*>(settings->custom_context);
-    try {
-        auto const z = chart_zlib({in, in_size}, ctx->pixel_bytes, ctx->row_bytes);
-        auto* buffer = static_cast<unsigned char*>(std::malloc(z.size()));
-        if (buffer == nullptr)
-            return 83; // lodepng's "memory allocation failed"
-        std::memcpy(buffer, z.data(), z.size());
-        *out = buffer;
-        *out_size = z.size();
-        return 0;
-    } catch (...) {
-        return 83;
-    }
 }
 
 std::vector<unsigned char> encode_with_lodepng(canvas const& image, png_tuning const& tuning)
@@ -89,20 +67,13 @@ std::vector<unsigned char> encode_with_lodepng(canvas const& image, png_tuning c
     state.info_png.color.colortype = LCT_RGB;
     state.info_png.color.bitdepth = 8;
     enc.filter_palette_zero = 0;
-    zlib_context const ctx{3, image.stride()};
-    if (tuning.encoder == png_encoder::lodepng_custom) {
-        enc.filter_strategy = LFS_ZERO; // chart_zlib matches the row above itself
-        enc.zlibsettings.custom_zlib = &chart_zlib_hook;
-        enc.zlibsettings.custom_context = &ctx;
-    } else {
-        enc.filter_strategy = tuning.filter < 0 ? LFS_MINSUM : static_cast<LodePNGFilterStrategy>(tuning.filter);
-        enc.zlibsettings.btype = 2;
-        enc.zlibsettings.use_lz77 = 1;
-        enc.zlibsettings.windowsize = tuning.windowsize;
-        enc.zlibsettings.minmatch = tuning.minmatch;
-        enc.zlibsettings.nicematch = tuning.nicematch;
-        enc.zlibsettings.lazymatching = tuning.lazymatching ? 1 : 0;
-    }
+    enc.filter_strategy = tuning.filter < 0 ? LFS_MINSUM : static_cast<LodePNGFilterStrategy>(tuning.filter);
+    enc.zlibsettings.btype = 2;
+    enc.zlibsettings.use_lz77 = 1;
+    enc.zlibsettings.windowsize = tuning.windowsize;
+    enc.zlibsettings.minmatch = tuning.minmatch;
+    enc.zlibsettings.nicematch = tuning.nicematch;
+    enc.zlibsettings.lazymatching = tuning.lazymatching ? 1 : 0;
     std::vector<unsigned char> png;
     check(lodepng::encode(png, packed_rgb(image), static_cast<unsigned>(image.width()),
         static_cast<unsigned>(image.height()), state));
@@ -113,31 +84,45 @@ std::vector<unsigned char> encode_with_lodepng(canvas const& image, png_tuning c
 
 std::vector<unsigned char> encode_png(canvas const& image, int dpi, png_tuning const& tuning)
 {
-    if (tuning.encoder != png_encoder::chart)
+    if (tuning.encoder == png_encoder::lodepng_deflate)
         return encode_with_lodepng(image, tuning);
 
-    std::vector<unsigned char> const idat = chart_zlib(image.scanlines(), 3, image.stride());
-    std::vector<unsigned char> png;
-    png.reserve(idat.size() + 128);
-    static constexpr unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
-    png.insert(png.end(), signature, signature + 8);
+    // A compressor per call: allocating one is microseconds, compressing a chart milliseconds.
+    std::unique_ptr<libdeflate_compressor, compressor_deleter> const compressor(
+        tuning.level >= 0 && tuning.level <= 12 ? libdeflate_alloc_compressor(tuning.level) : nullptr);
+    if (!compressor)
+        throw std::runtime_error("no se ha podido codificar el PNG: libdeflate no acepta el nivel "
+            + std::to_string(tuning.level));
+    auto const scanlines = image.scanlines();
+    std::size_t const bound = libdeflate_zlib_compress_bound(compressor.get(), scanlines.size());
 
-    std::vector<unsigned char> header;
-    put_u32(header, static_cast<std::uint32_t>(image.width()));
-    put_u32(header, static_cast<std::uint32_t>(image.height()));
-    header.insert(header.end(), {8, 2, 0, 0, 0}); // 8 bits, RGB, deflate, adaptive filters, no interlace
-    put_chunk(png, "IHDR", header.data(), header.size());
+    // signature, IHDR, pHYs, IDAT (compressed in place), IEND: only the bytes written are touched.
+    static constexpr unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    std::size_t const head = sizeof signature + (12 + 13) + (dpi > 0 ? 12 + 9 : 0) + 8;
+    auto buffer = std::make_unique_for_overwrite<unsigned char[]>(head + bound + 4 + 12);
+    unsigned char* p = buffer.get();
+    std::memcpy(p, signature, sizeof signature);
+    p += sizeof signature;
+
+    store_u32(p + 8, static_cast<std::uint32_t>(image.width()));
+    store_u32(p + 12, static_cast<std::uint32_t>(image.height()));
+    unsigned char const format[5] = {8, 2, 0, 0, 0}; // 8 bits, RGB, deflate, adaptive filters, no interlace
+    std::memcpy(p + 16, format, sizeof format);
+    p = finish_chunk(p, "IHDR", 13);
     if (dpi > 0) {
-        std::vector<unsigned char> phys;
         auto const per_metre = static_cast<std::uint32_t>(std::lround(dpi / 0.0254));
-        put_u32(phys, per_metre);
-        put_u32(phys, per_metre);
-        phys.push_back(1); // unit: metre
-        put_chunk(png, "pHYs", phys.data(), phys.size());
+        store_u32(p + 8, per_metre);
+        store_u32(p + 12, per_metre);
+        p[16] = 1; // unit: metre
+        p = finish_chunk(p, "pHYs", 9);
     }
-    put_chunk(png, "IDAT", idat.data(), idat.size());
-    put_chunk(png, "IEND", nullptr, 0);
-    return png;
+    std::size_t const idat = libdeflate_zlib_compress(compressor.get(), scanlines.data(), scanlines.size(), p + 8,
+        bound);
+    if (idat == 0) // cannot happen with the bound, but libdeflate says so by returning 0
+        throw std::runtime_error("no se ha podido codificar el PNG: libdeflate no ha podido comprimir la imagen");
+    p = finish_chunk(p, "IDAT", idat);
+    p = finish_chunk(p, "IEND", 0);
+    return {buffer.get(), p};
 }
 
 } // namespace portfolio::charts::detail
