@@ -235,7 +235,8 @@ BOOST_AUTO_TEST_CASE(distinct_values_in_reading_order)
     BOOST_TEST(std::get<std::int64_t>(q.page.params[1]) == 20);
     BOOST_TEST(q.count.params.empty());
 
-    auto const& d = std::get<distinct_query>(make_distinct_query(t, std::string_view("anio"), std::nullopt, std::nullopt, limits{}));
+    auto const defaults = make_distinct_query(t, std::string_view("anio"), std::nullopt, std::nullopt, limits{});
+    auto const& d = std::get<distinct_query>(defaults);
     BOOST_TEST(d.limit == 50);
     BOOST_TEST(d.offset == 0);
 
