@@ -200,6 +200,30 @@ std::optional<api_error> check_page(std::int64_t limit, std::int64_t offset, std
     return std::nullopt;
 }
 
+// `limit` and `offset` of a query string (the default limit and 0 when absent), checked.
+std::variant<std::pair<std::int64_t, std::int64_t>, api_error> parse_page(std::optional<std::string_view> limit_text,
+    std::optional<std::string_view> offset_text, limits const& lim)
+{
+    std::int64_t limit = lim.default_limit, offset = 0;
+    if(limit_text)
+    {
+        auto v = parse_integer(*limit_text);
+        if(!v)
+            return unprocessable("limit: debe ser un número entero; recibido '" + std::string(*limit_text) + "'");
+        limit = *v;
+    }
+    if(offset_text)
+    {
+        auto v = parse_integer(*offset_text);
+        if(!v)
+            return unprocessable("offset: debe ser un número entero; recibido '" + std::string(*offset_text) + "'");
+        offset = *v;
+    }
+    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+        return *e;
+    return std::pair{limit, offset};
+}
+
 // Rejects keys a request shape does not have: a typo ("filter") would
 // otherwise be silently ignored and the answer would look right but be wrong.
 std::optional<api_error> check_keys(json::object const& obj, std::initializer_list<std::string_view> allowed,
@@ -528,23 +552,10 @@ search_query finish_search(table_schema const& table, sql_query where, column co
 checked<search_query> make_list_query(table_schema const& table, std::optional<std::string_view> limit_text,
     std::optional<std::string_view> offset_text, limits const& lim)
 {
-    std::int64_t limit = lim.default_limit, offset = 0;
-    if(limit_text)
-    {
-        auto v = parse_integer(*limit_text);
-        if(!v)
-            return unprocessable("limit: debe ser un número entero; recibido '" + std::string(*limit_text) + "'");
-        limit = *v;
-    }
-    if(offset_text)
-    {
-        auto v = parse_integer(*offset_text);
-        if(!v)
-            return unprocessable("offset: debe ser un número entero; recibido '" + std::string(*offset_text) + "'");
-        offset = *v;
-    }
-    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+    auto const page = parse_page(limit_text, offset_text, lim);
+    if(auto const* e = std::get_if<api_error>(&page))
         return *e;
+    std::int64_t limit = std::get<0>(page).first, offset = std::get<0>(page).second;
     return finish_search(table, {}, nullptr, "ASC", limit, offset);
 }
 
@@ -717,23 +728,10 @@ checked<distinct_query> make_distinct_query(table_schema const& table, std::opti
     auto col = distinct_field(table, field);
     if(auto* e = std::get_if<api_error>(&col))
         return *e;
-    std::int64_t limit = lim.default_limit, offset = 0;
-    if(limit_text)
-    {
-        auto v = parse_integer(*limit_text);
-        if(!v)
-            return unprocessable("limit: debe ser un número entero; recibido '" + std::string(*limit_text) + "'");
-        limit = *v;
-    }
-    if(offset_text)
-    {
-        auto v = parse_integer(*offset_text);
-        if(!v)
-            return unprocessable("offset: debe ser un número entero; recibido '" + std::string(*offset_text) + "'");
-        offset = *v;
-    }
-    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+    auto const page = parse_page(limit_text, offset_text, lim);
+    if(auto const* e = std::get_if<api_error>(&page))
         return *e;
+    std::int64_t limit = std::get<0>(page).first, offset = std::get<0>(page).second;
     return finish_distinct(table, *std::get<column const*>(col), {}, limit, offset);
 }
 
