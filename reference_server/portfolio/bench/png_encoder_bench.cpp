@@ -18,6 +18,7 @@
 // (what the canvas holds and what encode_png writes) unless the row says Up,
 // in which case the time includes the filter pass over a copy.
 // Prints a Markdown table: median and p90 ms per encode, PNG bytes.
+#include "sample_charts.hpp"
 #include "charts/chart.hpp"
 #include "charts/detail/png.hpp"
 #include "charts/detail/render.hpp"
@@ -47,28 +48,7 @@ using bytes = std::vector<unsigned char>;
 
 namespace {
 
-std::vector<std::string> const units{"Redes", "Clientes", "Generación", "Distribución", "Comercial", "Finanzas",
-    "Personas", "Sistemas", "Ciberseguridad", "Datos", "Compras", "Legal", "Sostenibilidad", "Innovación",
-    "Operaciones"};
-std::vector<double> const v25{4'250'000.5, 3'100'250, 2'900'000, 2'450'999.9, 2'100'000, 1'800'500, 1'500'000,
-    1'250'000, 990'000, 870'500, 650'000, 420'000, 310'000, 150'000, 90'000};
-
-/// chart_bench's data.
-chart_spec sample(chart_type type)
-{
-    chart_spec s;
-    s.type = type;
-    s.title = "Importe 2025 por unidad";
-    if (type == chart_type::bar || type == chart_type::pie) {
-        s.categories = units;
-        s.series = {{"2025", v25}};
-    } else {
-        s.categories = {"2024", "2025", "2026"};
-        for (std::size_t i = 0; i < 5; ++i)
-            s.series.push_back({units[i], {v25[i] * 0.8, v25[i], v25[i] * 1.1}});
-    }
-    return s;
-}
+using portfolio::charts::bench::sample;
 
 void store_u32(unsigned char* p, std::uint32_t v)
 {

@@ -515,6 +515,19 @@ std::optional<api_error> read_integer(json::object const& obj, std::string_view 
     return std::nullopt;
 }
 
+// `limit` and `offset` of a JSON body (the default limit and 0 when absent), checked.
+std::variant<std::pair<std::int64_t, std::int64_t>, api_error> read_page(json::object const& obj, limits const& lim)
+{
+    std::int64_t limit = lim.default_limit, offset = 0;
+    if(auto e = read_integer(obj, "limit", limit))
+        return *e;
+    if(auto e = read_integer(obj, "offset", offset))
+        return *e;
+    if(auto e = check_page(limit, offset, "limit", "offset", lim))
+        return *e;
+    return std::pair{limit, offset};
+}
+
 // ORDER BY of a page: the requested column (if any), then the key, which
 // breaks ties so that pages never overlap or skip rows. `alias` prefixes the
 // columns ("t." for the outer query).
@@ -568,13 +581,10 @@ checked<search_query> make_search_query(table_schema const& table, json::value c
     if(auto e = check_keys(obj, {"filters", "order_by", "order_dir", "limit", "offset"}, ""))
         return *e;
 
-    std::int64_t limit = lim.default_limit, offset = 0;
-    if(auto e = read_integer(obj, "limit", limit))
+    auto const page = read_page(obj, lim);
+    if(auto const* e = std::get_if<api_error>(&page))
         return *e;
-    if(auto e = read_integer(obj, "offset", offset))
-        return *e;
-    if(auto e = check_page(limit, offset, "limit", "offset", lim))
-        return *e;
+    std::int64_t limit = std::get<0>(page).first, offset = std::get<0>(page).second;
 
     sql_query where;
     if(auto e = append_where(where, table, obj.if_contains("filters"), lim))
@@ -755,13 +765,10 @@ checked<distinct_query> make_distinct_query(table_schema const& table, json::val
     if(auto* e = std::get_if<api_error>(&col))
         return *e;
 
-    std::int64_t limit = lim.default_limit, offset = 0;
-    if(auto e = read_integer(obj, "limit", limit))
+    auto const page = read_page(obj, lim);
+    if(auto const* e = std::get_if<api_error>(&page))
         return *e;
-    if(auto e = read_integer(obj, "offset", offset))
-        return *e;
-    if(auto e = check_page(limit, offset, "limit", "offset", lim))
-        return *e;
+    std::int64_t limit = std::get<0>(page).first, offset = std::get<0>(page).second;
 
     sql_query where;
     if(auto e = append_where(where, table, obj.if_contains("filters"), lim))
