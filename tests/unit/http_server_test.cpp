@@ -354,6 +354,20 @@ agentio::http::router<> test_routes(agentio::http::router_options options = {})
     return r;
 }
 
+// POST /items/search added before GET /items/{id}, whose pattern also matches its path.
+agentio::http::router<> overlapping_routes(agentio::http::router_options options)
+{
+    using agentio::http::route_params;
+    agentio::http::router<> r(std::move(options));
+    r.post("/items/search", [](request&& req, route_params const&) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "search");
+    });
+    r.get("/items/{id}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
+        co_return text_answer(req, "item " + std::string(p["id"]));
+    });
+    return r;
+}
+
 struct routed_server
 {
     asio::io_context ioc;
@@ -435,6 +449,39 @@ BOOST_AUTO_TEST_CASE(the_application_gives_the_texts_and_a_fallback)
     auto const wrong = test_http::post(s.ep, "/items/7", "");
     BOOST_TEST(wrong.status == 405u);
     BOOST_TEST(wrong.body == R"({"detail":"Método no permitido; usa GET, HEAD, DELETE"})");
+}
+
+BOOST_AUTO_TEST_CASE(literals_match_the_path_percent_decoded_and_its_braces_are_text)
+{
+    routed_server s(test_routes());
+    BOOST_TEST(test_http::get(s.ep, "/it%65ms/7").body == "item 7");
+    BOOST_TEST(test_http::get(s.ep, "/items/{id}").body == "item {id}");
+    BOOST_TEST(test_http::get(s.ep, "/files/a%2Fb/{c...}").body == "file a/b/{c...}");
+}
+
+BOOST_AUTO_TEST_CASE(options_decide_head_overlapping_patterns_and_a_trailing_slash)
+{
+    auto const head = "HEAD /items/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    {
+        routed_server s(overlapping_routes({}));
+        BOOST_TEST(test_http::get(s.ep, "/items/search").body == "item search"); // the route taking path and method
+        BOOST_TEST(test_http::get(s.ep, "/items/7/").status == 404u);
+        BOOST_TEST(test_http::raw(s.ep, head).starts_with("HTTP/1.1 200"));
+    }
+    routed_server s(
+        overlapping_routes({.head_from_get = false, .first_pattern_decides = true, .ignore_trailing_slash = true}));
+    auto const search = test_http::get(s.ep, "/items/search");
+    BOOST_TEST(search.status == 405u);
+    BOOST_TEST(search.headers[http::field::allow] == "POST");
+    BOOST_TEST(test_http::post(s.ep, "/items/search", "").body == "search");
+    BOOST_TEST(test_http::get(s.ep, "/items/7/").body == "item 7");
+    BOOST_TEST(test_http::get(s.ep, "/items/7//").body == "item 7");
+    BOOST_TEST(test_http::get(s.ep, "/items/").status == 404u); // still no id
+    auto const wrong = test_http::raw(s.ep, head);
+    BOOST_TEST(wrong.starts_with("HTTP/1.1 405"), wrong);
+    BOOST_TEST(wrong.find("Allow: GET\r\n") != std::string::npos, wrong);
+    auto const put = test_http::request(s.ep, http::verb::put, "/items/7");
+    BOOST_TEST(put.headers[http::field::allow] == "GET");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

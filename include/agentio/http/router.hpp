@@ -8,8 +8,9 @@
 //
 // Routes requests by method and path pattern to handlers, and answers what
 // no route takes: 404 when no pattern matches the path, 405 with `Allow` when
-// one does for other methods. GET routes serve HEAD (the server sends the
-// header only). A router is itself a request handler for http::server.
+// one does for other methods. GET routes serve HEAD unless router_options
+// says otherwise (the server sends the header only). A router is itself a
+// request handler for http::server.
 //
 
 #ifndef AGENTIO_HTTP_ROUTER_HPP
@@ -68,14 +69,29 @@ struct router_options
     std::string_view method_not_allowed = "Method {method} not allowed; use {allow}";
     /// How the body is written (see server_options::error_body).
     error_body_writer error_body = {};
+    /// Whether a GET route also serves HEAD (and a 405's `Allow` names it).
+    /// False makes HEAD a method like any other, for an API that has always
+    /// answered it with 405.
+    bool head_from_get = true;
+    /// Whether the first pattern that matches the path takes the request
+    /// whatever its method: a method none of that pattern's routes has is a
+    /// 405, even where a later pattern has a route for it (`GET /items/search`
+    /// with `POST /items/search` added before `GET /items/{id}`). False: the
+    /// first route matching both the path and the method takes it.
+    bool first_pattern_decides = false;
+    /// Whether a path's trailing slash is ignored (`/items/7/` is `/items/7`);
+    /// when not, it is an empty last segment, which no `{name}` matches.
+    bool ignore_trailing_slash = false;
 };
 
 /** Routes requests to handlers by method and path pattern.
 
     A pattern is a path of literal segments and `{name}` segments, each of
     which matches one non-empty segment; a last `{name...}` matches the rest
-    of the path (one or more segments). The query is not part of the match.
-    Routes are tried in the order they were added.
+    of the path (one or more segments). The path's segments are compared
+    percent-decoded, so `/it%65ms` is `/items`. The query is not part of the
+    match. Routes are tried in the order they were added; router_options says
+    what HEAD, a trailing slash and overlapping patterns do.
 
     @code
     agentio::http::router<> routes;
@@ -158,17 +174,27 @@ public:
     {
         std::string_view const target = req.target();
         std::string_view const path = target.substr(0, target.find('?'));
-        auto const segments = split(path);
-        auto const method = req.method() == beast::http::verb::head ? beast::http::verb::get : req.method();
+        std::vector<std::string> segments;
+        for(auto const part : split_parts(path))
+            segments.push_back(decode(part));
+        if(options_.ignore_trailing_slash && !segments.empty() && segments.back().empty())
+            segments.pop_back();
+        bool const head_as_get = options_.head_from_get && req.method() == beast::http::verb::head;
+        auto const method = head_as_get ? beast::http::verb::get : req.method();
         std::string allow;
+        std::vector<segment> const* decided = nullptr; // the pattern that took the path (first_pattern_decides)
         for(auto const& r : routes_)
         {
+            if(decided && !same_shape(*decided, r.pattern))
+                continue;
             route_params params;
             if(!match(r.pattern, segments, params))
                 continue;
             if(!r.method || *r.method == method)
                 co_return co_await r.handler(std::move(req), params, stream);
             append_allowed(allow, *r.method);
+            if(options_.first_pattern_decides)
+                decided = &r.pattern;
         }
         if(!allow.empty())
         {
@@ -199,36 +225,55 @@ private:
         handler_type handler;
     };
 
-    static std::vector<segment> split(std::string_view pattern)
+    // The parts between slashes: empty ones are dropped, except that a
+    // trailing slash gives an empty last part.
+    static std::vector<std::string_view> split_parts(std::string_view text)
     {
-        std::vector<segment> out;
+        std::vector<std::string_view> out;
         std::size_t start = 0;
-        while(start <= pattern.size())
+        while(start <= text.size())
         {
-            auto end = pattern.find('/', start);
+            auto end = text.find('/', start);
             if(end == std::string_view::npos)
-                end = pattern.size();
-            std::string_view const part = pattern.substr(start, end - start);
-            if(!part.empty() || (end == pattern.size() && !out.empty() && start == pattern.size()))
-            {
-                if(part.size() > 2 && part.front() == '{' && part.back() == '}')
-                {
-                    std::string_view name = part.substr(1, part.size() - 2);
-                    bool const rest = name.ends_with("...");
-                    if(rest)
-                        name.remove_suffix(3);
-                    out.push_back({std::string(name), true, rest});
-                }
-                else
-                    out.push_back({std::string(part), false, false});
-            }
+                end = text.size();
+            std::string_view const part = text.substr(start, end - start);
+            if(!part.empty() || (end == text.size() && !out.empty() && start == text.size()))
+                out.push_back(part);
             start = end + 1;
         }
         return out;
     }
 
-    // `path` split as a pattern would be (a trailing slash is an empty last segment).
-    static bool match(std::vector<segment> const& pattern, std::vector<segment> const& path, route_params& params)
+    static std::vector<segment> split(std::string_view pattern)
+    {
+        std::vector<segment> out;
+        for(auto const part : split_parts(pattern))
+        {
+            if(part.size() > 2 && part.front() == '{' && part.back() == '}')
+            {
+                std::string_view name = part.substr(1, part.size() - 2);
+                bool const rest = name.ends_with("...");
+                if(rest)
+                    name.remove_suffix(3);
+                out.push_back({std::string(name), true, rest});
+            }
+            else
+                out.push_back({std::string(part), false, false});
+        }
+        return out;
+    }
+
+    // Whether two patterns match the same paths.
+    static bool same_shape(std::vector<segment> const& a, std::vector<segment> const& b)
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](segment const& x, segment const& y) {
+            return x.parameter == y.parameter && x.rest == y.rest && (x.parameter || x.text == y.text);
+        });
+    }
+
+    // `path`: the request's segments, percent-decoded (a request's braces are
+    // text, never a parameter).
+    static bool match(std::vector<segment> const& pattern, std::vector<std::string> const& path, route_params& params)
     {
         std::size_t i = 0;
         for(; i < pattern.size(); ++i)
@@ -236,23 +281,23 @@ private:
             auto const& p = pattern[i];
             if(p.rest)
             {
-                if(i >= path.size() || path[i].text.empty())
+                if(i >= path.size() || path[i].empty())
                     return false;
                 std::string joined;
                 for(std::size_t j = i; j < path.size(); ++j)
-                    joined += (j > i ? "/" : "") + path[j].text;
-                params.items_.emplace_back(p.text, decode(joined));
+                    joined += (j > i ? "/" : "") + path[j];
+                params.items_.emplace_back(p.text, std::move(joined));
                 return true;
             }
             if(i >= path.size())
                 return false;
             if(p.parameter)
             {
-                if(path[i].text.empty())
+                if(path[i].empty())
                     return false;
-                params.items_.emplace_back(p.text, decode(path[i].text));
+                params.items_.emplace_back(p.text, path[i]);
             }
-            else if(p.text != path[i].text)
+            else if(p.text != path[i])
                 return false;
         }
         return i == path.size();
@@ -265,7 +310,7 @@ private:
         return checked ? checked->decode() : std::string(text);
     }
 
-    static void append_allowed(std::string& allow, beast::http::verb method)
+    void append_allowed(std::string& allow, beast::http::verb method) const
     {
         auto add = [&](std::string_view name) {
             if(allow.find(name) != std::string::npos)
@@ -275,7 +320,7 @@ private:
             allow += name;
         };
         add(beast::http::to_string(method));
-        if(method == beast::http::verb::get)
+        if(method == beast::http::verb::get && options_.head_from_get)
             add("HEAD");
     }
 

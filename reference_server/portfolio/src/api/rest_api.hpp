@@ -11,10 +11,11 @@
 
 #include "api/query.hpp"
 
-#include <agentio/http/server.hpp>
+#include <agentio/http/router.hpp>
 #include <agentio/sqlite.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace portfolio::api {
@@ -24,24 +25,22 @@ struct api_reply
 {
     int status = 200;
     std::string body;
-    std::string_view allow = {}; // the Allow header of a 405
 };
 
+/// The API's routes: an agentio::http::router answering as the API always has
+/// (Spanish details, HEAD a 405, a trailing slash ignored).
 class rest_api
 {
 public:
     rest_api(std::shared_ptr<database_schema const> schema, agentio::sqlite::query_pool& pool, limits lim = {});
 
-    /// The agentio::http::request_handler entry point.
-    boost::asio::awaitable<boost::beast::http::message_generator> operator()(agentio::http::request&& req);
-
-    /// Answers a request whose path starts with /api/v1 (`segments` after those two).
-    boost::asio::awaitable<api_reply> route(agentio::http::request const& req);
+    /// Answers a request whose path starts with /api (an
+    /// agentio::http::streaming_request_handler; no route streams).
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
+        agentio::http::request&& req, boost::beast::tcp_stream& stream) const;
 
 private:
-    std::shared_ptr<database_schema const> schema_;
-    agentio::sqlite::query_pool* pool_;
-    limits limits_;
+    agentio::http::router<> routes_;
 };
 
 /// Reads a request's JSON body (an empty body is an empty object); a

@@ -130,7 +130,9 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
     routes_.any("/api/v1/charts/{file...}", [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
         co_return serve_chart(*p, req, params["file"]);
     });
-    routes_.any("/api/{rest...}", [p](request&& req, route_params const&) { return p->api(std::move(req)); });
+    routes_.any("/api/{rest...}", [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
+        return p->api(std::move(req), stream);
+    });
     routes_.fallback([p](request&& req, route_params const&) -> boost::asio::awaitable<bhttp::message_generator> {
         std::string_view const target = req.target();
         co_return p->web->serve(req, target.substr(0, target.find('?')));
