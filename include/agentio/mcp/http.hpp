@@ -19,6 +19,7 @@
 #ifndef AGENTIO_MCP_HTTP_HPP
 #define AGENTIO_MCP_HTTP_HPP
 
+#include <agentio/async_queue.hpp>
 #include <agentio/detail/base64.hpp>
 #include <agentio/http/detail/accept.hpp>
 #include <agentio/http/server.hpp>
@@ -31,7 +32,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/address.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/message_generator.hpp>
@@ -42,8 +42,8 @@
 
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -483,56 +483,52 @@ inline std::string_view refused_host_or_origin(http::request const& req, std::ve
     return "Forbidden: invalid Origin header";
 }
 
-// A call answered from the background: its notifications, then its reply.
+// A call answered from the background: its notifications and requests, then
+// its reply; the queue closes when the call ends.
 struct call_outbox
 {
-    std::deque<std::string> events;
-    std::optional<json::object> reply;
-    asio::steady_timer wake;
+    async_queue<json::object> messages;
+    std::atomic<bool> replied{false};
     asio::cancellation_signal cancel; // emitted when the client leaves the stream
-    bool done = false;
 
-    explicit call_outbox(asio::any_io_executor ex) : wake(std::move(ex)) {}
+    explicit call_outbox(asio::any_io_executor ex) : messages(std::move(ex)) {}
 
     static session::send_function channel(std::shared_ptr<call_outbox> const& box)
     {
-        return [box](json::object m) {
-            box->events.push_back(to_json_text(m));
-            box->wake.cancel();
-        };
+        return [box](json::object m) { box->messages.try_push(std::move(m)); };
     }
 
-    void finish(std::optional<json::object> r)
+    void finish(std::optional<json::object> reply)
     {
-        reply = std::move(r);
-        done = true;
-        wake.cancel();
+        if(reply)
+        {
+            replied = true;
+            messages.try_push(std::move(*reply));
+        }
+        messages.close();
     }
 };
 
 // Answers a call running in the background (bound to box->cancel): with plain
 // JSON, which keeps the connection, when its reply comes alone within
-// `window`; otherwise with an SSE stream of its notifications and then its
-// reply, whose closing cancels the call (the writer watches the socket, so the
-// connection ends with the stream).
+// `window`; otherwise with an SSE stream of its messages, reply last, whose
+// closing cancels the call (the writer watches the socket, so the connection
+// ends with the stream).
 inline asio::awaitable<std::optional<beast::http::message_generator>> answer_call(http::request const& req,
     beast::tcp_stream& stream, std::shared_ptr<call_outbox> box, std::chrono::steady_clock::duration window,
     beast::http::fields const& extra, beast::http::status (*status_of)(json::object const&))
 {
     namespace bhttp = beast::http;
-    if(!box->done)
+    auto first = co_await box->messages.pop_for(window); // ends early on a message
+    bool const reply_alone = first && box->replied && box->messages.closed() && box->messages.queued() == 0;
+    if(reply_alone)
     {
-        box->wake.expires_after(window);
-        co_await box->wake.async_wait(asio::as_tuple(asio::use_awaitable)); // ends early on a message
-    }
-    if(box->done && box->events.empty() && box->reply)
-    {
-        http::response res{status_of(*box->reply), req.version()};
+        http::response res{status_of(*first), req.version()};
         for(auto const& f : extra)
             res.set(f.name_string(), f.value());
         res.set(bhttp::field::content_type, "application/json");
         res.keep_alive(req.keep_alive());
-        res.body() = to_json_text(*box->reply);
+        res.body() = to_json_text(*first);
         res.prepare_payload();
         co_return bhttp::message_generator(std::move(res));
     }
@@ -550,23 +546,16 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> answer_cal
     }
     writer.disconnect_slot().assign([box](asio::cancellation_type t) {
         box->cancel.emit(t);
-        box->wake.cancel();
+        box->messages.close();
     });
-    for(;;)
+    // The first message, if the window saw one, then the rest until the call ends or the client leaves.
+    while(!writer.client_gone())
     {
-        while(!box->events.empty() && !writer.client_gone())
-        {
-            std::string data = std::move(box->events.front());
-            box->events.pop_front();
-            co_await writer.send("message", data);
-        }
-        if(box->done || writer.client_gone())
+        if(!first && !(first = co_await box->messages.pop()))
             break;
-        box->wake.expires_after(std::chrono::hours(1));
-        co_await box->wake.async_wait(asio::as_tuple(asio::use_awaitable));
+        co_await writer.send("message", to_json_text(*first));
+        first.reset();
     }
-    if(box->done && box->reply && !writer.client_gone())
-        co_await writer.send("message", to_json_text(*box->reply));
     writer.disconnect_slot().clear();
     co_await writer.finish();
     co_return std::nullopt;

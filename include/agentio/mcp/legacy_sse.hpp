@@ -19,9 +19,9 @@
 #ifndef AGENTIO_MCP_LEGACY_SSE_HPP
 #define AGENTIO_MCP_LEGACY_SSE_HPP
 
+#include <agentio/async_queue.hpp>
 #include <agentio/mcp/http.hpp>
 
-#include <boost/asio/post.hpp>
 #include <boost/url/parse.hpp>
 
 namespace agentio::mcp {
@@ -95,33 +95,18 @@ public:
     }
 
 private:
-    // Messages for one stream, filled from any connection's strand and emptied
-    // on the stream's, which the timer wakes.
-    struct outbox : std::enable_shared_from_this<outbox>
+    // Messages for one stream, pushed from any connection's strand and popped
+    // on the stream's. Closed when the client leaves or reads too slowly.
+    struct outbox
     {
-        std::mutex mutex;
-        std::deque<std::string> messages;
-        std::size_t unread_bytes = 0;
-        std::size_t max_unread_bytes;
-        bool overflowed = false;
-        asio::steady_timer wake;
+        async_queue<std::string, count_bytes> messages;
 
-        outbox(asio::any_io_executor ex, std::size_t limit) : max_unread_bytes(limit), wake(std::move(ex)) {}
+        outbox(asio::any_io_executor ex, std::size_t limit) : messages(std::move(ex), limit) {}
 
         void push(json::object const& message)
         {
-            std::string text = to_json_text(message);
-            {
-                std::lock_guard lock(mutex);
-                if(overflowed)
-                    return;
-                unread_bytes += text.size();
-                if(unread_bytes > max_unread_bytes)
-                    overflowed = true;
-                else
-                    messages.push_back(std::move(text));
-            }
-            asio::post(wake.get_executor(), [self = this->shared_from_this()] { self->wake.cancel(); });
+            if(!messages.try_push(to_json_text(message)))
+                messages.close(); // full: the stream ends, its client cannot keep up
         }
     };
 
@@ -241,32 +226,17 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
         co_await writer.finish();
         co_return std::nullopt;
     }
+    // Ends when the client leaves (its signal closes the queue) or a push finds the queue full.
+    writer.disconnect_slot().assign([box](asio::cancellation_type) { box->messages.close(); });
     auto ec = co_await writer.send("endpoint", opt.messages_path + "?session_id=" + id);
-    while(!ec && !writer.client_gone())
+    while(!ec)
     {
-        std::deque<std::string> ready;
-        bool overflowed = false;
-        {
-            std::lock_guard lock(box->mutex);
-            ready.swap(box->messages);
-            box->unread_bytes = 0;
-            overflowed = box->overflowed;
-        }
-        for(auto const& message : ready)
-            if((ec = co_await writer.send("message", message)))
-                break;
-        if(ec || overflowed)
+        auto message = co_await box->messages.pop();
+        if(!message)
             break;
-        {
-            std::lock_guard lock(box->mutex);
-            if(!box->messages.empty())
-                continue;
-        }
-        // Woken by a message or by the client leaving.
-        box->wake.expires_after(std::chrono::hours(24));
-        co_await box->wake.async_wait(
-            asio::bind_cancellation_slot(writer.disconnect_slot(), asio::as_tuple(asio::use_awaitable)));
+        ec = co_await writer.send("message", *message);
     }
+    writer.disconnect_slot().clear();
     {
         std::lock_guard lock(state_->mutex);
         state_->sessions.erase(id);

@@ -15,6 +15,7 @@
 #ifndef AGENTIO_MCP_SERVER_HPP
 #define AGENTIO_MCP_SERVER_HPP
 
+#include <agentio/async_queue.hpp>
 #include <agentio/detail/ascii.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/detail/request_state.hpp>
@@ -24,7 +25,6 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <boost/mp11/list.hpp>
@@ -385,9 +385,9 @@ private:
     // Our requests to the client waiting for an answer, by the JSON text of their id.
     struct pending_request
     {
-        asio::any_io_executor executor;
-        asio::steady_timer* timer = nullptr;
-        std::optional<client_reply> reply;
+        async_queue<client_reply> answer; // holds one: a repeated answer is refused
+
+        explicit pending_request(asio::any_io_executor ex) : answer(std::move(ex), 1) {}
     };
     std::map<std::string, std::shared_ptr<pending_request>, std::less<>> pending_;
     std::uint64_t next_request_id_ = 0;

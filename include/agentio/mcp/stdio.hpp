@@ -16,18 +16,19 @@
 #ifndef AGENTIO_MCP_STDIO_HPP
 #define AGENTIO_MCP_STDIO_HPP
 
+#include <agentio/async_queue.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/server.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/read_until.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/write.hpp>
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,57 +45,58 @@ struct stdio_options
 namespace detail {
 
 // What the reader, the handlers and the writer share; kept alive by each of them.
-struct stdio_state : std::enable_shared_from_this<stdio_state>
+struct stdio_state
 {
-    asio::posix::stream_descriptor& out;
-    std::deque<std::string> queue;
-    bool writing = false;
-    bool broken = false;  // stdout closed: drop what is left
-    std::size_t active = 0; // handlers running
-    asio::steady_timer wake; // woken when a handler ends or the queue empties
+    async_queue<std::string> lines; // to stdout, whole and in order
+    std::size_t active = 0;         // handlers running
+    bool input_over = false;
     session client;
 
-    stdio_state(asio::posix::stream_descriptor& o)
-        : out(o), wake(o.get_executor()), client([this](json::object m) { send(std::move(m)); })
+    explicit stdio_state(asio::any_io_executor ex)
+        : lines(std::move(ex)), client([this](json::object m) { send(m); })
     {
     }
 
     void send(json::object const& message)
     {
-        if(broken)
-            return;
         std::string line = to_json_text(message);
         line.push_back('\n');
-        queue.push_back(std::move(line));
-        if(!writing)
-        {
-            writing = true;
-            asio::co_spawn(out.get_executor(), drain(shared_from_this()), asio::detached);
-        }
+        lines.try_push(std::move(line)); // refused once stdout broke: nobody reads any more
     }
 
-    static asio::awaitable<void> drain(std::shared_ptr<stdio_state> self)
+    // The last line is queued once the input is over and every handler has answered.
+    void close_when_done()
     {
-        // Whatever queued up while the last write ran goes out in one gathered write.
-        std::deque<std::string> batch;
-        std::vector<asio::const_buffer> buffers;
-        while(!self->queue.empty() && !self->broken)
-        {
-            batch.swap(self->queue);
-            buffers.clear();
-            for(auto const& line : batch)
-                buffers.push_back(asio::buffer(line));
-            auto [ec, n] = co_await asio::async_write(self->out, buffers, asio::as_tuple(asio::use_awaitable));
-            (void)n;
-            if(ec)
-                self->broken = true;
-            batch.clear();
-        }
-        self->queue.clear();
-        self->writing = false;
-        self->wake.cancel();
+        if(input_over && active == 0)
+            lines.close();
     }
 };
+
+// Writes the queued lines until the queue closes; what queued up during a
+// write goes out in the next one, gathered.
+inline asio::awaitable<void> write_stdio_lines(std::shared_ptr<stdio_state> state,
+    asio::posix::stream_descriptor& out)
+{
+    std::vector<std::string> batch;
+    std::vector<asio::const_buffer> buffers;
+    while(auto line = co_await state->lines.pop())
+    {
+        batch.clear();
+        batch.push_back(std::move(*line));
+        while(auto more = state->lines.try_pop())
+            batch.push_back(std::move(*more));
+        buffers.clear();
+        for(auto const& l : batch)
+            buffers.push_back(asio::buffer(l));
+        auto [ec, n] = co_await asio::async_write(out, buffers, asio::as_tuple(asio::use_awaitable));
+        (void)n;
+        if(ec)
+        {
+            state->lines.close(); // stdout is gone: drop what is left
+            break;
+        }
+    }
+}
 
 template<tool_catalog Tools>
 asio::awaitable<void> serve_stdio_line(server<Tools> const& srv, std::shared_ptr<stdio_state> state, std::string line)
@@ -103,38 +105,24 @@ asio::awaitable<void> serve_stdio_line(server<Tools> const& srv, std::shared_ptr
     if(reply)
         state->send(*reply);
     --state->active;
-    state->wake.cancel();
+    state->close_when_done();
 }
 
-} // namespace detail
-
-/** Serves `srv` on a pair of pipes until the input ends (or stdout breaks).
-
-    Returns after every request read has been answered and written. Run it on
-    a single-threaded io_context or a strand: the session's state is not
-    otherwise synchronized.
-
-    @code
-    asio::posix::stream_descriptor in(ioc, ::dup(STDIN_FILENO)), out(ioc, ::dup(STDOUT_FILENO));
-    asio::co_spawn(ioc, agentio::mcp::serve_stdio(server, in, out), asio::detached);
-    @endcode
-*/
 template<tool_catalog Tools>
-asio::awaitable<void> serve_stdio(server<Tools> const& srv, asio::posix::stream_descriptor& in,
-    asio::posix::stream_descriptor& out, stdio_options options = {})
+asio::awaitable<void> read_stdio_lines(server<Tools> const& srv, std::shared_ptr<stdio_state> state,
+    asio::posix::stream_descriptor& in, stdio_options options)
 {
     auto const ex = co_await asio::this_coro::executor;
-    auto state = std::make_shared<detail::stdio_state>(out);
     auto serve = [&](std::string_view text) {
         if(!text.empty() && text.back() == '\r')
             text.remove_suffix(1);
         if(text.find_first_not_of(" \t") == std::string_view::npos)
             return;
         ++state->active;
-        asio::co_spawn(ex, detail::serve_stdio_line(srv, state, std::string(text)), asio::detached);
+        asio::co_spawn(ex, serve_stdio_line(srv, state, std::string(text)), asio::detached);
     };
     std::string buffer;
-    for(;;)
+    while(!state->lines.closed())
     {
         auto [ec, n] = co_await asio::async_read_until(in, asio::dynamic_buffer(buffer, options.max_line_bytes), '\n',
             asio::as_tuple(asio::use_awaitable));
@@ -156,15 +144,31 @@ asio::awaitable<void> serve_stdio(server<Tools> const& srv, asio::posix::stream_
             serve(buffer);
             break;
         }
-        if(state->broken)
-            break;
     }
-    // The input is over: finish what was asked, then let the writer empty its queue.
-    while((state->active > 0 || state->writing) && !state->broken)
-    {
-        state->wake.expires_after(std::chrono::hours(1));
-        co_await state->wake.async_wait(asio::as_tuple(asio::use_awaitable));
-    }
+    state->input_over = true;
+    state->close_when_done();
+}
+
+} // namespace detail
+
+/** Serves `srv` on a pair of pipes until the input ends (or stdout breaks).
+
+    Returns after every request read has been answered and written. Run it on
+    a single-threaded io_context or a strand: the session's state is not
+    otherwise synchronized.
+
+    @code
+    asio::posix::stream_descriptor in(ioc, ::dup(STDIN_FILENO)), out(ioc, ::dup(STDOUT_FILENO));
+    asio::co_spawn(ioc, agentio::mcp::serve_stdio(server, in, out), asio::detached);
+    @endcode
+*/
+template<tool_catalog Tools>
+asio::awaitable<void> serve_stdio(server<Tools> const& srv, asio::posix::stream_descriptor& in,
+    asio::posix::stream_descriptor& out, stdio_options options = {})
+{
+    using namespace asio::experimental::awaitable_operators;
+    auto state = std::make_shared<detail::stdio_state>(co_await asio::this_coro::executor);
+    co_await (detail::read_stdio_lines(srv, state, in, options) && detail::write_stdio_lines(state, out));
 }
 
 } // namespace agentio::mcp

@@ -15,6 +15,7 @@
 #ifndef AGENTIO_SSE_WRITER_HPP
 #define AGENTIO_SSE_WRITER_HPP
 
+#include <agentio/async_queue.hpp>
 #include <agentio/sse/format.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -71,8 +72,8 @@ enum class overflow_policy
 
 struct writer_options
 {
-    /// Bytes of formatted events that may wait for the socket. The queue holds
-    /// at most this plus the event that crossed it; one more flush may be in flight.
+    /// Bytes of formatted events that may wait for the socket (an event larger
+    /// than this is queued alone); one more flush may be in flight.
     std::size_t max_queued_bytes = 256 * 1024;
 
     overflow_policy on_overflow = overflow_policy::wait;
@@ -155,7 +156,7 @@ public:
     bool client_gone() const noexcept { return static_cast<bool>(failure_); }
 
     /// Bytes queued and not yet handed to the socket.
-    std::size_t queued_bytes() const noexcept { return pending_.size(); }
+    std::size_t queued_bytes() const noexcept { return queue_.queued(); }
 
     /// Bytes written to the socket so far (body only, chunk framing included).
     std::size_t bytes_written() const noexcept { return written_; }
@@ -164,16 +165,14 @@ private:
     asio::awaitable<void> pump();
     asio::awaitable<void> watch();
     asio::awaitable<void> probe_after_eof();
-    asio::awaitable<system::error_code> wait_for_room();
+    asio::awaitable<system::error_code> enqueue(std::string text);
     void fail(system::error_code ec);
 
     beast::tcp_stream& stream_;
     writer_options options_;
     beast::http::fields headers_;
-    std::string pending_;  // formatted events waiting for the socket
-    std::string inflight_; // what the current write is sending
-    asio::steady_timer wake_;   // wakes the pump: new data, finish, or the heartbeat
-    asio::steady_timer room_;   // wakes senders waiting for room
+    async_queue<std::string, count_bytes> queue_; // formatted events waiting for the socket
+    std::string inflight_;      // what the current write is sending
     asio::steady_timer joined_; // wakes finish when a background loop ends
     asio::steady_timer probe_;  // paces the probes after the client's data ended
     asio::cancellation_signal gone_signal_;

@@ -83,11 +83,7 @@ inline std::vector<std::string> session::subscriptions() const
 inline asio::awaitable<client_reply> session::request(std::string_view method, json::object params,
     send_function channel, std::chrono::steady_clock::duration timeout)
 {
-    auto const ex = co_await asio::this_coro::executor;
-    asio::steady_timer timer(ex, timeout);
-    auto pending = std::make_shared<pending_request>();
-    pending->executor = ex;
-    pending->timer = &timer;
+    auto pending = std::make_shared<pending_request>(co_await asio::this_coro::executor);
     json::value id;
     std::string key;
     {
@@ -101,18 +97,13 @@ inline asio::awaitable<client_reply> session::request(std::string_view method, j
         channel(std::move(message));
     else
         send_(std::move(message));
-    bool answered = false;
+    auto reply = co_await pending->answer.pop_for(timeout);
     {
         std::lock_guard lock(mutex_);
-        answered = pending->reply.has_value();
+        pending_.erase(key);
     }
-    if(!answered)
-        co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
-    std::lock_guard lock(mutex_);
-    pending_.erase(key);
-    pending->timer = nullptr;
-    if(pending->reply)
-        co_return std::move(*pending->reply);
+    if(reply)
+        co_return std::move(*reply);
     co_return client_reply{nullptr, json::object{{"code", -32001}, {"message", "Request timed out: no answer to " +
         std::string(method)}}};
 }
@@ -123,20 +114,16 @@ inline void session::resolve(json::object const& response)
     {
         std::lock_guard lock(mutex_);
         auto it = pending_.find(to_json_text(response.at("id")));
-        if(it == pending_.end() || it->second->reply)
-            return; // late, unknown or repeated: nobody waits for it
+        if(it == pending_.end())
+            return; // late or unknown: nobody waits for it
         pending = it->second;
-        client_reply reply;
-        if(auto const* e = response.if_contains("error"))
-            reply.error = e->is_null() ? json::value(json::object{{"code", jsonrpc::internal_error}}) : *e;
-        else
-            reply.result = response.at("result");
-        pending->reply = std::move(reply);
     }
-    asio::dispatch(pending->executor, [pending] {
-        if(pending->timer)
-            pending->timer->cancel();
-    });
+    client_reply reply;
+    if(auto const* e = response.if_contains("error"))
+        reply.error = e->is_null() ? json::value(json::object{{"code", jsonrpc::internal_error}}) : *e;
+    else
+        reply.result = response.at("result");
+    pending->answer.try_push(std::move(reply)); // a repeated answer finds it full
 }
 
 namespace detail {

@@ -75,15 +75,12 @@ inline asio::io_context* io_context_of(asio::any_io_executor const& ex) noexcept
 inline writer::writer(beast::tcp_stream& stream, writer_options options)
     : stream_(stream)
     , options_(options)
-    , wake_(stream.get_executor())
-    , room_(stream.get_executor())
+    , queue_(stream.get_executor(), options.max_queued_bytes)
     , joined_(stream.get_executor())
     , probe_(stream.get_executor())
     , io_context_(detail::io_context_of(stream.get_executor()))
 {
-    // These two are used as condition variables: they never expire, and
-    // cancel() wakes every waiter without disturbing the others.
-    room_.expires_at(asio::steady_timer::time_point::max());
+    // Used as a condition variable: it never expires, and cancel() wakes every waiter.
     joined_.expires_at(asio::steady_timer::time_point::max());
 }
 
@@ -102,8 +99,7 @@ inline void writer::fail(system::error_code ec)
         return;
     failure_ = ec;
     gone_signal_.emit(asio::cancellation_type::terminal);
-    wake_.cancel();
-    room_.cancel();
+    queue_.close(); // wakes the pump and the senders waiting for room
     probe_.cancel();
 }
 
@@ -136,20 +132,20 @@ inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
     co_return system::error_code{};
 }
 
-inline asio::awaitable<system::error_code> writer::wait_for_room()
+inline asio::awaitable<system::error_code> writer::enqueue(std::string text)
 {
-    while(!failure_ && pending_.size() > options_.max_queued_bytes)
+    if(options_.on_overflow == overflow_policy::disconnect)
     {
-        if(options_.on_overflow == overflow_policy::disconnect)
-        {
-            fail(error::slow_client);
-            system::error_code ignored;
-            stream_.socket().close(ignored);
-            break;
-        }
-        co_await room_.async_wait(detail::tuple_awaitable);
+        if(queue_.try_push(std::move(text)))
+            co_return system::error_code{};
+        fail(error::slow_client);
+        system::error_code ignored;
+        stream_.socket().close(ignored);
+        co_return failure_;
     }
-    co_return failure_;
+    if(co_await queue_.push(std::move(text)))
+        co_return failure_ ? failure_ : make_error_code(error::finished); // closed while waiting for room
+    co_return system::error_code{};
 }
 
 inline asio::awaitable<system::error_code> writer::send(std::string_view type, std::string_view data,
@@ -159,9 +155,9 @@ inline asio::awaitable<system::error_code> writer::send(std::string_view type, s
         co_return failure_;
     if(finishing_ || !started_)
         co_return make_error_code(error::finished);
-    append_event(pending_, {.type = type, .data = data, .id = id});
-    wake_.cancel();
-    co_return co_await wait_for_room();
+    std::string text;
+    append_event(text, {.type = type, .data = data, .id = id});
+    co_return co_await enqueue(std::move(text));
 }
 
 inline asio::awaitable<system::error_code> writer::comment(std::string_view text)
@@ -170,31 +166,36 @@ inline asio::awaitable<system::error_code> writer::comment(std::string_view text
         co_return failure_;
     if(finishing_ || !started_)
         co_return make_error_code(error::finished);
-    append_comment(pending_, text);
-    wake_.cancel();
-    co_return co_await wait_for_room();
+    std::string formatted;
+    append_comment(formatted, text);
+    co_return co_await enqueue(std::move(formatted));
 }
 
 inline asio::awaitable<void> writer::pump()
 {
     namespace http = beast::http;
+    bool const heartbeat = options_.heartbeat.count() > 0;
     while(!failure_)
     {
-        if(pending_.empty())
+        // (Not `c ? co_await a : co_await b`: GCC 12 destroys the result of such a branch twice.)
+        std::optional<std::string> first;
+        if(heartbeat)
+            first = co_await queue_.pop_for(options_.heartbeat);
+        else
+            first = co_await queue_.pop();
+        if(failure_)
+            break;
+        if(!first)
         {
-            if(finishing_)
-                break;
-            bool const heartbeat = options_.heartbeat.count() > 0;
-            wake_.expires_at(heartbeat ? asio::steady_timer::clock_type::now() + options_.heartbeat
-                                       : asio::steady_timer::time_point::max());
-            auto [ec] = co_await wake_.async_wait(detail::tuple_awaitable);
-            if(!ec && pending_.empty() && !finishing_)
-                append_comment(pending_); // idle for a whole interval: keep the connection alive
-            continue;
+            if(queue_.closed())
+                break; // finished, and everything queued was flushed
+            first.emplace();
+            append_comment(*first); // idle for a whole interval: keep the connection alive
         }
-        inflight_.swap(pending_);
-        pending_.clear();
-        room_.cancel(); // senders waiting for room may go on
+        // Whatever queued up meanwhile goes out in the same write.
+        inflight_ = std::move(*first);
+        while(auto more = queue_.try_pop())
+            inflight_ += *more;
 
         stream_.expires_after(options_.write_timeout);
         system::error_code ec;
@@ -257,8 +258,9 @@ inline asio::awaitable<void> writer::probe_after_eof()
     {
         if(!finishing_)
         {
-            append_comment(pending_, "");
-            wake_.cancel();
+            std::string probe;
+            append_comment(probe, "");
+            queue_.try_push(std::move(probe)); // when the queue is full, its own writes probe
         }
         probe_.expires_after(probes < 2 ? std::chrono::milliseconds(50) : std::chrono::milliseconds(1000));
         auto [ec] = co_await probe_.async_wait(detail::tuple_awaitable);
@@ -270,10 +272,9 @@ inline asio::awaitable<void> writer::probe_after_eof()
 inline asio::awaitable<system::error_code> writer::finish()
 {
     finishing_ = true;
+    queue_.close();
     if(!started_)
         co_return failure_;
-    wake_.cancel();
-    room_.cancel();
     bool watcher_stopped = false;
     while(running_ > 0)
     {
