@@ -44,7 +44,8 @@ struct contar_iniciativas
     };
     asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const
     {
-        co_return agentio::tool_result::text(R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})");
+        co_return agentio::tool_result::text(
+            R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})");
     }
 };
 BOOST_DESCRIBE_STRUCT(contar_iniciativas::args, (), (campo_agrupacion))
@@ -93,8 +94,14 @@ int main()
     std::vector<double> raw_call, raw_ttfc, orch_call, orch_ttfc, two_call;
     auto measure = [&]() -> asio::awaitable<void> {
         std::vector<llm::message> question{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
-        llm::request const req{.model = "anthropic-text-only", .system = "", .messages = question, .tools = {},
-            .choice = {}, .max_tokens = 1024, .temperature = {}, .thinking_budget = {}};
+        llm::request const req{.model = "anthropic-text-only",
+            .system = "",
+            .messages = question,
+            .tools = {},
+            .choice = {},
+            .max_tokens = 1024,
+            .temperature = {},
+            .thinking_budget = {}};
         auto sink = [](agent::event const&) -> asio::awaitable<void> { co_return; };
         for(int run = 0; run < 7 + 1; ++run) // the first run warms up
         {
@@ -157,6 +164,7 @@ int main()
     std::printf("one round, through the orchestrator  %8.1f   (+%.1f per round)\n", median(orch_call),
         median(orch_call) - median(raw_call));
     std::printf("time to first text, provider alone   %8.1f\n", median(raw_ttfc));
-    std::printf("time to first text, orchestrator     %8.1f   (+%.1f)\n", median(orch_ttfc), median(orch_ttfc) - median(raw_ttfc));
+    std::printf("time to first text, orchestrator     %8.1f   (+%.1f)\n", median(orch_ttfc),
+        median(orch_ttfc) - median(raw_ttfc));
     std::printf("two rounds with a tool call, per run %8.1f\n", median(two_call));
 }

@@ -52,8 +52,10 @@ int main(int argc, char** argv)
     std::string const host = argv[1], port = argv[2], pid = argv[4];
     int const n = std::stoi(argv[3]);
     std::string const body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})";
-    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n"
-        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: " + host +
+        "\r\nContent-Type: application/json\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
 
     asio::io_context ioc;
     tcp::endpoint const ep(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(port)));
@@ -115,7 +117,8 @@ int main(int argc, char** argv)
     sample();
     ioc.run();
     double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("streams %d: completed %d, failed %d, most open at once %d, %.2f s\n", n, done, failed, peak_open, seconds);
+    std::printf("streams %d: completed %d, failed %d, most open at once %d, %.2f s\n", n, done, failed, peak_open,
+        seconds);
     std::printf("server RSS: %ld KiB before, %ld KiB peak, %.1f KiB per stream\n", rss_before, rss_peak,
         static_cast<double>(rss_peak - rss_before) / n);
     return failed == 0 ? 0 : 1;

@@ -69,7 +69,8 @@ int main(int argc, char** argv)
 
     using tools_t = agentio::toolset<bench::echo>;
     tools_t tools{agentio::toolset_options{}, bench::echo{}};
-    agentio::mcp::server<tools_t> server(tools, agentio::mcp::server_options{.info = {.name = "echo-agentio", .version = "1.0.0"}, .read_only_tools = true});
+    agentio::mcp::server<tools_t> server(tools,
+        agentio::mcp::server_options{.info = {.name = "echo-agentio", .version = "1.0.0"}, .read_only_tools = true});
     asio::io_context ioc(static_cast<int>(threads));
 
     if(stdio)

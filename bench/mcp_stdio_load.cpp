@@ -51,8 +51,8 @@ struct result
     double measured_s = 0;
 };
 
-asio::awaitable<void> drive(asio::posix::stream_descriptor& in, asio::posix::stream_descriptor& out,
-    options const& opt, result& r)
+asio::awaitable<void> drive(asio::posix::stream_descriptor& in, asio::posix::stream_descriptor& out, options const& opt,
+    result& r)
 {
     std::string buffer;
     auto read_line = [&]() -> asio::awaitable<std::string> {
@@ -65,15 +65,17 @@ asio::awaitable<void> drive(asio::posix::stream_descriptor& in, asio::posix::str
         co_await asio::async_write(in, asio::buffer(text), asio::use_awaitable);
     };
 
-    co_await send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"load","version":"1"}}})"
-                  "\n");
+    co_await send(
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"load","version":"1"}}})"
+        "\n");
     for(;;)
         if(json::parse(co_await read_line()).as_object().contains("id"))
             break;
     co_await send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
                   "\n");
 
-    std::string const params = R"(,"method":"tools/call","params":{"name":")" + opt.tool + R"(","arguments":)" + opt.arguments + "}}\n";
+    std::string const params = R"(,"method":"tools/call","params":{"name":")" + opt.tool + R"(","arguments":)" +
+        opt.arguments + "}}\n";
     std::unordered_map<std::int64_t, clock_type::time_point> sent;
     std::int64_t next_id = 1;
     auto request = [&](std::string& batch) {
@@ -82,7 +84,8 @@ asio::awaitable<void> drive(asio::posix::stream_descriptor& in, asio::posix::str
     };
     auto const began = clock_type::now();
     auto const warm = began + std::chrono::seconds(1);
-    auto const end_time = warm + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(opt.seconds));
+    auto const end_time = warm +
+        std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(opt.seconds));
     std::string batch;
     for(std::size_t i = 0; i < opt.window; ++i)
         request(batch);
@@ -147,7 +150,8 @@ int main(int argc, char** argv)
     }
     if(opt.command.empty())
     {
-        std::fprintf(stderr, "usage: agentio_mcp_stdio_load [--seconds S] [--window W] [--tool T] [--arguments JSON] -- CMD...\n");
+        std::fprintf(stderr,
+            "usage: agentio_mcp_stdio_load [--seconds S] [--window W] [--tool T] [--arguments JSON] -- CMD...\n");
         return 2;
     }
     opt.command.push_back(nullptr);
@@ -195,7 +199,9 @@ int main(int argc, char** argv)
     }
     auto& l = r.latencies_us;
     std::sort(l.begin(), l.end());
-    auto pct = [&](double p) { return l.empty() ? 0.0 : l[std::min(l.size() - 1, static_cast<std::size_t>(p * l.size()))] / 1000.0; };
+    auto pct = [&](double p) {
+        return l.empty() ? 0.0 : l[std::min(l.size() - 1, static_cast<std::size_t>(p * l.size()))] / 1000.0;
+    };
     std::printf("calls %zu rps %.0f p50_ms %.3f p99_ms %.3f errors %zu\n", l.size(), l.size() / r.measured_s, pct(0.50),
         pct(0.99), r.errors);
     return r.errors == 0 ? 0 : 1;

@@ -65,7 +65,8 @@ int main(int argc, char** argv)
             sse::parser p;
             std::size_t events = 0;
             for(std::size_t at = 0; at < input.size(); at += chunk)
-                p.feed(std::string_view(input).substr(at, chunk), [&](sse::event const& e) { events += e.data.size(); });
+                p.feed(std::string_view(input).substr(at, chunk),
+                    [&](sse::event const& e) { events += e.data.size(); });
             p.finish();
             sink += events;
         });

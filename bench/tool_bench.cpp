@@ -30,7 +30,21 @@ using clock_type = std::chrono::steady_clock;
 
 namespace bench {
 
-enum class operador { eq, ne, gt, gte, lt, lte, like, ilike, in, not_in, is_null, is_not_null };
+enum class operador
+{
+    eq,
+    ne,
+    gt,
+    gte,
+    lt,
+    lte,
+    like,
+    ilike,
+    in,
+    not_in,
+    is_null,
+    is_not_null
+};
 BOOST_DESCRIBE_ENUM(operador, eq, ne, gt, gte, lt, lte, like, ilike, in, not_in, is_null, is_not_null)
 
 struct filtro
@@ -118,19 +132,24 @@ std::size_t sink = 0;
 std::string runtime_schema()
 {
     json::object filtro{{"type", "object"},
-        {"properties", json::object{{"campo", {{"type", "string"}, {"description", "Campo"}}},
-                           {"operator", {{"type", "string"}, {"enum", json::array{"eq", "ne", "gt", "gte", "lt", "lte",
-                                                                          "like", "ilike", "in", "not_in", "is_null",
-                                                                          "is_not_null"}},
-                                            {"description", "Operador"}}},
-                           {"valor", {{"description", "Valor"}}}}},
+        {"properties",
+            json::object{{"campo", {{"type", "string"}, {"description", "Campo"}}},
+                {"operator",
+                    {{"type", "string"},
+                        {"enum",
+                            json::array{"eq", "ne", "gt", "gte", "lt", "lte", "like", "ilike", "in", "not_in",
+                                "is_null", "is_not_null"}},
+                        {"description", "Operador"}}},
+                {"valor", {{"description", "Valor"}}}}},
         {"required", json::array{"campo", "operator", "valor"}}, {"additionalProperties", false}};
     json::object root{{"type", "object"},
         {"properties",
-            json::object{{"filtros", {{"type", "array"}, {"items", filtro}, {"maxItems", 20}, {"description", "Filtros"}}},
+            json::object{
+                {"filtros", {{"type", "array"}, {"items", filtro}, {"maxItems", 20}, {"description", "Filtros"}}},
                 {"orden", {{"type", "string"}, {"enum", json::array{"asc", "desc"}}, {"description", "Orden"}}},
-                {"limite", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"description", "Límite"},
-                               {"default", 50}}}}},
+                {"limite",
+                    {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"description", "Límite"},
+                        {"default", 50}}}}},
         {"additionalProperties", false}};
     return json::serialize(root);
 }
@@ -161,8 +180,8 @@ int main()
 
     // --- dispatch -------------------------------------------------------------
     ten_tools tools;
-    json::value const arguments =
-        json::parse(R"({"filtros":[{"campo":"estado","operator":"eq","valor":"En Ejecución"}],"orden":"asc","limite":20})");
+    json::value const arguments = json::parse(
+        R"({"filtros":[{"campo":"estado","operator":"eq","valor":"En Ejecución"}],"orden":"asc","limite":20})");
     json::value const empty = json::object{};
     auto const& validator = agentio::detail::validator_for<buscar_args>();
 
@@ -190,14 +209,17 @@ int main()
     auto calls = [&](json::value const& args) {
         return median_ns_per_op(ops, [&] {
             asio::io_context ioc;
-            asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-                agentio::tool_context ctx;
-                for(int i = 0; i < ops; ++i)
-                {
-                    auto r = co_await tools.call("buscar_iniciativas", args, ctx);
-                    sink += r.content.size();
-                }
-            }, asio::detached);
+            asio::co_spawn(
+                ioc,
+                [&]() -> asio::awaitable<void> {
+                    agentio::tool_context ctx;
+                    for(int i = 0; i < ops; ++i)
+                    {
+                        auto r = co_await tools.call("buscar_iniciativas", args, ctx);
+                        sink += r.content.size();
+                    }
+                },
+                asio::detached);
             ioc.run();
         });
     };
@@ -213,14 +235,17 @@ int main()
             }});
     double const dynamic = median_ns_per_op(ops, [&] {
         asio::io_context ioc;
-        asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-            agentio::tool_context ctx;
-            for(int i = 0; i < ops; ++i)
-            {
-                auto r = co_await runtime.call("buscar_iniciativas", arguments, ctx);
-                sink += r.content.size();
-            }
-        }, asio::detached);
+        asio::co_spawn(
+            ioc,
+            [&]() -> asio::awaitable<void> {
+                agentio::tool_context ctx;
+                for(int i = 0; i < ops; ++i)
+                {
+                    auto r = co_await runtime.call("buscar_iniciativas", arguments, ctx);
+                    sink += r.content.size();
+                }
+            },
+            asio::detached);
         ioc.run();
     });
 
@@ -235,8 +260,8 @@ int main()
         "allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],
         "if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},
         "then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false})"));
-    json::value const contact_args =
-        json::parse(R"({"name":"Ana","contactMethod":"phone","phone":"600000000","address":{"street":"Mayor 1","city":"Soria"}})");
+    json::value const contact_args = json::parse(
+        R"({"name":"Ana","contactMethod":"phone","phone":"600000000","address":{"street":"Mayor 1","city":"Soria"}})");
     double const validate_refs = median_ns_per_op(ops, [&] {
         for(int i = 0; i < ops; ++i)
             sink += contact.validate(contact_args).ok();
@@ -244,12 +269,15 @@ int main()
 
     std::printf("name lookup, 10 tools, last one     %8.1f ns/call\n", lookup);
     std::printf("validate arguments (1 filter)       %8.1f ns/call\n", validate);
-    std::printf("validate, $ref + allOf + if/then    %8.1f ns/call  (SEP-2106's 2020-12 schema, runtime)\n", validate_refs);
+    std::printf("validate, $ref + allOf + if/then    %8.1f ns/call  (SEP-2106's 2020-12 schema, runtime)\n",
+        validate_refs);
     std::printf("convert to buscar_args              %8.1f ns/call\n", convert);
-    std::printf("toolset::call, arguments {}         %8.1f ns/call  (lookup + validate + convert + coroutine + result)\n",
+    std::printf(
+        "toolset::call, arguments {}         %8.1f ns/call  (lookup + validate + convert + coroutine + result)\n",
         minimal);
     std::printf("toolset::call, 1 filter             %8.1f ns/call\n", full);
-    std::printf("dynamic_tools::call, 1 filter       %8.1f ns/call  (std::function + mutex + validate, no conversion)\n",
+    std::printf(
+        "dynamic_tools::call, 1 filter       %8.1f ns/call  (std::function + mutex + validate, no conversion)\n",
         dynamic);
     std::printf("\n(sink %zu)\n", sink % 10);
 }

@@ -28,7 +28,14 @@ namespace json = boost::json;
 
 namespace fuzz {
 
-enum class operador { eq, ne, gt, in, is_null };
+enum class operador
+{
+    eq,
+    ne,
+    gt,
+    in,
+    is_null
+};
 BOOST_DESCRIBE_ENUM(operador, eq, ne, gt, in, is_null)
 
 struct filtro
@@ -144,8 +151,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
         return 0;
     bool const as_schema = data[0] & 1;
     boost::system::error_code ec;
-    json::value const v = json::parse(
-        std::string_view(reinterpret_cast<char const*>(data + 1), size - 1), ec);
+    json::value const v = json::parse(std::string_view(reinterpret_cast<char const*>(data + 1), size - 1), ec);
     if(ec)
         return 0;
     if(as_schema)

@@ -153,10 +153,7 @@ public:
         @return The item; empty once the queue is closed and drained, or when
         the wait is cancelled.
     */
-    boost::asio::awaitable<std::optional<T>> pop()
-    {
-        return wait_pop(std::chrono::steady_clock::time_point::max());
-    }
+    boost::asio::awaitable<std::optional<T>> pop() { return wait_pop(std::chrono::steady_clock::time_point::max()); }
 
     /** Takes the oldest item, waiting at most `timeout`. The consumer's.
 
@@ -190,8 +187,8 @@ private:
     struct state
     {
         // An empty optional is a wake-up (close, or a pop_for's deadline), not an item.
-        using item_channel = boost::asio::experimental::concurrent_channel<void(boost::system::error_code,
-            std::optional<T>)>;
+        using item_channel =
+            boost::asio::experimental::concurrent_channel<void(boost::system::error_code, std::optional<T>)>;
         // A token each time room is made; one buffered token is enough, as waiters re-check.
         using room_channel = boost::asio::experimental::concurrent_channel<void(boost::system::error_code)>;
 
@@ -232,7 +229,9 @@ private:
             std::optional<T> out;
             bool received = true;
             while(!out && received) // skip wake-ups
-                received = items.try_receive([&](boost::system::error_code, std::optional<T> v) { out = std::move(v); });
+                received = items.try_receive([&](boost::system::error_code, std::optional<T> v) {
+                    out = std::move(v);
+                });
             if(out)
                 taken(*out);
             return out;

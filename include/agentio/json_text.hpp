@@ -40,7 +40,7 @@ inline constexpr auto json_escape_table = [] {
     return t;
 }();
 
-} // detail
+} // namespace detail
 
 /// Appends `s` as a quoted JSON string. Control characters are escaped; bytes
 /// >= 0x80 are copied as they are (the caller provides UTF-8).
@@ -63,7 +63,7 @@ inline void append_json_string(std::string& out, std::string_view s)
         auto const c = static_cast<unsigned char>(*p++);
         switch(c)
         {
-        case '"':  out.append("\\\""); break;
+        case '"': out.append("\\\""); break;
         case '\\': out.append("\\\\"); break;
         case '\n': out.append("\\n"); break;
         case '\r': out.append("\\r"); break;
@@ -169,6 +169,6 @@ inline std::string to_json_text(boost::json::value const& v, json_layout layout 
     return out;
 }
 
-} // agentio
+} // namespace agentio
 
 #endif

@@ -122,7 +122,8 @@ inline std::string format_message(std::string_view text, std::initializer_list<m
         text.remove_prefix(open);
         auto const close = text.find('}');
         std::string_view const name = close == std::string_view::npos ? std::string_view{} : text.substr(1, close - 1);
-        auto const* arg = std::find_if(args.begin(), args.end(), [&](message_argument const& a) { return a.first == name; });
+        auto const* arg = std::find_if(args.begin(), args.end(),
+            [&](message_argument const& a) { return a.first == name; });
         if(close == std::string_view::npos || arg == args.end())
         {
             out.push_back('{');

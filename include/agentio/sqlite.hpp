@@ -135,11 +135,7 @@ public:
 
 private:
     friend class connection;
-    statement(sqlite3_stmt* handle, bool cached) noexcept
-        : handle_(handle)
-        , cached_(cached)
-    {
-    }
+    statement(sqlite3_stmt* handle, bool cached) noexcept : handle_(handle), cached_(cached) {}
 
     sqlite3_stmt* handle_ = nullptr;
     bool cached_ = false;
@@ -220,8 +216,8 @@ private:
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
     };
-    using cache_map = std::unordered_map<std::string, std::unique_ptr<sqlite3_stmt, finalizer>, string_hash,
-        std::equal_to<>>;
+    using cache_map =
+        std::unordered_map<std::string, std::unique_ptr<sqlite3_stmt, finalizer>, string_hash, std::equal_to<>>;
 
     explicit connection(sqlite3* handle) noexcept : handle_(handle) {}
     void close() noexcept;
@@ -294,8 +290,7 @@ public:
     std::size_t size() const noexcept { return threads_.size(); }
 
     /// Runs `f(connection&)` on a worker. @see query_pool
-    template<class Function,
-        class CompletionToken,
+    template<class Function, class CompletionToken,
         class Result = std::invoke_result_t<std::decay_t<Function>&, connection&>>
     auto async_run(Function&& f, CompletionToken&& token);
 
@@ -305,7 +300,7 @@ private:
     std::vector<std::thread> threads_;
 };
 
-} // agentio::sqlite
+} // namespace agentio::sqlite
 
 #include <agentio/sqlite/impl/sqlite.hpp>
 #include <agentio/sqlite/impl/sqlite.ipp>

@@ -144,7 +144,8 @@ struct bench
         fake.load_scenarios(AGENTIO_SCENARIOS);
         BOOST_TEST_REQUIRE(fake.start().has_value());
         extra.api_key = "test-key";
-        extra.base_url = std::is_same_v<Provider, llm::openai_provider> ? fake.openai_base_url() : fake.anthropic_base_url();
+        extra.base_url = std::is_same_v<Provider, llm::openai_provider> ? fake.openai_base_url()
+                                                                        : fake.anthropic_base_url();
         // Backoff is observed, not waited for: the suite stays fast.
         extra.sleep = [this](std::chrono::milliseconds d) -> asio::awaitable<void> {
             sleeps.push_back(d);
@@ -203,8 +204,8 @@ struct bench
         }
     };
 
-    outcome run(std::string const& model, agent::options opts = {}, std::string question = "¿Cuántas iniciativas hay en ejecución?",
-        asio::cancellation_slot slot = {})
+    outcome run(std::string const& model, agent::options opts = {},
+        std::string question = "¿Cuántas iniciativas hay en ejecución?", asio::cancellation_slot slot = {})
     {
         opts.model = model;
         agent::orchestrator agent{*provider, tools(), opts};
@@ -308,9 +309,10 @@ BOOST_AUTO_TEST_CASE(two_rounds_with_anthropic)
     BOOST_TEST(tool_calls[0].result_summary == "4 grupos");
     BOOST_TEST(tool_calls[0].iteration == 1u);
     BOOST_TEST(!tool_calls[0].is_error);
-    BOOST_TEST(out.text() == "Voy a contar las iniciativas de la cartera agrupadas por estado."
-                             "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
-                             "planificadas, 21 finalizadas y 5 canceladas.");
+    BOOST_TEST(out.text() ==
+        "Voy a contar las iniciativas de la cartera agrupadas por estado."
+        "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
+        "planificadas, 21 finalizadas y 5 canceladas.");
     BOOST_TEST(out.result.usage.input_tokens > 0u);
     BOOST_TEST(out.result.time_to_first_text.has_value());
 
@@ -372,8 +374,9 @@ BOOST_AUTO_TEST_CASE(parallel_tools_answer_in_call_order)
     // With a cap of one, one at a time.
     bench<llm::anthropic_provider> serial(20ms);
     serial.fake.add_scenario(scenario_of("paralelo",
-        {calls("", {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"a"})"), {}, {}},
-                       {"contar_iniciativas", json::parse(R"({"campo_agrupacion":"b"})"), {}, {}}}),
+        {calls("",
+             {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"a"})"), {}, {}},
+                 {"contar_iniciativas", json::parse(R"({"campo_agrupacion":"b"})"), {}, {}}}),
             says("Listo.")}));
     agent::options one;
     one.limits.max_parallel_tools = 1;
@@ -387,8 +390,9 @@ BOOST_AUTO_TEST_CASE(bad_calls_go_back_to_the_model)
 {
     bench<llm::anthropic_provider> b;
     b.fake.add_scenario(scenario_of("errores",
-        {calls("Pruebo.", {{"sumar_presupuesto", json::parse(R"({"campo_agrupacion":"unidad","campo_importe":"otro"})"), {}, {}},
-                              {"herramienta_inexistente", json::object{}, {}, {}}}),
+        {calls("Pruebo.",
+             {{"sumar_presupuesto", json::parse(R"({"campo_agrupacion":"unidad","campo_importe":"otro"})"), {}, {}},
+                 {"herramienta_inexistente", json::object{}, {}, {}}}),
             says("Corregido: {{last_tool_result}}")}));
     auto const out = b.run("errores", spanish());
     BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
@@ -429,16 +433,18 @@ BOOST_AUTO_TEST_CASE(a_provider_chosen_at_run_time_speaks_either_wire)
         shared_counters counters;
         agentio::toolset_options to;
         to.validation.texts = agentio_test::spanish_messages;
-        agent::orchestrator orchestrator{provider, test_tools{to, contar_iniciativas{&counters}, sumar_presupuesto{&counters}},
+        agent::orchestrator orchestrator{provider,
+            test_tools{to, contar_iniciativas{&counters}, sumar_presupuesto{&counters}},
             agent::options{.model = "portfolio-two-rounds"}};
         std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
         std::string text;
         std::optional<agent::run_result> result;
         asio::co_spawn(ioc,
-            orchestrator.run(conversation, [&](agent::event const& e) {
-                if(auto const* t = std::get_if<agent::text_delta>(&e))
-                    text += t->text;
-            }),
+            orchestrator.run(conversation,
+                [&](agent::event const& e) {
+                    if(auto const* t = std::get_if<agent::text_delta>(&e))
+                        text += t->text;
+                }),
             [&](std::exception_ptr e, agent::run_result r) {
                 if(e)
                     std::rethrow_exception(e);
@@ -489,7 +495,7 @@ BOOST_AUTO_TEST_CASE(a_slow_tool_times_out_and_the_run_goes_on)
     BOOST_TEST_REQUIRE(tool_calls.size() == 1u);
     BOOST_TEST(tool_calls[0].is_error);
     BOOST_TEST(tool_calls[0].result_summary == "La herramienta 'contar_iniciativas' no respondió en 0.05 s");
-    BOOST_TEST(b.counters.cancelled.load()); // the tool itself was stopped
+    BOOST_TEST(b.counters.cancelled.load());            // the tool itself was stopped
     BOOST_TEST(out.text().starts_with("Voy a contar")); // and the model answered from the error
 }
 
@@ -544,7 +550,8 @@ BOOST_AUTO_TEST_CASE(retries_as_the_sdks)
     auto const out3 = refused.run("no-reintentar", spanish());
     BOOST_TEST(out3.kinds() == "E");
     BOOST_TEST(refused.fake.requests().size() == 1u);
-    BOOST_TEST(out3.all<agent::error>().at(0).message.starts_with("El proveedor del modelo respondió con un error (500)"));
+    BOOST_TEST(
+        out3.all<agent::error>().at(0).message.starts_with("El proveedor del modelo respondió con un error (500)"));
 
     bench<llm::anthropic_provider> down;
     auto always = says("Hola.");
@@ -575,7 +582,8 @@ BOOST_AUTO_TEST_CASE(an_overload_mid_stream)
     late.fake.add_scenario(scenario_of("saturado-tarde", {says("x")}));
     auto const out2 = late.run("anthropic-overloaded-midstream", spanish());
     BOOST_TEST(out2.kinds() == "TE");
-    BOOST_TEST(out2.all<agent::error>().at(0).message == "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos.");
+    BOOST_TEST(out2.all<agent::error>().at(0).message ==
+        "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos.");
     BOOST_TEST(late.fake.requests().size() == 1u);
 }
 
@@ -589,7 +597,8 @@ BOOST_AUTO_TEST_CASE(truncated_and_broken_streams_are_errors)
     b.fake.add_scenario(scenario_of("cortado", {cut}));
     auto const out = b.run("cortado");
     BOOST_TEST(out.kinds() == "TE");
-    BOOST_TEST(out.all<agent::error>().at(0).message == "The model's answer was cut off: the stream ended before message_stop");
+    BOOST_TEST(out.all<agent::error>().at(0).message ==
+        "The model's answer was cut off: the stream ended before message_stop");
 
     bench<llm::openai_provider> o;
     auto gone = says("Hay doce iniciativas en ejecución según la cartera.");

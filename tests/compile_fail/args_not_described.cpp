@@ -20,7 +20,6 @@ struct contar
     boost::asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const;
 };
 
-
 using tools = agentio::toolset<contar>;
 static_assert(tools::size == 1);
 int main() {}

@@ -25,9 +25,13 @@ BOOST_DESCRIBE_STRUCT(contar::args, (), (limite, tope))
 template<>
 struct agentio::field_traits<contar::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1}, {.name = "tope", .json_name = "limite", .description = "x"}};
+    static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1},
+        {.name = "tope", .json_name = "limite", .description = "x"}};
 };
 
 using tools = agentio::toolset<contar>;
 static_assert(tools::size == 1);
-int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }
+int main()
+{
+    return static_cast<int>(agentio::schema_of<contar::args>.size() == 0);
+}

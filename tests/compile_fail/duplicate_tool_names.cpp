@@ -27,7 +27,12 @@ struct agentio::field_traits<contar::args>
     static constexpr agentio::field_info fields[] = {{.name = "limite", .description = "Máximo", .minimum = 1}};
 };
 
-struct contar2 : contar {};
+struct contar2 : contar
+{
+};
 using tools = agentio::toolset<contar, contar2>;
 static_assert(tools::size == 2);
-int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }
+int main()
+{
+    return static_cast<int>(agentio::schema_of<contar::args>.size() == 0);
+}

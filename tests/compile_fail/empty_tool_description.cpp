@@ -29,4 +29,7 @@ struct agentio::field_traits<contar::args>
 
 using tools = agentio::toolset<contar>;
 static_assert(tools::size == 1);
-int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }
+int main()
+{
+    return static_cast<int>(agentio::schema_of<contar::args>.size() == 0);
+}

@@ -21,7 +21,9 @@ struct contar
 };
 BOOST_DESCRIBE_STRUCT(contar::args, (), (limite))
 
-
 using tools = agentio::toolset<contar>;
 static_assert(tools::size == 1);
-int main() { return static_cast<int>(agentio::schema_of<contar::args>.size() == 0); }
+int main()
+{
+    return static_cast<int>(agentio::schema_of<contar::args>.size() == 0);
+}

@@ -27,7 +27,8 @@ BOOST_DESCRIBE_STRUCT(buscar::args, (), (region))
 template<>
 struct agentio::field_traits<buscar::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "region", .description = "Región", .annotation = agentio::mcp::param_header("Mi Region")}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "region", .description = "Región", .annotation = agentio::mcp::param_header("Mi Region")}};
 };
 
 int main()

@@ -28,7 +28,8 @@ BOOST_DESCRIBE_STRUCT(buscar::args, (), (regiones))
 template<>
 struct agentio::field_traits<buscar::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "regiones", .description = "Regiones", .annotation = agentio::mcp::param_header("Region")}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "regiones", .description = "Regiones", .annotation = agentio::mcp::param_header("Region")}};
 };
 
 int main()

@@ -27,7 +27,8 @@ BOOST_DESCRIBE_STRUCT(word_count_args, (), (text))
 template<>
 struct agentio::field_traits<word_count_args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "The text to count", .min_length = 1}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "text", .description = "The text to count", .min_length = 1}};
 };
 
 struct word_count
@@ -65,15 +66,17 @@ int main()
     std::string answer;
     agentio::agent::run_result result;
     asio::co_spawn(ioc,
-        agent.run(conversation, [&](agentio::agent::event const& e) {
-            if(auto const* t = std::get_if<agentio::agent::text_delta>(&e))
-                answer += t->text;
-        }),
+        agent.run(conversation,
+            [&](agentio::agent::event const& e) {
+                if(auto const* t = std::get_if<agentio::agent::text_delta>(&e))
+                    answer += t->text;
+            }),
         [&](std::exception_ptr, agentio::agent::run_result r) {
             result = std::move(r);
             ioc.stop();
         });
     ioc.run();
     std::printf("%s: %s\n", std::string(to_string(result.status)).c_str(), answer.c_str());
-    return result.status == agentio::agent::run_result::outcome::completed && answer == R"(Counted: {"words":3})" ? 0 : 1;
+    return result.status == agentio::agent::run_result::outcome::completed && answer == R"(Counted: {"words":3})" ? 0
+                                                                                                                  : 1;
 }

@@ -79,7 +79,7 @@ struct reply
     unsigned status = 0;
     http::fields headers;
     std::string body;
-    bool complete = false;  // the body ended as HTTP says (the last chunk, or Content-Length)
+    bool complete = false;   // the body ended as HTTP says (the last chunk, or Content-Length)
     beast::error_code error; // what ended reading otherwise
     std::vector<sse::event> events;
     std::vector<clock_type::time_point> arrivals; // when each event arrived
@@ -244,7 +244,8 @@ std::string_view kind_of(json::value const& v)
 
 // Same keys in the same order, recursively, and same kinds of values; the
 // values themselves (ids, texts, counts) may differ.
-void compare_shape(json::value const& got, json::value const& want, std::string const& at, std::vector<std::string>& diffs)
+void compare_shape(json::value const& got, json::value const& want, std::string const& at,
+    std::vector<std::string>& diffs)
 {
     if(kind_of(got) != kind_of(want))
     {
@@ -384,8 +385,7 @@ void check_stream_fixture(reply const& got, std::string const& fixture_name)
                 continue;
             }
             auto const gv = json::parse(g);
-            BOOST_TEST(shape_diffs(gv, json::parse(w)) == std::vector<std::string>{},
-                boost::test_tools::per_element());
+            BOOST_TEST(shape_diffs(gv, json::parse(w)) == std::vector<std::string>{}, boost::test_tools::per_element());
             BOOST_TEST(agentio::to_json_text(gv) == g); // compact, as the APIs send it
         }
     }
@@ -443,7 +443,7 @@ BOOST_AUTO_TEST_CASE(non_streamed_answers_equal_their_fixtures)
         auto const want = json::parse(fixture("anthropic-tool-use.json"));
         auto const gv = got.json();
         BOOST_TEST(shape_diffs(gv, want) == std::vector<std::string>{}, boost::test_tools::per_element());
-        BOOST_TEST(gv.at("content") .at(0).at("text") == want.at("content").at(0).at("text"));
+        BOOST_TEST(gv.at("content").at(0).at("text") == want.at("content").at(0).at("text"));
         BOOST_TEST(gv.at("content").at(1).at("input") == want.at("content").at(1).at("input"));
         BOOST_TEST(gv.at("usage") == want.at("usage"));
     }
@@ -479,7 +479,8 @@ BOOST_AUTO_TEST_CASE(ids_are_shaped_like_the_providers)
 BOOST_AUTO_TEST_CASE(error_bodies_equal_their_fixtures)
 {
     running_fake f;
-    f.add(R"({"name":"fail-429","turns":[{"text":"x","faults":[{"kind":"http_error","status":429,"retry_after":"1"}]}]})");
+    f.add(
+        R"({"name":"fail-429","turns":[{"text":"x","faults":[{"kind":"http_error","status":429,"retry_after":"1"}]}]})");
     f.add(R"({"name":"fail-529","turns":[{"text":"x","faults":[{"kind":"http_error","status":529}]}]})");
     struct expectation
     {
@@ -500,7 +501,7 @@ BOOST_AUTO_TEST_CASE(error_bodies_equal_their_fixtures)
             BOOST_TEST(got.headers[http::field::content_type] == "application/json");
             auto const want = json::parse(fixture(c.fixture));
             BOOST_TEST(shape_diffs(got.json(), want) == std::vector<std::string>{}, boost::test_tools::per_element());
-            BOOST_TEST(got.json().at("error") .at("message") == want.at("error").at("message"));
+            BOOST_TEST(got.json().at("error").at("message") == want.at("error").at("message"));
             if(c.anthropic)
                 BOOST_TEST(got.json().at("request_id").as_string() == got.headers["request-id"]);
         }
@@ -553,7 +554,8 @@ BOOST_AUTO_TEST_CASE(a_midstream_error_hits_only_the_first_attempts)
     auto const first = post_anthropic(f.ep, anthropic_request("flaky"));
     BOOST_REQUIRE(first.events.size() == 5u);
     BOOST_TEST(first.events[4].type == "error");
-    BOOST_TEST(first.events[4].data == R"({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})");
+    BOOST_TEST(first.events[4].data ==
+        R"({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})");
     BOOST_TEST(first.complete); // the body ends cleanly after the error event
     auto const second = post_anthropic(f.ep, anthropic_request("flaky"));
     BOOST_TEST(second.events.back().type == "message_stop");
@@ -570,7 +572,8 @@ BOOST_AUTO_TEST_CASE(a_midstream_error_hits_only_the_first_attempts)
 BOOST_AUTO_TEST_CASE(truncate_ends_the_body_without_the_final_events)
 {
     running_fake f;
-    f.add(R"({"name":"cut","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"truncate","after_events":4}]}]})");
+    f.add(
+        R"({"name":"cut","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"truncate","after_events":4}]}]})");
     auto const a = post_anthropic(f.ep, anthropic_request("cut"));
     BOOST_TEST(a.complete); // the terminating chunk came
     BOOST_TEST(a.events.size() == 4u);
@@ -639,8 +642,10 @@ BOOST_AUTO_TEST_CASE(a_timed_stall_pauses_the_stream)
 BOOST_AUTO_TEST_CASE(disconnect_closes_the_connection_mid_stream)
 {
     running_fake f;
-    f.add(R"({"name":"drop","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"disconnect","after_events":3}]}]})");
-    f.add(R"({"name":"reset","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"disconnect","after_events":3,"reset":true}]}]})");
+    f.add(
+        R"({"name":"drop","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"disconnect","after_events":3}]}]})");
+    f.add(
+        R"({"name":"reset","turns":[{"text":["Hay"," 12"," iniciativas"],"faults":[{"kind":"disconnect","after_events":3,"reset":true}]}]})");
     auto const r = post_anthropic(f.ep, anthropic_request("drop"));
     BOOST_TEST(r.status == 200u);
     BOOST_TEST(r.events.size() == 3u);
@@ -669,7 +674,8 @@ BOOST_AUTO_TEST_CASE(a_truncated_plain_body_is_shorter_than_announced)
 BOOST_AUTO_TEST_CASE(slow_tokens_space_the_pieces)
 {
     running_fake f;
-    f.add(R"({"name":"slow","turns":[{"text":["a","b","c","d","e"],"faults":[{"kind":"slow_tokens","token_interval_ms":60}]}]})");
+    f.add(
+        R"({"name":"slow","turns":[{"text":["a","b","c","d","e"],"faults":[{"kind":"slow_tokens","token_interval_ms":60}]}]})");
     auto const r = post_anthropic(f.ep, anthropic_request("slow"));
     BOOST_TEST(r.complete);
     std::vector<clock_type::time_point> pieces;
@@ -708,7 +714,8 @@ BOOST_AUTO_TEST_CASE(rounds_conditions_and_the_last_tool_result)
         auto body = round0;
         auto& messages = body.at("messages").as_array();
         messages.push_back(json::parse(R"({"role":"assistant","content":[{"type":"text","text":"Voy a contar."},
-            {"type":"tool_use","id":")" + tool_id + R"(","name":"contar_iniciativas","input":{"campo_agrupacion":"estado_de_la_iniciativa"}}]})"));
+            {"type":"tool_use","id":")" +
+            tool_id + R"(","name":"contar_iniciativas","input":{"campo_agrupacion":"estado_de_la_iniciativa"}}]})"));
         messages.push_back(json::parse(R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + tool_id +
             R"(","content":")" + tool_result + R"("}]})"));
         return body;
@@ -730,16 +737,19 @@ BOOST_AUTO_TEST_CASE(rounds_conditions_and_the_last_tool_result)
     BOOST_TEST(assemble(post_anthropic(f.ep, again).events).size() == 2u);
 
     // OpenAI: the same rounds from tool messages.
-    auto const o1 = post_openai(f.ep, json::parse(R"({"model":"portfolio-two-rounds","stream":true,"messages":[
+    auto const o1 = post_openai(f.ep,
+        json::parse(R"({"model":"portfolio-two-rounds","stream":true,"messages":[
         {"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"},
         {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"contar_iniciativas","arguments":"{}"}}]},
-        {"role":"tool","tool_call_id":"call_1","content":")" + result + R"("}]})"));
+        {"role":"tool","tool_call_id":"call_1","content":")" +
+            result + R"("}]})"));
     BOOST_TEST(assemble(o1.events) ==
             std::vector<std::string>{"content: Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. "
                                      "Además, 9 están planificadas, 21 finalizadas y 5 canceladas."},
         boost::test_tools::per_element());
     BOOST_TEST(o1.events.back().data == "[DONE]");
-    BOOST_TEST(o1.events[o1.events.size() - 2].data.find(R"("usage")") == std::string::npos); // include_usage not asked for
+    BOOST_TEST(o1.events[o1.events.size() - 2].data.find(R"("usage")") ==
+        std::string::npos); // include_usage not asked for
 }
 
 BOOST_AUTO_TEST_CASE(authentication)
@@ -784,18 +794,21 @@ BOOST_AUTO_TEST_CASE(unknown_models_are_404_in_each_providers_words)
     running_fake f;
     auto const a = post_anthropic(f.ep, anthropic_request("claude-nonexistent"));
     BOOST_TEST(a.status == 404u);
-    BOOST_TEST(a.body == R"({"type":"error","error":{"type":"not_found_error","message":"model: claude-nonexistent"},"request_id":")" +
+    BOOST_TEST(a.body ==
+        R"({"type":"error","error":{"type":"not_found_error","message":"model: claude-nonexistent"},"request_id":")" +
             std::string(a.headers["request-id"]) + "\"}");
     auto const o = post_openai(f.ep, openai_request("gpt-nonexistent"));
     BOOST_TEST(o.status == 404u);
-    BOOST_TEST(o.body == R"({"error":{"message":"The model `gpt-nonexistent` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}})");
+    BOOST_TEST(o.body ==
+        R"({"error":{"message":"The model `gpt-nonexistent` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}})");
 }
 
 BOOST_AUTO_TEST_CASE(requests_are_validated_like_the_real_apis)
 {
     running_fake f;
     // A user turn after tool_use must begin with its tool_result blocks.
-    auto const missing = post_anthropic(f.ep, json::parse(R"({"model":"anthropic-tool-use","max_tokens":1024,"messages":[
+    auto const missing = post_anthropic(f.ep,
+        json::parse(R"({"model":"anthropic-tool-use","max_tokens":1024,"messages":[
         {"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"},
         {"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"contar_iniciativas","input":{}}]},
         {"role":"user","content":[{"type":"text","text":"¿Y bien?"}]}]})"));
@@ -812,10 +825,11 @@ BOOST_AUTO_TEST_CASE(requests_are_validated_like_the_real_apis)
 
     auto const no_max = post_anthropic(f.ep, json::parse(R"({"model":"anthropic-tool-use","messages":[]})"));
     BOOST_TEST(no_max.json().at("error").at("message") == "max_tokens: Field required");
-    auto const system_role = post_anthropic(f.ep, json::parse(
-        R"({"model":"anthropic-tool-use","max_tokens":5,"messages":[{"role":"system","content":"x"}]})"));
+    auto const system_role = post_anthropic(f.ep,
+        json::parse(R"({"model":"anthropic-tool-use","max_tokens":5,"messages":[{"role":"system","content":"x"}]})"));
     BOOST_TEST(system_role.status == 400u);
-    BOOST_TEST(system_role.json().at("error").at("message").as_string().starts_with("messages: Unexpected role \"system\""));
+    BOOST_TEST(
+        system_role.json().at("error").at("message").as_string().starts_with("messages: Unexpected role \"system\""));
 
     // 2026-10-21 rejects sampling parameters, 2023-06-01 accepts them.
     auto with_temperature = anthropic_request("anthropic-text-only");
@@ -840,8 +854,10 @@ BOOST_AUTO_TEST_CASE(requests_are_validated_like_the_real_apis)
         {"role":"tool","tool_call_id":"call_1","content":"1"},
         {"role":"user","content":"y"}]})"));
     BOOST_TEST(unanswered.status == 400u);
-    BOOST_TEST(unanswered.json().at("error").at("message").as_string().ends_with("did not have response messages: call_2"));
-    auto const bad_role = post_openai(f.ep, json::parse(R"({"model":"openai-tool-calls","messages":[{"role":"robot","content":"x"}]})"));
+    BOOST_TEST(
+        unanswered.json().at("error").at("message").as_string().ends_with("did not have response messages: call_2"));
+    auto const bad_role = post_openai(f.ep,
+        json::parse(R"({"model":"openai-tool-calls","messages":[{"role":"robot","content":"x"}]})"));
     BOOST_TEST(bad_role.json().at("error").at("code") == "invalid_value");
     auto const not_json = post_text(f.ep, "/v1/chat/completions", "not json", openai_headers());
     BOOST_TEST(not_json.status == 400u);
@@ -881,8 +897,8 @@ BOOST_AUTO_TEST_CASE(the_canned_scenarios_load)
     for(auto const& s : list)
         names.insert(s.name);
     for(auto const* name : {"anthropic-text-only", "anthropic-tool-use", "anthropic-two-parallel-tools",
-             "anthropic-thinking-tool-use", "anthropic-max-tokens", "anthropic-overloaded-midstream", "openai-text-only",
-             "openai-tool-calls", "openai-error-midstream", "portfolio-two-rounds"})
+            "anthropic-thinking-tool-use", "anthropic-max-tokens", "anthropic-overloaded-midstream", "openai-text-only",
+            "openai-tool-calls", "openai-error-midstream", "portfolio-two-rounds"})
         BOOST_TEST(names.contains(name), name);
 }
 
@@ -899,8 +915,8 @@ BOOST_AUTO_TEST_CASE(errors_name_the_offending_value)
         }
         return "no error";
     };
-    BOOST_TEST(error_of(R"({"name":"x","turns":[{"text":"a"},[{"faults":[{"kind":"explode"}]}]]})").starts_with(
-        "/turns/1/0/faults/0/kind | "));
+    BOOST_TEST(error_of(R"({"name":"x","turns":[{"text":"a"},[{"faults":[{"kind":"explode"}]}]]})")
+                   .starts_with("/turns/1/0/faults/0/kind | "));
     BOOST_TEST(error_of(R"({"name":"x","turns":[{"txet":"a"}]})").starts_with("/turns/0/txet | "));
     BOOST_TEST(error_of(R"({"name":"x","turns":[{"tool_calls":[{"name":"t","input":[]}]}]})") ==
         "/turns/0/tool_calls/0/input | /turns/0/tool_calls/0/input: expected an object (the tool's arguments)");
@@ -909,7 +925,8 @@ BOOST_AUTO_TEST_CASE(errors_name_the_offending_value)
 
     auto const dir = std::filesystem::temp_directory_path() / ("fake_llm_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    std::ofstream(dir / "bad.json") << "[{\"name\": \"a\", \"turns\": [{}]},\n {\"name\": \"b\", \"turns\": [{\"usage\": {\"input_tokens\": -1}}]}]";
+    std::ofstream(dir / "bad.json")
+        << "[{\"name\": \"a\", \"turns\": [{}]},\n {\"name\": \"b\", \"turns\": [{\"usage\": {\"input_tokens\": -1}}]}]";
     std::ofstream(dir / "syntax.json.txt") << "ignored: not *.json";
     try
     {
@@ -937,8 +954,9 @@ BOOST_AUTO_TEST_CASE(errors_name_the_offending_value)
 BOOST_AUTO_TEST_CASE(pieces_never_split_a_utf8_sequence)
 {
     namespace d = agentio::testing::detail;
-    std::string const text = "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
-                             "planificadas, 21 finalizadas y 5 canceladas. Ñandú «ü» 😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀";
+    std::string const text =
+        "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
+        "planificadas, 21 finalizadas y 5 canceladas. Ñandú «ü» 😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀";
     for(auto p : {d::provider::anthropic, d::provider::openai})
         for(std::size_t chars : {0, 1, 3, 7})
         {
@@ -946,7 +964,8 @@ BOOST_AUTO_TEST_CASE(pieces_never_split_a_utf8_sequence)
             std::string_view rest = text;
             for(std::size_t i = 0; !rest.empty(); ++i)
             {
-                auto const n = chars == 0 && i % 2 ? d::next_fragment(rest, i, 0) : d::next_text_piece(rest, i, p, chars);
+                auto const n = chars == 0 && i % 2 ? d::next_fragment(rest, i, 0)
+                                                   : d::next_text_piece(rest, i, p, chars);
                 BOOST_REQUIRE(n > 0);
                 BOOST_TEST(!agentio::detail::is_utf8_continuation(n < rest.size() ? rest[n] : 'x'));
                 if(chars != 0)
@@ -963,19 +982,22 @@ BOOST_AUTO_TEST_CASE(generated_text_and_arguments_stream_in_pieces)
     fake::fake_llm_options options;
     options.piece_chars = 4;
     running_fake f(options);
-    f.add(R"({"name":"auto","turns":[{"text":"En ejecución: 12.","tool_calls":[{"name":"t","input":{"ñ":"¿sí?","n":[1,2.5]}}]}]})");
+    f.add(
+        R"({"name":"auto","turns":[{"text":"En ejecución: 12.","tool_calls":[{"name":"t","input":{"ñ":"¿sí?","n":[1,2.5]}}]}]})");
     auto const r = post_anthropic(f.ep, anthropic_request("auto"));
     std::vector<std::string> text_pieces;
     for(auto const& e : r.events)
         if(e.type == "content_block_delta" && e.data.find("text_delta") != std::string::npos)
             text_pieces.emplace_back(json::parse(e.data).at("delta").at("text").as_string());
-    BOOST_TEST(text_pieces == (std::vector<std::string>{"En e", "jecu", "ción", ": 12", "."}), boost::test_tools::per_element());
+    BOOST_TEST(text_pieces == (std::vector<std::string>{"En e", "jecu", "ción", ": 12", "."}),
+        boost::test_tools::per_element());
     BOOST_TEST(assemble(r.events).back() == R"(1 tool_use t: {"ñ": "¿sí?", "n": [1, 2.5]})");
 
     running_fake g; // word pieces
     g.add(R"({"name":"auto","turns":[{"text":"Hay doce iniciativas en ejecución de un total de cuarenta y siete."}]})");
     auto const w = post_openai(g.ep, openai_request("auto"));
-    BOOST_TEST(assemble(w.events).front() == "content: Hay doce iniciativas en ejecución de un total de cuarenta y siete.");
+    BOOST_TEST(assemble(w.events).front() ==
+        "content: Hay doce iniciativas en ejecución de un total de cuarenta y siete.");
     BOOST_TEST(w.events.size() > 8u); // role, about a word per chunk, finish, usage, [DONE]
 }
 
@@ -990,7 +1012,8 @@ BOOST_AUTO_TEST_CASE(two_hundred_concurrent_streams_at_twenty_pieces_a_second)
     options.token_interval = 50ms;
     options.max_recorded_requests = 0;
     running_fake f(options);
-    f.add(R"({"name":"load","turns":[{"text":["Hay"," 12"," iniciativas"," en"," ejecución"," de"," un"," total"," de"," 47."]}]})");
+    f.add(
+        R"({"name":"load","turns":[{"text":["Hay"," 12"," iniciativas"," en"," ejecución"," de"," un"," total"," de"," 47."]}]})");
     constexpr int streams = 200;
     asio::io_context ioc;
     int ok = 0;

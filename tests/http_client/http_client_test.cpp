@@ -125,8 +125,9 @@ asio::awaitable<void> serve(std::shared_ptr<server_state> st, Stream& stream)
         }
         if(path == "/chunked")
         {
-            if(!co_await write_raw(stream, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                                           "Transfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n"))
+            if(!co_await write_raw(stream,
+                   "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                   "Transfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n"))
                 break;
             co_await st->gate.async_wait(tuple_awaitable);
             if(!co_await write_raw(stream, "6\r\nsecond\r\n0\r\n\r\n"))
@@ -174,8 +175,8 @@ asio::awaitable<void> serve(std::shared_ptr<server_state> st, Stream& stream)
             // Named, not built inside the co_await expressions (GCC 12, see docs/engineering-notes.md).
             std::string const head = chunked ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                                              : "HTTP/1.1 200 OK\r\nContent-Length: 2097152\r\n\r\n";
-            std::string const piece =
-                chunked ? "10000\r\n" + std::string(64 * 1024, 'h') + "\r\n" : std::string(64 * 1024, 'h');
+            std::string const piece = chunked ? "10000\r\n" + std::string(64 * 1024, 'h') + "\r\n"
+                                              : std::string(64 * 1024, 'h');
             bool ok = co_await write_raw(stream, head);
             for(int i = 0; i < 32 && ok; ++i)
                 ok = co_await write_raw(stream, piece);
@@ -188,8 +189,8 @@ asio::awaitable<void> serve(std::shared_ptr<server_state> st, Stream& stream)
         if(path == "/big-header")
         {
             // Raw: Beast's fields refuse a field this large (as they should).
-            std::string const wire =
-                "HTTP/1.1 200 OK\r\nX-Big: " + std::string(100 * 1024, 'b') + "\r\nContent-Length: 3\r\n\r\nbig";
+            std::string const wire = "HTTP/1.1 200 OK\r\nX-Big: " + std::string(100 * 1024, 'b') +
+                "\r\nContent-Length: 3\r\n\r\nbig";
             if(!co_await write_raw(stream, wire))
                 break;
             continue;
@@ -288,8 +289,8 @@ asio::awaitable<void> accept_loop(std::shared_ptr<server_state> st, server_kind 
 {
     for(;;)
     {
-        auto [ec, socket] =
-            co_await st->acceptor.async_accept(asio::make_strand(st->acceptor.get_executor()), tuple_awaitable);
+        auto [ec, socket] = co_await st->acceptor.async_accept(asio::make_strand(st->acceptor.get_executor()),
+            tuple_awaitable);
         if(ec)
             co_return;
         ++st->accepted;
@@ -545,8 +546,8 @@ BOOST_AUTO_TEST_CASE(completion_token_use_awaitable_never_throws)
     run_test(ioc, [&]() -> asio::awaitable<void> {
         // A tuple, not an exception, even on failure.
         auto req2 = get("http://127.0.0.1:" + std::to_string(port) + "/");
-        std::tuple<ah::client_error, ah::client_response> result =
-            co_await c.async_request(std::move(req2), asio::use_awaitable);
+        std::tuple<ah::client_error, ah::client_response> result = co_await c.async_request(std::move(req2),
+            asio::use_awaitable);
         auto const& err = std::get<0>(result);
         BOOST_TEST((err.code == asio::error::connection_refused), err.message);
         BOOST_TEST(err.message == "connection refused to 127.0.0.1:" + std::to_string(port));
@@ -649,8 +650,7 @@ BOOST_AUTO_TEST_CASE(server_closes_mid_body)
         auto req6 = get(srv.url("/mid-body"));
         auto [err, res] = co_await c.async_request(std::move(req6), asio::use_awaitable);
         BOOST_TEST((err.code == ah::client_errc::closed_mid_body), err.message);
-        BOOST_TEST(err.message ==
-            "server closed the connection mid-body (1200 of 5000 bytes) from " + srv.authority());
+        BOOST_TEST(err.message == "server closed the connection mid-body (1200 of 5000 bytes) from " + srv.authority());
         BOOST_TEST(err.retryable());
         BOOST_TEST(c.idle_connections() == 0u);
     });
@@ -1282,8 +1282,7 @@ BOOST_AUTO_TEST_CASE(tls_server_closing_mid_body)
         auto req39 = get(srv.url("/mid-body"));
         auto [err, res] = co_await c.async_request(std::move(req39), asio::use_awaitable);
         BOOST_TEST((err.code == ah::client_errc::closed_mid_body), err.message);
-        BOOST_TEST(err.message ==
-            "server closed the connection mid-body (1200 of 5000 bytes) from " + srv.authority());
+        BOOST_TEST(err.message == "server closed the connection mid-body (1200 of 5000 bytes) from " + srv.authority());
     });
 }
 
@@ -1331,10 +1330,7 @@ namespace {
 
 struct proxy_state
 {
-    explicit proxy_state(asio::io_context& ioc)
-        : acceptor(ioc)
-    {
-    }
+    explicit proxy_state(asio::io_context& ioc) : acceptor(ioc) {}
 
     tcp::acceptor acceptor;
     bool refuse = false;
@@ -1410,8 +1406,7 @@ asio::awaitable<void> proxy_session(std::shared_ptr<proxy_state> st, tcp::socket
 class test_proxy
 {
 public:
-    explicit test_proxy(asio::io_context& ioc)
-        : st_(std::make_shared<proxy_state>(ioc))
+    explicit test_proxy(asio::io_context& ioc) : st_(std::make_shared<proxy_state>(ioc))
     {
         tcp::endpoint const ep(asio::ip::make_address("127.0.0.1"), 0);
         st_->acceptor.open(ep.protocol());
@@ -1583,8 +1578,8 @@ BOOST_AUTO_TEST_CASE(no_proxy_rules)
 BOOST_AUTO_TEST_CASE(settings_from_the_environment)
 {
     auto clear = [] {
-        for(char const* v : {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY",
-                "REQUEST_METHOD"})
+        for(char const* v :
+            {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY", "REQUEST_METHOD"})
             ::unsetenv(v);
     };
     struct restore

@@ -102,8 +102,7 @@ inline std::string to_pem(EVP_PKEY* key)
 class authority
 {
 public:
-    explicit authority(std::string const& name = "agentio test CA")
-        : key_(EVP_EC_gen("P-256"))
+    explicit authority(std::string const& name = "agentio test CA") : key_(EVP_EC_gen("P-256"))
     {
         detail::check(key_ != nullptr, "EVP_EC_gen");
         cert_ = detail::make_certificate(key_.get(), name, 1);

@@ -34,7 +34,8 @@ using agentio::tool_result;
 namespace fixtures {
 
 // A 1×1 red PNG and a tiny WAV, as the suite's reference server has them.
-constexpr char png[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+constexpr char png[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 constexpr char wav[] = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 struct no_args
@@ -48,13 +49,13 @@ asio::awaitable<void> sleep_ms(int ms)
     co_await t.async_wait(asio::use_awaitable);
 }
 
-#define AGENTIO_FIXTURE_TOOL(type, tool_name, text)                                                                  \
-    struct type                                                                                                       \
-    {                                                                                                                 \
-        static constexpr std::string_view name = tool_name;                                                          \
-        static constexpr std::string_view description = text;                                                       \
-        using args = no_args;                                                                                         \
-        asio::awaitable<tool_result> operator()(args, tool_context&) const;                                          \
+#define AGENTIO_FIXTURE_TOOL(type, tool_name, text)                                                                    \
+    struct type                                                                                                        \
+    {                                                                                                                  \
+        static constexpr std::string_view name = tool_name;                                                            \
+        static constexpr std::string_view description = text;                                                          \
+        using args = no_args;                                                                                          \
+        asio::awaitable<tool_result> operator()(args, tool_context&) const;                                            \
     };
 
 AGENTIO_FIXTURE_TOOL(simple_text, "test_simple_text", "Tests simple text content response")
@@ -119,8 +120,8 @@ asio::awaitable<tool_result> audio_content::operator()(args, tool_context&) cons
 asio::awaitable<tool_result> embedded_resource::operator()(args, tool_context&) const
 {
     tool_result r;
-    r.content.emplace_back(
-        agentio::resource_content{"test://embedded-resource", "text/plain", "This is an embedded resource content.", {}});
+    r.content.emplace_back(agentio::resource_content{"test://embedded-resource", "text/plain",
+        "This is an embedded resource content.", {}});
     co_return r;
 }
 
@@ -156,8 +157,9 @@ asio::awaitable<tool_result> tool_with_progress::operator()(args, tool_context& 
 
 asio::awaitable<tool_result> missing_capability::operator()(args, tool_context& ctx) const
 {
-    json::object params{{"messages", json::array{json::object{{"role", "user"},
-                             {"content", json::object{{"type", "text"}, {"text", "ping"}}}}}},
+    json::object params{
+        {"messages",
+            json::array{json::object{{"role", "user"}, {"content", json::object{{"type", "text"}, {"text", "ping"}}}}}},
         {"maxTokens", 10}};
     auto const reply = co_await client(ctx).ask("sampling/createMessage", std::move(params));
     if(!reply.ok())
@@ -170,7 +172,9 @@ asio::awaitable<tool_result> streaming_elicitation::operator()(args, tool_contex
     ctx.report_progress(0, 1, "asking");
     co_await sleep_ms(20);
     json::object params{{"message", "Name?"},
-        {"requestedSchema", json::object{{"type", "object"}, {"properties", json::object{{"name", json::object{{"type", "string"}}}}}}}};
+        {"requestedSchema",
+            json::object{{"type", "object"},
+                {"properties", json::object{{"name", json::object{{"type", "string"}}}}}}}};
     auto const reply = co_await client(ctx).ask("elicitation/create", std::move(params));
     ctx.report_progress(1, 1, "done");
     co_return tool_result::text(reply.ok() ? "elicited" : "elicitation unavailable within this request");
@@ -185,18 +189,22 @@ asio::awaitable<tool_result> logging_tool::operator()(args, tool_context& ctx) c
 json::object elicit(std::string message, std::string field, std::string type)
 {
     return json::object{{"method", "elicitation/create"},
-        {"params", json::object{{"message", std::move(message)},
-                       {"requestedSchema", json::object{{"type", "object"},
-                                               {"properties", json::object{{field, json::object{{"type", type}}}}},
-                                               {"required", json::array{json::string(field)}}}}}}};
+        {"params",
+            json::object{{"message", std::move(message)},
+                {"requestedSchema",
+                    json::object{{"type", "object"},
+                        {"properties", json::object{{field, json::object{{"type", type}}}}},
+                        {"required", json::array{json::string(field)}}}}}}};
 }
 
 json::object sample(std::string text, int max_tokens)
 {
     return json::object{{"method", "sampling/createMessage"},
-        {"params", json::object{{"messages", json::array{json::object{{"role", "user"},
-                                                 {"content", json::object{{"type", "text"}, {"text", std::move(text)}}}}}},
-                       {"maxTokens", max_tokens}}}};
+        {"params",
+            json::object{{"messages",
+                             json::array{json::object{{"role", "user"},
+                                 {"content", json::object{{"type", "text"}, {"text", std::move(text)}}}}}},
+                {"maxTokens", max_tokens}}}};
 }
 
 json::object list_roots()
@@ -214,7 +222,8 @@ std::string elicited(json::object const& answers, std::string_view key, std::str
     if(!content || !content->is_object())
         return {};
     auto const* value = content->get_object().if_contains(field);
-    return value ? (value->is_string() ? std::string(value->get_string()) : agentio::to_json_text(*value)) : std::string();
+    return value ? (value->is_string() ? std::string(value->get_string()) : agentio::to_json_text(*value))
+                 : std::string();
 }
 
 bool answered(json::object const& answers, std::string_view key)
@@ -227,7 +236,8 @@ asio::awaitable<tool_result> input_elicitation::operator()(args, tool_context& c
 {
     auto const user = elicited(client(ctx).input_responses, "user_name", "name");
     if(user.empty()) // first round, or an answer that does not fit: ask (again)
-        co_return agentio::mcp::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")}});
+        co_return agentio::mcp::input_required(json::object{
+            {"user_name", elicit("What is your name?", "name", "string")}});
     co_return tool_result::text("Hello, " + user + "!");
 }
 
@@ -235,7 +245,8 @@ asio::awaitable<tool_result> input_sampling::operator()(args, tool_context& ctx)
 {
     auto const* answer = client(ctx).input_responses.if_contains("capital_question");
     if(!answer || !answer->is_object() || !answer->get_object().contains("content"))
-        co_return agentio::mcp::input_required(json::object{{"capital_question", sample("What is the capital of France?", 100)}});
+        co_return agentio::mcp::input_required(json::object{
+            {"capital_question", sample("What is the capital of France?", 100)}});
     auto const& content = answer->at("content");
     co_return tool_result::text("LLM response: " +
         (content.is_object() && content.get_object().contains("text") ? std::string(content.at("text").as_string())
@@ -263,9 +274,9 @@ asio::awaitable<tool_result> input_multiple::operator()(args, tool_context& ctx)
     auto const& a = client(ctx).input_responses;
     if(!answered(a, "user_name") || !answered(a, "greeting") || !answered(a, "client_roots") ||
         client(ctx).request_state != "three-inputs")
-        co_return agentio::mcp::input_required(json::object{{"user_name", elicit("What is your name?", "name", "string")},
-                                                  {"greeting", sample("Generate a greeting", 50)},
-                                                  {"client_roots", list_roots()}},
+        co_return agentio::mcp::input_required(
+            json::object{{"user_name", elicit("What is your name?", "name", "string")},
+                {"greeting", sample("Generate a greeting", 50)}, {"client_roots", list_roots()}},
             "three-inputs");
     co_return tool_result::text("All inputs received for " + elicited(a, "user_name", "name"));
 }
@@ -276,11 +287,11 @@ asio::awaitable<tool_result> input_multi_round::operator()(args, tool_context& c
         co_return tool_result::text("Name " + client(ctx).request_state.substr(6) + ", colour " +
             elicited(client(ctx).input_responses, "step2", "color"));
     if(client(ctx).request_state == "step1" && answered(client(ctx).input_responses, "step1"))
-        co_return agentio::mcp::input_required(
-            json::object{{"step2", elicit("Step 2: What is your favorite color?", "color", "string")}},
+        co_return agentio::mcp::input_required(json::object{{"step2",
+                                                   elicit("Step 2: What is your favorite color?", "color", "string")}},
             "step2:" + elicited(client(ctx).input_responses, "step1", "name"));
-    co_return agentio::mcp::input_required(json::object{{"step1", elicit("Step 1: What is your name?", "name", "string")}},
-        "step1");
+    co_return agentio::mcp::input_required(
+        json::object{{"step1", elicit("Step 1: What is your name?", "name", "string")}}, "step1");
 }
 
 asio::awaitable<tool_result> input_tampered_state::operator()(args, tool_context& ctx) const
@@ -295,9 +306,11 @@ asio::awaitable<tool_result> input_tampered_state::operator()(args, tool_context
 asio::awaitable<tool_result> input_capabilities::operator()(args, tool_context& ctx) const
 {
     json::object wanted;
-    if(agentio::mcp::client_of(ctx) && client(ctx).can("elicitation") && !answered(client(ctx).input_responses, "user_name"))
+    if(agentio::mcp::client_of(ctx) && client(ctx).can("elicitation") &&
+        !answered(client(ctx).input_responses, "user_name"))
         wanted["user_name"] = elicit("What is your name?", "name", "string");
-    if(agentio::mcp::client_of(ctx) && client(ctx).can("sampling") && !answered(client(ctx).input_responses, "greeting"))
+    if(agentio::mcp::client_of(ctx) && client(ctx).can("sampling") &&
+        !answered(client(ctx).input_responses, "greeting"))
         wanted["greeting"] = sample("Generate a greeting", 50);
     if(!wanted.empty())
         co_return agentio::mcp::input_required(std::move(wanted));
@@ -322,7 +335,8 @@ std::string describe_elicitation(agentio::mcp::client_reply const& reply)
 
 asio::awaitable<tool_result> elicitation_defaults::operator()(args, tool_context& ctx) const
 {
-    auto reply = co_await client(ctx).ask("elicitation/create", json::parse(R"({"mode":"form",
+    auto reply = co_await client(ctx).ask("elicitation/create",
+        json::parse(R"({"mode":"form",
         "message":"Please review and update the form fields with defaults",
         "requestedSchema":{"type":"object","properties":{
             "name":{"type":"string","description":"User name","default":"John Doe"},
@@ -330,13 +344,14 @@ asio::awaitable<tool_result> elicitation_defaults::operator()(args, tool_context
             "score":{"type":"number","description":"User score","default":95.5},
             "status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
             "verified":{"type":"boolean","description":"Verification status","default":true}},"required":[]}})")
-                                                                    .as_object());
+            .as_object());
     co_return tool_result::text("Elicitation completed: " + describe_elicitation(reply));
 }
 
 asio::awaitable<tool_result> elicitation_enums::operator()(args, tool_context& ctx) const
 {
-    auto reply = co_await client(ctx).ask("elicitation/create", json::parse(R"({"mode":"form",
+    auto reply = co_await client(ctx).ask("elicitation/create",
+        json::parse(R"({"mode":"form",
         "message":"Please select options from the enum fields",
         "requestedSchema":{"type":"object","required":[],"properties":{
             "untitledSingle":{"type":"string","description":"Untitled single select","enum":["option1","option2","option3"]},
@@ -350,7 +365,7 @@ asio::awaitable<tool_result> elicitation_enums::operator()(args, tool_context& c
             "titledMulti":{"type":"array","description":"Titled multi select","minItems":1,"maxItems":3,
                 "items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},
                     {"const":"value3","title":"Third Choice"}]}}}}})")
-                                                                    .as_object());
+            .as_object());
     co_return tool_result::text("Elicitation completed: " + describe_elicitation(reply));
 }
 
@@ -364,15 +379,17 @@ struct sampling
     };
     asio::awaitable<tool_result> operator()(args a, tool_context& ctx) const
     {
-        json::object params{{"messages", json::array{json::object{{"role", "user"},
-                                 {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
+        json::object params{{"messages",
+                                json::array{json::object{{"role", "user"},
+                                    {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
             {"maxTokens", 100}};
         auto reply = co_await client(ctx).ask("sampling/createMessage", std::move(params));
         if(!reply.ok())
             co_return tool_result::error("Sampling failed: " + agentio::to_json_text(reply.error));
         auto const* content = reply.result.as_object().if_contains("content");
         auto const* text = content && content->is_object() ? content->get_object().if_contains("text") : nullptr;
-        co_return tool_result::text("LLM response: " + (text && text->is_string() ? std::string(text->get_string()) : ""));
+        co_return tool_result::text("LLM response: " +
+            (text && text->is_string() ? std::string(text->get_string()) : ""));
     }
 };
 BOOST_DESCRIBE_STRUCT(sampling::args, (), (prompt))
@@ -387,8 +404,7 @@ struct elicitation
     };
     asio::awaitable<tool_result> operator()(args a, tool_context& ctx) const
     {
-        json::object params{{"message", a.message},
-            {"requestedSchema", json::parse(R"({"type":"object","properties":{
+        json::object params{{"message", a.message}, {"requestedSchema", json::parse(R"({"type":"object","properties":{
                 "username":{"type":"string","description":"User's response"},
                 "email":{"type":"string","description":"User's email address"}},"required":["username","email"]})")}};
         auto reply = co_await client(ctx).ask("elicitation/create", std::move(params));
@@ -425,12 +441,14 @@ struct agentio::field_traits<fixtures::header_param::args>
 template<>
 struct agentio::field_traits<fixtures::sampling::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "prompt", .description = "The prompt to send to the LLM"}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "prompt", .description = "The prompt to send to the LLM"}};
 };
 template<>
 struct agentio::field_traits<fixtures::elicitation::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "message", .description = "The message to show the user"}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "message", .description = "The message to show the user"}};
 };
 
 namespace {
@@ -476,60 +494,90 @@ json::object text_message(std::string text)
 void add_fixtures(mcp::server<conformance_catalog>& s)
 {
     using contents = std::vector<mcp::resource_contents>;
-    s.add_resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text Resource",
-        .description = "A static text resource for testing", .mime_type = "text/plain",
+    s.add_resource({.uri = "test://static-text",
+        .name = "static-text",
+        .title = "Static Text Resource",
+        .description = "A static text resource for testing",
+        .mime_type = "text/plain",
         .read = [](std::string const& uri) {
             return contents{{uri, "text/plain", "This is the content of the static text resource.", {}}};
         }});
-    s.add_resource({.uri = "test://static-binary", .name = "static-binary", .title = "Static Binary Resource",
-        .description = "A static binary resource (image) for testing", .mime_type = "image/png",
-        .read = [](std::string const& uri) { return contents{{uri, "image/png", {}, fixtures::png}}; }});
-    s.add_resource({.uri = "test://watched-resource", .name = "watched-resource", .title = "Watched Resource",
-        .description = "A resource that can be subscribed to", .mime_type = "text/plain",
-        .read = [](std::string const& uri) { return contents{{uri, "text/plain", "Watched resource content", {}}}; }});
-    s.add_resource_template({.uri_template = "test://template/{id}/data", .name = "template",
-        .title = "Template Resource", .description = "A resource template with an id parameter",
+    s.add_resource({.uri = "test://static-binary",
+        .name = "static-binary",
+        .title = "Static Binary Resource",
+        .description = "A static binary resource (image) for testing",
+        .mime_type = "image/png",
+        .read = [](std::string const& uri) {
+            return contents{{uri, "image/png", {}, fixtures::png}};
+        }});
+    s.add_resource({.uri = "test://watched-resource",
+        .name = "watched-resource",
+        .title = "Watched Resource",
+        .description = "A resource that can be subscribed to",
+        .mime_type = "text/plain",
+        .read = [](std::string const& uri) {
+            return contents{{uri, "text/plain", "Watched resource content", {}}};
+        }});
+    s.add_resource_template({.uri_template = "test://template/{id}/data",
+        .name = "template",
+        .title = "Template Resource",
+        .description = "A resource template with an id parameter",
         .mime_type = "application/json",
         .read = [](std::string const& uri, std::map<std::string, std::string> const& v) {
             std::string const& id = v.at("id");
             return contents{{uri, "application/json",
-                agentio::to_json_text(json::object{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}), {}}};
+                agentio::to_json_text(json::object{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}),
+                {}}};
         }});
 
-    s.add_prompt({.name = "test_simple_prompt", .title = "Simple Prompt", .description = "A simple prompt without arguments",
+    s.add_prompt({.name = "test_simple_prompt",
+        .title = "Simple Prompt",
+        .description = "A simple prompt without arguments",
         .get = [](auto const&) { return json::array{text_message("This is a simple prompt for testing.")}; }});
-    s.add_prompt({.name = "test_prompt_with_arguments", .title = "Prompt With Arguments",
+    s.add_prompt({.name = "test_prompt_with_arguments",
+        .title = "Prompt With Arguments",
         .description = "A prompt with required arguments",
         .arguments = {{"arg1", "First test argument", true}, {"arg2", "Second test argument", true}},
         .get = [](std::map<std::string, std::string> const& a) {
-            return json::array{text_message("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='" + a.at("arg2") + "'")};
+            return json::array{
+                text_message("Prompt with arguments: arg1='" + a.at("arg1") + "', arg2='" + a.at("arg2") + "'")};
         }});
-    s.add_prompt({.name = "test_prompt_with_embedded_resource", .title = "Prompt With Embedded Resource",
+    s.add_prompt({.name = "test_prompt_with_embedded_resource",
+        .title = "Prompt With Embedded Resource",
         .description = "A prompt that includes an embedded resource",
         .arguments = {{"resourceUri", "URI of the resource to embed", true}},
         .get = [](std::map<std::string, std::string> const& a) {
-            return json::array{
-                json::object{{"role", "user"}, {"content", json::object{{"type", "resource"},
-                    {"resource", json::object{{"uri", a.at("resourceUri")}, {"mimeType", "text/plain"},
-                        {"text", "Embedded resource content for testing."}}}}}},
+            return json::array{json::object{{"role", "user"},
+                                   {"content",
+                                       json::object{{"type", "resource"},
+                                           {"resource",
+                                               json::object{{"uri", a.at("resourceUri")}, {"mimeType", "text/plain"},
+                                                   {"text", "Embedded resource content for testing."}}}}}},
                 text_message("Please process the embedded resource above.")};
         }});
-    s.add_prompt({.name = "test_prompt_with_image", .title = "Prompt With Image", .description = "A prompt that includes an image",
+    s.add_prompt({.name = "test_prompt_with_image",
+        .title = "Prompt With Image",
+        .description = "A prompt that includes an image",
         .get = [](auto const&) {
-            return json::array{json::object{{"role", "user"},
-                                   {"content", json::object{{"type", "image"}, {"data", fixtures::png}, {"mimeType", "image/png"}}}},
+            return json::array{
+                json::object{{"role", "user"},
+                    {"content", json::object{{"type", "image"}, {"data", fixtures::png}, {"mimeType", "image/png"}}}},
                 text_message("Please analyze the image above.")};
         }});
-    s.add_prompt({.name = "test_input_required_result_prompt", .title = "Prompt Needing Context",
+    s.add_prompt({.name = "test_input_required_result_prompt",
+        .title = "Prompt Needing Context",
         .description = "Asks the user for context before it can be written (multi-round input)",
         .get_with_input = [](auto const&, json::object const& answers) {
             auto const context = fixtures::elicited(answers, "user_context", "context");
             if(context.empty())
-                return mcp::prompt_result{{}, json::object{{"user_context",
-                    fixtures::elicit("What context should the prompt use?", "context", "string")}}};
+                return mcp::prompt_result{{},
+                    json::object{{"user_context",
+                        fixtures::elicit("What context should the prompt use?", "context", "string")}}};
             return mcp::prompt_result{json::array{text_message("Context: " + context)}};
         }});
-    s.set_completion([](json::object const&, std::string const&, std::string const&) { return std::vector<std::string>{}; });
+    s.set_completion([](json::object const&, std::string const&, std::string const&) {
+        return std::vector<std::string>{};
+    });
 }
 
 } // namespace
@@ -563,7 +611,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "json_schema_2020_12_tool: %s\n", added.error().c_str());
         return 1;
     }
-    mcp::server<conformance_catalog> server(catalog, {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
+    mcp::server<conformance_catalog> server(catalog,
+        {.info = {"agentio-conformance-server", "0.1.0", "agentio conformance server"}});
     add_fixtures(server);
     // The suites open hundreds of sessions from 127.0.0.1 and end few of them:
     // the per-address session cap, meant for hostile clients, is off here.

@@ -108,8 +108,7 @@ inline std::string raw(tcp::endpoint ep, std::string const& bytes, bool half_clo
 class event_stream
 {
 public:
-    explicit event_stream(tcp::endpoint ep, std::string const& target, http::fields const& extra = {})
-        : stream_(ioc_)
+    explicit event_stream(tcp::endpoint ep, std::string const& target, http::fields const& extra = {}) : stream_(ioc_)
     {
         stream_.expires_after(std::chrono::seconds(30));
         stream_.connect(ep);

@@ -98,11 +98,14 @@ BOOST_AUTO_TEST_CASE(push_waits_for_room_then_goes_on)
         BOOST_TEST(q.try_push(std::string("first")));
         // Two producers wait for room; each pop lets one of them in.
         for(auto name : {"second", "third"})
-            asio::co_spawn(ex, [&q, &events, name]() -> asio::awaitable<void> {
-                auto ec = co_await q.push(name);
-                BOOST_TEST(!ec);
-                events.push_back(std::string("pushed ") + name);
-            }, asio::detached);
+            asio::co_spawn(
+                ex,
+                [&q, &events, name]() -> asio::awaitable<void> {
+                    auto ec = co_await q.push(name);
+                    BOOST_TEST(!ec);
+                    events.push_back(std::string("pushed ") + name);
+                },
+                asio::detached);
         asio::steady_timer t(ex, 20ms);
         co_await t.async_wait(asio::use_awaitable);
         BOOST_TEST(events.empty()); // both still wait
@@ -128,10 +131,13 @@ BOOST_AUTO_TEST_CASE(close_keeps_what_is_queued_and_refuses_the_rest)
         // A producer waiting for room is told the queue closed.
         boost::system::error_code waiting_ec;
         bool waiting_done = false;
-        asio::co_spawn(ex, [&]() -> asio::awaitable<void> {
-            waiting_ec = co_await q.push(2);
-            waiting_done = true;
-        }, asio::detached);
+        asio::co_spawn(
+            ex,
+            [&]() -> asio::awaitable<void> {
+                waiting_ec = co_await q.push(2);
+                waiting_done = true;
+            },
+            asio::detached);
         asio::steady_timer t(ex, 10ms);
         co_await t.async_wait(asio::use_awaitable);
         q.close();
@@ -183,19 +189,22 @@ BOOST_AUTO_TEST_CASE(many_timed_pops_lose_nothing)
     run([](asio::any_io_executor ex) -> asio::awaitable<void> {
         async_queue<int> q(ex);
         constexpr int count = 2000;
-        asio::co_spawn(ex, [&]() -> asio::awaitable<void> {
-            asio::steady_timer t(ex);
-            for(int i = 0; i < count; ++i)
-            {
-                q.try_push(int(i));
-                if(i % 16 == 0)
+        asio::co_spawn(
+            ex,
+            [&]() -> asio::awaitable<void> {
+                asio::steady_timer t(ex);
+                for(int i = 0; i < count; ++i)
                 {
-                    t.expires_after(std::chrono::microseconds(50));
-                    co_await t.async_wait(asio::use_awaitable);
+                    q.try_push(int(i));
+                    if(i % 16 == 0)
+                    {
+                        t.expires_after(std::chrono::microseconds(50));
+                        co_await t.async_wait(asio::use_awaitable);
+                    }
                 }
-            }
-            q.close();
-        }, asio::detached);
+                q.close();
+            },
+            asio::detached);
         int expected = 0;
         for(;;)
         {
@@ -222,27 +231,33 @@ BOOST_AUTO_TEST_CASE(producers_on_other_threads)
     // (producers' waits complete there too, and a count back at zero stops it).
     std::vector<int> next(producers, 0);
     int total = 0;
-    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-        while(auto v = co_await q.pop())
-        {
-            auto const colon = v->find(':');
-            int const p = std::stoi(v->substr(0, colon));
-            int const i = std::stoi(v->substr(colon + 1));
-            BOOST_TEST_REQUIRE(i == next[p]);
-            ++next[p];
-            ++total;
-        }
-    }, asio::detached);
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            while(auto v = co_await q.pop())
+            {
+                auto const colon = v->find(':');
+                int const p = std::stoi(v->substr(0, colon));
+                int const i = std::stoi(v->substr(colon + 1));
+                BOOST_TEST_REQUIRE(i == next[p]);
+                ++next[p];
+                ++total;
+            }
+        },
+        asio::detached);
     std::atomic<int> finished{0};
     std::atomic<int> push_errors{0}; // Boost.Test's assertions are not for other threads
     for(int p = 0; p < producers; ++p)
-        asio::co_spawn(pool, [&, p]() -> asio::awaitable<void> {
-            for(int i = 0; i < per_producer; ++i)
-                if(co_await q.push(std::to_string(p) + ":" + std::to_string(i)))
-                    ++push_errors;
-            if(++finished == producers)
-                q.close();
-        }, asio::detached);
+        asio::co_spawn(
+            pool,
+            [&, p]() -> asio::awaitable<void> {
+                for(int i = 0; i < per_producer; ++i)
+                    if(co_await q.push(std::to_string(p) + ":" + std::to_string(i)))
+                        ++push_errors;
+                if(++finished == producers)
+                    q.close();
+            },
+            asio::detached);
     ioc.run();
     pool.join();
     BOOST_TEST(push_errors == 0);

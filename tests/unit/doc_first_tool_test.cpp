@@ -28,6 +28,7 @@ namespace json = boost::json;
 
 namespace first_tool {
 
+// clang-format off
 // tag::args[]
 enum class unit { celsius, fahrenheit, kelvin };
 BOOST_DESCRIBE_ENUM(unit, celsius, fahrenheit, kelvin)
@@ -41,6 +42,7 @@ struct convert_args
 };
 BOOST_DESCRIBE_STRUCT(convert_args, (), (value, from, to, decimals))
 // end::args[]
+// clang-format on
 
 } // namespace first_tool
 
@@ -59,6 +61,7 @@ struct agentio::field_traits<first_tool::convert_args>
 
 namespace first_tool {
 
+// clang-format off
 // tag::tool[]
 struct convert_temperature
 {
@@ -81,6 +84,7 @@ struct convert_temperature
     }
 };
 // end::tool[]
+// clang-format on
 
 // tag::toolset[]
 using my_tools = agentio::toolset<convert_temperature>;
@@ -127,7 +131,8 @@ BOOST_AUTO_TEST_CASE(the_page_shows_what_the_code_does)
     // tag::schema[]
     std::string_view schema = agentio::schema_of<convert_args>; // a constant, made by the compiler
     // end::schema[]
-    BOOST_TEST(schema == R"({"type":"object","properties":{"value":{"type":"number","description":"The temperature to convert"},)"
+    BOOST_TEST(schema ==
+        R"({"type":"object","properties":{"value":{"type":"number","description":"The temperature to convert"},)"
         R"("from":{"type":"string","enum":["celsius","fahrenheit","kelvin"],"description":"Unit of value"},)"
         R"("to":{"type":"string","enum":["celsius","fahrenheit","kelvin"],"description":"Unit of the result"},)"
         R"("decimals":{"type":"integer","minimum":0,"maximum":6,"description":"Digits after the point"}},)"
@@ -135,31 +140,35 @@ BOOST_AUTO_TEST_CASE(the_page_shows_what_the_code_does)
 
     asio::io_context ioc;
     std::string good, bad;
-    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-        // tag::call[]
-        my_tools tools;
-        agentio::tool_context ctx{.tool_name = "convert_temperature", .call_id = "toolu_01"};
-        agentio::tool_result r = co_await tools.call("convert_temperature",
-            json::parse(R"({"value": 100, "from": "celsius", "to": "fahrenheit"})"), ctx);
-        // r.joined_text() == R"({"value":212,"unit":"fahrenheit"})", r.is_error == false
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            // tag::call[]
+            my_tools tools;
+            agentio::tool_context ctx{.tool_name = "convert_temperature", .call_id = "toolu_01"};
+            agentio::tool_result r = co_await tools.call("convert_temperature",
+                json::parse(R"({"value": 100, "from": "celsius", "to": "fahrenheit"})"), ctx);
+            // r.joined_text() == R"({"value":212,"unit":"fahrenheit"})", r.is_error == false
 
-        agentio::tool_result e = co_await tools.call("convert_temperature",
-            json::parse(R"({"value": "hot", "from": "celsius", "to": "rankine", "decimals": 9})"), ctx);
-        // e.is_error == true, and the model reads:
-        //   Invalid arguments for tool 'convert_temperature':
-        //   /value: expected number, got string
-        //   /to: must be one of celsius, fahrenheit, kelvin
-        //   /decimals: must be <= 6
-        // end::call[]
-        good = r.joined_text();
-        bad = e.is_error ? e.joined_text() : "";
-    }, asio::detached);
+            agentio::tool_result e = co_await tools.call("convert_temperature",
+                json::parse(R"({"value": "hot", "from": "celsius", "to": "rankine", "decimals": 9})"), ctx);
+            // e.is_error == true, and the model reads:
+            //   Invalid arguments for tool 'convert_temperature':
+            //   /value: expected number, got string
+            //   /to: must be one of celsius, fahrenheit, kelvin
+            //   /decimals: must be <= 6
+            // end::call[]
+            good = r.joined_text();
+            bad = e.is_error ? e.joined_text() : "";
+        },
+        asio::detached);
     ioc.run();
     BOOST_TEST(good == R"({"value":212,"unit":"fahrenheit"})");
-    BOOST_TEST(bad == "Invalid arguments for tool 'convert_temperature':\n"
-                      "/value: expected number, got string\n"
-                      "/to: must be one of celsius, fahrenheit, kelvin\n"
-                      "/decimals: must be <= 6");
+    BOOST_TEST(bad ==
+        "Invalid arguments for tool 'convert_temperature':\n"
+        "/value: expected number, got string\n"
+        "/to: must be one of celsius, fahrenheit, kelvin\n"
+        "/decimals: must be <= 6");
 }
 
 BOOST_AUTO_TEST_CASE(the_short_form_is_the_same_tool)
@@ -170,19 +179,22 @@ BOOST_AUTO_TEST_CASE(the_short_form_is_the_same_tool)
 
     asio::io_context ioc;
     std::vector<std::string> long_form, short_form;
-    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-        first_tool::my_tools a;
-        agentio::toolset<short_tool::convert_temperature> b;
-        agentio::tool_context ctx{.tool_name = "convert_temperature"};
-        for(auto const* input : {R"({"value": 100, "from": "celsius", "to": "fahrenheit"})",
-                 R"({"value": 0, "from": "kelvin", "to": "celsius", "decimals": 1})",
-                 R"({"value": 451, "from": "fahrenheit", "to": "kelvin", "decimals": 3})",
-                 R"({"value": "hot", "from": "celsius", "to": "rankine", "decimals": 9})"})
-        {
-            long_form.push_back((co_await a.call("convert_temperature", json::parse(input), ctx)).joined_text());
-            short_form.push_back((co_await b.call("convert_temperature", json::parse(input), ctx)).joined_text());
-        }
-    }, asio::detached);
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            first_tool::my_tools a;
+            agentio::toolset<short_tool::convert_temperature> b;
+            agentio::tool_context ctx{.tool_name = "convert_temperature"};
+            for(auto const* input : {R"({"value": 100, "from": "celsius", "to": "fahrenheit"})",
+                    R"({"value": 0, "from": "kelvin", "to": "celsius", "decimals": 1})",
+                    R"({"value": 451, "from": "fahrenheit", "to": "kelvin", "decimals": 3})",
+                    R"({"value": "hot", "from": "celsius", "to": "rankine", "decimals": 9})"})
+            {
+                long_form.push_back((co_await a.call("convert_temperature", json::parse(input), ctx)).joined_text());
+                short_form.push_back((co_await b.call("convert_temperature", json::parse(input), ctx)).joined_text());
+            }
+        },
+        asio::detached);
     ioc.run();
     BOOST_TEST(short_form == long_form, boost::test_tools::per_element());
 }

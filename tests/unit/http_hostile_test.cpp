@@ -52,8 +52,8 @@ struct hostile_handler
                 for(int i = 0; req.target() == "/forever" || i < 5; ++i)
                 {
                     pause.expires_after(std::chrono::milliseconds(60));
-                    auto [ec] = co_await pause.async_wait(
-                        asio::bind_cancellation_slot(w.disconnect_slot(), asio::as_tuple(asio::use_awaitable)));
+                    auto [ec] = co_await pause.async_wait(asio::bind_cancellation_slot(w.disconnect_slot(),
+                        asio::as_tuple(asio::use_awaitable)));
                     if(ec)
                     {
                         ++*streams_cancelled;
@@ -348,9 +348,8 @@ BOOST_AUTO_TEST_CASE(shutdown_lets_answers_in_flight_finish_and_closes_idle_conn
     std::string first(38, '\0');
     asio::read(idle, asio::buffer(first)); // answered; now idle in keep-alive
 
-    auto stream = std::async(std::launch::async, [&] {
-        return test_http::raw(s.ep, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n", false);
-    });
+    auto stream = std::async(std::launch::async,
+        [&] { return test_http::raw(s.ep, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n", false); });
     for(int i = 0; i < 200 && s.server.connection_count() < 2; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::promise<void> done;
@@ -374,9 +373,8 @@ BOOST_AUTO_TEST_CASE(shutdown_lets_answers_in_flight_finish_and_closes_idle_conn
 BOOST_AUTO_TEST_CASE(shutdown_cuts_what_outlasts_the_grace)
 {
     running_server s;
-    auto stream = std::async(std::launch::async, [&] {
-        return test_http::raw(s.ep, "GET /forever HTTP/1.1\r\nHost: x\r\n\r\n", false);
-    });
+    auto stream = std::async(std::launch::async,
+        [&] { return test_http::raw(s.ep, "GET /forever HTTP/1.1\r\nHost: x\r\n\r\n", false); });
     for(int i = 0; i < 200 && s.server.connection_count() < 1; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::promise<void> done;

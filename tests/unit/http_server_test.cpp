@@ -71,8 +71,8 @@ struct streaming_handler
             else
             {
                 asio::steady_timer work(stream.get_executor(), std::chrono::seconds(20));
-                auto [ec] = co_await work.async_wait(
-                    asio::bind_cancellation_slot(w.disconnect_slot(), asio::as_tuple(asio::use_awaitable)));
+                auto [ec] = co_await work.async_wait(asio::bind_cancellation_slot(w.disconnect_slot(),
+                    asio::as_tuple(asio::use_awaitable)));
                 if(ec == asio::error::operation_aborted)
                     ++*cancelled;
             }
@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(head_answers_carry_no_body)
     std::string const first = out.substr(0, second);
     BOOST_TEST(first.ends_with("\r\n\r\n"), first);
     BOOST_TEST(first.find("Content-Length: 8\r\n") != std::string::npos, first); // "HEAD /a " as a GET would get it
-    BOOST_TEST(out.find("HEAD /a") == std::string::npos); // no body
+    BOOST_TEST(out.find("HEAD /a") == std::string::npos);                        // no body
     BOOST_TEST(out.ends_with("GET /b "));
 }
 
@@ -152,8 +152,11 @@ BOOST_AUTO_TEST_CASE(an_oversized_body_is_413_without_reading_it)
     auto const out = test_http::raw(s.ep, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n");
     BOOST_TEST(out.starts_with("HTTP/1.1 413"));
     BOOST_TEST(out.find("Content-Type: application/problem+json\r\n") != std::string::npos, out);
-    BOOST_TEST(out.find(R"({"title":"Payload Too Large","status":413,"detail":"request body exceeds the limit of 1000 bytes"})")
-        != std::string::npos, out);
+    BOOST_TEST(
+        out.find(
+            R"({"title":"Payload Too Large","status":413,"detail":"request body exceeds the limit of 1000 bytes"})") !=
+            std::string::npos,
+        out);
     BOOST_TEST(*s.server.handler().calls == 0);
 
     // Chunked: the limit holds while the body streams in.
@@ -198,8 +201,9 @@ BOOST_AUTO_TEST_CASE(expect_100_continue_gets_its_interim_answer)
     asio::io_context ioc;
     asio::ip::tcp::socket sock(ioc);
     sock.connect(s.ep);
-    asio::write(sock, asio::buffer(std::string(
-        "POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")));
+    asio::write(sock,
+        asio::buffer(std::string(
+            "POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")));
     std::string got(64, '\0');
     auto n = sock.read_some(asio::buffer(got));
     got.resize(n);
@@ -240,7 +244,7 @@ BOOST_AUTO_TEST_CASE(an_idle_connection_is_closed_after_the_header_timeout)
     asio::io_context ioc;
     asio::ip::tcp::socket sock(ioc);
     sock.connect(s.ep);
-    asio::write(sock, asio::buffer(std::string("GET / HTTP/1.1\r\nHost")));  // and then nothing
+    asio::write(sock, asio::buffer(std::string("GET / HTTP/1.1\r\nHost"))); // and then nothing
     std::string rest;
     boost::system::error_code ec;
     asio::read(sock, asio::dynamic_buffer(rest), ec); // returns when the server hangs up
@@ -343,14 +347,15 @@ agentio::http::router<> test_routes(agentio::http::router_options options = {})
     r.get("/files/{path...}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
         co_return text_answer(req, "file " + std::string(p["path"]));
     });
-    r.get("/events", [](request&& req, route_params const&,
-                         boost::beast::tcp_stream& stream) -> asio::awaitable<std::optional<http::message_generator>> {
-        agentio::sse::writer w(stream, {.heartbeat = {}});
-        if(!(co_await w.start(req.version())))
-            co_await w.send("hello", "{}");
-        co_await w.finish();
-        co_return std::nullopt;
-    });
+    r.get("/events",
+        [](request&& req, route_params const&,
+            boost::beast::tcp_stream& stream) -> asio::awaitable<std::optional<http::message_generator>> {
+            agentio::sse::writer w(stream, {.heartbeat = {}});
+            if(!(co_await w.start(req.version())))
+                co_await w.send("hello", "{}");
+            co_await w.finish();
+            co_return std::nullopt;
+        });
     return r;
 }
 
@@ -411,7 +416,7 @@ BOOST_AUTO_TEST_CASE(no_route_is_404_and_another_method_405_with_allow)
     auto const missing = test_http::get(s.ep, "/nope");
     BOOST_TEST(missing.status == 404u);
     BOOST_TEST(missing.body == R"({"title":"Not Found","status":404,"detail":"No route for /nope"})");
-    BOOST_TEST(test_http::get(s.ep, "/items").status == 405u); // POST only
+    BOOST_TEST(test_http::get(s.ep, "/items").status == 405u);  // POST only
     BOOST_TEST(test_http::get(s.ep, "/items/").status == 404u); // an empty segment is no id
     BOOST_TEST(test_http::get(s.ep, "/files").status == 404u);  // {path...} needs one segment
     auto const wrong = test_http::request(s.ep, http::verb::put, "/items/7");
@@ -441,7 +446,8 @@ BOOST_AUTO_TEST_CASE(the_application_gives_the_texts_and_a_fallback)
         routed_server s(test_routes({.not_found = "Ruta no encontrada: {path}"}));
         BOOST_TEST(test_http::get(s.ep, "/x").body.find("Ruta no encontrada: /x") != std::string::npos);
     }
-    routes.fallback([](request&& req, agentio::http::route_params const& p) -> asio::awaitable<http::message_generator> {
+    routes.fallback([](request&& req,
+                        agentio::http::route_params const& p) -> asio::awaitable<http::message_generator> {
         co_return text_answer(req, "page " + std::string(req.target()) + " " + std::to_string(p.size()));
     });
     routed_server s(std::move(routes));

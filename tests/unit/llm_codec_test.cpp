@@ -92,8 +92,8 @@ decoded decode(std::string const& bytes, std::size_t chunk = 0)
 
 std::string summary(llm::response const& r)
 {
-    std::string out = r.stop_reason_text + " in=" + std::to_string(r.tokens.input_tokens)
-        + " out=" + std::to_string(r.tokens.output_tokens);
+    std::string out = r.stop_reason_text + " in=" + std::to_string(r.tokens.input_tokens) +
+        " out=" + std::to_string(r.tokens.output_tokens);
     for(auto const& b : r.assistant.content)
     {
         if(auto const* t = std::get_if<llm::text_block>(&b))
@@ -101,7 +101,8 @@ std::string summary(llm::response const& r)
         else if(auto const* th = std::get_if<llm::thinking_block>(&b))
             out += " | thinking:" + th->thinking + " sig:" + th->signature;
         else if(auto const* u = std::get_if<llm::tool_use_block>(&b))
-            out += " | tool_use:" + u->id + " " + u->name + " " + (u->input.is_null() ? "null(" + u->raw_input + ")" : json::serialize(u->input));
+            out += " | tool_use:" + u->id + " " + u->name + " " +
+                (u->input.is_null() ? "null(" + u->raw_input + ")" : json::serialize(u->input));
     }
     return out;
 }
@@ -153,17 +154,19 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
     using decoder = llm::anthropic::stream_decoder;
     auto text = decode_every_way<decoder>("anthropic-text-only.sse");
     BOOST_TEST_REQUIRE(text.response.has_value());
-    BOOST_TEST(summary(*text.response) == "end_turn in=612 out=41 | text:Hay **12 iniciativas en ejecución** de un total "
-                                          "de 47 en la cartera. Además, 9 están planificadas, 21 finalizadas y 5 canceladas.");
+    BOOST_TEST(summary(*text.response) ==
+        "end_turn in=612 out=41 | text:Hay **12 iniciativas en ejecución** de un total "
+        "de 47 en la cartera. Además, 9 están planificadas, 21 finalizadas y 5 canceladas.");
     BOOST_TEST(text.streamed_text == text.response->assistant.text());
     BOOST_TEST((text.response->stop == llm::stop_reason::end_turn));
     BOOST_TEST(text.response->id == "msg_01TxtEjecucion7Rk2Qb9Lm4Vw");
 
     auto tool = decode_every_way<decoder>("anthropic-tool-use.sse");
     BOOST_TEST_REQUIRE(tool.response.has_value());
-    BOOST_TEST(summary(*tool.response) == "tool_use in=498 out=73 | text:Voy a contar las iniciativas de la cartera "
-                                          "agrupadas por estado. | tool_use:toolu_01Kq7WcNf3Hx9Tb2Lm5Pr8Vd contar_iniciativas "
-                                          R"({"campo_agrupacion":"estado_de_la_iniciativa"})");
+    BOOST_TEST(summary(*tool.response) ==
+        "tool_use in=498 out=73 | text:Voy a contar las iniciativas de la cartera "
+        "agrupadas por estado. | tool_use:toolu_01Kq7WcNf3Hx9Tb2Lm5Pr8Vd contar_iniciativas "
+        R"({"campo_agrupacion":"estado_de_la_iniciativa"})");
     BOOST_TEST(tool.started_tools == std::vector<std::string>{"contar_iniciativas"});
 
     auto two = decode_every_way<decoder>("anthropic-two-parallel-tools.sse");
@@ -171,14 +174,16 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
     auto calls = two.response->tool_calls();
     BOOST_TEST_REQUIRE(calls.size() == 2u);
     BOOST_TEST(calls[1]->name == "sumar_presupuesto");
-    BOOST_TEST(calls[1]->input == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa","campo_importe":"presupuesto_aprobado"})"));
+    BOOST_TEST(calls[1]->input ==
+        json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa","campo_importe":"presupuesto_aprobado"})"));
     BOOST_TEST(two.response->tokens.output_tokens == 128u);
 
     auto thinking = decode_every_way<decoder>("anthropic-thinking-tool-use.sse");
     BOOST_TEST_REQUIRE(thinking.response.has_value());
     auto const& th = std::get<llm::thinking_block>(thinking.response->assistant.content.at(0));
-    BOOST_TEST(th.thinking == "El usuario quiere saber cuántas iniciativas están en ejecución. Agruparé por "
-                              "estado_de_la_iniciativa con contar_iniciativas.");
+    BOOST_TEST(th.thinking ==
+        "El usuario quiere saber cuántas iniciativas están en ejecución. Agruparé por "
+        "estado_de_la_iniciativa con contar_iniciativas.");
     BOOST_TEST(th.signature == "RXJhc2VVbmFGaXJtYUZpY3RpY2lhUGFyYVBydWViYXNTb2xvMDE=");
     BOOST_TEST(thinking.streamed_thinking == th.thinking);
     BOOST_TEST(thinking.response->assistant.content.size() == 3u);
@@ -187,8 +192,9 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
     auto cut = decode_every_way<decoder>("anthropic-max-tokens.sse");
     BOOST_TEST_REQUIRE(cut.response.has_value());
     BOOST_TEST((cut.response->stop == llm::stop_reason::max_tokens));
-    BOOST_TEST(summary(*cut.response) == "max_tokens in=498 out=20 | text:Voy a contar las iniciativas. | "
-                                         R"(tool_use:toolu_01Zx5Lc2Wq8Fn4Ty7Hk3Md9R contar_iniciativas null({"campo_agrupacion": "est))");
+    BOOST_TEST(summary(*cut.response) ==
+        "max_tokens in=498 out=20 | text:Voy a contar las iniciativas. | "
+        R"(tool_use:toolu_01Zx5Lc2Wq8Fn4Ty7Hk3Md9R contar_iniciativas null({"campo_agrupacion": "est))");
 }
 
 BOOST_AUTO_TEST_CASE(an_error_event_mid_stream)
@@ -228,9 +234,10 @@ BOOST_AUTO_TEST_CASE(the_non_streaming_body_and_error_bodies)
     llm::error failure;
     auto r = llm::anthropic::parse_response_body(fixture("anthropic-tool-use.json"), failure);
     BOOST_TEST_REQUIRE(r.has_value());
-    BOOST_TEST(summary(*r) == "tool_use in=498 out=73 | text:Voy a contar las iniciativas de la cartera agrupadas por "
-                              "estado. | tool_use:toolu_01Kq7WcNf3Hx9Tb2Lm5Pr8Vd contar_iniciativas "
-                              R"({"campo_agrupacion":"estado_de_la_iniciativa"})");
+    BOOST_TEST(summary(*r) ==
+        "tool_use in=498 out=73 | text:Voy a contar las iniciativas de la cartera agrupadas por "
+        "estado. | tool_use:toolu_01Kq7WcNf3Hx9Tb2Lm5Pr8Vd contar_iniciativas "
+        R"({"campo_agrupacion":"estado_de_la_iniciativa"})");
 
     auto overloaded = llm::anthropic::error_from_body(529, fixture("anthropic-error-overloaded-529.json"));
     BOOST_TEST(overloaded.type == "overloaded_error");
@@ -246,17 +253,26 @@ BOOST_AUTO_TEST_CASE(the_non_streaming_body_and_error_bodies)
 
 BOOST_AUTO_TEST_CASE(the_request_body_of_a_tool_round)
 {
-    json::object const schema = json::parse(R"({"type":"object","properties":{"campo_agrupacion":{"type":"string"}},"required":["campo_agrupacion"]})").as_object();
+    json::object const schema = json::parse(
+        R"({"type":"object","properties":{"campo_agrupacion":{"type":"string"}},"required":["campo_agrupacion"]})")
+                                    .as_object();
     std::vector<agentio::tool_descriptor> tools{{"contar_iniciativas", "Cuenta", "", &schema, nullptr}};
     std::vector<llm::message> messages{llm::message::user("¿Cuántas iniciativas hay en ejecución?"),
         {llm::role::assistant,
             {llm::text_block{"Voy a contar."},
-                llm::tool_use_block{"toolu_01", "contar_iniciativas", json::parse(R"({"campo_agrupacion":"estado"})"), ""}}},
+                llm::tool_use_block{"toolu_01", "contar_iniciativas", json::parse(R"({"campo_agrupacion":"estado"})"),
+                    ""}}},
         {llm::role::user, {llm::tool_result_block{"toolu_01", {llm::text_block{"Campo desconocido"}}, true}}}};
-    llm::request r{.model = "claude-sonnet-4-5", .system = "Eres un asistente.", .messages = messages, .tools = tools,
-        .choice = llm::tool_choice{}, .max_tokens = 1024, .temperature = 0.3};
+    llm::request r{.model = "claude-sonnet-4-5",
+        .system = "Eres un asistente.",
+        .messages = messages,
+        .tools = tools,
+        .choice = llm::tool_choice{},
+        .max_tokens = 1024,
+        .temperature = 0.3};
     auto const body = llm::anthropic::make_request_body(r, llm::anthropic::api_version::v2023_06_01);
-    BOOST_TEST(body == json::parse(R"({"model":"claude-sonnet-4-5","max_tokens":1024,"system":"Eres un asistente.",
+    BOOST_TEST(body ==
+        json::parse(R"({"model":"claude-sonnet-4-5","max_tokens":1024,"system":"Eres un asistente.",
         "messages":[{"role":"user","content":[{"type":"text","text":"¿Cuántas iniciativas hay en ejecución?"}]},
           {"role":"assistant","content":[{"type":"text","text":"Voy a contar."},
             {"type":"tool_use","id":"toolu_01","name":"contar_iniciativas","input":{"campo_agrupacion":"estado"}}]},
@@ -264,7 +280,8 @@ BOOST_AUTO_TEST_CASE(the_request_body_of_a_tool_round)
             "content":[{"type":"text","text":"Campo desconocido"}],"is_error":true}]}],
         "tools":[{"name":"contar_iniciativas","description":"Cuenta","input_schema":
           {"type":"object","properties":{"campo_agrupacion":{"type":"string"}},"required":["campo_agrupacion"]}}],
-        "tool_choice":{"type":"auto"},"temperature":0.3,"stream":true})").as_object());
+        "tool_choice":{"type":"auto"},"temperature":0.3,"stream":true})")
+            .as_object());
     // 2026-10-21 refuses temperature; and authenticates differently.
     BOOST_TEST(!llm::anthropic::make_request_body(r, llm::anthropic::api_version::v2026_10_21).contains("temperature"));
     BOOST_TEST(llm::anthropic::auth_header(llm::anthropic::api_version::v2026_10_21, "k").second == "Bearer k");
@@ -280,12 +297,14 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
     using decoder = llm::openai::stream_decoder;
     auto text = decode_every_way<decoder>("openai-text-only.sse");
     BOOST_TEST_REQUIRE(text.response.has_value());
-    BOOST_TEST(summary(*text.response) == "stop in=233 out=16 | text:Hay **12 iniciativas en ejecución** de un total de 47 en la cartera.");
+    BOOST_TEST(summary(*text.response) ==
+        "stop in=233 out=16 | text:Hay **12 iniciativas en ejecución** de un total de 47 en la cartera.");
     BOOST_TEST((text.response->stop == llm::stop_reason::end_turn));
 
     auto tools = decode_every_way<decoder>("openai-tool-calls.sse");
     BOOST_TEST_REQUIRE(tools.response.has_value());
-    BOOST_TEST(summary(*tools.response) == "tool_calls in=187 out=58 | tool_use:call_Qm8Xr2Lw5Tn9Bc4Vd7Kp3Hs1 "
+    BOOST_TEST(summary(*tools.response) ==
+        "tool_calls in=187 out=58 | tool_use:call_Qm8Xr2Lw5Tn9Bc4Vd7Kp3Hs1 "
         R"(contar_iniciativas {"campo_agrupacion":"estado_de_la_iniciativa"} | tool_use:call_Zt6Jn1Fq4Wc8Ry3Lb5Mx9Gd2 )"
         R"(sumar_presupuesto {"campo_agrupacion":"estado_de_la_iniciativa","campo_importe":"presupuesto_aprobado"})");
     BOOST_TEST((tools.started_tools == std::vector<std::string>{"contar_iniciativas", "sumar_presupuesto"}));
@@ -350,9 +369,14 @@ BOOST_AUTO_TEST_CASE(the_request_body_of_a_tool_round)
         {llm::role::user,
             {llm::tool_result_block{"call_1", {llm::text_block{"12"}}, false},
                 llm::tool_result_block{"call_2", {llm::text_block{"sin datos"}}, true}}}};
-    llm::request r{.model = "gpt-4o", .system = "Eres un asistente.", .messages = messages, .tools = tools,
-        .choice = llm::tool_choice{.mode = llm::tool_choice::mode::any}, .max_tokens = 100};
-    BOOST_TEST(llm::openai::make_request_body(r) == json::parse(R"({"model":"gpt-4o","messages":[
+    llm::request r{.model = "gpt-4o",
+        .system = "Eres un asistente.",
+        .messages = messages,
+        .tools = tools,
+        .choice = llm::tool_choice{.mode = llm::tool_choice::mode::any},
+        .max_tokens = 100};
+    BOOST_TEST(llm::openai::make_request_body(r) ==
+        json::parse(R"({"model":"gpt-4o","messages":[
         {"role":"system","content":"Eres un asistente."},
         {"role":"user","content":"¿Cuántas?"},
         {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
@@ -361,8 +385,11 @@ BOOST_AUTO_TEST_CASE(the_request_body_of_a_tool_round)
         {"role":"tool","tool_call_id":"call_2","content":"Error: sin datos"}],
       "max_completion_tokens":100,
       "tools":[{"type":"function","function":{"name":"contar_iniciativas","description":"Cuenta","parameters":{"type":"object"}}}],
-      "tool_choice":"required","stream":true,"stream_options":{"include_usage":true}})").as_object());
-    llm::openai::wire_options ollama{.max_tokens_field = "max_tokens", .include_usage = true, .send_tool_choice = false};
+      "tool_choice":"required","stream":true,"stream_options":{"include_usage":true}})")
+            .as_object());
+    llm::openai::wire_options ollama{.max_tokens_field = "max_tokens",
+        .include_usage = true,
+        .send_tool_choice = false};
     auto const body = llm::openai::make_request_body(r, ollama);
     BOOST_TEST(body.contains("max_tokens"));
     BOOST_TEST(!body.contains("tool_choice"));

@@ -78,13 +78,15 @@ struct ask
     asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context& ctx) const
     {
         ctx.write_log("info", "preguntando");
-        json::object params{{"messages", json::array{json::object{{"role", "user"},
-                                 {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
+        json::object params{{"messages",
+                                json::array{json::object{{"role", "user"},
+                                    {"content", json::object{{"type", "text"}, {"text", a.prompt}}}}}},
             {"maxTokens", 100}};
         auto reply = co_await agentio::mcp::client_of(ctx)->ask("sampling/createMessage", std::move(params));
         if(!reply.ok())
             co_return agentio::tool_result::error(agentio::to_json_text(reply.error));
-        co_return agentio::tool_result::text("LLM response: " + std::string(reply.result.at("content").at("text").as_string()));
+        co_return agentio::tool_result::text("LLM response: " +
+            std::string(reply.result.at("content").at("text").as_string()));
     }
 };
 BOOST_DESCRIBE_STRUCT(ask::args, (), (prompt))
@@ -103,9 +105,11 @@ struct confirm
         auto const* answer = client.input_responses.if_contains("ok");
         if(!answer || client.request_state != "pending")
             co_return agentio::mcp::input_required(
-                json::object{{"ok", json::object{{"method", "elicitation/create"},
-                                        {"params", json::object{{"message", "¿Seguro?"},
-                                                       {"requestedSchema", json::object{{"type", "object"}}}}}}}},
+                json::object{{"ok",
+                    json::object{{"method", "elicitation/create"},
+                        {"params",
+                            json::object{{"message", "¿Seguro?"},
+                                {"requestedSchema", json::object{{"type", "object"}}}}}}}},
                 "pending");
         co_return agentio::tool_result::text("confirmado: " + std::string(answer->at("action").as_string()));
     }
@@ -123,7 +127,8 @@ struct agentio::field_traits<mcp_test::ask::args>
 template<>
 struct agentio::field_traits<mcp_test::echo::args>
 {
-    static constexpr agentio::field_info fields[] = {{.name = "text", .description = "Texto", .min_length = 1, .annotation = agentio::mcp::param_header("Text")}};
+    static constexpr agentio::field_info fields[] = {
+        {.name = "text", .description = "Texto", .min_length = 1, .annotation = agentio::mcp::param_header("Text")}};
 };
 template<>
 struct agentio::field_traits<mcp_test::slow::args>
@@ -138,7 +143,8 @@ using test_tools = agentio::toolset<mcp_test::echo, mcp_test::slow, mcp_test::as
 struct harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{},
+        mcp_test::confirm{}};
     mcp::server<test_tools> server;
     std::vector<json::object> sent; // notifications the session sent
     mcp::session session{[this](json::object m) { sent.push_back(std::move(m)); }};
@@ -215,9 +221,11 @@ BOOST_AUTO_TEST_CASE(initialize_negotiates_the_version)
     BOOST_TEST(h.session.client_info().at("name") == "c");
 
     harness future;
-    BOOST_TEST(future.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2099-01-01"}})")
-                   .at("protocolVersion") == "2025-11-25");
-    BOOST_TEST(future.error_code(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})") ==
+    BOOST_TEST(
+        future.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2099-01-01"}})")
+            .at("protocolVersion") == "2025-11-25");
+    BOOST_TEST(future.error_code(
+                   R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})") ==
         mcp::jsonrpc::invalid_request);
     harness no_version;
     BOOST_TEST(no_version.error_code(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{}})") ==
@@ -251,7 +259,8 @@ BOOST_AUTO_TEST_CASE(tools_list_with_the_toolsets_schemas_and_pages)
     BOOST_TEST(tool.at("inputSchema") == json::parse(agentio::schema_of<mcp_test::echo::args>));
     BOOST_TEST(tool.at("annotations").at("readOnlyHint") == true);
     std::string const cursor(first.at("nextCursor").as_string());
-    auto const second = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")" + cursor + "\"}}");
+    auto const second = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":")" + cursor +
+        "\"}}");
     BOOST_TEST(second.at("tools").at(0).at("name") == "slow");
     BOOST_TEST(second.at("nextCursor") == "2");
     auto const third = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"2"}})");
@@ -268,14 +277,16 @@ BOOST_AUTO_TEST_CASE(tools_call_results_errors_and_structured_content)
 {
     harness h;
     h.initialize();
-    auto const ok = h.result(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"}}})");
+    auto const ok = h.result(
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"}}})");
     BOOST_TEST(ok.at("isError") == false);
     BOOST_TEST(ok.at("content").at(0).at("type") == "text");
     BOOST_TEST(ok.at("content").at(0).at("text") == R"({"echo":"hola"})");
     BOOST_TEST(ok.at("structuredContent") == json::parse(R"({"echo":"hola"})"));
 
     // Invalid arguments are a tool error the model can read, with the field's pointer.
-    auto const bad = h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})");
+    auto const bad =
+        h.result(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})");
     BOOST_TEST(bad.at("isError") == true);
     BOOST_TEST(std::string(bad.at("content").at(0).at("text").as_string()).find("/text") != std::string::npos);
     auto const missing = h.result(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}})");
@@ -283,14 +294,17 @@ BOOST_AUTO_TEST_CASE(tools_call_results_errors_and_structured_content)
 
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nada"}})") ==
         mcp::jsonrpc::invalid_params);
-    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})") == mcp::jsonrpc::invalid_params);
-    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":[1]}})") ==
+    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}})") ==
+        mcp::jsonrpc::invalid_params);
+    BOOST_TEST(
+        h.error_code(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":[1]}})") ==
         mcp::jsonrpc::invalid_params);
 
     // Before 2025-06-18 there is no structuredContent; the text carries the JSON.
     harness old;
     old.initialize("2025-03-26");
-    auto const r = old.result(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}})");
+    auto const r = old.result(
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}})");
     BOOST_TEST(!r.as_object().contains("structuredContent"));
 }
 
@@ -303,7 +317,8 @@ BOOST_AUTO_TEST_CASE(progress_goes_out_with_the_clients_token_before_the_result)
     BOOST_TEST(r.at("content").at(0).at("text") == "hecho");
     BOOST_TEST_REQUIRE(h.sent.size() == 2u);
     BOOST_TEST(h.sent[0].at("method") == "notifications/progress");
-    BOOST_TEST(h.sent[0].at("params") == json::parse(R"({"progressToken":1,"progress":0E0,"total":2E0,"message":"empieza"})"));
+    BOOST_TEST(h.sent[0].at("params") ==
+        json::parse(R"({"progressToken":1,"progress":0E0,"total":2E0,"message":"empieza"})"));
     BOOST_TEST(h.sent[1].at("params").at("progress") == 2.0);
     BOOST_TEST(!h.sent[1].at("params").as_object().contains("message"));
     // Without a token, no progress.
@@ -318,12 +333,14 @@ BOOST_AUTO_TEST_CASE(logging_follows_the_clients_level)
     h.initialize();
     h.session.log(mcp::log_level::error, "antes");
     BOOST_TEST(h.sent.empty()); // nothing until the client sets a level
-    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}})") == json::object{});
+    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}})") ==
+        json::object{});
     h.session.log(mcp::log_level::info, "no");
     h.session.log(mcp::log_level::error, "sí", "agentio");
     BOOST_TEST_REQUIRE(h.sent.size() == 1u);
-    BOOST_TEST(h.sent[0] == json::parse(
-        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"sí","logger":"agentio"}})"));
+    BOOST_TEST(h.sent[0] ==
+        json::parse(
+            R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"sí","logger":"agentio"}})"));
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"loud"}})") ==
         mcp::jsonrpc::invalid_params);
 }
@@ -428,7 +445,9 @@ BOOST_AUTO_TEST_CASE(stateless_errors)
 {
     harness h;
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"server/discover"})") == -32602);
-    BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})") ==
+    BOOST_TEST(
+        h.error_code(
+            R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}})") ==
         -32602); // no clientCapabilities
     auto const old = h.handle(stateless("tools/list", "", "", "v999.0.0"));
     BOOST_TEST(old->at("error").at("code") == -32022);
@@ -446,7 +465,8 @@ BOOST_AUTO_TEST_CASE(stateless_errors)
 
     // Logs go out only when the request asks for them with its logLevel.
     h.sent.clear();
-    h.result(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})", "", "2026-07-28", R"({"sampling":{}})"));
+    h.result(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})", "", "2026-07-28",
+        R"({"sampling":{}})"));
     BOOST_TEST(h.sent.empty());
     auto const asked = h.result(stateless("tools/call", R"("name":"ask","arguments":{"prompt":"x"})",
         R"(,"io.modelcontextprotocol/logLevel":"info")", "2026-07-28", R"({"sampling":{}})"));
@@ -466,8 +486,8 @@ BOOST_AUTO_TEST_CASE(multi_round_input_in_both_eras)
     std::string const state(first.at("requestState").as_string());
     BOOST_TEST(state.find("pending") == std::string::npos); // opaque: hex and a MAC
     auto const answers = std::string(R"("inputResponses":{"ok":{"action":"accept","content":{}}},"requestState":")");
-    auto const done = h.result(stateless("tools/call", R"("name":"confirm","arguments":{},)" + answers + state + "\"", "",
-        "2026-07-28", caps));
+    auto const done = h.result(stateless("tools/call", R"("name":"confirm","arguments":{},)" + answers + state + "\"",
+        "", "2026-07-28", caps));
     BOOST_TEST(done.at("resultType") == "complete");
     BOOST_TEST(done.at("content").at(0).at("text") == "confirmado: accept");
     // A forged state is refused before the tool runs; so is a client that cannot answer.
@@ -494,7 +514,8 @@ BOOST_AUTO_TEST_CASE(multi_round_input_in_both_eras)
     auto const& request = session.sent[0];
     BOOST_TEST(request.at("method") == "elicitation/create");
     BOOST_TEST(request.at("params").at("message") == "¿Seguro?");
-    json::object answer{{"jsonrpc", "2.0"}, {"id", request.at("id")}, {"result", json::parse(R"({"action":"decline"})")}};
+    json::object answer{{"jsonrpc", "2.0"}, {"id", request.at("id")},
+        {"result", json::parse(R"({"action":"decline"})")}};
     auto reply = asio::co_spawn(session.ioc, session.server.handle(session.session, answer), asio::use_future);
     session.ioc.run();
     BOOST_TEST(!reply.get().has_value());
@@ -506,15 +527,22 @@ BOOST_AUTO_TEST_CASE(multi_round_input_in_both_eras)
 BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
 {
     harness h;
-    h.server.add_resource({.uri = "test://static-text", .name = "static-text", .mime_type = "text/plain",
+    h.server.add_resource({.uri = "test://static-text",
+        .name = "static-text",
+        .mime_type = "text/plain",
         .read = [](std::string const& uri) {
             return std::vector<mcp::resource_contents>{{uri, "text/plain", "contenido", std::nullopt}};
         }});
-    h.server.add_resource_template({.uri_template = "test://template/{id}/data", .name = "template",
-        .mime_type = "application/json", .read = [](std::string const& uri, std::map<std::string, std::string> const& v) {
-            return std::vector<mcp::resource_contents>{{uri, "application/json", "{\"id\":\"" + v.at("id") + "\"}", std::nullopt}};
+    h.server.add_resource_template({.uri_template = "test://template/{id}/data",
+        .name = "template",
+        .mime_type = "application/json",
+        .read = [](std::string const& uri, std::map<std::string, std::string> const& v) {
+            return std::vector<mcp::resource_contents>{
+                {uri, "application/json", "{\"id\":\"" + v.at("id") + "\"}", std::nullopt}};
         }});
-    h.server.add_prompt({.name = "saludo", .description = "Saluda", .arguments = {{"nombre", "A quién", true}},
+    h.server.add_prompt({.name = "saludo",
+        .description = "Saluda",
+        .arguments = {{"nombre", "A quién", true}},
         .get = [](std::map<std::string, std::string> const& a) {
             return json::array{json::object{{"role", "user"},
                 {"content", json::object{{"type", "text"}, {"text", "Hola, " + a.at("nombre")}}}}};
@@ -526,7 +554,8 @@ BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
                 out.push_back(v);
         return out;
     });
-    auto const init = h.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+    auto const init =
+        h.result(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
     BOOST_TEST(init.at("capabilities").at("resources").at("subscribe") == true);
     BOOST_TEST(init.at("capabilities").at("prompts").is_object());
     BOOST_TEST(init.at("capabilities").at("completions").is_object());
@@ -534,15 +563,24 @@ BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
     BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"resources/list"})").at("resources").at(0).at("uri") ==
         "test://static-text");
     BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":1,"method":"resources/templates/list"})")
-                   .at("resourceTemplates").at(0).at("uriTemplate") == "test://template/{id}/data");
+                   .at("resourceTemplates")
+                   .at(0)
+                   .at("uriTemplate") == "test://template/{id}/data");
     BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://static-text"}})")
-                   .at("contents").at(0).at("text") == "contenido");
-    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"test://template/123/data"}})")
-                   .at("contents").at(0).at("text") == R"({"id":"123"})");
-    auto const missing = h.handle(R"({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"test://nada"}})");
+                   .at("contents")
+                   .at(0)
+                   .at("text") == "contenido");
+    BOOST_TEST(
+        h.result(R"({"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"test://template/123/data"}})")
+            .at("contents")
+            .at(0)
+            .at("text") == R"({"id":"123"})");
+    auto const missing =
+        h.handle(R"({"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"test://nada"}})");
     BOOST_TEST(missing->at("error").at("code") == -32002);
     BOOST_TEST(missing->at("error").at("data").at("uri") == "test://nada");
-    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"test://static-text"}})") ==
+    BOOST_TEST(
+        h.result(R"({"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{"uri":"test://static-text"}})") ==
         json::object{});
     BOOST_TEST(h.session.subscriptions().size() == 1u);
     h.result(R"({"jsonrpc":"2.0","id":6,"method":"resources/unsubscribe","params":{"uri":"test://static-text"}})");
@@ -550,8 +588,13 @@ BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
 
     auto const prompts = h.result(R"({"jsonrpc":"2.0","id":7,"method":"prompts/list"})");
     BOOST_TEST(prompts.at("prompts").at(0).at("arguments").at(0).at("required") == true);
-    BOOST_TEST(h.result(R"({"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"saludo","arguments":{"nombre":"Ana"}}})")
-                   .at("messages").at(0).at("content").at("text") == "Hola, Ana");
+    BOOST_TEST(
+        h.result(
+             R"({"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"saludo","arguments":{"nombre":"Ana"}}})")
+            .at("messages")
+            .at(0)
+            .at("content")
+            .at("text") == "Hola, Ana");
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"saludo"}})") ==
         mcp::jsonrpc::invalid_params);
     BOOST_TEST(h.error_code(R"({"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"nada"}})") ==
@@ -575,7 +618,8 @@ std::string run_stdio(std::string const& input)
     BOOST_REQUIRE(::pipe(to_server) == 0);
     BOOST_REQUIRE(::pipe(from_server) == 0);
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{},
+        mcp_test::confirm{}};
     mcp::server<test_tools> server(tools);
     asio::posix::stream_descriptor in(ioc, to_server[0]), out(ioc, from_server[1]);
     asio::posix::stream_descriptor feed(ioc, to_server[1]), drain(ioc, from_server[0]);
@@ -584,16 +628,19 @@ std::string run_stdio(std::string const& input)
         done = true;
         out.close(); // EOF for the reader below
     });
-    asio::co_spawn(ioc,
+    asio::co_spawn(
+        ioc,
         [&]() -> asio::awaitable<void> {
             co_await asio::async_write(feed, asio::buffer(input), asio::use_awaitable);
             feed.close();
         },
         asio::detached);
     std::string output;
-    asio::co_spawn(ioc,
+    asio::co_spawn(
+        ioc,
         [&]() -> asio::awaitable<void> {
-            auto [ec, n] = co_await asio::async_read(drain, asio::dynamic_buffer(output), asio::as_tuple(asio::use_awaitable));
+            auto [ec, n] = co_await asio::async_read(drain, asio::dynamic_buffer(output),
+                asio::as_tuple(asio::use_awaitable));
             (void)ec;
             (void)n;
         },
@@ -622,11 +669,15 @@ std::vector<json::value> lines_of(std::string const& output)
 BOOST_AUTO_TEST_CASE(a_session_over_pipes)
 {
     std::string const input =
-        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})" "\n"
-        R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\r\n"
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})"
         "\n"
-        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":200},"_meta":{"progressToken":"p"}}})" "\n"
-        R"({"jsonrpc":"2.0","id":2,"method":"ping"})" "\n"
+        R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+        "\r\n"
+        "\n"
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":200},"_meta":{"progressToken":"p"}}})"
+        "\n"
+        R"({"jsonrpc":"2.0","id":2,"method":"ping"})"
+        "\n"
         "no es json\n"
         R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"fin"}}})"; // no final newline
     auto const messages = lines_of(run_stdio(input));
@@ -634,7 +685,8 @@ BOOST_AUTO_TEST_CASE(a_session_over_pipes)
     // The slow call does not hold up the others; its progress precedes its result.
     std::vector<std::string> order;
     for(auto const& m : messages)
-        order.push_back(m.as_object().contains("id") ? agentio::to_json_text(m.at("id")) : std::string(m.at("method").as_string()));
+        order.push_back(m.as_object().contains("id") ? agentio::to_json_text(m.at("id"))
+                                                     : std::string(m.at("method").as_string()));
     BOOST_TEST(order.front() == "0");
     BOOST_TEST(order.back() == "1");
     auto pos = [&](std::string const& s) { return std::find(order.begin(), order.end(), s) - order.begin(); };
@@ -709,7 +761,8 @@ namespace bhttp = boost::beast::http;
 struct http_harness
 {
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{},
+        mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
     mcp::streamable_http<test_tools> endpoint;
     agentio::http::server<mcp::streamable_http<test_tools>> http{ioc.get_executor(), endpoint};
@@ -739,7 +792,8 @@ struct http_harness
 
     std::string initialize()
     {
-        auto const r = post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+        auto const r = post(
+            R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
         BOOST_TEST_REQUIRE(r.status == 200u);
         std::string id(r.headers["mcp-session-id"]);
         BOOST_TEST_REQUIRE(!id.empty());
@@ -758,7 +812,8 @@ struct http_harness
     }
     test_http::reply initialize_from(std::string const& from)
     {
-        return post_from(from, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+        return post_from(from,
+            R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
     }
     unsigned ping(std::string const& session, std::string const& from = "127.0.0.1")
     {
@@ -793,7 +848,8 @@ BOOST_AUTO_TEST_CASE(a_session_from_initialize_to_delete)
 
     // A call streams its progress, then its result, on the POST's own SSE stream.
     auto const call = h.post(
-        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":7}}})", id);
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":7}}})",
+        id);
     BOOST_TEST(call.status == 200u);
     BOOST_TEST(call.headers["content-type"] == "text/event-stream");
     BOOST_TEST(call.headers["mcp-session-id"] == id);
@@ -873,7 +929,8 @@ BOOST_AUTO_TEST_CASE(dns_rebinding_is_refused)
     std::string const body = init;
     auto const two_hosts = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example.com\r\n"
                            "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                           "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+                           "Connection: close\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
     auto const status = raw_status(h.ep, two_hosts);
     BOOST_TEST((status == 403u || status == 400u), status);
     BOOST_TEST(h.endpoint.session_count() == 1u); // only the good one above
@@ -888,11 +945,12 @@ BOOST_AUTO_TEST_CASE(host_and_origin_are_parsed_strictly)
     BOOST_TEST(authority_host("[::1]:8001").value() == "[::1]");
     BOOST_TEST(authority_host("[::1]").value() == "[::1]");
     BOOST_TEST(authority_host("example.com:65535").value() == "example.com");
-    for(auto const* bad : {"", "127.0.0.1:8001@evil", "user@127.0.0.1", "user:pw@localhost:8001",
-            "127.0.0.1:80,evil.com", "evil.com, 127.0.0.1", "localhost,127.0.0.1", "localhost:", "localhost::8001",
-            "localhost:80:81", "localhost:65536", "localhost:123456", "localhost:8o", "localhost:+80", "localhost: 80",
-            " localhost", "local host", "localhost/path", "localhost?x", "localhost#x", "::1", ":8001", "[::1",
-            "[::1]x", "[::1]:", "[::1]:80]", "[::1]:8001@evil", "[fe80::1%25eth0]", "[v1.x]", "[127.0.0.1]", "%6cocalhost"})
+    for(auto const* bad :
+        {"", "127.0.0.1:8001@evil", "user@127.0.0.1", "user:pw@localhost:8001", "127.0.0.1:80,evil.com",
+            "evil.com, 127.0.0.1", "localhost,127.0.0.1", "localhost:", "localhost::8001", "localhost:80:81",
+            "localhost:65536", "localhost:123456", "localhost:8o", "localhost:+80", "localhost: 80", " localhost",
+            "local host", "localhost/path", "localhost?x", "localhost#x", "::1", ":8001", "[::1", "[::1]x",
+            "[::1]:", "[::1]:80]", "[::1]:8001@evil", "[fe80::1%25eth0]", "[v1.x]", "[127.0.0.1]", "%6cocalhost"})
         BOOST_TEST(!authority_host(bad), "[" << bad << "]");
 
     // Whole requests: one Host among `hosts` (any port, any case), an Origin at most, exactly scheme://host[:port].
@@ -916,11 +974,13 @@ BOOST_AUTO_TEST_CASE(host_and_origin_are_parsed_strictly)
     for(auto const* good : {"http://localhost:8001", "https://127.0.0.1", "http://[::1]:8001", "HTTP://localhost",
             "https://app.example.com"})
         BOOST_TEST(!refused({{field::host, "localhost:8001"}, {field::origin, good}}), good);
-    for(auto const* bad : {"http://evil.com", "http://localhost:8001/", "http://localhost/path", "http://user@localhost",
+    for(auto const* bad :
+        {"http://evil.com", "http://localhost:8001/", "http://localhost/path", "http://user@localhost",
             "http://localhost:8001@evil.com", "http://localhost.evil.com", "http://localhost, http://evil.com",
             "ftp://localhost", "localhost", "http://", "null", "", "https://app.example.com/"})
         BOOST_TEST(refused({{field::host, "localhost:8001"}, {field::origin, bad}}), bad);
-    BOOST_TEST(refused({{field::host, "localhost"}, {field::origin, "http://localhost"}, {field::origin, "http://localhost"}}));
+    BOOST_TEST(refused({{field::host, "localhost"}, {field::origin, "http://localhost"},
+        {field::origin, "http://localhost"}}));
 
     // No hosts listed: anything goes (a proxy in front checks).
     agentio::http::request any{bhttp::verb::post, "/mcp", 11};
@@ -931,7 +991,8 @@ BOOST_AUTO_TEST_CASE(host_and_origin_are_parsed_strictly)
 BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
 {
     http_harness h;
-    auto const meta = std::string(R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
+    auto const meta = std::string(
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
     auto headers = [](std::string method, std::string name = {}) {
         bhttp::fields f;
         f.set("MCP-Protocol-Version", "2026-07-28");
@@ -949,7 +1010,9 @@ BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
 
     // A quick call is answered with JSON; Mcp-Name may come Base64-wrapped ("echo"); echo's
     // `text` is mirrored in Mcp-Param-Text.
-    auto const call = R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"},)" + meta + "}}";
+    auto const call =
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hola"},)" + meta +
+        "}}";
     auto with_text = headers("tools/call", "=?base64?ZWNobw==?=");
     with_text.set("Mcp-Param-Text", "hola");
     auto const quick = h.post(call, {}, with_text);
@@ -964,19 +1027,22 @@ BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
     BOOST_TEST(h.post(call, {}, headers("tools/list", "echo")).json().at("error").at("code") == -32020);
     bhttp::fields v999 = headers("tools/list");
     v999.set("MCP-Protocol-Version", "v999.0.0");
-    auto const unsupported = h.post(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}})",
+    auto const unsupported = h.post(
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}})",
         {}, v999);
     BOOST_TEST(unsupported.status == 400u);
     BOOST_TEST(unsupported.json().at("error").at("code") == -32022);
-    auto const init = h.post(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2026-07-28",)" + meta + "}}",
-        {}, headers("initialize"));
+    auto const init = h.post(
+        R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2026-07-28",)" + meta + "}}", {},
+        headers("initialize"));
     BOOST_TEST(init.status == 404u);
     BOOST_TEST(init.json().at("error").at("code") == -32601);
     bhttp::fields get_headers = headers("tools/list");
     BOOST_TEST(test_http::request(h.ep, bhttp::verb::get, "/mcp", {}, "application/json", get_headers).status == 405u);
 
     // A call that runs long streams its progress, then its result.
-    auto const slow = h.post(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{"ms":400},"_meta":{"progressToken":"t","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})",
+    auto const slow = h.post(
+        R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow","arguments":{"ms":400},"_meta":{"progressToken":"t","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})",
         {}, headers("tools/call", "slow"));
     BOOST_TEST(slow.headers["content-type"] == "text/event-stream");
     auto const events = sse_messages(slow.body);
@@ -991,7 +1057,8 @@ BOOST_AUTO_TEST_CASE(stateless_requests_over_http)
 BOOST_AUTO_TEST_CASE(mcp_param_headers_mirror_marked_arguments)
 {
     http_harness h;
-    auto const meta = std::string(R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
+    auto const meta = std::string(
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})");
     auto call = [&](std::string arguments, std::vector<std::pair<std::string, std::string>> extra) {
         bhttp::fields f;
         f.set("MCP-Protocol-Version", "2026-07-28");
@@ -999,16 +1066,18 @@ BOOST_AUTO_TEST_CASE(mcp_param_headers_mirror_marked_arguments)
         f.set("Mcp-Name", "echo");
         for(auto const& [name, value] : extra)
             f.set(name, value);
-        return h.post(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":)" + arguments +
-                "," + meta + "}}",
+        return h.post(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":)" +
+                arguments + "," + meta + "}}",
             {}, f);
     };
     // The schema says which argument travels in which header.
     bhttp::fields list_headers;
     list_headers.set("MCP-Protocol-Version", "2026-07-28");
     list_headers.set("Mcp-Method", "tools/list");
-    auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{)" + meta + "}}", {}, list_headers);
-    BOOST_TEST(list.json().at("result").at("tools").at(0).at("inputSchema").at("properties").at("text").at("x-mcp-header") ==
+    auto const list = h.post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{)" + meta + "}}", {},
+        list_headers);
+    BOOST_TEST(
+        list.json().at("result").at("tools").at(0).at("inputSchema").at("properties").at("text").at("x-mcp-header") ==
         "Text");
 
     // Accepted: the value as it is, Base64-wrapped, any case of header name, whitespace around.
@@ -1017,7 +1086,8 @@ BOOST_AUTO_TEST_CASE(mcp_param_headers_mirror_marked_arguments)
     {
         auto const r = call(R"({"text":"Hello"})", {{name, value}});
         BOOST_TEST(r.status == 200u, name << ": " << value);
-        BOOST_TEST(r.json().at("result").at("content").at(0).at("text") == R"({"echo":"Hello"})", name << ": " << value);
+        BOOST_TEST(r.json().at("result").at("content").at(0).at("text") == R"({"echo":"Hello"})",
+            name << ": " << value);
     }
     // Without the wrapper's closing "?=" the value is literal.
     BOOST_TEST(call(R"({"text":"=?base64?SGVsbG8="})", {{"Mcp-Param-Text", "=?base64?SGVsbG8="}}).status == 200u);
@@ -1045,13 +1115,16 @@ BOOST_AUTO_TEST_CASE(base64_header_values_are_strict)
     using mcp::detail::header_value;
     BOOST_TEST(header_value("=?base64?SGVsbG8=?=").value() == "Hello");
     BOOST_TEST(header_value("=?base64?QQ==?=").value() == "A");
-    BOOST_TEST(header_value("=?base64?" "?=").value().empty()); // split: two question marks and = make a trigraph
+    BOOST_TEST(header_value("=?base64?"
+                            "?=")
+                   .value()
+                   .empty()); // split: two question marks and = make a trigraph
     BOOST_TEST(header_value(" \tplain text\t ").value() == "plain text");
     BOOST_TEST(header_value("SGVsbG8=").value() == "SGVsbG8="); // no wrapper: literal
-    BOOST_TEST(!header_value("=?base64?SGVsbG8?=")); // padding missing
-    BOOST_TEST(!header_value("=?base64?QR==?=")); // bits after the last byte
-    BOOST_TEST(!header_value("=?base64?Q=Q=?=")); // padding inside
-    BOOST_TEST(!header_value("=?base64?SGVs bG8=?=")); // not in the alphabet
+    BOOST_TEST(!header_value("=?base64?SGVsbG8?="));            // padding missing
+    BOOST_TEST(!header_value("=?base64?QR==?="));               // bits after the last byte
+    BOOST_TEST(!header_value("=?base64?Q=Q=?="));               // padding inside
+    BOOST_TEST(!header_value("=?base64?SGVs bG8=?="));          // not in the alphabet
 }
 
 // The answer to an initialize refused for want of room: 503, a JSON-RPC error, Retry-After.
@@ -1064,12 +1137,14 @@ void check_too_many_sessions(test_http::reply const& r, std::string const& why)
     auto const body = r.json();
     BOOST_TEST(body.at("id") == 0, why);
     BOOST_TEST(body.at("error").at("code") == -32000, why);
-    BOOST_TEST(std::string(body.at("error").at("message").as_string()).find("too many sessions") != std::string::npos, why);
+    BOOST_TEST(std::string(body.at("error").at("message").as_string()).find("too many sessions") != std::string::npos,
+        why);
 }
 
 BOOST_AUTO_TEST_CASE(a_flood_of_initialize_cannot_push_out_a_session_in_use)
 {
-    http_harness h({.max_sessions = 4, .max_sessions_per_address = 2, .session_evictable_after = std::chrono::hours(1)});
+    http_harness h(
+        {.max_sessions = 4, .max_sessions_per_address = 2, .session_evictable_after = std::chrono::hours(1)});
     std::string const victim = h.initialize(); // from 127.0.0.1
 
     // One address fills its own cap, then is refused; the victim is not touched.
@@ -1082,7 +1157,8 @@ BOOST_AUTO_TEST_CASE(a_flood_of_initialize_cannot_push_out_a_session_in_use)
     // Then the server's cap, from any number of addresses.
     BOOST_TEST(h.initialize_from("127.0.0.3").status == 200u);
     for(int i = 0; i < 40; ++i)
-        check_too_many_sessions(h.initialize_from("127.0.1." + std::to_string(1 + i)), "total, flood " + std::to_string(i));
+        check_too_many_sessions(h.initialize_from("127.0.1." + std::to_string(1 + i)),
+            "total, flood " + std::to_string(i));
     BOOST_TEST(h.endpoint.session_count() == 4u);
     BOOST_TEST(h.ping(victim) == 200u);
 
@@ -1129,13 +1205,17 @@ BOOST_AUTO_TEST_CASE(a_session_with_a_call_running_is_never_evicted)
 {
     using namespace std::chrono_literals;
     // Every session not in use may go at once, and is forgotten after 200 ms.
-    http_harness h({.max_sessions = 2, .max_sessions_per_address = 0, .session_idle_timeout = 200ms,
+    http_harness h({.max_sessions = 2,
+        .max_sessions_per_address = 0,
+        .session_idle_timeout = 200ms,
         .session_evictable_after = 0s});
     std::string const victim = h.initialize();
     // Boost.Test's assertions are for the main thread: the call's answer is checked after the join.
     test_http::reply answer;
     std::thread call([&] {
-        answer = h.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":1500}}})", victim);
+        answer =
+            h.post(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":1500}}})",
+                victim);
     });
     std::this_thread::sleep_for(500ms); // the call is on its stream, the session used longer ago than 200 ms
 
@@ -1196,15 +1276,15 @@ struct legacy_harness
     using both = mcp::http_endpoints<test_tools>;
 
     asio::io_context ioc;
-    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{}, mcp_test::confirm{}};
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{},
+        mcp_test::confirm{}};
     mcp::server<test_tools> mcp_server{tools};
     both endpoints;
     agentio::http::server<both> http{ioc.get_executor(), endpoints};
     asio::ip::tcp::endpoint ep;
     std::vector<std::thread> runners;
 
-    explicit legacy_harness(mcp::legacy_sse_options o = {.max_sessions = 2})
-        : endpoints{mcp_server, {}, std::move(o)}
+    explicit legacy_harness(mcp::legacy_sse_options o = {.max_sessions = 2}) : endpoints{mcp_server, {}, std::move(o)}
     {
         ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         http.start();
@@ -1251,7 +1331,8 @@ struct stream_from
         socket.open(asio::ip::tcp::v4());
         socket.bind({asio::ip::make_address(from), 0});
         socket.connect(ep);
-        asio::write(socket, asio::buffer(std::string("GET /sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")));
+        asio::write(socket,
+            asio::buffer(std::string("GET /sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")));
         asio::read_until(socket, asio::dynamic_buffer(head), "\r\n\r\n");
         if(head.starts_with("HTTP/1.1 ") && head.size() >= 12)
             status = static_cast<unsigned>(std::stoi(head.substr(9, 3)));
@@ -1273,7 +1354,8 @@ BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
     BOOST_TEST(h.endpoints.legacy().session_count() == 1u);
 
     // Every POST is accepted; its answer comes on the stream.
-    auto const init = h.post(post_to, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}})");
+    auto const init = h.post(post_to,
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}})");
     BOOST_TEST(init.status == 202u);
     BOOST_TEST(init.body == "Accepted");
     auto const initialized = message_of(stream.next());
@@ -1287,8 +1369,9 @@ BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
     BOOST_TEST(message_of(stream.next()).at("result").at("tools").as_array().size() == 4u);
 
     // Progress, then the result, all on the stream.
-    BOOST_TEST(h.post(post_to,
-        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":"p"}}})")
+    BOOST_TEST(
+        h.post(post_to,
+             R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"ms":10},"_meta":{"progressToken":"p"}}})")
             .status == 202u);
     auto const first = message_of(stream.next());
     BOOST_TEST(first.at("method") == "notifications/progress");
@@ -1299,8 +1382,10 @@ BOOST_AUTO_TEST_CASE(a_session_lives_on_its_stream)
     BOOST_TEST(result.at("result").at("content").at(0).at("text") == "hecho");
 
     // Invalid arguments are the tool's error, on the stream like anything else.
-    BOOST_TEST(h.post(post_to, R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})")
-                   .status == 202u);
+    BOOST_TEST(
+        h.post(post_to,
+             R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})")
+            .status == 202u);
     BOOST_TEST(message_of(stream.next()).at("result").at("isError") == true);
 
     // The session ends with its stream.
@@ -1314,9 +1399,11 @@ BOOST_AUTO_TEST_CASE(a_slow_call_does_not_hold_the_others)
     legacy_harness h;
     test_http::event_stream stream(h.ep, "/sse");
     std::string const post_to = stream.next().data;
-    h.post(post_to, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+    h.post(post_to,
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
     BOOST_TEST(message_of(stream.next()).at("id") == 0);
-    h.post(post_to, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":60000}}})");
+    h.post(post_to,
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"ms":60000}}})");
     h.post(post_to, R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
     BOOST_TEST(message_of(stream.next()).at("id") == 2);
 

@@ -30,8 +30,8 @@ struct temp_db
     std::filesystem::path path;
 
     explicit temp_db(std::string const& name)
-        : path(std::filesystem::temp_directory_path() / ("agentio_test_" + name + "_" +
-              std::to_string(::getpid()) + ".db"))
+        : path(std::filesystem::temp_directory_path() /
+              ("agentio_test_" + name + "_" + std::to_string(::getpid()) + ".db"))
     {
         std::filesystem::remove(path);
         auto db = sql::connection::open(path, sql::open_mode::read_write_create).value();
@@ -110,9 +110,9 @@ BOOST_AUTO_TEST_CASE(read_only_refuses_every_kind_of_write)
 {
     temp_db file("ro");
     auto db = sql::connection::open(file.path, sql::open_mode::read_only).value();
-    for(char const* sql : {"INSERT INTO t(name) VALUES('x')", "UPDATE t SET name = 'x'", "DELETE FROM t",
-            "DROP TABLE t", "CREATE TABLE u(x)", "ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF",
-            "VACUUM"})
+    for(char const* sql :
+        {"INSERT INTO t(name) VALUES('x')", "UPDATE t SET name = 'x'", "DELETE FROM t", "DROP TABLE t",
+            "CREATE TABLE u(x)", "ATTACH DATABASE ':memory:' AS other", "PRAGMA query_only = OFF", "VACUUM"})
     {
         BOOST_TEST_CONTEXT(sql)
         {
@@ -213,19 +213,22 @@ BOOST_AUTO_TEST_CASE(work_runs_on_workers_and_completes_on_the_callers_strand)
     std::thread::id const main_thread = std::this_thread::get_id();
     for(int i = 0; i < 20; ++i)
     {
-        asio::co_spawn(strand, [&]() -> asio::awaitable<void> {
-            auto [count, worker] = co_await pool.async_run(
-                [](sql::connection& c) {
-                    auto s = c.cached("SELECT count(*) FROM t").value();
-                    (void)s.step().value();
-                    return std::pair{s.column_int64(0), std::this_thread::get_id()};
-                },
-                asio::use_awaitable);
-            BOOST_TEST(count == 3);
-            BOOST_TEST(worker != main_thread);
-            BOOST_TEST(strand.running_in_this_thread());
-            ++done;
-        }, asio::detached);
+        asio::co_spawn(
+            strand,
+            [&]() -> asio::awaitable<void> {
+                auto [count, worker] = co_await pool.async_run(
+                    [](sql::connection& c) {
+                        auto s = c.cached("SELECT count(*) FROM t").value();
+                        (void)s.step().value();
+                        return std::pair{s.column_int64(0), std::this_thread::get_id()};
+                    },
+                    asio::use_awaitable);
+                BOOST_TEST(count == 3);
+                BOOST_TEST(worker != main_thread);
+                BOOST_TEST(strand.running_in_this_thread());
+                ++done;
+            },
+            asio::detached);
     }
     ioc.run();
     BOOST_TEST(done == 20);
@@ -239,17 +242,20 @@ BOOST_AUTO_TEST_CASE(an_exception_in_the_work_reaches_the_coroutine)
     sql::query_pool pool(std::move(conns));
     asio::io_context ioc;
     std::string caught;
-    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-        try
-        {
-            co_await pool.async_run([](sql::connection&) -> int { throw std::logic_error("boom"); },
-                asio::use_awaitable);
-        }
-        catch(std::logic_error const& e)
-        {
-            caught = e.what();
-        }
-    }, asio::detached);
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            try
+            {
+                co_await pool.async_run([](sql::connection&) -> int { throw std::logic_error("boom"); },
+                    asio::use_awaitable);
+            }
+            catch(std::logic_error const& e)
+            {
+                caught = e.what();
+            }
+        },
+        asio::detached);
     ioc.run();
     BOOST_TEST(caught == "boom");
 }
@@ -262,11 +268,10 @@ BOOST_AUTO_TEST_CASE(works_with_a_plain_callback_too)
     sql::query_pool pool(std::move(conns));
     asio::io_context ioc;
     int got = 0;
-    pool.async_run([](sql::connection&) { return 42; },
-        asio::bind_executor(ioc, [&](std::exception_ptr ep, int v) {
-            BOOST_TEST(!ep);
-            got = v;
-        }));
+    pool.async_run([](sql::connection&) { return 42; }, asio::bind_executor(ioc, [&](std::exception_ptr ep, int v) {
+        BOOST_TEST(!ep);
+        got = v;
+    }));
     ioc.run(); // returns once the callback ran: the pending work kept it alive
     BOOST_TEST(got == 42);
 }

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(the_wire_form_of_the_chat_events)
 BOOST_AUTO_TEST_CASE(line_breaks_cannot_inject_fields)
 {
     std::string out;
-    sse::append_event(out, {.type = "chunk\ndata: injected\n\nevent: evil", .data = "a\nevent: evil\r\nb\rc", .id = "1\n2"});
+    sse::append_event(out,
+        {.type = "chunk\ndata: injected\n\nevent: evil", .data = "a\nevent: evil\r\nb\rc", .id = "1\n2"});
     sse::append_comment(out, "ping\ndata: x");
     auto const events = parse_all(out);
     BOOST_REQUIRE(events.size() == 1u);

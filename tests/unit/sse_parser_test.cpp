@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(the_specs_own_examples)
     BOOST_TEST(a.events[0].type == "message");
     BOOST_TEST(a.events[0].last_event_id == "1");
     BOOST_TEST(a.events[1].data == "second event");
-    BOOST_TEST(a.events[1].last_event_id == ""); // "id" with no value resets it
+    BOOST_TEST(a.events[1].last_event_id == "");      // "id" with no value resets it
     BOOST_TEST((a.end == sse::end_state::truncated)); // the third event has no blank line after it
 
     auto b = parse(": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n");
@@ -147,12 +147,18 @@ BOOST_AUTO_TEST_CASE(line_ends_and_the_bom)
     BOOST_TEST(parse("data: x\r\n\r\ndata: y\r\n\r\n") == expected);
     BOOST_TEST(parse("data: x\r\rdata: y\r\r") == expected);
     BOOST_TEST(parse("data: x\r\n\rdata: y\n\r\n") == expected);
-    std::string const with_bom = "\xEF\xBB\xBF" "data: x\n\ndata: y\n\n";
+    std::string const with_bom = "\xEF\xBB\xBF"
+                                 "data: x\n\ndata: y\n\n";
     for(std::size_t k = 0; k <= with_bom.size(); ++k)
-        BOOST_TEST(parse({std::string_view(with_bom).substr(0, k), std::string_view(with_bom).substr(k)}) == expected, k);
+        BOOST_TEST(parse({std::string_view(with_bom).substr(0, k), std::string_view(with_bom).substr(k)}) == expected,
+            k);
     // Only one BOM, only at the start: a second one is part of the field name.
-    BOOST_TEST(parse("\xEF\xBB\xBF\xEF\xBB\xBF" "data: x\n\n").events.empty());
-    BOOST_TEST(parse("data: x\n\n\xEF\xBB\xBF" "data: y\n\n").events.size() == 1u);
+    BOOST_TEST(parse("\xEF\xBB\xBF\xEF\xBB\xBF"
+                     "data: x\n\n")
+                   .events.empty());
+    BOOST_TEST(parse("data: x\n\n\xEF\xBB\xBF"
+                     "data: y\n\n")
+                   .events.size() == 1u);
     // CR at the end of one read, LF at the start of the next: one line end, not two.
     BOOST_TEST(parse({"data: x\r", "\ndata: y\r", "\n\r", "\n"}).events.size() == 1u);
     BOOST_TEST((parse({"data: x\r", "\ndata: y\r", "\n\r", "\n"}).events[0].data == "x\ny"));
@@ -165,10 +171,16 @@ BOOST_AUTO_TEST_CASE(line_ends_and_the_bom)
 BOOST_AUTO_TEST_CASE(invalid_utf8_is_replaced_as_the_decoder_does)
 {
     // Maximal subparts: F0 80 is two errors (80 is not a valid 2nd byte after F0), E2 82 cut short is one.
-    auto p = parse("data: a\xFF" "b\xF0\x80" "c\xE2\x82\n\n");
-    BOOST_TEST(p.events.at(0).data == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD" "c\xEF\xBF\xBD");
+    auto p = parse("data: a\xFF"
+                   "b\xF0\x80"
+                   "c\xE2\x82\n\n");
+    BOOST_TEST(p.events.at(0).data ==
+        "a\xEF\xBF\xBD"
+        "b\xEF\xBF\xBD\xEF\xBF\xBD"
+        "c\xEF\xBF\xBD");
     BOOST_TEST(parse("data: ñ€😀\n\n").events.at(0).data == "ñ€😀");
-    BOOST_TEST(parse("data: \xED\xA0\x80\n\n").events.at(0).data == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
+    BOOST_TEST(parse("data: \xED\xA0\x80\n\n").events.at(0).data ==
+        "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
 }
 
 BOOST_AUTO_TEST_CASE(an_oversized_event_is_refused)

@@ -62,15 +62,21 @@ void with_connection(std::function<asio::awaitable<void>(beast::tcp_stream&)> se
         s.connect(ep);
         client_side(s);
     });
-    asio::co_spawn(ioc, [&]() -> asio::awaitable<void> {
-        auto sock = co_await acceptor.async_accept(asio::use_awaitable);
-        sock.set_option(asio::socket_base::send_buffer_size(4096));
-        beast::tcp_stream stream(std::move(sock));
-        co_await server_side(stream);
-        beast::error_code ignored;
-        stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        stream.socket().close(ignored);
-    }, [](std::exception_ptr e) { if(e) std::rethrow_exception(e); });
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            auto sock = co_await acceptor.async_accept(asio::use_awaitable);
+            sock.set_option(asio::socket_base::send_buffer_size(4096));
+            beast::tcp_stream stream(std::move(sock));
+            co_await server_side(stream);
+            beast::error_code ignored;
+            stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+            stream.socket().close(ignored);
+        },
+        [](std::exception_ptr e) {
+            if(e)
+                std::rethrow_exception(e);
+        });
     ioc.run();
     client.join();
 }
@@ -186,8 +192,8 @@ BOOST_AUTO_TEST_CASE(the_disconnect_policy_drops_a_client_that_does_not_read)
     boost::system::error_code last;
     with_connection(
         [&](beast::tcp_stream& stream) -> asio::awaitable<void> {
-            sse::writer w(stream, {.max_queued_bytes = 16 * 1024, .on_overflow = sse::overflow_policy::disconnect,
-                                      .heartbeat = {}});
+            sse::writer w(stream,
+                {.max_queued_bytes = 16 * 1024, .on_overflow = sse::overflow_policy::disconnect, .heartbeat = {}});
             co_await w.start(11);
             std::string const payload(1000, 'x');
             for(; sent < 100000; ++sent)
@@ -217,8 +223,8 @@ BOOST_AUTO_TEST_CASE(the_client_leaving_cancels_the_producer)
             // A producer busy with something long, bound to the writer's signal.
             auto const t0 = std::chrono::steady_clock::now();
             asio::steady_timer work(stream.get_executor(), 10s);
-            std::tie(wait_result) = co_await work.async_wait(
-                asio::bind_cancellation_slot(w.disconnect_slot(), tuple_awaitable));
+            std::tie(wait_result) = co_await work.async_wait(asio::bind_cancellation_slot(w.disconnect_slot(),
+                tuple_awaitable));
             elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
             BOOST_TEST(w.client_gone());
             send_result = co_await w.send("chunk", "{}");
@@ -245,16 +251,19 @@ BOOST_AUTO_TEST_CASE(a_stopped_io_context_may_destroy_an_open_stream)
     auto const ep = acceptor->local_endpoint();
     std::atomic<bool> started{false};
     asio::any_io_executor const ex = ioc->get_executor();
-    asio::co_spawn(asio::make_strand(ex), [&]() -> asio::awaitable<void> {
-        auto sock = co_await acceptor->async_accept(asio::make_strand(ex), asio::use_awaitable);
-        beast::tcp_stream stream(std::move(sock));
-        sse::writer w(stream);
-        co_await w.start(11);
-        started = true;
-        asio::steady_timer forever(stream.get_executor(), std::chrono::hours(1));
-        co_await forever.async_wait(asio::use_awaitable);
-        co_await w.finish();
-    }, asio::detached);
+    asio::co_spawn(
+        asio::make_strand(ex),
+        [&]() -> asio::awaitable<void> {
+            auto sock = co_await acceptor->async_accept(asio::make_strand(ex), asio::use_awaitable);
+            beast::tcp_stream stream(std::move(sock));
+            sse::writer w(stream);
+            co_await w.start(11);
+            started = true;
+            asio::steady_timer forever(stream.get_executor(), std::chrono::hours(1));
+            co_await forever.async_wait(asio::use_awaitable);
+            co_await w.finish();
+        },
+        asio::detached);
     std::promise<void> released;
     std::thread client([&, done = released.get_future()] {
         asio::io_context cioc;

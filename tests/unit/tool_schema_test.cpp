@@ -23,7 +23,14 @@ namespace json = boost::json;
 
 namespace schema_test {
 
-enum class operador { eq, ne, gt, in, is_null };
+enum class operador
+{
+    eq,
+    ne,
+    gt,
+    in,
+    is_null
+};
 BOOST_DESCRIBE_ENUM(operador, eq, ne, gt, in, is_null)
 
 struct filtro
@@ -97,7 +104,8 @@ using namespace schema_test;
 
 // The schema is text the compiler made: usable in constant expressions.
 static_assert(agentio::schema_of<filtro>.starts_with(R"({"type":"object","properties":{"campo":)"));
-static_assert(agentio::schema_of<filtro>.ends_with(R"("required":["campo","operator","valor"],"additionalProperties":false})"));
+static_assert(
+    agentio::schema_of<filtro>.ends_with(R"("required":["campo","operator","valor"],"additionalProperties":false})"));
 static_assert(agentio::json_schema<every_kind>::well_formed);
 
 static_assert(agentio::detail::json_syntax::valid(R"({"a":[1,-2.5e3,true,null,"\u00e9\n"]})"));
@@ -234,7 +242,8 @@ BOOST_AUTO_TEST_CASE(optional_and_defaulted_members)
 {
     auto base = json::parse(R"({"activo": false, "pequeno": 0, "sin_signo": 0, "grande": 0, "enorme": 0, "ratio": 0,
         "texto": "ab", "op": "eq", "filtros": [], "pesos": {}, "libre": null, "objeto": {}, "lista": [],
-        "etiquetas": ["a"]})").as_object();
+        "etiquetas": ["a"]})")
+                    .as_object();
     every_kind out;
     out.orden = "x";
     base["orden"] = nullptr;
@@ -260,7 +269,8 @@ BOOST_AUTO_TEST_SUITE_END()
 
 namespace {
 
-agentio::validation_report check(std::string_view schema, std::string_view instance, agentio::validation_options opts = {})
+agentio::validation_report check(std::string_view schema, std::string_view instance,
+    agentio::validation_options opts = {})
 {
     auto v = agentio::schema_validator::compile(json::parse(schema));
     BOOST_TEST_REQUIRE(v.has_value());
@@ -321,8 +331,8 @@ BOOST_AUTO_TEST_CASE(english_messages_and_the_root)
     BOOST_TEST(errors(R"({"type":"object"})", "[]") == "(root): expected object, got array");
     BOOST_TEST(errors(R"({"type":"object"})", "[]", spanish()) == "(raíz): se esperaba object, se recibió array");
     BOOST_TEST(errors(R"({"type":"object","required":["a"]})", "{}") == "/a: required field is missing");
-    BOOST_TEST(errors(R"({"properties":{"a":{}},"additionalProperties":false})", R"({"b":1})")
-        == "/b: unknown field (allowed: a)");
+    BOOST_TEST(errors(R"({"properties":{"a":{}},"additionalProperties":false})", R"({"b":1})") ==
+        "/b: unknown field (allowed: a)");
     BOOST_TEST(errors(R"({"additionalProperties":false})", R"({"b":1})") == "/b: unknown field (none is allowed)");
 }
 
@@ -349,8 +359,8 @@ BOOST_AUTO_TEST_CASE(null_for_an_optional_argument)
     agentio::validation_options strict;
     strict.null_means_absent = false;
     BOOST_TEST(errors(schema, R"({"a":null,"b":null})", strict) == "/a: expected string, got null");
-    BOOST_TEST(errors(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})", R"({"a":null})")
-        == "/a: expected string, got null");
+    BOOST_TEST(errors(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})", R"({"a":null})") ==
+        "/a: expected string, got null");
 }
 
 BOOST_AUTO_TEST_CASE(numbers_compare_exactly)
@@ -468,8 +478,8 @@ BOOST_AUTO_TEST_CASE(recursive_schemas)
         deep = json::object{{"value", i}, {"children", json::array{deep}}};
     auto const too_deep = agentio::schema_validator::compile(json::parse(tree))->validate(deep);
     BOOST_TEST(!too_deep.ok());
-    BOOST_TEST(agentio::format_validation_errors(too_deep, agentio::messages{}).ends_with(
-        ": the schema nests too deeply for this value"));
+    BOOST_TEST(agentio::format_validation_errors(too_deep, agentio::messages{})
+                   .ends_with(": the schema nests too deeply for this value"));
 }
 
 BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
@@ -480,9 +490,11 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     };
     // A loop that never goes into the value means nothing: refused.
     BOOST_TEST(bad(R"({"$ref":"#"})") == "schema (root): '$ref' loops back to (root) without going into the value");
-    BOOST_TEST(bad(R"({"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}}})") ==
+    BOOST_TEST(
+        bad(R"({"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}}})") ==
         "schema /$defs/b/anyOf/0: '$ref' loops back to /$defs/a without going into the value");
-    BOOST_TEST(bad(R"({"if":{"$ref":"#"},"then":true})") == "schema /if: '$ref' loops back to (root) without going into the value");
+    BOOST_TEST(bad(R"({"if":{"$ref":"#"},"then":true})") ==
+        "schema /if: '$ref' loops back to (root) without going into the value");
     BOOST_TEST(bad(R"({"properties":{"a":{"$ref":"#"}},"items":{"$ref":"#"}})").empty()); // goes into the value
 
     // A reference into an embedded resource would be resolved against the wrong base.
@@ -495,7 +507,8 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     // Keywords left unchecked only loosen an answer; under not, if or oneOf they would reverse it.
     BOOST_TEST(bad(R"({"not":{"multipleOf":2}})") ==
         "schema /not: 'multipleOf' is not checked, and under 'not' (at (root)) ignoring it would reverse the answer");
-    BOOST_TEST(bad(R"({"if":{"properties":{"t":{"$ref":"#/$defs/p"}}},"then":{"minLength":8},"$defs":{"p":{"pattern":"^a"}}})") ==
+    BOOST_TEST(
+        bad(R"({"if":{"properties":{"t":{"$ref":"#/$defs/p"}}},"then":{"minLength":8},"$defs":{"p":{"pattern":"^a"}}})") ==
         "schema /$defs/p: 'pattern' is not checked, and under 'if' (at (root)) ignoring it would reverse the answer");
     BOOST_TEST(bad(R"({"oneOf":[{"type":"string","pattern":"^a"},{"type":"string"}]})") ==
         "schema /oneOf/0: 'pattern' is not checked, and under 'oneOf' (at (root)) ignoring it would reverse the answer");
@@ -510,7 +523,8 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     for(std::size_t i = 0; i < 20000; ++i)
         chain[names[i]] = json::object{{"$ref", "#/$defs/" + names[i + 1]}};
     chain[names[20000]] = json::object{{"type", "string"}};
-    auto const long_chain = agentio::schema_validator::compile(json::object{{"not", {{"$ref", "#/$defs/d0"}}}, {"$defs", chain}});
+    auto const long_chain = agentio::schema_validator::compile(json::object{{"not", {{"$ref", "#/$defs/d0"}}},
+        {"$defs", chain}});
     BOOST_TEST_REQUIRE(long_chain.has_value());
     BOOST_TEST(agentio::format_validation_errors(long_chain->validate(json::value("x")), agentio::messages{}) ==
         "(root): the schema nests too deeply for this value");
@@ -525,8 +539,8 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
     for(std::size_t i = 0; i < 40; ++i)
     {
         std::string const next = "#/$defs/" + levels[i + 1];
-        defs[levels[i]] = json::object{{"anyOf", json::array{json::object{{"$ref", next}},
-            json::object{{"$ref", next}, {"minimum", 0}}}}};
+        defs[levels[i]] = json::object{
+            {"anyOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}, {"minimum", 0}}}}};
     }
     defs["l40"] = json::object{{"type", "string"}};
     auto const exploding = agentio::schema_validator::compile(json::object{{"$ref", "#/$defs/l0"}, {"$defs", defs}});
@@ -539,8 +553,8 @@ BOOST_AUTO_TEST_CASE(references_that_cannot_end_or_explode)
 
 BOOST_AUTO_TEST_CASE(items_and_properties_counts)
 {
-    BOOST_TEST(errors(R"({"minItems":2,"items":{"type":"integer"}})", R"(["a"])")
-        == "(root): must have at least 2 items\n/0: expected integer, got string");
+    BOOST_TEST(errors(R"({"minItems":2,"items":{"type":"integer"}})", R"(["a"])") ==
+        "(root): must have at least 2 items\n/0: expected integer, got string");
     BOOST_TEST(errors(R"({"maxItems":1})", "[1,2]", spanish()) == "(raíz): debe tener como máximo 1 elementos");
     BOOST_TEST(errors(R"({"minProperties":1})", "{}") == "(root): must have at least 1 fields");
     // A bound past 2^64 (found by the fuzzer: it threw from compile) limits nothing.
@@ -557,8 +571,8 @@ BOOST_AUTO_TEST_CASE(error_count_is_bounded)
     BOOST_TEST(r.omitted == 3u);
     o.max_errors = 0; // still one error: an invalid value never reads as valid
     BOOST_TEST(!check(R"({"type":"string"})", "1", o).ok());
-    BOOST_TEST(agentio::format_validation_errors(r, agentio::messages{})
-        == "/0: expected string, got integer\n/1: expected string, got integer\nand 3 more errors");
+    BOOST_TEST(agentio::format_validation_errors(r, agentio::messages{}) ==
+        "/0: expected string, got integer\n/1: expected string, got integer\nand 3 more errors");
 }
 
 BOOST_AUTO_TEST_CASE(schemas_it_cannot_honour_do_not_compile)
@@ -594,7 +608,8 @@ BOOST_AUTO_TEST_CASE(what_validates_also_converts)
     auto const validator = *agentio::schema_validator::compile(json::parse(agentio::schema_of<every_kind>));
     auto const base = json::parse(R"({"activo": false, "pequeno": 0, "sin_signo": 0, "grande": 0, "enorme": 0,
         "ratio": 0, "texto": "ab", "op": "eq", "filtros": [], "pesos": {}, "libre": null, "objeto": {}, "lista": [],
-        "etiquetas": ["a"]})").as_object();
+        "etiquetas": ["a"]})")
+                          .as_object();
     std::vector<std::pair<char const*, json::value>> variations = {{"pequeno", json::value(-128)},
         {"pequeno", json::value(128)}, {"limite", json::value(1000.0)}, {"limite", json::value(1000.5)},
         {"enorme", json::value(18446744073709551615ull)}, {"grande", json::value(-1e19)}, {"op", json::value("ne")},

@@ -175,7 +175,8 @@ BOOST_AUTO_TEST_CASE(descriptors_in_declaration_order)
     BOOST_TEST(d[0].description == "Suma una lista de enteros");
     BOOST_TEST(d[0].input_schema_text == agentio::schema_of<sumar::args>);
     BOOST_TEST(d[0].input_schema->at("required") == json::array{"valores"});
-    BOOST_TEST(json::serialize(*d[1].input_schema) == R"({"type":"object","properties":{},"additionalProperties":false})");
+    BOOST_TEST(json::serialize(*d[1].input_schema) ==
+        R"({"type":"object","properties":{},"additionalProperties":false})");
     BOOST_TEST(test_tools::descriptors().data() == d.data()); // built once
 }
 
@@ -243,8 +244,8 @@ BOOST_AUTO_TEST_CASE(cancelling_the_caller_cancels_the_tool)
     auto winner = run([&]() -> asio::awaitable<std::size_t> {
         agentio::tool_context ctx;
         asio::steady_timer deadline(co_await asio::this_coro::executor, std::chrono::milliseconds(20));
-        auto outcome = co_await (tools.call("esperar", json::parse(R"({"ms":5000})"), ctx)
-            || deadline.async_wait(asio::use_awaitable));
+        auto outcome = co_await (tools.call("esperar", json::parse(R"({"ms":5000})"), ctx) ||
+            deadline.async_wait(asio::use_awaitable));
         co_return outcome.index();
     }());
     BOOST_TEST(winner == 1u); // the deadline
@@ -258,9 +259,9 @@ BOOST_AUTO_TEST_CASE(calls_run_concurrently)
     test_tools tools{sumar{}, fallar{}, esperar{nullptr, &in_flight, &most_in_flight}};
     auto texts = run([&]() -> asio::awaitable<std::vector<std::string>> {
         agentio::tool_context c1, c2, c3;
-        auto [a, b, c] = co_await (tools.call("esperar", json::parse(R"({"ms":20})"), c1)
-            && tools.call("esperar", json::parse(R"({"ms":20})"), c2)
-            && tools.call("esperar", json::parse(R"({"ms":20})"), c3));
+        auto [a, b, c] = co_await (tools.call("esperar", json::parse(R"({"ms":20})"), c1) &&
+            tools.call("esperar", json::parse(R"({"ms":20})"), c2) &&
+            tools.call("esperar", json::parse(R"({"ms":20})"), c3));
         co_return std::vector<std::string>{a.joined_text(), b.joined_text(), c.joined_text()};
     }());
     BOOST_TEST(texts == std::vector<std::string>(3, "esperé 20 ms"));
@@ -299,8 +300,8 @@ BOOST_AUTO_TEST_CASE(runtime_tools_are_checked_when_added)
     agentio::dynamic_tools tools;
     BOOST_TEST(tools.add(echo("eco")).has_value());
     BOOST_TEST(tools.add(echo("eco")).error() == "a tool is already named 'eco'");
-    BOOST_TEST(tools.add(echo("con espacio")).error()
-        == "invalid tool name 'con espacio': 1 to 64 characters of [A-Za-z0-9_.-]");
+    BOOST_TEST(tools.add(echo("con espacio")).error() ==
+        "invalid tool name 'con espacio': 1 to 64 characters of [A-Za-z0-9_.-]");
     auto nameless = echo("sin_descripcion");
     nameless.description.clear();
     BOOST_TEST(tools.add(std::move(nameless)).error() == "tool 'sin_descripcion' has an empty description");
@@ -313,10 +314,15 @@ BOOST_AUTO_TEST_CASE(runtime_tools_are_checked_when_added)
 BOOST_AUTO_TEST_CASE(runtime_tools_validate_with_their_schema)
 {
     agentio::dynamic_tools tools;
-    BOOST_TEST_REQUIRE(tools.add(echo("eco", json::parse(R"({"type":"object","properties":{"n":{"type":"integer"}},
-        "required":["n"],"additionalProperties":false})").as_object())).has_value());
+    BOOST_TEST_REQUIRE(tools
+                           .add(echo("eco",
+                               json::parse(R"({"type":"object","properties":{"n":{"type":"integer"}},
+        "required":["n"],"additionalProperties":false})")
+                                   .as_object()))
+                           .has_value());
     // A schema the validator cannot honour is passed through: the tool checks.
-    BOOST_TEST_REQUIRE(tools.add(echo("eco_ref", json::parse(R"({"$ref":"https://example.com/x.json"})").as_object())).has_value());
+    BOOST_TEST_REQUIRE(
+        tools.add(echo("eco_ref", json::parse(R"({"$ref":"https://example.com/x.json"})").as_object())).has_value());
     auto results = run([&]() -> asio::awaitable<std::vector<agentio::tool_result>> {
         agentio::tool_context ctx;
         std::vector<agentio::tool_result> out;
@@ -437,7 +443,8 @@ BOOST_AUTO_TEST_CASE(the_largest_array_keeps_its_first_whole_elements)
 
 BOOST_AUTO_TEST_CASE(nested_arrays_and_pointers)
 {
-    boost::json::value v = boost::json::parse(R"({"a/b":{"x~y":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]},"c":[1]})");
+    boost::json::value v =
+        boost::json::parse(R"({"a/b":{"x~y":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]},"c":[1]})");
     auto const report = agentio::compact_json(v, {.max_bytes = 40});
     BOOST_TEST_REQUIRE(report.arrays.size() == 1u);
     BOOST_TEST(report.arrays[0].pointer == "/a~1b/x~0y");

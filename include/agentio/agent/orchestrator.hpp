@@ -138,11 +138,13 @@ using event = std::variant<text_delta, round_end, tool_call, done, error>;
     waits for it: a slow client slows the run), or `asio::awaitable<bool>`
     (and `false` stops the run, as when its client has gone).
 */
+// clang-format off
 template<class Sink>
 concept event_sink = std::invocable<Sink&, event const&>
     && (std::is_void_v<std::invoke_result_t<Sink&, event const&>>
         || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<void>>
         || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<bool>>);
+// clang-format on
 
 /// Latency of one tool call.
 struct tool_timing
@@ -209,8 +211,10 @@ class orchestrator
 {
 public:
     orchestrator(Provider& provider, Tools tools, agent::options opts)
-        : provider_(provider), tools_(std::move(tools)), options_(std::move(opts)),
-          descriptors_(make_descriptors(tools_))
+        : provider_(provider)
+        , tools_(std::move(tools))
+        , options_(std::move(opts))
+        , descriptors_(make_descriptors(tools_))
     {
     }
 

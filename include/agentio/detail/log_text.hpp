@@ -65,6 +65,6 @@ inline std::string log_text(std::string_view text)
     return out;
 }
 
-} // agentio::detail
+} // namespace agentio::detail
 
 #endif

@@ -316,7 +316,7 @@ struct client_stats
 namespace detail {
 struct client_state;
 struct exchange;
-} // detail
+} // namespace detail
 
 /** A response whose body is read incrementally.
 
@@ -516,14 +516,14 @@ private:
     std::shared_ptr<detail::client_state> state_;
 };
 
-} // agentio::http
+} // namespace agentio::http
 
 namespace boost::system {
 template<>
 struct is_error_code_enum<agentio::http::client_errc> : std::true_type
 {
 };
-} // boost::system
+} // namespace boost::system
 
 #include <agentio/http/impl/client.hpp>
 

@@ -50,7 +50,10 @@ public:
     }
 
     /// The value captured as `name`; empty when there is none.
-    std::string_view operator[](std::string_view name) const noexcept { return find(name).value_or(std::string_view{}); }
+    std::string_view operator[](std::string_view name) const noexcept
+    {
+        return find(name).value_or(std::string_view{});
+    }
 
     std::size_t size() const noexcept { return items_.size(); }
 
@@ -115,8 +118,8 @@ class router
 {
 public:
     /// A handler as the router keeps it.
-    using handler_type = std::function<asio::awaitable<std::optional<beast::http::message_generator>>(
-        request&&, route_params const&, Stream&)>;
+    using handler_type = std::function<asio::awaitable<std::optional<beast::http::message_generator>>(request&&,
+        route_params const&, Stream&)>;
 
     explicit router(router_options options = {}) : options_(std::move(options)) {}
 
@@ -207,7 +210,8 @@ public:
         if(fallback_)
             co_return co_await fallback_(std::move(req), route_params{}, stream);
         co_return beast::http::message_generator(make_error_response(beast::http::status::not_found,
-            format_message(options_.not_found, {{"path", path}}), req.version(), req.keep_alive(), options_.error_body));
+            format_message(options_.not_found, {{"path", path}}), req.version(), req.keep_alive(),
+            options_.error_body));
     }
 
 private:

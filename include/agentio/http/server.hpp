@@ -122,10 +122,12 @@ struct server_options
     It runs on the connection's strand. It should not throw: an exception is
     answered with a 500 and closes the connection, as the last line of defence.
 */
+// clang-format off
 template<class Handler>
 concept plain_request_handler = requires(Handler& h, request&& req) {
     { h(std::move(req)) } -> std::same_as<asio::awaitable<beast::http::message_generator>>;
 };
+// clang-format on
 
 /** A request handler that may also answer by writing to the connection
     itself, for responses that stream (Server-Sent Events):
@@ -139,10 +141,12 @@ concept plain_request_handler = requires(Handler& h, request&& req) {
     `std::nullopt` means the handler wrote its response on `stream` itself;
     the server then closes the connection.
 */
+// clang-format off
 template<class Handler>
 concept streaming_request_handler = requires(Handler& h, request&& req, beast::tcp_stream& stream) {
     { h(std::move(req), stream) } -> std::same_as<asio::awaitable<std::optional<beast::http::message_generator>>>;
 };
+// clang-format on
 
 /// Either kind of handler.
 template<class Handler>
@@ -241,7 +245,7 @@ private:
     std::shared_ptr<shared_state> shared_;
 };
 
-} // agentio::http
+} // namespace agentio::http
 
 #include <agentio/http/impl/server.hpp>
 

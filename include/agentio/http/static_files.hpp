@@ -36,8 +36,9 @@ struct static_files_options
 
     /// Sent with index.html. The default allows only the server's own
     /// scripts, styles and images (and data: images); empty: none.
-    std::string content_security_policy = "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                                          "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'";
+    std::string content_security_policy =
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'";
 
     /// The `Server` header.
     std::string server_name = "agentio";

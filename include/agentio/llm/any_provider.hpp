@@ -38,12 +38,14 @@ public:
     any_model_stream() = default;
 
     /// Takes a provider's stream.
+    // clang-format off
     template<class Stream>
         requires(!std::same_as<std::remove_cvref_t<Stream>, any_model_stream>) && requires(Stream& s, error& e) {
             { s.done() } -> std::convertible_to<bool>;
             { s.finish(e) } -> std::same_as<std::optional<response>>;
         }
     explicit any_model_stream(Stream stream) : impl_(std::make_unique<model<Stream>>(std::move(stream)))
+    // clang-format on
     {
     }
 
@@ -73,10 +75,7 @@ private:
     struct model final : base
     {
         explicit model(Stream s) : stream(std::move(s)) {}
-        asio::awaitable<std::optional<error>> read(std::vector<stream_event>& out) override
-        {
-            return stream.read(out);
-        }
+        asio::awaitable<std::optional<error>> read(std::vector<stream_event>& out) override { return stream.read(out); }
         bool done() const noexcept override { return stream.done(); }
         bool produced_output() const noexcept override { return stream.produced_output(); }
         std::optional<response> finish(error& failure) override { return stream.finish(failure); }
@@ -104,9 +103,11 @@ public:
     using stream_type = any_model_stream;
 
     /// Takes a provider.
+    // clang-format off
     template<provider Provider>
         requires(!std::same_as<std::remove_cvref_t<Provider>, any_provider>)
     explicit any_provider(Provider p) : impl_(std::make_unique<model<Provider>>(std::move(p)))
+    // clang-format on
     {
     }
 

@@ -82,7 +82,8 @@ struct opaque_block
 };
 
 /// One block of a message's content.
-using content_block = std::variant<text_block, image_block, thinking_block, tool_use_block, tool_result_block, opaque_block>;
+using content_block =
+    std::variant<text_block, image_block, thinking_block, tool_use_block, tool_result_block, opaque_block>;
 
 /// Who speaks. The system prompt is not a message: see @ref request::system.
 enum class role
@@ -233,14 +234,14 @@ struct error
 {
     enum class kind
     {
-        http_status,     ///< the API answered with an error status
-        stream_error,    ///< an `error` event in the middle of a stream
-        connection,      ///< could not connect, or the connection broke
-        timeout,         ///< connect, idle or total timeout
-        protocol,        ///< a malformed or truncated stream, an unexpected body
-        cancelled,       ///< the caller cancelled
-        configuration,   ///< no API key, a bad base URL
-        overloaded       ///< this process is out of file descriptors or memory (not the provider's fault)
+        http_status,   ///< the API answered with an error status
+        stream_error,  ///< an `error` event in the middle of a stream
+        connection,    ///< could not connect, or the connection broke
+        timeout,       ///< connect, idle or total timeout
+        protocol,      ///< a malformed or truncated stream, an unexpected body
+        cancelled,     ///< the caller cancelled
+        configuration, ///< no API key, a bad base URL
+        overloaded     ///< this process is out of file descriptors or memory (not the provider's fault)
     };
 
     error::kind what = kind::protocol;

@@ -79,8 +79,8 @@ inline error error_from_client(http::client_error const& e)
     else if(e.code == asio::error::no_descriptors || e.code == boost::system::errc::too_many_files_open_in_system ||
         e.code == asio::error::no_memory || e.code == asio::error::no_buffer_space)
         out.what = error::kind::overloaded;
-    else if(e.code == client_errc::connect_timeout || e.code == client_errc::idle_timeout
-            || e.code == client_errc::total_timeout)
+    else if(e.code == client_errc::connect_timeout || e.code == client_errc::idle_timeout ||
+        e.code == client_errc::total_timeout)
         out.what = error::kind::timeout;
     else
         out.what = error::kind::connection;
@@ -173,7 +173,9 @@ public:
         @param wire settings of the wire format
     */
     http_provider(http::client& client, provider_options options, wire_options wire = {})
-        : client_(&client), options_(std::move(options)), wire_(std::move(wire))
+        : client_(&client)
+        , options_(std::move(options))
+        , wire_(std::move(wire))
     {
         if(options_.base_url.empty())
             options_.base_url = Wire::default_base_url;
@@ -226,7 +228,8 @@ public:
             else
             {
                 auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
-                failure = Wire::error_from_body(stream.status(), read_err ? std::string_view() : std::string_view(text));
+                failure = Wire::error_from_body(stream.status(),
+                    read_err ? std::string_view() : std::string_view(text));
                 auto header = [&](std::string_view name) -> std::string_view {
                     auto it = stream.headers().find(name);
                     return it == stream.headers().end() ? std::string_view() : std::string_view(it->value());

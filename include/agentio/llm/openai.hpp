@@ -37,7 +37,10 @@ struct openai_wire
             h.set(boost::beast::http::field::authorization, "Bearer " + std::string(api_key));
     }
 
-    static error error_from_body(unsigned status, std::string_view body) { return openai::error_from_body(status, body); }
+    static error error_from_body(unsigned status, std::string_view body)
+    {
+        return openai::error_from_body(status, body);
+    }
 };
 
 /// An OpenAI-compatible provider.

@@ -42,6 +42,7 @@ namespace asio = boost::asio;
 }
 
 /** What the orchestrator needs of a provider; @ref http_provider is one. */
+// clang-format off
 template<class P>
 concept provider = requires(P& p, request const& r, std::vector<stream_event>& events, error& failure) {
     typename P::stream_type;
@@ -54,6 +55,7 @@ concept provider = requires(P& p, request const& r, std::vector<stream_event>& e
         { s.finish(failure) } -> std::same_as<std::optional<response>>;
     };
 };
+// clang-format on
 
 } // namespace agentio::llm
 

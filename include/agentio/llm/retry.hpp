@@ -67,8 +67,8 @@ namespace detail {
 // "Sun, 06 Nov 1994 08:49:37 GMT".
 inline std::optional<std::chrono::system_clock::time_point> parse_http_date(std::string_view s)
 {
-    static constexpr std::array<std::string_view, 12> months{
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    static constexpr std::array<std::string_view, 12> months{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
+        "Sep", "Oct", "Nov", "Dec"};
     if(s.size() != 29 || s[3] != ',' || s.substr(25) != " GMT")
         return std::nullopt;
     auto number = [&](std::size_t pos, std::size_t len, int& out) {
@@ -77,11 +77,12 @@ inline std::optional<std::chrono::system_clock::time_point> parse_http_date(std:
     };
     int day = 0, year = 0, hour = 0, minute = 0, second = 0;
     auto const month = std::find(months.begin(), months.end(), s.substr(8, 3));
-    if(month == months.end() || !number(5, 2, day) || !number(12, 4, year) || !number(17, 2, hour)
-       || !number(20, 2, minute) || !number(23, 2, second))
+    if(month == months.end() || !number(5, 2, day) || !number(12, 4, year) || !number(17, 2, hour) ||
+        !number(20, 2, minute) || !number(23, 2, second))
         return std::nullopt;
     using namespace std::chrono;
-    year_month_day const date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month - months.begin() + 1)),
+    year_month_day const date{std::chrono::year(year),
+        std::chrono::month(static_cast<unsigned>(month - months.begin() + 1)),
         std::chrono::day(static_cast<unsigned>(day))};
     if(!date.ok())
         return std::nullopt;

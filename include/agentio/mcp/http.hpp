@@ -40,7 +40,6 @@
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
 
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -212,7 +211,7 @@ private:
     struct session_entry
     {
         mcp::session session{[](json::object) {}}; // no standalone stream: unrelated messages are dropped
-        asio::ip::address address; // the client's, for max_sessions_per_address
+        asio::ip::address address;                 // the client's, for max_sessions_per_address
         // Guarded by state::mutex.
         std::chrono::steady_clock::time_point last_used = std::chrono::steady_clock::now();
         std::size_t in_flight = 0; // requests being served on it, streams included
@@ -253,9 +252,8 @@ private:
                     sessions.erase(oldest);
                     return true;
                 }
-                retry_after = oldest == sessions.end()
-                    ? options.session_evictable_after
-                    : options.session_evictable_after - idle_for(*oldest->second);
+                retry_after = oldest == sessions.end() ? options.session_evictable_after
+                                                       : options.session_evictable_after - idle_for(*oldest->second);
                 return false;
             };
             auto const from_address = [&](session_entry const& e) { return e.address == address; };
@@ -282,7 +280,9 @@ private:
         std::string provisional_id;
 
         use_guard(std::shared_ptr<state> s, std::shared_ptr<session_entry> e, std::string id = {})
-            : st(std::move(s)), entry(std::move(e)), provisional_id(std::move(id))
+            : st(std::move(s))
+            , entry(std::move(e))
+            , provisional_id(std::move(id))
         {
         }
         use_guard(use_guard const&) = delete;
@@ -400,16 +400,19 @@ inline std::optional<json::object> version_header_mismatch(json::object const& r
 {
     auto const* meta = params_of(request).if_contains("_meta");
     auto const* version = meta && meta->is_object() ? meta->get_object().if_contains(meta_protocol_version) : nullptr;
-    if(!version || !version->is_string() || !headers.protocol_version || *headers.protocol_version == version->get_string())
+    if(!version || !version->is_string() || !headers.protocol_version ||
+        *headers.protocol_version == version->get_string())
         return std::nullopt;
-    return jsonrpc::make_error(request.contains("id") ? request.at("id") : json::value(nullptr), jsonrpc::header_mismatch,
+    return jsonrpc::make_error(request.contains("id") ? request.at("id") : json::value(nullptr),
+        jsonrpc::header_mismatch,
         "Header mismatch: MCP-Protocol-Version is '" + *headers.protocol_version + "' but _meta says '" +
             std::string(version->get_string()) + "'");
 }
 
 // `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-<Name>` headers against the body: -32020 when they disagree.
 template<class Tools>
-std::optional<json::object> headers_mismatch(Tools const& tools, json::object const& request, request_headers const& headers)
+std::optional<json::object> headers_mismatch(Tools const& tools, json::object const& request,
+    request_headers const& headers)
 {
     json::value const id = request.contains("id") ? request.at("id") : json::value(nullptr);
     std::string_view const method = request.at("method").get_string();
@@ -573,8 +576,8 @@ inline bool accepts(http::request const& req, std::string_view type)
 } // namespace detail
 
 template<tool_catalog Tools>
-asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<Tools>::operator()(
-    http::request&& req, beast::tcp_stream& stream) const
+asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<Tools>::operator()(http::request&& req,
+    beast::tcp_stream& stream) const
 {
     namespace bhttp = beast::http;
     using bhttp::status;
@@ -587,13 +590,15 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         co_return fail(status::not_found, jsonrpc::invalid_request, "Not Found");
 
     // DNS rebinding: a page on another site must not reach a local server through the browser.
-    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins); !refused.empty())
+    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins);
+        !refused.empty())
         co_return fail(status::forbidden, -32000, refused);
 
     // 2026-07-28 requests carry no session: a version header naming it, or a
     // body whose _meta names a version the handshake revisions do not use.
     auto const version_header = req["MCP-Protocol-Version"];
-    if(req["Mcp-Session-Id"].empty() && req.method() != bhttp::verb::post && version_header == stateless_protocol_version)
+    if(req["Mcp-Session-Id"].empty() && req.method() != bhttp::verb::post &&
+        version_header == stateless_protocol_version)
     {
         auto res = detail::mcp_http_error(status::method_not_allowed, jsonrpc::method_not_found,
             "Method Not Allowed: " + std::string(stateless_protocol_version) + " uses POST only", req);
@@ -616,8 +621,9 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         std::string supported;
         for(auto v : supported_protocol_versions)
             supported += (supported.empty() ? "" : ", ") + std::string(v);
-        co_return fail(status::bad_request, -32000, "Bad Request: Unsupported protocol version: " +
-                std::string(version_header) + " (supported versions: " + supported + ")");
+        co_return fail(status::bad_request, -32000,
+            "Bad Request: Unsupported protocol version: " + std::string(version_header) +
+                " (supported versions: " + supported + ")");
     }
 
     if(req.method() == bhttp::verb::delete_)
@@ -650,7 +656,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
     }
 
     if(req[bhttp::field::content_type].find("application/json") == std::string_view::npos)
-        co_return fail(status::unsupported_media_type, -32000, "Unsupported Media Type: Content-Type must be application/json");
+        co_return fail(status::unsupported_media_type, -32000,
+            "Unsupported Media Type: Content-Type must be application/json");
     if(!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
         co_return fail(status::not_acceptable, -32000,
             "Not Acceptable: Client must accept both application/json and text/event-stream");
@@ -777,8 +784,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
 }
 
 template<tool_catalog Tools>
-asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<Tools>::serve_stateless(
-    http::request const& req, beast::tcp_stream& stream, json::object message) const
+asio::awaitable<std::optional<beast::http::message_generator>>
+streamable_http<Tools>::serve_stateless(http::request const& req, beast::tcp_stream& stream, json::object message) const
 {
     namespace bhttp = beast::http;
     using bhttp::status;
@@ -791,11 +798,12 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
         return std::optional<bhttp::message_generator>(std::move(res));
     };
     if(req[bhttp::field::content_type].find("application/json") == std::string_view::npos)
-        co_return json_reply(status::unsupported_media_type, jsonrpc::make_error(nullptr, -32600,
-            "Unsupported Media Type: Content-Type must be application/json"));
+        co_return json_reply(status::unsupported_media_type,
+            jsonrpc::make_error(nullptr, -32600, "Unsupported Media Type: Content-Type must be application/json"));
     if(!detail::accepts(req, "application/json") || !detail::accepts(req, "text/event-stream"))
-        co_return json_reply(status::not_acceptable, jsonrpc::make_error(nullptr, -32600,
-            "Not Acceptable: Client must accept both application/json and text/event-stream"));
+        co_return json_reply(status::not_acceptable,
+            jsonrpc::make_error(nullptr, -32600,
+                "Not Acceptable: Client must accept both application/json and text/event-stream"));
 
     detail::request_headers headers;
     auto header = [&](std::string_view name) -> std::optional<std::string> {

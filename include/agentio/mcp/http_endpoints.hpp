@@ -37,7 +37,8 @@ class http_endpoints
 public:
     explicit http_endpoints(server<Tools> const& srv, http_options streamable_options = {},
         legacy_sse_options legacy_options = {})
-        : streamable_(srv, std::move(streamable_options)), legacy_(srv, std::move(legacy_options))
+        : streamable_(srv, std::move(streamable_options))
+        , legacy_(srv, std::move(legacy_options))
     {
     }
 

@@ -28,12 +28,12 @@ namespace json = boost::json;
 /// The error codes of JSON-RPC 2.0 and of MCP.
 enum error_code : int
 {
-    parse_error = -32700,      ///< the bytes are not JSON
-    invalid_request = -32600,  ///< JSON, but not a JSON-RPC request
-    method_not_found = -32601, ///< unknown (or not offered) method
-    invalid_params = -32602,   ///< the method's params are wrong; also an unknown tool
-    internal_error = -32603,   ///< the server failed
-    resource_not_found = -32002, ///< MCP up to 2025-11-25: resources/read of an unknown URI
+    parse_error = -32700,                  ///< the bytes are not JSON
+    invalid_request = -32600,              ///< JSON, but not a JSON-RPC request
+    method_not_found = -32601,             ///< unknown (or not offered) method
+    invalid_params = -32602,               ///< the method's params are wrong; also an unknown tool
+    internal_error = -32603,               ///< the server failed
+    resource_not_found = -32002,           ///< MCP up to 2025-11-25: resources/read of an unknown URI
     header_mismatch = -32020,              ///< MCP 2026-07-28: an HTTP header disagrees with the body
     missing_client_capability = -32021,    ///< MCP 2026-07-28: the request needs a capability the client lacks
     unsupported_protocol_version = -32022, ///< MCP 2026-07-28: `data` lists the versions supported

@@ -116,10 +116,7 @@ private:
         mcp::session session;
         asio::ip::address address; // the client's, for max_sessions_per_address
 
-        explicit session_entry(std::shared_ptr<outbox> b)
-            : box(b), session([b](json::object m) { b->push(m); })
-        {
-        }
+        explicit session_entry(std::shared_ptr<outbox> b) : box(b), session([b](json::object m) { b->push(m); }) {}
     };
 
     struct state
@@ -167,7 +164,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
     };
     if(path != opt.sse_path && path != opt.messages_path)
         co_return refuse(bhttp::status::not_found, jsonrpc::invalid_request, "Not Found");
-    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins); !refused.empty())
+    if(auto const refused = detail::refused_host_or_origin(req, opt.allowed_hosts, opt.allowed_origins);
+        !refused.empty())
         co_return refuse(bhttp::status::forbidden, -32000, refused);
 
     bhttp::verb const expected = path == opt.sse_path ? bhttp::verb::get : bhttp::verb::post;
@@ -183,8 +181,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
 }
 
 template<tool_catalog Tools>
-asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::open_stream(
-    http::request const& req, beast::tcp_stream& stream) const
+asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::open_stream(http::request const& req,
+    beast::tcp_stream& stream) const
 {
     namespace bhttp = beast::http;
     auto const& opt = state_->options;
@@ -247,8 +245,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
 }
 
 template<tool_catalog Tools>
-asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::accept_message(
-    http::request const& req) const
+asio::awaitable<std::optional<beast::http::message_generator>>
+legacy_sse<Tools>::accept_message(http::request const& req) const
 {
     namespace bhttp = beast::http;
     using bhttp::status;
@@ -275,7 +273,8 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
         co_return refuse(status::bad_request, jsonrpc::parse_error, "Parse error: " + ec.message());
 
     // Answered at once; the reply follows on the stream, so a slow tool holds no POST.
-    auto serve = [](server<Tools> const* srv, std::shared_ptr<session_entry> e, json::value m) -> asio::awaitable<void> {
+    auto serve = [](server<Tools> const* srv, std::shared_ptr<session_entry> e,
+                     json::value m) -> asio::awaitable<void> {
         if(auto reply = co_await srv->handle(e->session, std::move(m)))
             e->box->push(*reply);
     };

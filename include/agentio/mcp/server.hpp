@@ -53,8 +53,8 @@ namespace json = boost::json;
 inline constexpr std::string_view latest_protocol_version = "2025-11-25";
 
 /// Every revision a client may negotiate, newest first.
-inline constexpr std::array<std::string_view, 4> supported_protocol_versions{
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> supported_protocol_versions{"2025-11-25", "2025-06-18", "2025-03-26",
+    "2024-11-05"};
 
 /// The stateless revision (no handshake, no session): each request names its
 /// version, capabilities and client in `params._meta`. Served next to the
@@ -176,7 +176,8 @@ template<class Args, std::size_t Entry>
 constexpr bool param_header_is_token()
 {
     constexpr field_info const& f = agentio::detail::fields_of<Args>[Entry];
-    constexpr bool ok = f.annotation.keyword != param_header_keyword || agentio::detail::is_http_token(f.annotation.value);
+    constexpr bool ok = f.annotation.keyword != param_header_keyword ||
+        agentio::detail::is_http_token(f.annotation.value);
     (void)param_header_is_not_an_http_token<Args, Entry, ok>{};
     return ok;
 }
@@ -188,8 +189,9 @@ constexpr bool param_headers_unique()
     constexpr auto const& fields = agentio::detail::fields_of<Args>;
     for(std::size_t i = 0; i < std::size(fields); ++i)
         for(std::size_t j = i + 1; j < std::size(fields); ++j)
-            if(fields[i].annotation.keyword == param_header_keyword && fields[j].annotation.keyword == param_header_keyword
-                && agentio::detail::iequal(fields[i].annotation.value, fields[j].annotation.value))
+            if(fields[i].annotation.keyword == param_header_keyword &&
+                fields[j].annotation.keyword == param_header_keyword &&
+                agentio::detail::iequal(fields[i].annotation.value, fields[j].annotation.value))
                 return false;
     return true;
 }
@@ -201,9 +203,11 @@ constexpr bool param_headers_valid()
         return true;
     else
     {
+        // clang-format off
         constexpr bool tokens = []<std::size_t... I>(std::index_sequence<I...>) {
             return (param_header_is_token<Args, I>() && ... && true);
         }(std::make_index_sequence<agentio::detail::field_count<Args>>{});
+        // clang-format on
         constexpr bool unique = param_headers_unique<Args>();
         (void)param_headers_must_be_unique<Args, unique>{};
         return tokens && unique;
@@ -430,7 +434,8 @@ struct resource_template
     std::string title = {};
     std::string description = {};
     std::string mime_type = {};
-    std::function<std::vector<resource_contents>(std::string const& uri, std::map<std::string, std::string> const& vars)>
+    std::function<std::vector<resource_contents>(std::string const& uri,
+        std::map<std::string, std::string> const& vars)>
         read;
 };
 
@@ -466,8 +471,8 @@ struct prompt
 
 /// Completion: the `ref` ({"type":"ref/prompt","name"} or {"type":"ref/resource","uri"}),
 /// the argument's name and partial value; the candidate values.
-using completion_function = std::function<std::vector<std::string>(json::object const& ref,
-    std::string const& argument, std::string const& value)>;
+using completion_function = std::function<std::vector<std::string>(json::object const& ref, std::string const& argument,
+    std::string const& value)>;
 
 /** Serves a tool catalog over MCP.
 

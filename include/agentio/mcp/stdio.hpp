@@ -52,8 +52,7 @@ struct stdio_state
     bool input_over = false;
     session client;
 
-    explicit stdio_state(asio::any_io_executor ex)
-        : lines(std::move(ex)), client([this](json::object m) { send(m); })
+    explicit stdio_state(asio::any_io_executor ex) : lines(std::move(ex)), client([this](json::object m) { send(m); })
     {
     }
 
@@ -74,8 +73,7 @@ struct stdio_state
 
 // Writes the queued lines until the queue closes; what queued up during a
 // write goes out in the next one, gathered.
-inline asio::awaitable<void> write_stdio_lines(std::shared_ptr<stdio_state> state,
-    asio::posix::stream_descriptor& out)
+inline asio::awaitable<void> write_stdio_lines(std::shared_ptr<stdio_state> state, asio::posix::stream_descriptor& out)
 {
     std::vector<std::string> batch;
     std::vector<asio::const_buffer> buffers;

@@ -37,7 +37,7 @@ inline void append_single_line(std::string& out, std::string_view value)
             out.push_back(c);
 }
 
-} // detail
+} // namespace detail
 
 /** Appends one event, ended by its blank line.
 
@@ -93,6 +93,6 @@ inline void append_comment(std::string& out, std::string_view text = {})
     out.append("\n\n");
 }
 
-} // agentio::sse
+} // namespace agentio::sse
 
 #endif

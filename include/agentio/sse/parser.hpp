@@ -69,10 +69,7 @@ class parser
 {
 public:
     /// @param max_event_bytes Largest data (and partial line) kept; 0 for no limit.
-    explicit parser(std::size_t max_event_bytes = 16 * 1024 * 1024) noexcept
-        : max_event_bytes_(max_event_bytes)
-    {
-    }
+    explicit parser(std::size_t max_event_bytes = 16 * 1024 * 1024) noexcept : max_event_bytes_(max_event_bytes) {}
 
     /** Parses the next bytes of the stream.
 
@@ -103,19 +100,19 @@ private:
     void process_line(std::string_view line, OnEvent& on_event);
 
     std::size_t max_event_bytes_;
-    std::string line_;           // a line not yet ended
-    std::string data_;           // data buffer
-    std::string type_;           // event type buffer
-    std::string last_event_id_;  // last event ID buffer
+    std::string line_;          // a line not yet ended
+    std::string data_;          // data buffer
+    std::string type_;          // event type buffer
+    std::string last_event_id_; // last event ID buffer
     std::optional<std::uint64_t> retry_;
-    event event_;                // reused for each dispatch
-    bool at_start_ = true;       // the first line, which may start with a BOM, is still to come
-    bool after_cr_ = false;      // last byte was CR: an LF right after it is part of CRLF
-    bool in_event_ = false;      // a field line since the last blank line
+    event event_;           // reused for each dispatch
+    bool at_start_ = true;  // the first line, which may start with a BOM, is still to come
+    bool after_cr_ = false; // last byte was CR: an LF right after it is part of CRLF
+    bool in_event_ = false; // a field line since the last blank line
     bool failed_ = false;
 };
 
-} // agentio::sse
+} // namespace agentio::sse
 
 #include <agentio/sse/impl/parser.hpp>
 

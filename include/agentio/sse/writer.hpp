@@ -172,27 +172,27 @@ private:
     writer_options options_;
     beast::http::fields headers_;
     async_queue<std::string, count_bytes> queue_; // formatted events waiting for the socket
-    std::string inflight_;      // what the current write is sending
-    asio::steady_timer joined_; // wakes finish when a background loop ends
-    asio::steady_timer probe_;  // paces the probes after the client's data ended
+    std::string inflight_;                        // what the current write is sending
+    asio::steady_timer joined_;                   // wakes finish when a background loop ends
+    asio::steady_timer probe_;                    // paces the probes after the client's data ended
     asio::cancellation_signal gone_signal_;
     system::error_code failure_;
     std::size_t written_ = 0;
-    int running_ = 0; // background loops alive
+    int running_ = 0;              // background loops alive
     asio::io_context* io_context_; // the stream's, when it runs on one: only for the destructor's check
     bool chunked_ = true;
     bool started_ = false;
     bool finishing_ = false;
 };
 
-} // agentio::sse
+} // namespace agentio::sse
 
 namespace boost::system {
 template<>
 struct is_error_code_enum<agentio::sse::error> : std::true_type
 {
 };
-} // boost::system
+} // namespace boost::system
 
 #include <agentio/sse/impl/writer.ipp>
 

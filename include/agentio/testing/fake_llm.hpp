@@ -384,8 +384,8 @@ public:
         @param endpoint Where; port 0 picks a free port.
         @return The endpoint bound, or the error (e.g. address in use).
     */
-    system::result<tcp::endpoint> start(
-        tcp::endpoint const& endpoint = tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    system::result<tcp::endpoint> start(tcp::endpoint const& endpoint = tcp::endpoint(asio::ip::address_v4::loopback(),
+                                            0));
 
     /// The endpoint bound by `start`.
     tcp::endpoint endpoint() const;
@@ -413,7 +413,7 @@ private:
     http::server<detail::fake_llm_handler> server_;
 };
 
-} // agentio::testing
+} // namespace agentio::testing
 
 #include <agentio/testing/impl/fake_llm.hpp>
 

@@ -40,8 +40,8 @@ struct compact_options
 /// An array that lost its tail.
 struct trimmed_array
 {
-    std::string pointer;    ///< JSON Pointer of the array ("" for the root, "/datos", ...)
-    std::size_t kept = 0;   ///< elements left, the first ones
+    std::string pointer;  ///< JSON Pointer of the array ("" for the root, "/datos", ...)
+    std::size_t kept = 0; ///< elements left, the first ones
     std::size_t dropped = 0;
 };
 

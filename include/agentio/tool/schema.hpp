@@ -188,7 +188,8 @@ struct json_schema;
 
 namespace detail {
 
-enum constraint : unsigned {
+enum constraint : unsigned
+{
     bounds_constraint = 1,
     length_constraint = 2,
     items_constraint = 4,
@@ -212,8 +213,10 @@ constexpr unsigned constraints_used(field_info const& f)
     return used;
 }
 
+// clang-format off
 template<class T>
 concept has_schema = requires { json_schema<T>::accepts; };
+// clang-format on
 
 template<class T>
 concept described_struct = std::is_class_v<T> && boost::describe::has_describe_members<T>::value;
@@ -225,13 +228,18 @@ template<class T, class Descriptor>
 using member_type_t = std::remove_cvref_t<decltype(std::declval<T&>().*Descriptor::pointer)>;
 
 template<class T>
-struct is_optional : std::false_type {};
+struct is_optional : std::false_type
+{
+};
 template<class T>
-struct is_optional<std::optional<T>> : std::true_type {};
+struct is_optional<std::optional<T>> : std::true_type
+{
+};
 
 // Where a struct's descriptions are: a specialization of field_traits (every
 // entry named), or a `static constexpr agentio::field_info fields[]` member of
 // the struct itself (every entry named, or none: then in member order).
+// clang-format off
 template<class T>
 concept has_traits_specialization = !requires { typename field_traits<T>::not_specialized; };
 
@@ -240,6 +248,7 @@ concept has_member_fields = requires {
     { std::size(T::fields) } -> std::convertible_to<std::size_t>;
     { T::fields[0] } -> std::convertible_to<field_info const&>;
 };
+// clang-format on
 
 template<class T>
 concept has_fields = has_traits_specialization<T> || has_member_fields<T>;
@@ -494,9 +503,11 @@ struct struct_check<T, L<Ds...>>
                 if constexpr(!one_each)
                     return false;
             }
+            // clang-format off
             return []<std::size_t... I>(std::index_sequence<I...>) {
                 return (check_entry<T, I>() && ... && true);
             }(std::make_index_sequence<field_count<T>>{});
+            // clang-format on
         }
         else
             return false;
@@ -610,9 +621,11 @@ struct json_schema<bool>
 /// Integers → `{"type":"integer"}` with the type's range as bounds (narrowed
 /// by the field's `minimum`/`maximum`), so out-of-range values are refused
 /// by validation rather than truncated.
+// clang-format off
 template<class T>
     requires std::integral<T> && (!std::same_as<T, bool>) && (!std::same_as<T, char>)
 struct json_schema<T>
+// clang-format on
 {
     static constexpr unsigned accepts = detail::bounds_constraint | detail::scalar_constraint;
 
@@ -661,8 +674,8 @@ struct json_schema<T>
         {
             // JSON Schema: 3.0 is an integer. The upper test is exact because
             // max + 1 is a power of two.
-            if(std::trunc(*d) != *d || *d < static_cast<double>(limits::min())
-               || !(*d < static_cast<double>(limits::max()) + 1.0))
+            if(std::trunc(*d) != *d || *d < static_cast<double>(limits::min()) ||
+                !(*d < static_cast<double>(limits::max()) + 1.0))
                 return false;
             out = static_cast<T>(*d);
             return true;
@@ -706,7 +719,8 @@ struct json_schema<T>
 template<>
 struct json_schema<std::string>
 {
-    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint | detail::scalar_constraint;
+    static constexpr unsigned accepts = detail::length_constraint | detail::one_of_constraint |
+        detail::scalar_constraint;
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -742,9 +756,11 @@ struct json_schema<std::string>
 };
 
 /// Described enums → a string with the enumerator names as its `enum`.
+// clang-format off
 template<class E>
     requires std::is_enum_v<E> && boost::describe::has_describe_enumerators<E>::value
 struct json_schema<E>
+// clang-format on
 {
     static constexpr unsigned accepts = detail::scalar_constraint;
 
@@ -804,7 +820,8 @@ struct json_schema<std::optional<T>>
 template<class T>
 struct json_schema<std::vector<T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::scalar_constraint);
+    static constexpr unsigned accepts = detail::items_constraint |
+        (json_schema<T>::accepts & ~detail::scalar_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {
@@ -842,7 +859,8 @@ struct json_schema<std::vector<T>>
 template<class T>
 struct json_schema<std::map<std::string, T>>
 {
-    static constexpr unsigned accepts = detail::items_constraint | (json_schema<T>::accepts & ~detail::scalar_constraint);
+    static constexpr unsigned accepts = detail::items_constraint |
+        (json_schema<T>::accepts & ~detail::scalar_constraint);
 
     static constexpr void write_keys(detail::schema_writer& w, field_info const& f)
     {

@@ -234,6 +234,7 @@ struct tool_context
 
 namespace detail {
 
+// clang-format off
 template<class T>
 concept has_tool_name = requires {
     { T::name } -> std::convertible_to<std::string_view>;
@@ -251,6 +252,7 @@ template<class T>
 concept has_tool_call = has_tool_args<T> && requires(T const& t, typename T::args a, tool_context& ctx) {
     { t(std::move(a), ctx) } -> std::same_as<asio::awaitable<tool_result>>;
 };
+// clang-format on
 
 template<class T>
 constexpr std::string_view tool_name_or_empty()
@@ -299,9 +301,9 @@ struct tool_requirements
         "agentio: a tool needs `asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const` "
         "(the tool is 'Tool' above)");
 
-    static constexpr bool value = has_tool_name<Tool> && valid_tool_name(tool_name_or_empty<Tool>())
-        && has_tool_description<Tool> && tool_args_described<Tool>() && has_tool_call<Tool>
-        && tool_args_well_formed<Tool>();
+    static constexpr bool value = has_tool_name<Tool> && valid_tool_name(tool_name_or_empty<Tool>()) &&
+        has_tool_description<Tool> && tool_args_described<Tool>() && has_tool_call<Tool> &&
+        tool_args_well_formed<Tool>();
 };
 
 } // namespace detail
@@ -323,8 +325,8 @@ struct tool_requirements
     compile error per missing piece.
 */
 template<class T>
-concept tool = detail::has_tool_name<T> && detail::has_tool_description<T> && detail::has_tool_call<T>
-    && detail::described_struct<typename T::args>;
+concept tool = detail::has_tool_name<T> && detail::has_tool_description<T> && detail::has_tool_call<T> &&
+    detail::described_struct<typename T::args>;
 
 /// A string a template takes as an argument (C++20): a @ref function_tool's name and description.
 template<std::size_t N>

@@ -63,12 +63,14 @@ struct toolset_options
     `call` never throws for a bad call: unknown tool, invalid arguments and a
     tool's exception all come back as an error @ref tool_result.
 */
+// clang-format off
 template<class C>
 concept tool_catalog = requires(C const& c, std::string_view name, json::value const& args, tool_context& ctx) {
     { c.call(name, args, ctx) } -> std::same_as<asio::awaitable<tool_result>>;
     { c.contains(name) } -> std::same_as<bool>;
     c.descriptors();
 };
+// clang-format on
 
 namespace detail {
 
@@ -198,13 +200,19 @@ public:
     static constexpr std::array<std::string_view, size> names{detail::tool_name_or_empty<Tools>()...};
 
     /// Default-constructs every tool.
+    // clang-format off
     toolset() requires(std::default_initializable<Tools> && ...) = default;
+    // clang-format on
 
     /// Takes the tools, typically holding their dependencies.
     explicit toolset(Tools... tools) : tools_(std::move(tools)...) {}
 
     /// Takes options and the tools.
-    explicit toolset(toolset_options options, Tools... tools) : tools_(std::move(tools)...), options_(std::move(options)) {}
+    explicit toolset(toolset_options options, Tools... tools)
+        : tools_(std::move(tools)...)
+        , options_(std::move(options))
+    {
+    }
 
     /// The index of a tool by name, usable in constant expressions.
     static constexpr std::optional<std::size_t> index_of(std::string_view name) noexcept

@@ -64,41 +64,44 @@ int main(int argc, char** argv)
     render_options options;
     std::string only, out_dir;
     detail::png_tuning tuning;
-    for (int i = 1; i < argc; ++i) {
+    for(int i = 1; i < argc; ++i)
+    {
         std::string_view const arg = argv[i];
-        if (i + 1 >= argc)
+        if(i + 1 >= argc)
             usage();
         char const* value = argv[++i];
-        if (arg == "--repeat")
+        if(arg == "--repeat")
             repeat = std::max(1, std::atoi(value));
-        else if (arg == "--type")
+        else if(arg == "--type")
             only = value;
-        else if (arg == "--dpi")
+        else if(arg == "--dpi")
             options.dpi = std::atoi(value);
-        else if (arg == "--out")
+        else if(arg == "--out")
             out_dir = value;
-        else if (arg == "--encoder") {
+        else if(arg == "--encoder")
+        {
             std::string_view const e = value;
-            if (e == "libdeflate")
+            if(e == "libdeflate")
                 tuning.encoder = detail::png_encoder::libdeflate;
-            else if (e == "lodepng")
+            else if(e == "lodepng")
                 tuning.encoder = detail::png_encoder::lodepng_deflate;
             else
                 usage();
-        } else if (arg == "--level")
+        }
+        else if(arg == "--level")
             tuning.level = std::atoi(value);
-        else if (arg == "--window")
+        else if(arg == "--window")
             tuning.windowsize = static_cast<unsigned>(std::atoi(value));
-        else if (arg == "--nicematch")
+        else if(arg == "--nicematch")
             tuning.nicematch = static_cast<unsigned>(std::atoi(value));
-        else if (arg == "--lazy")
+        else if(arg == "--lazy")
             tuning.lazymatching = std::atoi(value) != 0;
-        else if (arg == "--filter")
+        else if(arg == "--filter")
             tuning.filter = std::atoi(value);
         else
             usage();
     }
-    if (!out_dir.empty())
+    if(!out_dir.empty())
         std::filesystem::create_directories(out_dir);
 
     struct named
@@ -107,15 +110,17 @@ int main(int argc, char** argv)
         chart_type type;
     };
     bool any = false;
-    for (auto const& [name, type] : {named{"bar", chart_type::bar}, named{"pie", chart_type::pie},
-             named{"line", chart_type::line}, named{"stacked_bar", chart_type::stacked_bar}}) {
-        if (!only.empty() && only != name)
+    for(auto const& [name, type] : {named{"bar", chart_type::bar}, named{"pie", chart_type::pie},
+            named{"line", chart_type::line}, named{"stacked_bar", chart_type::stacked_bar}})
+    {
+        if(!only.empty() && only != name)
             continue;
         any = true;
         chart_spec const spec = sample(type);
         std::vector<unsigned char> png = detail::encode_png(detail::render_canvas(spec, options), options.dpi, tuning);
         std::vector<double> total, render, encode;
-        for (int r = 0; r < repeat; ++r) {
+        for(int r = 0; r < repeat; ++r)
+        {
             auto const t0 = clock_type::now();
             auto const image = detail::render_canvas(spec, options);
             double const rendered = ms_since(t0);
@@ -129,11 +134,12 @@ int main(int argc, char** argv)
         std::printf("%s: median %.2f ms p90 %.2f ms (render %.2f, encode %.2f) PNG %zu bytes\n", name,
             percentile(total, 0.5), percentile(total, 0.9), percentile(render, 0.5), percentile(encode, 0.5),
             png.size());
-        if (!out_dir.empty()) {
+        if(!out_dir.empty())
+        {
             std::ofstream file(std::filesystem::path(out_dir) / (std::string(name) + ".png"), std::ios::binary);
             file.write(reinterpret_cast<char const*>(png.data()), static_cast<std::streamsize>(png.size()));
         }
     }
-    if (!any)
+    if(!any)
         usage();
 }

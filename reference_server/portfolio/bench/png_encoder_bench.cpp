@@ -65,7 +65,7 @@ void put_chunk(bytes& out, char const (&type)[5], unsigned char const* data, std
     out.resize(start + 12 + size);
     store_u32(out.data() + start, static_cast<std::uint32_t>(size));
     std::memcpy(out.data() + start + 4, type, 4);
-    if (size != 0)
+    if(size != 0)
         std::memcpy(out.data() + start + 8, data, size);
     lodepng_chunk_generate_crc(out.data() + start);
 }
@@ -89,24 +89,29 @@ bytes frame(detail::canvas const& image, int dpi, unsigned char const* idat, std
     return png;
 }
 
-enum class filter { none, up };
+enum class filter
+{
+    none,
+    up
+};
 
 /// The scanlines to deflate: the canvas's own memory for None, else a copy with filter Up in `buffer`.
 std::span<std::uint8_t const> filtered(detail::canvas const& image, filter f, std::vector<std::uint8_t>& buffer)
 {
     auto const in = image.scanlines();
-    if (f == filter::none)
+    if(f == filter::none)
         return in;
     std::size_t const stride = image.stride();
     buffer.resize(in.size());
-    for (int y = 0; y < image.height(); ++y) {
+    for(int y = 0; y < image.height(); ++y)
+    {
         std::uint8_t const* src = in.data() + static_cast<std::size_t>(y) * stride;
         std::uint8_t* dst = buffer.data() + static_cast<std::size_t>(y) * stride;
         dst[0] = 2;
-        if (y == 0)
+        if(y == 0)
             std::memcpy(dst + 1, src + 1, stride - 1);
         else
-            for (std::size_t i = 1; i < stride; ++i)
+            for(std::size_t i = 1; i < stride; ++i)
                 dst[i] = static_cast<std::uint8_t>(src[i] - src[i - stride]);
     }
     return buffer;
@@ -118,7 +123,7 @@ class zlib_encoder
 public:
     zlib_encoder(int level, int strategy)
     {
-        if (deflateInit2(&z_, level, Z_DEFLATED, 15, 8, strategy) != Z_OK)
+        if(deflateInit2(&z_, level, Z_DEFLATED, 15, 8, strategy) != Z_OK)
             throw std::runtime_error("deflateInit2");
     }
     zlib_encoder(zlib_encoder const&) = delete;
@@ -134,7 +139,7 @@ public:
         z_.avail_in = static_cast<uInt>(in.size());
         z_.next_out = out.get();
         z_.avail_out = static_cast<uInt>(bound);
-        if (deflate(&z_, Z_FINISH) != Z_STREAM_END)
+        if(deflate(&z_, Z_FINISH) != Z_STREAM_END)
             throw std::runtime_error("deflate");
         return bytes(out.get(), out.get() + z_.total_out);
     }
@@ -149,7 +154,7 @@ class libdeflate_encoder
 public:
     explicit libdeflate_encoder(int level) : c_(libdeflate_alloc_compressor(level))
     {
-        if (c_ == nullptr)
+        if(c_ == nullptr)
             throw std::runtime_error("libdeflate_alloc_compressor");
     }
     libdeflate_encoder(libdeflate_encoder const&) = delete;
@@ -161,7 +166,7 @@ public:
         std::size_t const bound = libdeflate_zlib_compress_bound(c_, in.size());
         auto const out = std::make_unique_for_overwrite<unsigned char[]>(bound);
         std::size_t const n = libdeflate_zlib_compress(c_, in.data(), in.size(), out.get(), bound);
-        if (n == 0)
+        if(n == 0)
             throw std::runtime_error("libdeflate_zlib_compress");
         return bytes(out.get(), out.get() + n);
     }
@@ -195,14 +200,15 @@ int main(int argc, char** argv)
 {
     int repeat = 200;
     std::string only;
-    for (int i = 1; i < argc; ++i) {
+    for(int i = 1; i < argc; ++i)
+    {
         std::string_view const arg = argv[i];
-        if (i + 1 >= argc)
+        if(i + 1 >= argc)
             usage();
         char const* value = argv[++i];
-        if (arg == "--repeat")
+        if(arg == "--repeat")
             repeat = std::max(1, std::atoi(value));
-        else if (arg == "--type")
+        else if(arg == "--type")
             only = value;
         else
             usage();
@@ -237,24 +243,27 @@ int main(int argc, char** argv)
     render_options const options;
     std::printf("| chart | encoder | median ms | p90 ms | PNG bytes |\n|---|---|---:|---:|---:|\n");
     bool any = false, ok = true;
-    for (auto const& [name, type] : {named{"bar", chart_type::bar}, named{"pie", chart_type::pie},
-             named{"line", chart_type::line}, named{"stacked_bar", chart_type::stacked_bar}}) {
-        if (!only.empty() && only != name)
+    for(auto const& [name, type] : {named{"bar", chart_type::bar}, named{"pie", chart_type::pie},
+            named{"line", chart_type::line}, named{"stacked_bar", chart_type::stacked_bar}})
+    {
+        if(!only.empty() && only != name)
             continue;
         any = true;
         detail::canvas const image = detail::render_canvas(sample(type), options);
-        for (auto const& r : rows) {
+        for(auto const& r : rows)
+        {
             bytes png = r.encode(image, options.dpi);
             // Same pixels as the canvas, through lodepng's decoder.
             std::vector<unsigned char> rgb;
             unsigned w = 0, h = 0;
             unsigned const error = lodepng::decode(rgb, w, h, png, LCT_RGB, 8);
-            bool same = error == 0 && w == static_cast<unsigned>(image.width())
-                && h == static_cast<unsigned>(image.height());
+            bool same = error == 0 && w == static_cast<unsigned>(image.width()) &&
+                h == static_cast<unsigned>(image.height());
             std::size_t const row_bytes = static_cast<std::size_t>(image.width()) * 3;
-            for (int y = 0; same && y < image.height(); ++y)
+            for(int y = 0; same && y < image.height(); ++y)
                 same = std::memcmp(rgb.data() + row_bytes * static_cast<std::size_t>(y), image.row(y), row_bytes) == 0;
-            if (!same) {
+            if(!same)
+            {
                 std::fprintf(stderr, "%s, %s: the PNG does not decode to the canvas (lodepng: %s)\n", name,
                     r.name.c_str(), error != 0 ? lodepng_error_text(error) : "different pixels");
                 ok = false;
@@ -262,7 +271,8 @@ int main(int argc, char** argv)
             }
             std::vector<double> ms;
             ms.reserve(static_cast<std::size_t>(repeat));
-            for (int i = 0; i < repeat; ++i) {
+            for(int i = 0; i < repeat; ++i)
+            {
                 auto const t0 = clock_type::now();
                 png = r.encode(image, options.dpi);
                 ms.push_back(std::chrono::duration<double, std::milli>(clock_type::now() - t0).count());
@@ -272,7 +282,7 @@ int main(int argc, char** argv)
             std::fflush(stdout);
         }
     }
-    if (!any)
+    if(!any)
         usage();
     return ok ? 0 : 1;
 }

@@ -88,12 +88,14 @@ int main(int argc, char** argv)
         {"listar_tablas (26 calls)", "listar_tablas", R"({})"},
         {"describir_tabla", "describir_tabla", R"({"tabla":"datos_relevantes"})"},
         {"obtener_valores_campo search", "obtener_valores_campo", R"({"tabla":"datos_relevantes","campo":"unidad"})"},
-        {"obtener_valores_campo paged", "obtener_valores_campo", R"({"tabla":"documentos_items","campo":"tipo_contenido"})"},
+        {"obtener_valores_campo paged", "obtener_valores_campo",
+            R"({"tabla":"documentos_items","campo":"tipo_contenido"})"},
         {"generar_grafico bar 15", "generar_grafico",
             R"({"titulo":"Importe 2025 por unidad","categorias":["Redes","Clientes","Generación","Distribución","Comercial","Finanzas","Personas","Sistemas","Ciberseguridad","Datos","Compras","Legal","Sostenibilidad","Innovación","Operaciones"],"series":[{"nombre":"2025","valores":[4250000.5,3100250,2900000,2450999.9,2100000,1800500,1500000,1250000,990000,870500,650000,420000,310000,150000,90000]}]})"},
     };
 
-    std::printf("portfolio tools round trip (server: 1 network + 1 SQL thread; client: 1 thread), %d calls each\n", repeat);
+    std::printf("portfolio tools round trip (server: 1 network + 1 SQL thread; client: 1 thread), %d calls each\n",
+        repeat);
     std::printf("%-34s %10s %10s %10s %9s\n", "tool", "median µs", "p90 µs", "min µs", "bytes");
     for(auto const& c : calls)
     {
@@ -103,7 +105,8 @@ int main(int argc, char** argv)
         bool failed = false;
         for(int i = 0; i < repeat + 3; ++i)
         {
-            auto f = asio::co_spawn(ioc,
+            auto f = asio::co_spawn(
+                ioc,
                 [&]() -> asio::awaitable<std::pair<agentio::tool_result, double>> {
                     agentio::tool_context ctx;
                     auto const t0 = clock_type::now();

@@ -123,8 +123,8 @@ int init_db(std::span<char* const> args)
     for(auto const& [table, n] : report.rows_per_table)
         rows += n;
     std::printf("Base de datos generada en %s: %d iniciativas, %zu tablas, %lld filas (semilla %llu, %lld ms)\n",
-        path.c_str(), report.initiatives, report.rows_per_table.size(), rows,
-        static_cast<unsigned long long>(opt.seed), static_cast<long long>(ms.count()));
+        path.c_str(), report.initiatives, report.rows_per_table.size(), rows, static_cast<unsigned long long>(opt.seed),
+        static_cast<long long>(ms.count()));
     return 0;
 }
 
@@ -218,7 +218,8 @@ int serve(std::span<char* const> args)
     if(server.web_page_loaded())
         std::printf("página del asistente: http://%s:%u/chat\n", ep.address().to_string().c_str(), ep.port());
     else
-        std::printf("página del asistente no construida (npm ci && npm run build en reference_server/portfolio/web, o --web-dir)\n");
+        std::printf(
+            "página del asistente no construida (npm ci && npm run build en reference_server/portfolio/web, o --web-dir)\n");
     if(auto reason = opt.chat.unavailable_reason())
         std::printf("%s (el resto del servidor funciona)\n", reason->c_str());
     else
@@ -241,8 +242,8 @@ int chat(std::span<char* const> args)
     if(args.empty() || std::string_view(args[0]).starts_with("--"))
         throw usage_error{"chat: falta la pregunta"};
     std::string const question = args[0];
-    std::string url = "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":"
-        + portfolio::env("PORTFOLIO_PORT").value_or("8080");
+    std::string url = "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":" +
+        portfolio::env("PORTFOLIO_PORT").value_or("8080");
     for_each_flag(args.subspan(1), [&](std::string_view flag, std::string_view value) {
         if(flag != "--url")
             return false;
@@ -260,7 +261,8 @@ int chat(std::span<char* const> args)
         req.method = boost::beast::http::verb::post;
         req.url = url + "/api/v1/agent/chat";
         req.headers.set(boost::beast::http::field::content_type, "application/json");
-        req.body = agentio::to_json_text(json::object{{"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+        req.body = agentio::to_json_text(json::object{
+            {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
         req.idle_timeout = std::chrono::minutes(5);
         req.total_timeout = std::chrono::minutes(15);
         auto [err, res] = co_await client.async_open(std::move(req), asio::use_awaitable);

@@ -44,12 +44,15 @@ chart_spec sample(chart_type type)
     chart_spec s;
     s.type = type;
     s.title = "Importe 2025 por unidad";
-    if (type == chart_type::bar || type == chart_type::pie) {
+    if(type == chart_type::bar || type == chart_type::pie)
+    {
         s.categories = units;
         s.series = {{"2025", amounts}};
-    } else {
+    }
+    else
+    {
         s.categories = {"2024", "2025", "2026"};
-        for (std::size_t i = 0; i < 5; ++i)
+        for(std::size_t i = 0; i < 5; ++i)
             s.series.push_back({units[i], {amounts[i] * 0.8, amounts[i], amounts[i] * 1.1}});
     }
     return s;
@@ -67,16 +70,16 @@ struct image
     }
     bool has_colour(std::uint32_t hex) const
     {
-        for (std::size_t i = 0; i < rgb.size(); i += 3)
-            if (rgb[i] == (hex >> 16 & 0xFF) && rgb[i + 1] == (hex >> 8 & 0xFF) && rgb[i + 2] == (hex & 0xFF))
+        for(std::size_t i = 0; i < rgb.size(); i += 3)
+            if(rgb[i] == (hex >> 16 & 0xFF) && rgb[i + 1] == (hex >> 8 & 0xFF) && rgb[i + 2] == (hex & 0xFF))
                 return true;
         return false;
     }
     std::size_t count(unsigned y0, unsigned y1, auto pred) const
     {
         std::size_t n = 0;
-        for (unsigned y = y0; y < std::min(y1, height); ++y)
-            for (unsigned x = 0; x < width; ++x)
+        for(unsigned y = y0; y < std::min(y1, height); ++y)
+            for(unsigned x = 0; x < width; ++x)
                 n += pred(at(x, y)) ? 1 : 0;
         return n;
     }
@@ -103,8 +106,8 @@ bool is_dark(std::array<unsigned char, 3> c)
 /// The first row, from the top, with dark pixels.
 unsigned first_dark_row(image const& img)
 {
-    for (unsigned y = 0; y < img.height; ++y)
-        if (img.count(y, y + 1, is_dark) > 0)
+    for(unsigned y = 0; y < img.height; ++y)
+        if(img.count(y, y + 1, is_dark) > 0)
             return y;
     return img.height;
 }
@@ -210,7 +213,7 @@ BOOST_AUTO_TEST_SUITE(charts)
 
 BOOST_AUTO_TEST_CASE(valid_specs_pass_the_check)
 {
-    for (auto const t : {chart_type::bar, chart_type::pie, chart_type::line, chart_type::stacked_bar})
+    for(auto const t : {chart_type::bar, chart_type::pie, chart_type::line, chart_type::stacked_bar})
         BOOST_TEST(check_spec(sample(t)).empty());
 }
 
@@ -225,7 +228,7 @@ BOOST_AUTO_TEST_CASE(each_check_names_its_field)
     s.title = std::string(201, 'x');
     expect(s, "title: tiene 201 caracteres");
     s.title = "";
-    for (int i = 0; i < 200; ++i)
+    for(int i = 0; i < 200; ++i)
         s.title += "é"; // 200 characters, 400 bytes: fine
     BOOST_TEST(check_spec(s).empty());
 
@@ -249,7 +252,7 @@ BOOST_AUTO_TEST_CASE(each_check_names_its_field)
 
     s = sample(chart_type::stacked_bar);
     s.categories.push_back("2027");
-    for (auto& series : s.series)
+    for(auto& series : s.series)
         series.values.push_back(1);
     s.series[1].values.pop_back();
     BOOST_TEST(check_spec(s) == "series[1].values: tiene 3 valores y hay 4 categorías");
@@ -278,10 +281,10 @@ BOOST_AUTO_TEST_CASE(bars_keep_the_largest_and_sum_the_rest_into_otros)
     chart_spec s;
     s.type = chart_type::bar;
     s.series = {{"importe", {}}};
-    for (int i = 0; i < 20; ++i)
+    for(int i = 0; i < 20; ++i)
         s.categories.push_back(std::to_string(i)); // names do not matter here
     // Values 0.25, 1.25, ..., 19.25 out of order: the 14 largest stay, the 6 smallest become "Otros".
-    for (int i = 0; i < 20; ++i)
+    for(int i = 0; i < 20; ++i)
         s.series[0].values.push_back((i * 7 % 20) + 0.25);
     auto const g = group_small_categories(s, 15);
     BOOST_REQUIRE_EQUAL(g.categories.size(), 15u);
@@ -311,7 +314,8 @@ BOOST_AUTO_TEST_CASE(lines_and_stacks_keep_their_order)
     s.series = {{"a", {5, 1, 9, 2, 8, 3}}, {"b", {5, -1, 0, 2, 1, 1}}};
     // Totals of absolute values: 10, 2, 9, 4, 9, 4 → keep ene, mar, may (largest three), in order.
     auto const g = group_small_categories(s, 4);
-    BOOST_TEST(g.categories == (std::vector<std::string>{"ene", "mar", "may", "Otros"}), boost::test_tools::per_element());
+    BOOST_TEST(g.categories == (std::vector<std::string>{"ene", "mar", "may", "Otros"}),
+        boost::test_tools::per_element());
     BOOST_TEST(g.series[0].values == (std::vector<double>{5, 9, 8, 1 + 2 + 3}), boost::test_tools::per_element());
     BOOST_TEST(g.series[1].values == (std::vector<double>{5, 0, 1, -1 + 2 + 1}), boost::test_tools::per_element());
     BOOST_TEST(g.series[1].name == "b");
@@ -339,10 +343,11 @@ BOOST_AUTO_TEST_CASE(every_type_renders_a_png_of_the_requested_size_with_content
         chart_type type;
         std::vector<std::uint32_t> colours; // palette colours that must appear
     };
-    for (auto const& [type, colours] : {expected{chart_type::bar, {0x4E79A7}},
-             expected{chart_type::pie, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}},
-             expected{chart_type::line, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}},
-             expected{chart_type::stacked_bar, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}}}) {
+    for(auto const& [type, colours] : {expected{chart_type::bar, {0x4E79A7}},
+            expected{chart_type::pie, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}},
+            expected{chart_type::line, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}},
+            expected{chart_type::stacked_bar, {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F}}})
+    {
         BOOST_TEST_CONTEXT("type " << static_cast<int>(type))
         {
             auto const img = decode(render_png(sample(type)));
@@ -351,7 +356,7 @@ BOOST_AUTO_TEST_CASE(every_type_renders_a_png_of_the_requested_size_with_content
             std::size_t const inked = img.count(0, img.height, [](auto c) { return !is_white(c); });
             BOOST_TEST(inked > img.width * img.height / 20); // not blank
             BOOST_TEST(is_white(img.at(0, 0)));
-            for (auto const c : colours)
+            for(auto const c : colours)
                 BOOST_TEST(img.has_colour(c), "colour " << std::hex << c);
             // The title: dark text in the top band.
             BOOST_TEST(img.count(0, 70, is_dark) > 500u);
@@ -398,8 +403,8 @@ BOOST_AUTO_TEST_CASE(bad_specs_options_and_fonts_throw_in_spanish)
     auto s = sample(chart_type::bar);
     s.series[0].values.pop_back();
     BOOST_CHECK_EXCEPTION(render_png(s), std::runtime_error, [](std::runtime_error const& e) {
-        return std::string(e.what()).find("series[0].values: tiene 14 valores y hay 15 categorías")
-            != std::string::npos;
+        return std::string(e.what()).find("series[0].values: tiene 14 valores y hay 15 categorías") !=
+            std::string::npos;
     });
     render_options bad_font;
     bad_font.font_dir = "/nonexistent/fonts";
@@ -429,15 +434,15 @@ BOOST_AUTO_TEST_CASE(rendering_is_deterministic_across_threads)
     auto const expected = render_png(sample(chart_type::pie));
     std::vector<std::vector<unsigned char>> results(4);
     std::vector<std::thread> threads;
-    for (std::size_t t = 0; t < results.size(); ++t)
+    for(std::size_t t = 0; t < results.size(); ++t)
         threads.emplace_back([&, t] {
-            for (int i = 0; i < 3; ++i)
+            for(int i = 0; i < 3; ++i)
                 results[t] = render_png(sample(static_cast<chart_type>((t + static_cast<std::size_t>(i)) % 4)));
             results[t] = render_png(sample(chart_type::pie));
         });
-    for (auto& th : threads)
+    for(auto& th : threads)
         th.join();
-    for (auto const& r : results)
+    for(auto const& r : results)
         BOOST_TEST((r == expected));
 }
 
@@ -445,34 +450,38 @@ BOOST_AUTO_TEST_CASE(png_round_trips_through_lodepng)
 {
     // White runs, repeats of the row above and noise, as in a chart; from one pixel up; every kind of level.
     std::mt19937 rng(7);
-    for (auto const& [w, h] : {std::pair{1, 1}, std::pair{100, 3}, std::pair{301, 257}}) {
+    for(auto const& [w, h] : {std::pair{1, 1}, std::pair{100, 3}, std::pair{301, 257}})
+    {
         detail::canvas c(w, h, detail::rgb{255, 255, 255});
-        for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x)
-                if (rng() % 4 == 0)
+        for(int y = 0; y < h; ++y)
+            for(int x = 0; x < w; ++x)
+                if(rng() % 4 == 0)
                     c.blend(x, y, detail::hex(static_cast<std::uint32_t>(rng())), 255);
-                else if (y > 0 && rng() % 3 != 0)
+                else if(y > 0 && rng() % 3 != 0)
                     c.blend(x, y, c.pixel(x, y - 1), 255);
-        for (int const level : {0, 1, 2, 6, 12}) {
+        for(int const level : {0, 1, 2, 6, 12})
+        {
             detail::png_tuning t;
             t.level = level;
             auto const img = decode(detail::encode_png(c, level == 2 ? 150 : 0, t));
             BOOST_REQUIRE_EQUAL(img.width, static_cast<unsigned>(w));
             BOOST_REQUIRE_EQUAL(img.height, static_cast<unsigned>(h));
-            for (int y = 0; y < h; ++y)
+            for(int y = 0; y < h; ++y)
                 BOOST_TEST(std::equal(c.row(y), c.row(y) + w * 3,
                     img.rgb.begin() + static_cast<std::ptrdiff_t>(y) * w * 3));
         }
     }
     // The dpi goes into pHYs, in pixels per metre, so that a word processor places the chart at its size.
-    for (int const dpi : {0, 150}) {
+    for(int const dpi : {0, 150})
+    {
         auto const png = detail::encode_png(detail::canvas(4, 3, {}), dpi);
         lodepng::State state;
         std::vector<unsigned char> rgb;
         unsigned w = 0, h = 0;
         BOOST_REQUIRE_EQUAL(lodepng::decode(rgb, w, h, state, png), 0u);
         BOOST_TEST(state.info_png.phys_defined == (dpi > 0 ? 1u : 0u));
-        if (dpi > 0) {
+        if(dpi > 0)
+        {
             BOOST_TEST(state.info_png.phys_x == 5906u); // 150 / 0,0254 m
             BOOST_TEST(state.info_png.phys_y == 5906u);
             BOOST_TEST(state.info_png.phys_unit == 1u);
@@ -487,7 +496,8 @@ BOOST_AUTO_TEST_CASE(every_encoder_writes_the_same_image)
 {
     auto const canvas = detail::render_canvas(sample(chart_type::line), {});
     auto const reference = decode(detail::encode_png(canvas, 150));
-    for (int const filter : {-1, 0, 2}) {
+    for(int const filter : {-1, 0, 2})
+    {
         detail::png_tuning t;
         t.encoder = detail::png_encoder::lodepng_deflate;
         t.windowsize = 1024;
@@ -496,7 +506,7 @@ BOOST_AUTO_TEST_CASE(every_encoder_writes_the_same_image)
         t.filter = filter;
         BOOST_TEST((decode(detail::encode_png(canvas, 150, t)).rgb == reference.rgb));
     }
-    for (int y = 0; y < canvas.height(); y += 97)
+    for(int y = 0; y < canvas.height(); y += 97)
         BOOST_TEST(std::equal(canvas.row(y), canvas.row(y) + canvas.width() * 3,
             reference.rgb.begin() + static_cast<std::ptrdiff_t>(y) * canvas.width() * 3));
 }
@@ -508,8 +518,8 @@ namespace {
 
 struct store_dir
 {
-    fs::path dir = fs::temp_directory_path()
-        / ("agentio_chart_store_test_" + std::to_string(::getpid()) + "_" + std::to_string(std::random_device{}()));
+    fs::path dir = fs::temp_directory_path() /
+        ("agentio_chart_store_test_" + std::to_string(::getpid()) + "_" + std::to_string(std::random_device{}()));
     ~store_dir()
     {
         std::error_code ec;
@@ -534,7 +544,8 @@ BOOST_AUTO_TEST_CASE(store_names_are_random_hex_and_files_hold_the_bytes)
     std::vector<unsigned char> const png{137, 80, 78, 71, 1, 2, 3};
     std::set<std::string> names;
     std::regex const pattern("^[0-9a-f]{32}\\.png$");
-    for (int i = 0; i < 50; ++i) {
+    for(int i = 0; i < 50; ++i)
+    {
         std::string const name = store.save(png);
         BOOST_TEST(std::regex_match(name, pattern), name);
         names.insert(name);
@@ -545,7 +556,8 @@ BOOST_AUTO_TEST_CASE(store_names_are_random_hex_and_files_hold_the_bytes)
     BOOST_TEST(names.size() == 50u);
     // No temporary file is left behind.
     std::size_t files = 0;
-    for (auto const& e : fs::directory_iterator(store.directory())) {
+    for(auto const& e : fs::directory_iterator(store.directory()))
+    {
         BOOST_TEST(std::regex_match(e.path().filename().string(), pattern));
         ++files;
     }
@@ -560,14 +572,15 @@ BOOST_AUTO_TEST_CASE(store_find_accepts_only_its_own_regular_files)
     BOOST_TEST(store.find(name).has_value());
 
     std::string upper = name;
-    std::transform(upper.begin(), upper.end() - 4, upper.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+    std::transform(upper.begin(), upper.end() - 4, upper.begin(),
+        [](char c) { return static_cast<char>(std::toupper(c)); });
     touch(tmp.dir / "x.png");
     touch(store.directory() / "notes.txt");
     touch(store.directory() / (std::string(32, 'A') + ".png"));
-    for (std::string const& bad : {std::string("../x.png"), std::string("ABCDEF0123456789ABCDEF0123456789.png"),
-             std::string(32, 'A') + ".png", upper, std::string("notes.txt"), name.substr(1), name + "x",
-             name.substr(0, 32) + ".PNG", "/" + name, "./" + name, std::string(), std::string(32, 'g') + ".png",
-             name.substr(0, 31) + "/.png"})
+    for(std::string const& bad :
+        {std::string("../x.png"), std::string("ABCDEF0123456789ABCDEF0123456789.png"), std::string(32, 'A') + ".png",
+            upper, std::string("notes.txt"), name.substr(1), name + "x", name.substr(0, 32) + ".PNG", "/" + name,
+            "./" + name, std::string(), std::string(32, 'g') + ".png", name.substr(0, 31) + "/.png"})
         BOOST_TEST(!store.find(bad).has_value(), "accepted '" << bad << "'");
 
     // A symlink named like a chart, pointing at a real file outside the directory.
@@ -596,7 +609,8 @@ BOOST_AUTO_TEST_CASE(store_removes_only_its_own_expired_files)
         tmp.dir / (std::string(32, 'E') + ".png"), tmp.dir / (std::string(31, 'e') + ".png")};
     touch(stale_temp);
     fs::last_write_time(stale_temp, old);
-    for (auto const& p : others) {
+    for(auto const& p : others)
+    {
         touch(p);
         fs::last_write_time(p, old);
     }
@@ -607,7 +621,7 @@ BOOST_AUTO_TEST_CASE(store_removes_only_its_own_expired_files)
     BOOST_TEST(!fs::exists(tmp.dir / expired));
     BOOST_TEST(!fs::exists(stale_temp));
     BOOST_TEST(fs::exists(tmp.dir / fresh));
-    for (auto const& p : others)
+    for(auto const& p : others)
         BOOST_TEST(fs::exists(p), p);
     BOOST_TEST(fs::is_directory(tmp.dir / (std::string(32, 'f') + ".png")));
     BOOST_TEST(store.remove_expired() == 0u);
@@ -746,8 +760,9 @@ BOOST_AUTO_TEST_CASE(text_goes_gzipped_to_clients_that_accept_it)
     for(auto const& [accept, gzip] : std::vector<std::pair<std::string, bool>>{{"gzip", true}, {"GZIP;Q=1", true},
             {"x-gzip", true}, {"br;q=1, gzip;q=0.001", true}, {"*;q=0.5", true}, {"*", true}, {"gzip;q=0", false},
             {"gzip;q=0.000, *", false}, {"deflate, br", false}, {"identity", false}, {"*;q=0", false}, {"", false}})
-        BOOST_TEST(web.serve(get_with(path, bhttp::field::accept_encoding, accept), path)[bhttp::field::content_encoding] ==
-            (gzip ? "gzip" : ""), "Accept-Encoding: " << accept);
+        BOOST_TEST(web.serve(get_with(path, bhttp::field::accept_encoding, accept),
+                       path)[bhttp::field::content_encoding] == (gzip ? "gzip" : ""),
+            "Accept-Encoding: " << accept);
 
     // HEAD: the gzipped length, no body.
     auto const head = web.serve(get_with(path, bhttp::field::accept_encoding, "gzip", bhttp::verb::head), path);
@@ -791,7 +806,9 @@ BOOST_AUTO_TEST_CASE(etags_answer_revalidation_with_304)
         BOOST_TEST(again[bhttp::field::etag] == etag);
         BOOST_TEST(again[bhttp::field::cache_control] == "no-cache");
     }
-    BOOST_TEST(web.serve(get_with("/chat", bhttp::field::if_none_match, "\"0000000000000000\""), "/chat").result_int() == 200u);
+    BOOST_TEST(
+        web.serve(get_with("/chat", bhttp::field::if_none_match, "\"0000000000000000\""), "/chat").result_int() ==
+        200u);
 
     // The gzipped variant is another representation: another tag.
     std::string const path = "/assets/index-1a2b3c.js";

@@ -139,7 +139,8 @@ sse_reply chat(asio::ip::tcp::endpoint ep, std::string const& body)
 
 std::string ask(std::string const& question)
 {
-    return json::serialize(json::object{{"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+    return json::serialize(json::object{
+        {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
 }
 
 } // namespace
@@ -161,7 +162,8 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     auto db = shared_server::get().direct();
     auto const total = sql_count(db, "SELECT count(*) FROM datos_relevantes");
     auto const states = sql_count(db, "SELECT count(DISTINCT estado_de_la_iniciativa) FROM datos_relevantes");
-    auto const running = sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE estado_de_la_iniciativa = 'En Ejecución'");
+    auto const running = sql_count(db,
+        "SELECT count(*) FROM datos_relevantes WHERE estado_de_la_iniciativa = 'En Ejecución'");
 
     std::size_t const call = 2; // chunk(s), clear_streaming, tool_call
     std::size_t tool_index = 0;
@@ -175,8 +177,9 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     std::vector<std::string> keys;
     for(auto const& kv : tool)
         keys.emplace_back(kv.key());
-    BOOST_TEST((keys == std::vector<std::string>{"tool", "input_summary", "input_raw", "thinking", "result_summary",
-                           "duration_ms", "iteration"}));
+    BOOST_TEST((keys ==
+        std::vector<std::string>{"tool", "input_summary", "input_raw", "thinking", "result_summary", "duration_ms",
+            "iteration"}));
     BOOST_TEST(tool.at("tool") == "contar_iniciativas");
     BOOST_TEST(tool.at("input_summary") == "campo_agrupacion=estado_de_la_iniciativa");
     BOOST_TEST(tool.at("input_raw") == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"));
@@ -194,7 +197,8 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     // the counts are the database's.
     std::string const answer = r.text();
     BOOST_TEST(answer.find("\"total_iniciativas\":" + std::to_string(total)) != std::string::npos, answer);
-    BOOST_TEST(answer.find("{\"valor\":\"En Ejecución\",\"cantidad\":" + std::to_string(running) + "}") != std::string::npos,
+    BOOST_TEST(answer.find("{\"valor\":\"En Ejecución\",\"cantidad\":" + std::to_string(running) + "}") !=
+            std::string::npos,
         answer);
 
     // What the model was sent: the system prompt, the tools, the tool result.
@@ -202,7 +206,8 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST_REQUIRE(requests.size() == 2u);
     BOOST_TEST(requests[0].headers["x-api-key"] == "clave-de-prueba");
     BOOST_TEST(requests[0].body.at("model") == "portfolio-two-rounds");
-    BOOST_TEST(std::string(requests[0].body.at("system").as_string()).starts_with("Eres el asistente de datos del Portfolio Digital"));
+    BOOST_TEST(std::string(requests[0].body.at("system").as_string())
+                   .starts_with("Eres el asistente de datos del Portfolio Digital"));
     BOOST_TEST(requests[0].body.at("tools").as_array().size() == 10u);
 }
 
@@ -276,8 +281,9 @@ BOOST_AUTO_TEST_CASE(a_follow_up_question_keeps_the_history)
         {"role":"assistant","content":"Hay 47."},{"role":"user","content":"¿Y en ejecución?"}]})";
     auto const r = chat(s.endpoint(), body);
     BOOST_TEST(r.names() == "chunk done ");
-    BOOST_TEST(r.text() == "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
-                           "planificadas, 21 finalizadas y 5 canceladas.");
+    BOOST_TEST(r.text() ==
+        "Hay **12 iniciativas en ejecución** de un total de 47 en la cartera. Además, 9 están "
+        "planificadas, 21 finalizadas y 5 canceladas.");
     auto const sent = f.fake.requests().at(0).body.at("messages").as_array();
     BOOST_TEST(sent.size() == 3u);
     BOOST_TEST(sent[1].at("role") == "assistant");
@@ -297,7 +303,9 @@ BOOST_AUTO_TEST_CASE(provider_failures_reach_the_user_in_spanish)
     auto const r2 = chat(wrong_model.endpoint(), ask("hola"));
     BOOST_TEST(r2.names() == "error ");
     std::string const message(r2.data(0).at("message").as_string());
-    BOOST_TEST(message.starts_with("El modelo 'claude-que-no-existe' no existe o no está disponible para esta clave: cambie AGENT_MODEL"),
+    BOOST_TEST(
+        message.starts_with(
+            "El modelo 'claude-que-no-existe' no existe o no está disponible para esta clave: cambie AGENT_MODEL"),
         message);
 
     auto unreachable = anthropic_at(f, "portfolio-two-rounds");
@@ -305,7 +313,8 @@ BOOST_AUTO_TEST_CASE(provider_failures_reach_the_user_in_spanish)
     chat_server down(unreachable);
     auto const r3 = chat(down.endpoint(), ask("hola"));
     BOOST_TEST(r3.names() == "error ");
-    BOOST_TEST(std::string(r3.data(0).at("message").as_string()).starts_with("No se pudo conectar con el proveedor del modelo"));
+    BOOST_TEST(std::string(r3.data(0).at("message").as_string())
+                   .starts_with("No se pudo conectar con el proveedor del modelo"));
 }
 
 BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
@@ -326,7 +335,8 @@ BOOST_AUTO_TEST_CASE(a_client_leaving_mid_answer)
     chat_server s(anthropic_at(f, "lento"));
     // Read the header and the first chunk, then leave.
     std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                "Content-Length: " + std::to_string(ask("hola").size()) + "\r\n\r\n" + ask("hola");
+                                "Content-Length: " +
+        std::to_string(ask("hola").size()) + "\r\n\r\n" + ask("hola");
     {
         asio::io_context ioc;
         asio::ip::tcp::socket sock(ioc);
@@ -366,7 +376,8 @@ BOOST_AUTO_TEST_CASE(chats_closed_by_the_client_at_any_point)
     chat_server retrying(anthropic_at(f, "saturado-siempre"));
     std::string const body = ask("¿Cuántas iniciativas hay en ejecución?");
     std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+                                "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
     unsigned const seed = std::random_device{}();
     BOOST_TEST_MESSAGE("chats_closed_by_the_client_at_any_point: seed " << seed);
     std::mt19937 random(seed);
@@ -460,11 +471,14 @@ BOOST_AUTO_TEST_CASE(each_run_ends_in_one_log_line)
     r.rounds = 1;
     BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(812), true) ==
         "chat: cancelada tras 812 ms (el cliente cerró la conexión) · 1 ronda · 0 herramientas · tokens: 0 de entrada, 0 de salida");
-    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), false).starts_with("chat: cancelada tras 5 ms (el servidor se detiene)"));
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), false)
+                   .starts_with("chat: cancelada tras 5 ms (el servidor se detiene)"));
     r.status = run_result::outcome::failed;
     r.error_message = "El proveedor del modelo está saturado:\r\nvuelva a intentarlo";
-    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(40), false).starts_with(
-        "chat: fallida tras 40 ms (El proveedor del modelo está saturado:  vuelva a intentarlo) · 1 ronda"));
+    BOOST_TEST(
+        portfolio::agent::describe_run(r, milliseconds(40), false)
+            .starts_with(
+                "chat: fallida tras 40 ms (El proveedor del modelo está saturado:  vuelva a intentarlo) · 1 ronda"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -484,10 +498,12 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_refused_naming_the_field)
     BOOST_TEST(detail(R"({})", 422) == "messages: campo obligatorio");
     BOOST_TEST(detail(R"({"messages":[{"role":"system","content":"x"}]})", 422) ==
         "messages[0].role: debe ser 'user' o 'assistant'");
-    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"  "}]})", 422) == "messages[0].content: no puede estar vacío");
-    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":3}]})", 422) == "messages[0].content: debe ser un texto");
-    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"},{"role":"assistant","content":"hola"}]})", 422) ==
-        "messages[1].role: el último mensaje debe ser del usuario");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"  "}]})", 422) ==
+        "messages[0].content: no puede estar vacío");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":3}]})", 422) ==
+        "messages[0].content: debe ser un texto");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"},{"role":"assistant","content":"hola"}]})",
+                   422) == "messages[1].role: el último mensaje debe ser del usuario");
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola","extra":1}]})", 422) ==
         "messages[0].extra: campo desconocido (se admiten: role, content)");
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"stream":true})", 422) ==
@@ -505,7 +521,8 @@ BOOST_AUTO_TEST_CASE(without_a_key_the_endpoint_says_so)
     // The shared server runs with the default settings: no key.
     auto const r = test_http::post(shared_server::get().endpoint(), "/api/v1/agent/chat", ask("hola"));
     BOOST_TEST(r.status == 503u);
-    BOOST_TEST(r.detail() == "El asistente no está disponible: falta ANTHROPIC_API_KEY en la configuración del servidor");
+    BOOST_TEST(r.detail() ==
+        "El asistente no está disponible: falta ANTHROPIC_API_KEY en la configuración del servidor");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

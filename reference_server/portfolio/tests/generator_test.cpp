@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(realistic_values)
     // Documents: the four processing states, Spanish multi-sentence summaries when completed.
     auto const doc_states = g.strings("SELECT DISTINCT estado FROM documentos ORDER BY 1");
     BOOST_TEST((doc_states == std::vector<std::string>{"Completado", "Error", "Ignorado", "Pendiente"}));
-    for(auto const& summary : g.strings("SELECT resumen_documento FROM documentos WHERE estado = 'Completado' LIMIT 50"))
+    for(auto const& summary :
+        g.strings("SELECT resumen_documento FROM documentos WHERE estado = 'Completado' LIMIT 50"))
     {
         BOOST_TEST(std::count(summary.begin(), summary.end(), '.') >= 3, summary);
         BOOST_TEST(summary.size() > 150u);
@@ -182,7 +183,9 @@ BOOST_AUTO_TEST_CASE(same_seed_same_bytes_other_seed_other_content)
 BOOST_AUTO_TEST_CASE(an_impossible_path_is_a_clear_error)
 {
     BOOST_CHECK_EXCEPTION(portfolio::generate_database("/nonexistent-dir/x/p.db"), std::runtime_error,
-        [](std::runtime_error const& e) { return std::string(e.what()).find("/nonexistent-dir/x") != std::string::npos; });
+        [](std::runtime_error const& e) {
+            return std::string(e.what()).find("/nonexistent-dir/x") != std::string::npos;
+        });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,5 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
+// clang-format off
 #define BOOST_TEST_MODULE agentio-portfolio tests
+// clang-format on
 #include <boost/test/unit_test.hpp>

@@ -97,7 +97,8 @@ BOOST_AUTO_TEST_CASE(mistakes_name_the_field)
 {
     BOOST_TEST(error_of(search(R"({"filter":[]})")) ==
         "422 filter: campo desconocido (admitidos: filters, order_by, order_dir, limit, offset)");
-    BOOST_TEST(error_of(search(R"({"filters":{}})")) == "422 filters: debe ser una lista de filtros; recibido un objeto");
+    BOOST_TEST(error_of(search(R"({"filters":{}})")) ==
+        "422 filters: debe ser una lista de filtros; recibido un objeto");
     BOOST_TEST(error_of(search(R"({"filters":[{"field":"nombre","operator":"between","value":1}]})")) ==
         "422 filters[0].operator: operador desconocido 'between'; debe ser uno de eq, ne, gt, gte, lt, lte, like, "
         "ilike, in, not_in, is_null, is_not_null");
@@ -175,7 +176,8 @@ BOOST_AUTO_TEST_CASE(aggregates)
     BOOST_TEST(err(R"({"metrics":[{"op":"median","field":"anio"}]})") ==
         R"(metrics[0].op: debe ser uno de count, sum, avg, min, max; recibido "median")");
     BOOST_TEST(err(R"({"metrics":[{"op":"sum"}]})") == "metrics[0].field: obligatorio con la métrica sum");
-    BOOST_TEST(err(R"({"group_by":"x\"; --"})") == "group_by: campo desconocido 'x\"; --' en la tabla datos_relevantes");
+    BOOST_TEST(err(R"({"group_by":"x\"; --"})") ==
+        "group_by: campo desconocido 'x\"; --' en la tabla datos_relevantes");
     BOOST_TEST(err(R"({"metrics":[]})") == "metrics: debe ser una lista de 1 a 10 métricas {\"op\", \"field\"}");
 }
 
@@ -200,7 +202,9 @@ BOOST_AUTO_TEST_CASE(an_any_group_is_its_filters_joined_with_or_in_parentheses)
         R"(422 filters[0].any: debe ser una lista no vacía de filtros {"field", "operator", "value"})");
     BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"any":[{"field":"nombre","operator":"is_null"}]}]}]})")) ==
         R"(422 filters[0].any[0].any: los grupos any no se anidan; un grupo solo contiene filtros {"field", "operator", "value"})");
-    BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"},{"field":"x","operator":"eq","value":1}]}]})")) ==
+    BOOST_TEST(
+        error_of(search(
+            R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"},{"field":"x","operator":"eq","value":1}]}]})")) ==
         "422 filters[0].any[1].field: campo desconocido 'x' en la tabla datos_relevantes");
     BOOST_TEST(error_of(search(R"({"filters":[{"any":[{"field":"nombre","operator":"is_null"}],"operator":"eq"}]})")) ==
         "422 filters[0].operator: campo desconocido (admitidos: any)");
@@ -223,7 +227,8 @@ BOOST_AUTO_TEST_CASE(an_any_group_is_its_filters_joined_with_or_in_parentheses)
 BOOST_AUTO_TEST_CASE(distinct_values_in_reading_order)
 {
     auto const& t = sample_table();
-    auto r = make_distinct_query(t, std::string_view("nombre"), std::string_view("10"), std::string_view("20"), limits{});
+    auto r = make_distinct_query(t, std::string_view("nombre"), std::string_view("10"), std::string_view("20"),
+        limits{});
     BOOST_REQUIRE(std::holds_alternative<distinct_query>(r));
     auto const& q = std::get<distinct_query>(r);
     BOOST_TEST(q.field == "nombre");
@@ -261,8 +266,8 @@ BOOST_AUTO_TEST_CASE(distinct_values_in_reading_order)
     for(char const* field : {"nombre; DROP TABLE x", "nombre\" OR 1=1 --", "*", "1", "rowid"})
         BOOST_TEST(err(make_distinct_query(t, std::string_view(field), std::nullopt, std::nullopt, limits{})) ==
             "422 field: campo desconocido '" + std::string(field) + "' en la tabla datos_relevantes");
-    BOOST_TEST(err(make_distinct_query(t, std::string_view("anio"), std::string_view("1001"), std::nullopt, limits{})) ==
-        "422 limit: debe estar entre 1 y 1000 (recibido 1001)");
+    BOOST_TEST(err(make_distinct_query(t, std::string_view("anio"), std::string_view("1001"), std::nullopt,
+                   limits{})) == "422 limit: debe estar entre 1 y 1000 (recibido 1001)");
     BOOST_TEST(err(make_distinct_query(t, json::parse(R"({"field":"anio","group_by":"x"})"), limits{})) ==
         "422 group_by: campo desconocido (admitidos: field, filters, limit, offset)");
     BOOST_TEST(err(make_distinct_query(t, json::parse(R"({"field":["anio"]})"), limits{})) ==

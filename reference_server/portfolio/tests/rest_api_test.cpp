@@ -124,14 +124,15 @@ std::vector<std::pair<json::value, std::int64_t>> sql_distinct(std::string const
 }
 
 // Every page of a distinct query, `page` values at a time, in order.
-std::vector<std::pair<json::value, std::int64_t>> api_distinct_pages(std::string const& prefix, std::string const& field,
-    int page, std::int64_t& total)
+std::vector<std::pair<json::value, std::int64_t>> api_distinct_pages(std::string const& prefix,
+    std::string const& field, int page, std::int64_t& total)
 {
     std::vector<std::pair<json::value, std::int64_t>> out;
     for(int offset = 0;; offset += page)
     {
-        auto v = ok_json(get(ep(), "/api/v1/" + prefix + "/distinct?field=" + field + "&limit=" + std::to_string(page) +
-            "&offset=" + std::to_string(offset)));
+        auto v = ok_json(get(ep(),
+            "/api/v1/" + prefix + "/distinct?field=" + field + "&limit=" + std::to_string(page) +
+                "&offset=" + std::to_string(offset)));
         BOOST_TEST(v.at("field").as_string() == field);
         BOOST_TEST(v.at("limit").as_int64() == page);
         BOOST_TEST(v.at("offset").as_int64() == offset);
@@ -155,7 +156,8 @@ bool same_values(std::vector<std::pair<json::value, std::int64_t>> const& got,
     {
         auto const& [gv, gn] = got[i];
         auto const& [ev, en] = expected[i];
-        bool const same = gv.is_number() && ev.is_number() ? gv.to_number<double>() == ev.to_number<double>() : gv == ev;
+        bool const same = gv.is_number() && ev.is_number() ? gv.to_number<double>() == ev.to_number<double>()
+                                                           : gv == ev;
         if(!same || gn != en)
         {
             BOOST_TEST_MESSAGE("value " << i << ": got " << json::serialize(gv) << " × " << gn << ", expected "
@@ -206,7 +208,8 @@ BOOST_AUTO_TEST_CASE(every_table_lists_with_its_true_total)
             BOOST_TEST(total_of(v) == sql_count(db, "SELECT count(*) FROM " + std::string(t.name)));
             BOOST_TEST(v.at("limit").as_int64() == 3);
             BOOST_TEST(v.at("offset").as_int64() == 1);
-            BOOST_TEST(v.at("data").as_array().size() == std::min<std::size_t>(3, std::max<std::int64_t>(0, total_of(v) - 1)));
+            BOOST_TEST(v.at("data").as_array().size() ==
+                std::min<std::size_t>(3, std::max<std::int64_t>(0, total_of(v) - 1)));
             if(!v.at("data").as_array().empty())
                 BOOST_TEST(v.at("data").at(0).at("id").as_int64() == 2); // offset 1 in key order
         }
@@ -226,7 +229,8 @@ BOOST_AUTO_TEST_CASE(each_operator_matches_sql)
             auto v = search("datos-relevantes", json::object{{"filters", json::array{f}}, {"limit", 1000}});
             auto const expected = sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE " + where);
             BOOST_TEST(total_of(v) == expected);
-            BOOST_TEST(v.at("data").as_array().size() == static_cast<std::size_t>(std::min<std::int64_t>(expected, 1000)));
+            BOOST_TEST(v.at("data").as_array().size() ==
+                static_cast<std::size_t>(std::min<std::int64_t>(expected, 1000)));
             BOOST_TEST(expected > 0); // every case selects something, so a no-op filter cannot pass
         }
     };
@@ -294,8 +298,10 @@ BOOST_AUTO_TEST_CASE(aggregate_matches_sql_group_by)
         R"({"group_by":"estado_de_la_iniciativa","metrics":[{"op":"count"},{"op":"sum","field":"importe_2025"}]})"));
     std::map<std::string, std::pair<std::int64_t, double>> expected;
     {
-        auto s = db.prepare("SELECT coalesce(estado_de_la_iniciativa,'<null>'), count(*), coalesce(sum(importe_2025),0) "
-                            "FROM datos_relevantes GROUP BY 1").value();
+        auto s =
+            db.prepare("SELECT coalesce(estado_de_la_iniciativa,'<null>'), count(*), coalesce(sum(importe_2025),0) "
+                       "FROM datos_relevantes GROUP BY 1")
+                .value();
         while(s.step().value())
             expected[std::string(s.column_text(0))] = {s.column_int64(1), s.column_double(2)};
     }
@@ -381,7 +387,8 @@ BOOST_AUTO_TEST_CASE(dropdown_values)
     for(auto const& x : values)
         listed.insert(std::string(x.as_string()));
     auto s = db.prepare("SELECT DISTINCT estado_de_la_iniciativa FROM datos_relevantes "
-                        "WHERE estado_de_la_iniciativa IS NOT NULL").value();
+                        "WHERE estado_de_la_iniciativa IS NOT NULL")
+                 .value();
     while(s.step().value())
         used.insert(std::string(s.column_text(0)));
     BOOST_TEST((used == listed));
@@ -406,7 +413,8 @@ BOOST_AUTO_TEST_CASE(tables_with_their_row_counts_in_one_answer)
             BOOST_TEST(row.at("prefix").as_string() == t.prefix);
             BOOST_TEST(row.at("descripcion").as_string() == t.descripcion);
             BOOST_TEST(row.at("soporta_busqueda").as_bool() == t.soporta_busqueda);
-            BOOST_TEST(row.at("num_registros").as_int64() == sql_count(db, "SELECT count(*) FROM " + std::string(t.name)));
+            BOOST_TEST(row.at("num_registros").as_int64() ==
+                sql_count(db, "SELECT count(*) FROM " + std::string(t.name)));
             BOOST_TEST(!row.as_object().contains("campos"));
         }
     }
@@ -444,6 +452,7 @@ BOOST_AUTO_TEST_CASE(distinct_values_match_sql_on_every_kind_of_table)
     {
         std::string table, field;
     };
+    // clang-format off
     for(auto const& [table, field] : std::vector<field_case>{
             {"datos_relevantes", "estado_de_la_iniciativa"}, // text, search table
             {"datos_relevantes", "referente_bi"},            // with NULLs: last
@@ -454,6 +463,7 @@ BOOST_AUTO_TEST_CASE(distinct_values_match_sql_on_every_kind_of_table)
             {"avance", "porcentaje_avance"},                 // real, hundreds of values
             {"datos_relevantes", "nombre"},                  // one value per row
             {"parametros", "nombre_parametro"}})
+    // clang-format on
     {
         BOOST_TEST_CONTEXT(table << "." << field)
         {
@@ -510,10 +520,12 @@ BOOST_AUTO_TEST_CASE(distinct_values_with_filters_match_sql)
     BOOST_TEST(check("datos-relevantes", "datos_relevantes", "unidad",
                    json::array{filter("estado_de_la_iniciativa", "eq", "En Ejecución")},
                    "estado_de_la_iniciativa = 'En Ejecución'") > 1u);
-    BOOST_TEST(check("hechos", "hechos", "estado", json::array{filter("importe", "gt", 100000)}, "importe > 100000") > 1u);
+    BOOST_TEST(check("hechos", "hechos", "estado", json::array{filter("importe", "gt", 100000)}, "importe > 100000") >
+        1u);
     BOOST_TEST(check("documentos", "documentos", "estado",
-                   json::array{json::object{{"any", json::array{filter("resumen_documento", "ilike", "%plan%"),
-                                                     filter("nombre_fichero", "ilike", "%plan%")}}}},
+                   json::array{json::object{{"any",
+                       json::array{filter("resumen_documento", "ilike", "%plan%"),
+                           filter("nombre_fichero", "ilike", "%plan%")}}}},
                    "resumen_documento LIKE '%plan%' OR nombre_fichero LIKE '%plan%'") > 1u);
     // Nothing matches: no values, total 0.
     BOOST_TEST(check("datos-relevantes", "datos_relevantes", "unidad",
@@ -530,17 +542,18 @@ BOOST_AUTO_TEST_CASE(search_with_an_any_group_is_the_union_without_duplicates)
     std::string const either = "(resumen_documento LIKE '%plan%' OR nombre_fichero LIKE '%plan%')";
     auto db = shared_server::get().direct();
     // The two sets overlap, so adding their totals would count some rows twice.
-    auto const both = sql_count(db, "SELECT count(*) FROM documentos WHERE resumen_documento LIKE '%plan%' AND "
-                                    "nombre_fichero LIKE '%plan%'");
+    auto const both = sql_count(db,
+        "SELECT count(*) FROM documentos WHERE resumen_documento LIKE '%plan%' AND "
+        "nombre_fichero LIKE '%plan%'");
     BOOST_TEST(both > 0);
-    json::object group{{"any", json::array{filter("resumen_documento", "ilike", "%PLAN%"),
-                                   filter("nombre_fichero", "ilike", "%plan%")}}};
+    json::object group{{"any",
+        json::array{filter("resumen_documento", "ilike", "%PLAN%"), filter("nombre_fichero", "ilike", "%plan%")}}};
     std::vector<std::int64_t> seen;
     std::int64_t total = 0;
     for(int offset = 0;; offset += 200)
     {
-        auto v = search("documentos", json::object{{"filters", json::array{group}}, {"order_by", "id"}, {"limit", 200},
-                                          {"offset", offset}});
+        auto v = search("documentos",
+            json::object{{"filters", json::array{group}}, {"order_by", "id"}, {"limit", 200}, {"offset", offset}});
         total = total_of(v);
         auto const ids = ids_of(v);
         seen.insert(seen.end(), ids.begin(), ids.end());
@@ -554,27 +567,33 @@ BOOST_AUTO_TEST_CASE(search_with_an_any_group_is_the_union_without_duplicates)
     auto const pid = sql_ids("SELECT id FROM documentos WHERE " + either + " ORDER BY id LIMIT 1");
     auto v = search("documentos",
         json::object{{"filters", json::array{filter("estado", "eq", "Completado"), group}}, {"limit", 1000}});
-    BOOST_TEST(total_of(v) == sql_count(db, "SELECT count(*) FROM documentos WHERE estado = 'Completado' AND " + either));
-    BOOST_TEST(ids_of(v) == sql_ids("SELECT id FROM documentos WHERE estado = 'Completado' AND " + either + " ORDER BY id"));
+    BOOST_TEST(total_of(v) ==
+        sql_count(db, "SELECT count(*) FROM documentos WHERE estado = 'Completado' AND " + either));
+    BOOST_TEST(ids_of(v) ==
+        sql_ids("SELECT id FROM documentos WHERE estado = 'Completado' AND " + either + " ORDER BY id"));
 
     // A group of one is that filter; groups of several kinds of operator.
     auto single = search("datos-relevantes",
-        json::object{{"filters", json::array{json::object{{"any", json::array{filter("importe_2025", "gt", 500000)}}}}}});
+        json::object{
+            {"filters", json::array{json::object{{"any", json::array{filter("importe_2025", "gt", 500000)}}}}}});
     BOOST_TEST(total_of(single) == sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE importe_2025 > 500000"));
     auto mixed = search("datos-relevantes",
-        json::object{{"filters", json::array{json::object{{"any",
-                                      json::array{filter("referente_bi", "is_null"),
-                                          filter("estado_de_la_iniciativa", "in", json::array{"Cancelado", "En Ejecución"}),
-                                          filter("importe_2025", "lte", 1000)}}}}},
+        json::object{{"filters",
+                         json::array{json::object{{"any",
+                             json::array{filter("referente_bi", "is_null"),
+                                 filter("estado_de_la_iniciativa", "in", json::array{"Cancelado", "En Ejecución"}),
+                                 filter("importe_2025", "lte", 1000)}}}}},
             {"limit", 1000}});
     std::string const mixed_where = "referente_bi IS NULL OR estado_de_la_iniciativa IN ('Cancelado', 'En Ejecución') "
                                     "OR importe_2025 <= 1000";
     BOOST_TEST(total_of(mixed) == sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE " + mixed_where));
-    BOOST_TEST(ids_of(mixed) == sql_ids("SELECT id FROM datos_relevantes WHERE " + mixed_where + " ORDER BY id LIMIT 1000"));
+    BOOST_TEST(ids_of(mixed) ==
+        sql_ids("SELECT id FROM datos_relevantes WHERE " + mixed_where + " ORDER BY id LIMIT 1000"));
     // Nothing matches any: empty, total 0.
-    auto empty = search("documentos", json::object{{"filters", json::array{json::object{{"any",
-                                                       json::array{filter("nombre_fichero", "eq", "no-existe.pdf"),
-                                                           filter("id", "lt", 0)}}}}}});
+    auto empty = search("documentos",
+        json::object{{"filters",
+            json::array{json::object{
+                {"any", json::array{filter("nombre_fichero", "eq", "no-existe.pdf"), filter("id", "lt", 0)}}}}}});
     BOOST_TEST(total_of(empty) == 0);
     BOOST_TEST(empty.at("data").as_array().empty());
     // The same group works in /aggregate.
@@ -627,23 +646,33 @@ BOOST_AUTO_TEST_CASE(client_mistakes_are_4xx_with_a_detail_naming_the_problem)
         {"/api/v1/beneficios/search", "{}", 404, "La tabla 'beneficios' no admite búsqueda con filtros"},
         {"/api/v1/datos-relevantes/aggregate", R"({"group_by":"x"})", 422, "group_by: campo desconocido 'x'"},
         {"/api/v1/portfolio/search", R"({"ids":[]})", 422, "ids: campo desconocido"},
-        {"/api/v1/hechos/distinct", R"({"filters":[]})", 422, "field: obligatorio, el nombre de un campo de la tabla hechos"},
-        {"/api/v1/hechos/distinct", R"({"field":"estadoo"})", 422, "field: campo desconocido 'estadoo' en la tabla hechos"},
+        {"/api/v1/hechos/distinct", R"({"filters":[]})", 422,
+            "field: obligatorio, el nombre de un campo de la tabla hechos"},
+        {"/api/v1/hechos/distinct", R"({"field":"estadoo"})", 422,
+            "field: campo desconocido 'estadoo' en la tabla hechos"},
         {"/api/v1/hechos/distinct", R"({"field":7})", 422, "field: debe ser el nombre de un campo; recibido un número"},
         {"/api/v1/hechos/distinct", R"({"field":"estado","limit":1001})", 422, "limit: debe estar entre 1 y 1000"},
         {"/api/v1/hechos/distinct", R"({"field":"estado","offset":-1})", 422, "offset: no puede ser negativo"},
-        {"/api/v1/hechos/distinct", R"({"field":"estado","order_by":"id"})", 422, "order_by: campo desconocido (admitidos: field, filters, limit, offset)"},
+        {"/api/v1/hechos/distinct", R"({"field":"estado","order_by":"id"})", 422,
+            "order_by: campo desconocido (admitidos: field, filters, limit, offset)"},
         {"/api/v1/hechos/distinct", R"({"field":"estado","filters":[{"field":"x","operator":"eq","value":1}]})", 422,
             "filters[0].field: campo desconocido 'x' en la tabla hechos"},
-        {"/api/v1/beneficios/distinct", R"({"field":"anio"})", 404, "La tabla 'beneficios' no admite búsqueda con filtros; usa GET /api/v1/beneficios/distinct?field="},
-        {"/api/v1/documentos/search", R"({"filters":[{"any":[]}]})", 422, "filters[0].any: debe ser una lista no vacía"},
-        {"/api/v1/documentos/search", R"({"filters":[{"any":{}}]})", 422, "filters[0].any: debe ser una lista no vacía"},
-        {"/api/v1/documentos/search", R"({"filters":[{"field":"estado","operator":"eq","value":"x"},{"any":[{"field":"estado","operator":"eq","value":"x"},{"field":"nada","operator":"eq","value":"x"}]}]})",
+        {"/api/v1/beneficios/distinct", R"({"field":"anio"})", 404,
+            "La tabla 'beneficios' no admite búsqueda con filtros; usa GET /api/v1/beneficios/distinct?field="},
+        {"/api/v1/documentos/search", R"({"filters":[{"any":[]}]})", 422,
+            "filters[0].any: debe ser una lista no vacía"},
+        {"/api/v1/documentos/search", R"({"filters":[{"any":{}}]})", 422,
+            "filters[0].any: debe ser una lista no vacía"},
+        {"/api/v1/documentos/search",
+            R"({"filters":[{"field":"estado","operator":"eq","value":"x"},{"any":[{"field":"estado","operator":"eq","value":"x"},{"field":"nada","operator":"eq","value":"x"}]}]})",
             422, "filters[1].any[1].field: campo desconocido 'nada' en la tabla documentos"},
-        {"/api/v1/documentos/search", R"({"filters":[{"any":[{"any":[]}]}]})", 422, "filters[0].any[0].any: los grupos any no se anidan"},
-        {"/api/v1/documentos/search", R"({"filters":[{"any":[{"field":"estado","operator":"eq","value":"x"}],"field":"estado"}]})",
-            422, "filters[0].field: campo desconocido (admitidos: any)"},
-        {"/api/v1/documentos/search", R"({"filters":[{"any":["estado"]}]})", 422, "filters[0].any[0]: debe ser un objeto"},
+        {"/api/v1/documentos/search", R"({"filters":[{"any":[{"any":[]}]}]})", 422,
+            "filters[0].any[0].any: los grupos any no se anidan"},
+        {"/api/v1/documentos/search",
+            R"({"filters":[{"any":[{"field":"estado","operator":"eq","value":"x"}],"field":"estado"}]})", 422,
+            "filters[0].field: campo desconocido (admitidos: any)"},
+        {"/api/v1/documentos/search", R"({"filters":[{"any":["estado"]}]})", 422,
+            "filters[0].any[0]: debe ser un objeto"},
     };
     for(auto const& c : cases)
     {
@@ -667,12 +696,15 @@ BOOST_AUTO_TEST_CASE(client_mistakes_are_4xx_with_a_detail_naming_the_problem)
             {"/api/v1/notas/distinct", 422, "field: obligatorio, el nombre de un campo de la tabla notas"},
             {"/api/v1/notas/distinct?field=", 422, "field: obligatorio"},
             {"/api/v1/notas/distinct?field=nada", 422, "field: campo desconocido 'nada' en la tabla notas"},
-            {"/api/v1/notas/distinct?field=nota%22%3B%20DROP%20TABLE%20notas", 422, "field: campo desconocido 'nota\"; DROP TABLE notas' en la tabla notas"},
+            {"/api/v1/notas/distinct?field=nota%22%3B%20DROP%20TABLE%20notas", 422,
+                "field: campo desconocido 'nota\"; DROP TABLE notas' en la tabla notas"},
             {"/api/v1/notas/distinct?field=tipo_nota&limit=0", 422, "limit: debe estar entre 1 y 1000 (recibido 0)"},
-            {"/api/v1/notas/distinct?field=tipo_nota&limit=1001", 422, "limit: debe estar entre 1 y 1000 (recibido 1001)"},
+            {"/api/v1/notas/distinct?field=tipo_nota&limit=1001", 422,
+                "limit: debe estar entre 1 y 1000 (recibido 1001)"},
             {"/api/v1/notas/distinct?field=tipo_nota&limit=x", 422, "limit: debe ser un número entero; recibido 'x'"},
             {"/api/v1/notas/distinct?field=tipo_nota&offset=-1", 422, "offset: no puede ser negativo"},
-            {"/api/v1/notas/distinct?field=tipo_nota&campo=x", 422, "campo: parámetro desconocido (admitidos: field, limit, offset)"},
+            {"/api/v1/notas/distinct?field=tipo_nota&campo=x", 422,
+                "campo: parámetro desconocido (admitidos: field, limit, offset)"},
             {"/api/v1/no-existe/distinct?field=x", 404, "Tabla no encontrada: 'no-existe'"},
             {"/api/v1/tables/no-existe", 404, "Tabla no encontrada: 'no-existe'"},
             {"/api/v1/tables/notas/x", 404, "Ruta no encontrada"},
@@ -706,7 +738,8 @@ BOOST_AUTO_TEST_CASE(wrong_methods_are_405_with_allow)
 
 BOOST_AUTO_TEST_CASE(a_body_over_one_mebibyte_is_413)
 {
-    std::string big = R"({"filters":[{"field":"nombre","operator":"eq","value":")" + std::string(1 << 20, 'x') + "\"}]}";
+    std::string big = R"({"filters":[{"field":"nombre","operator":"eq","value":")" + std::string(1 << 20, 'x') +
+        "\"}]}";
     auto r = post(ep(), "/api/v1/datos-relevantes/search", big);
     BOOST_TEST(r.status == 413u);
     BOOST_TEST(r.detail().find("1048576") != std::string::npos);
@@ -716,12 +749,11 @@ BOOST_AUTO_TEST_CASE(injection_attempts_change_nothing)
 {
     auto const& path = shared_server::get().db_path;
     auto const before = file_bytes(path);
-    for(std::string body : {
-            R"({"filters":[{"field":"nombre","operator":"eq","value":"x'); DROP TABLE iniciativas; --"}]})",
+    for(std::string body :
+        {R"({"filters":[{"field":"nombre","operator":"eq","value":"x'); DROP TABLE iniciativas; --"}]})",
             R"({"filters":[{"field":"nombre\" = '' OR 1=1; --","operator":"eq","value":"x"}]})",
             R"({"filters":[{"field":"nombre","operator":"is_null","value":"1; DELETE FROM hechos"}]})",
-            R"x({"order_by":"(SELECT 1)"})x",
-            R"({"order_by":"id","order_dir":"asc; DELETE FROM hechos"})",
+            R"x({"order_by":"(SELECT 1)"})x", R"({"order_by":"id","order_dir":"asc; DELETE FROM hechos"})",
             R"({"filters":[{"field":"nombre","operator":"like","value":"%' OR '1'='1"}]})",
             R"({"filters":[{"any":[{"field":"nombre","operator":"eq","value":"x') OR 1=1; DELETE FROM hechos; --"},{"field":"nombre\") OR (1=1","operator":"eq","value":"x"}]}]})",
             R"({"filters":[{"any":[{"field":"nombre","operator":"ilike","value":"%'); DROP TABLE hechos; --"}]}]})"})
@@ -731,7 +763,8 @@ BOOST_AUTO_TEST_CASE(injection_attempts_change_nothing)
         if(r.status == 200u)
             BOOST_TEST(r.json().as_object().contains("total"), body);
     }
-    for(std::string target : {"/api/v1/hechos/distinct?field=estado%22%20FROM%20hechos%3B%20DELETE%20FROM%20hechos%3B%20--",
+    for(std::string target :
+        {"/api/v1/hechos/distinct?field=estado%22%20FROM%20hechos%3B%20DELETE%20FROM%20hechos%3B%20--",
             "/api/v1/hechos/distinct?field=estado&limit=1%3B%20DELETE%20FROM%20hechos",
             "/api/v1/tables/hechos%3B%20DROP%20TABLE%20hechos"})
     {
@@ -757,8 +790,9 @@ BOOST_AUTO_TEST_CASE(random_bodies_never_get_a_500)
     std::vector<std::string> const pieces{"{", "}", "[", "]", ",", ":", R"("filters")", R"("field")", R"("operator")",
         R"("value")", R"("nombre")", R"("importe_2025")", R"("eq")", R"("in")", R"("ilike")", R"("is_null")", R"("%")",
         "null", "true", "1e308", "-1", "0", "99999999999999999999", R"("\u0000")", R"("\ud800")", R"("ñ")",
-        R"("order_by")", R"("limit")", R"("offset")", R"("group_by")", R"("metrics")", R"("op")", R"("sum")", R"("count")",
-        R"({"field":"nombre","operator":"eq","value":)", R"({"op":"avg","field":)", R"("any")", R"({"any":[)"};
+        R"("order_by")", R"("limit")", R"("offset")", R"("group_by")", R"("metrics")", R"("op")", R"("sum")",
+        R"("count")", R"({"field":"nombre","operator":"eq","value":)", R"({"op":"avg","field":)", R"("any")",
+        R"({"any":[)"};
     std::uint64_t state = 20251122;
     auto next = [&] {
         state ^= state << 13;
@@ -775,11 +809,12 @@ BOOST_AUTO_TEST_CASE(random_bodies_never_get_a_500)
             body += pieces[next() % pieces.size()];
         auto const which = next() % 3;
         std::string const target = which == 0 ? "/api/v1/datos-relevantes/search"
-            : which == 1                     ? "/api/v1/datos-relevantes/aggregate"
-                                             : "/api/v1/datos-relevantes/distinct";
+            : which == 1                      ? "/api/v1/datos-relevantes/aggregate"
+                                              : "/api/v1/datos-relevantes/distinct";
         auto const r = post(ep(), target, body);
         ++statuses[r.status];
-        BOOST_TEST((r.status == 200u || r.status == 400u || r.status == 422u), target << " " << body << " -> " << r.status);
+        BOOST_TEST((r.status == 200u || r.status == 400u || r.status == 422u),
+            target << " " << body << " -> " << r.status);
         if(r.status != 200u)
             BOOST_TEST(!r.detail().empty());
     }

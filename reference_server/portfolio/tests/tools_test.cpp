@@ -76,7 +76,8 @@ struct tool_runner
 
     agentio::tool_result call(std::string_view name, json::value args)
     {
-        auto f = asio::co_spawn(ioc,
+        auto f = asio::co_spawn(
+            ioc,
             [this, name, args = std::move(args)]() -> asio::awaitable<agentio::tool_result> {
                 agentio::tool_context ctx;
                 ctx.tool_name = name;
@@ -152,9 +153,10 @@ BOOST_AUTO_TEST_CASE(the_ten_tools_are_declared_in_their_documented_order)
     std::vector<std::string> names;
     for(auto const& d : portfolio::agent::portfolio_tools::descriptors())
         names.emplace_back(d.name);
-    BOOST_TEST((names == std::vector<std::string>{"buscar_iniciativas", "buscar_en_tabla", "obtener_iniciativa",
-                    "obtener_documentos", "contar_iniciativas", "totalizar_importes", "listar_tablas",
-                    "describir_tabla", "obtener_valores_campo", "generar_grafico"}));
+    BOOST_TEST((names ==
+        std::vector<std::string>{"buscar_iniciativas", "buscar_en_tabla", "obtener_iniciativa", "obtener_documentos",
+            "contar_iniciativas", "totalizar_importes", "listar_tablas", "describir_tabla", "obtener_valores_campo",
+            "generar_grafico"}));
     // Spanish parameter names, the documented defaults and bounds, in the schema the model reads.
     auto const schema = parse(agentio::schema_of<portfolio::agent::buscar_iniciativas::args>);
     auto const& props = schema.at("properties").as_object();
@@ -195,8 +197,8 @@ BOOST_AUTO_TEST_CASE(buscar_iniciativas_defaults_and_fields)
     BOOST_TEST(r.at("desplazamiento") == 0);
     BOOST_TEST(r.at("datos").as_array().size() == 50u);
     BOOST_TEST(r.at("datos").at(0).as_object().size() == 2u);
-    BOOST_TEST(r.at("datos").at(0).at("portfolio_id").as_string() == sql_strings(
-        "SELECT portfolio_id FROM datos_relevantes ORDER BY id LIMIT 1").at(0));
+    BOOST_TEST(r.at("datos").at(0).at("portfolio_id").as_string() ==
+        sql_strings("SELECT portfolio_id FROM datos_relevantes ORDER BY id LIMIT 1").at(0));
 
     auto const unknown = runner().error("buscar_iniciativas", parse(R"({"campos":["portfolio_id","nada"]})"));
     BOOST_TEST(unknown.starts_with("campos: campo desconocido 'nada' en la tabla datos_relevantes"), unknown);
@@ -219,7 +221,7 @@ BOOST_AUTO_TEST_CASE(configured_default_and_maximum_rows)
     BOOST_TEST(capped.at("limite") == 12);
     BOOST_TEST(rows(capped, "datos") == 12u);
 
-    BOOST_TEST(rows(configured.ok("buscar_en_tabla", parse(R"({"tabla":"hechos"})")), "datos") == 7u); // search
+    BOOST_TEST(rows(configured.ok("buscar_en_tabla", parse(R"({"tabla":"hechos"})")), "datos") == 7u);     // search
     BOOST_TEST(rows(configured.ok("buscar_en_tabla", parse(R"({"tabla":"beneficios"})")), "datos") == 7u); // listing
     BOOST_TEST(rows(configured.ok("obtener_documentos", json::object{}), "documentos") == 7u);
     BOOST_TEST(rows(configured.ok("obtener_documentos", parse(R"({"limite":50})")), "documentos") == 12u);
@@ -239,7 +241,8 @@ BOOST_AUTO_TEST_CASE(a_large_page_is_trimmed_to_whole_first_rows_with_a_note)
     for(std::size_t i = 0; i < datos.size(); ++i)
         BOOST_TEST(datos[i].at("portfolio_id").as_string() == expected[i]);
     std::string const nota(r.at("nota").as_string());
-    BOOST_TEST(nota.find("muestra los primeros " + std::to_string(datos.size()) + " de 500") != std::string::npos, nota);
+    BOOST_TEST(nota.find("muestra los primeros " + std::to_string(datos.size()) + " de 500") != std::string::npos,
+        nota);
     BOOST_TEST(nota.find("desplazamiento=" + std::to_string(10 + datos.size())) != std::string::npos, nota);
 }
 
@@ -251,7 +254,8 @@ BOOST_AUTO_TEST_CASE(buscar_en_tabla_searches_and_lists)
     BOOST_TEST(hechos.at("total") == sql_count(db, "SELECT count(*) FROM hechos WHERE estado = 'Aprobado'"));
     BOOST_TEST(hechos.at("datos").as_array().size() == 3u);
 
-    auto const beneficios = runner().ok("buscar_en_tabla", parse(R"({"tabla":"beneficios","limite":7,"desplazamiento":3})"));
+    auto const beneficios = runner().ok("buscar_en_tabla",
+        parse(R"({"tabla":"beneficios","limite":7,"desplazamiento":3})"));
     BOOST_TEST(beneficios.at("total") == sql_count(db, "SELECT count(*) FROM beneficios"));
     BOOST_TEST(beneficios.at("datos").as_array().size() == 7u);
     BOOST_TEST(beneficios.at("datos").at(0).at("id") == 4);
@@ -269,7 +273,8 @@ BOOST_AUTO_TEST_CASE(obtener_iniciativa_keeps_only_tables_with_data)
     {
         if(t.name == "parametros" || t.name == "etiquetas_destacadas" || t.name == "grupos_iniciativas")
             continue;
-        auto const n = sql_count(db, "SELECT count(*) FROM " + std::string(t.name) + " WHERE portfolio_id = '" + pid + "'");
+        auto const n = sql_count(db,
+            "SELECT count(*) FROM " + std::string(t.name) + " WHERE portfolio_id = '" + pid + "'");
         BOOST_TEST(tablas.contains(t.name) == (n > 0), t.name);
         if(n > 0 && !t.one_per_initiative && !r.as_object().contains("nota"))
             BOOST_TEST(tablas.at(t.name).as_array().size() == static_cast<std::size_t>(n), t.name);
@@ -277,7 +282,8 @@ BOOST_AUTO_TEST_CASE(obtener_iniciativa_keeps_only_tables_with_data)
     // A group: its components, without the empty role.
     auto const& grupos = tablas.at("grupos_iniciativas").as_object();
     BOOST_TEST(grupos.at("as_grupo").as_array().size() ==
-        static_cast<std::size_t>(sql_count(db, "SELECT count(*) FROM grupos_iniciativas WHERE portfolio_id = '" + pid + "'")));
+        static_cast<std::size_t>(sql_count(db,
+            "SELECT count(*) FROM grupos_iniciativas WHERE portfolio_id = '" + pid + "'")));
     BOOST_TEST(!grupos.contains("as_componente"));
 }
 
@@ -285,21 +291,25 @@ BOOST_AUTO_TEST_CASE(obtener_documentos_by_initiative_text_and_state)
 {
     auto db = shared_server::get().direct();
     std::string const pid = sql_strings("SELECT portfolio_id FROM documentos WHERE estado = 'Completado' "
-                                        "GROUP BY portfolio_id HAVING count(*) >= 2 ORDER BY portfolio_id LIMIT 1").at(0);
+                                        "GROUP BY portfolio_id HAVING count(*) >= 2 ORDER BY portfolio_id LIMIT 1")
+                                .at(0);
     auto const by_pid = runner().ok("obtener_documentos", json::object{{"portfolio_id", pid}});
     auto const n = sql_count(db, "SELECT count(*) FROM documentos WHERE portfolio_id = '" + pid + "'");
     BOOST_TEST(by_pid.at("total") == n);
     BOOST_TEST(by_pid.at("documentos").as_array().size() == static_cast<std::size_t>(n));
     for(auto const& d : by_pid.at("documentos").as_array())
     {
-        auto const items = sql_count(db, "SELECT count(*) FROM documentos_items WHERE documento_id = " +
-            std::to_string(d.at("id").as_int64()));
-        BOOST_TEST((d.as_object().contains("items") ? d.at("items").as_array().size() : 0u) == static_cast<std::size_t>(items));
+        auto const items = sql_count(db,
+            "SELECT count(*) FROM documentos_items WHERE documento_id = " + std::to_string(d.at("id").as_int64()));
+        BOOST_TEST((d.as_object().contains("items") ? d.at("items").as_array().size() : 0u) ==
+            static_cast<std::size_t>(items));
     }
 
     auto const by_text = runner().ok("obtener_documentos", parse(R"({"texto_busqueda":"riesgo","limite":5})"));
-    BOOST_TEST(by_text.at("total") == sql_count(db, "SELECT count(*) FROM documentos WHERE resumen_documento LIKE "
-                                                    "'%riesgo%' OR nombre_fichero LIKE '%riesgo%'"));
+    BOOST_TEST(by_text.at("total") ==
+        sql_count(db,
+            "SELECT count(*) FROM documentos WHERE resumen_documento LIKE "
+            "'%riesgo%' OR nombre_fichero LIKE '%riesgo%'"));
     auto const first_ids = sql_strings("SELECT id FROM documentos WHERE resumen_documento LIKE '%riesgo%' OR "
                                        "nombre_fichero LIKE '%riesgo%' ORDER BY id LIMIT 5");
     BOOST_TEST_REQUIRE(by_text.at("documentos").as_array().size() == 5u);
@@ -319,12 +329,14 @@ BOOST_AUTO_TEST_CASE(contar_iniciativas_counts_every_group_as_sql)
     auto const r = runner().ok("contar_iniciativas", parse(R"({"campo_agrupacion":"unidad"})"));
     BOOST_TEST(r.at("total_iniciativas") == sql_count(db, "SELECT count(*) FROM datos_relevantes"));
     auto const& grupos = r.at("grupos").as_array();
-    BOOST_TEST(grupos.size() == static_cast<std::size_t>(sql_count(db, "SELECT count(DISTINCT unidad) FROM datos_relevantes")));
+    BOOST_TEST(grupos.size() ==
+        static_cast<std::size_t>(sql_count(db, "SELECT count(DISTINCT unidad) FROM datos_relevantes")));
     std::int64_t previous = INT64_MAX;
     for(auto const& g : grupos)
     {
         std::string const unidad(g.at("valor").as_string());
-        BOOST_TEST(g.at("cantidad") == sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE unidad = '" + unidad + "'"));
+        BOOST_TEST(g.at("cantidad") ==
+            sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE unidad = '" + unidad + "'"));
         BOOST_TEST(g.at("cantidad").as_int64() <= previous);
         previous = g.at("cantidad").as_int64();
     }
@@ -339,15 +351,18 @@ BOOST_AUTO_TEST_CASE(contar_iniciativas_counts_every_group_as_sql)
         if(g.at("valor").is_null())
         {
             null_group = true;
-            BOOST_TEST(g.at("cantidad") == sql_count(db, "SELECT count(*) FROM datos_relevantes WHERE referente_bi IS "
-                                                         "NULL AND estado_de_la_iniciativa <> 'Cancelado'"));
+            BOOST_TEST(g.at("cantidad") ==
+                sql_count(db,
+                    "SELECT count(*) FROM datos_relevantes WHERE referente_bi IS "
+                    "NULL AND estado_de_la_iniciativa <> 'Cancelado'"));
         }
     BOOST_TEST(null_group);
 }
 
 BOOST_AUTO_TEST_CASE(totalizar_importes_sums_every_group_as_sql)
 {
-    auto const r = runner().ok("totalizar_importes", parse(R"({"campo_importe":"importe_2025","campo_agrupacion":"cluster",
+    auto const r = runner().ok("totalizar_importes",
+        parse(R"({"campo_importe":"importe_2025","campo_agrupacion":"cluster",
         "filtros":[{"field":"es_grupo","operator":"eq","value":0}]})"));
     BOOST_TEST(std::abs(r.at("total_general").to_number<double>() -
                    sql_double("SELECT sum(importe_2025) FROM datos_relevantes WHERE es_grupo = 0")) < 0.01);
@@ -356,8 +371,11 @@ BOOST_AUTO_TEST_CASE(totalizar_importes_sums_every_group_as_sql)
     {
         std::string const cluster(g.at("valor").as_string());
         double const total = g.at("total").to_number<double>();
-        BOOST_TEST(std::abs(total - sql_double("SELECT sum(importe_2025) FROM datos_relevantes WHERE es_grupo = 0 AND "
-                                               "cluster = '" + cluster + "'")) < 0.01, cluster);
+        BOOST_TEST(std::abs(total -
+                       sql_double("SELECT sum(importe_2025) FROM datos_relevantes WHERE es_grupo = 0 AND "
+                                  "cluster = '" +
+                           cluster + "'")) < 0.01,
+            cluster);
         BOOST_TEST(total <= previous);
         previous = total;
         auto db = shared_server::get().direct();
@@ -413,12 +431,14 @@ BOOST_AUTO_TEST_CASE(obtener_valores_campo_lists_distinct_values_as_sql)
     BOOST_TEST(tipos.at("total_distintos") == tipos_sql.size());
     BOOST_TEST(!tipos.as_object().contains("nota"));
 
-    auto const two = runner().ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"unidad","limite":2})"));
+    auto const two = runner().ok("obtener_valores_campo",
+        parse(R"({"tabla":"datos_relevantes","campo":"unidad","limite":2})"));
     BOOST_TEST(two.at("valores").as_array().size() == 2u);
     BOOST_TEST(two.at("total_distintos") == sql_strings("SELECT DISTINCT unidad FROM datos_relevantes").size());
 
     // The null value comes last.
-    auto const bi = runner().ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"referente_bi"})"));
+    auto const bi = runner().ok("obtener_valores_campo",
+        parse(R"({"tabla":"datos_relevantes","campo":"referente_bi"})"));
     BOOST_TEST(bi.at("valores").as_array().back().is_null());
 
     // Numbers by value; a table without /search is answered by the API too, exactly.
@@ -430,7 +450,8 @@ BOOST_AUTO_TEST_CASE(obtener_valores_campo_lists_distinct_values_as_sql)
     auto const contenidos = runner().ok("obtener_valores_campo",
         parse(R"({"tabla":"documentos_items","campo":"contenido","limite":3})"));
     BOOST_TEST(contenidos.at("valores").as_array().size() == 3u);
-    BOOST_TEST(contenidos.at("total_distintos") == sql_strings("SELECT DISTINCT contenido FROM documentos_items").size());
+    BOOST_TEST(contenidos.at("total_distintos") ==
+        sql_strings("SELECT DISTINCT contenido FROM documentos_items").size());
 }
 
 BOOST_AUTO_TEST_CASE(more_groups_than_the_api_lists_keep_exact_totals)
@@ -451,13 +472,15 @@ BOOST_AUTO_TEST_CASE(more_groups_than_the_api_lists_keep_exact_totals)
         auto const counts = t.ok("contar_iniciativas", parse(R"({"campo_agrupacion":"unidad"})"));
         BOOST_TEST(counts.at("grupos").as_array().size() == 5u);
         BOOST_TEST(counts.at("total_iniciativas") == sql_count(db, "SELECT count(*) FROM datos_relevantes"));
-        auto const sums = t.ok("totalizar_importes", parse(R"({"campo_importe":"importe_2024","campo_agrupacion":"unidad"})"));
+        auto const sums = t.ok("totalizar_importes",
+            parse(R"({"campo_importe":"importe_2024","campo_agrupacion":"unidad"})"));
         BOOST_TEST(sums.at("grupos").as_array().size() == 5u);
         BOOST_TEST(std::abs(sums.at("total_general").to_number<double>() -
                        sql_double("SELECT sum(importe_2024) FROM datos_relevantes")) < 0.01);
         BOOST_TEST(sums.at("cantidad") == sql_count(db, "SELECT count(*) FROM datos_relevantes"));
         // Distinct values are paged by the API: the first 5 in reading order, the exact number of them.
-        auto const values = t.ok("obtener_valores_campo", parse(R"({"tabla":"datos_relevantes","campo":"unidad","limite":5})"));
+        auto const values = t.ok("obtener_valores_campo",
+            parse(R"({"tabla":"datos_relevantes","campo":"unidad","limite":5})"));
         BOOST_TEST(values.at("valores").as_array().size() == 5u);
         BOOST_TEST(values.at("total_distintos") == sql_strings("SELECT DISTINCT unidad FROM datos_relevantes").size());
         BOOST_TEST(!values.as_object().contains("nota"));
@@ -514,7 +537,8 @@ BOOST_AUTO_TEST_CASE(each_tool_is_one_or_two_api_calls)
     agentio::http::client upstream_http(ioc.get_executor());
     recorder log;
     agentio::http::server<recording_proxy> proxy(ioc.get_executor(),
-        recording_proxy{&upstream_http, "http://127.0.0.1:" + std::to_string(shared_server::get().endpoint().port()), &log});
+        recording_proxy{&upstream_http, "http://127.0.0.1:" + std::to_string(shared_server::get().endpoint().port()),
+            &log});
     auto const ep = proxy.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
     proxy.start();
     auto guard = asio::make_work_guard(ioc);
@@ -596,12 +620,15 @@ BOOST_AUTO_TEST_CASE(unknown_tables_and_filters_on_listing_tables)
     BOOST_TEST(runner().error("buscar_en_tabla", parse(R"({"tabla":"usuarios"})")) == expected);
     BOOST_TEST(runner().error("describir_tabla", parse(R"({"tabla":"usuarios"})")) == expected);
     BOOST_TEST(runner().error("obtener_valores_campo", parse(R"({"tabla":"usuarios","campo":"x"})")) == expected);
-    BOOST_TEST(runner().error("buscar_en_tabla", parse(R"({"tabla":"sqlite_master"})")).starts_with("Tabla 'sqlite_master' no"));
+    BOOST_TEST(runner()
+                   .error("buscar_en_tabla", parse(R"({"tabla":"sqlite_master"})"))
+                   .starts_with("Tabla 'sqlite_master' no"));
 
     auto const crud = runner().error("buscar_en_tabla",
         parse(R"({"tabla":"beneficios","filtros":[{"field":"anio","operator":"eq","value":2025}]})"));
     BOOST_TEST(crud.starts_with("La tabla 'beneficios' no admite búsqueda con filtros"), crud);
-    BOOST_TEST(runner().error("buscar_en_tabla", parse(R"({"tabla":"notas","orden_campo":"fecha"})"))
+    BOOST_TEST(runner()
+                   .error("buscar_en_tabla", parse(R"({"tabla":"notas","orden_campo":"fecha"})"))
                    .starts_with("La tabla 'notas' no admite"));
 }
 
@@ -618,7 +645,8 @@ BOOST_AUTO_TEST_CASE(api_422_details_name_the_tools_parameters)
     auto const order = runner().error("buscar_en_tabla", parse(R"({"tabla":"hechos","orden_campo":"nada"})"));
     BOOST_TEST(order.starts_with("Error en los parámetros de búsqueda: orden_campo: campo desconocido 'nada'"), order);
     auto const field = runner().error("obtener_valores_campo", parse(R"({"tabla":"notas","campo":"nada"})"));
-    BOOST_TEST(field.starts_with("Error en los parámetros de búsqueda: campo: campo desconocido 'nada' en la tabla notas"),
+    BOOST_TEST(
+        field.starts_with("Error en los parámetros de búsqueda: campo: campo desconocido 'nada' en la tabla notas"),
         field);
 }
 
@@ -650,8 +678,10 @@ BOOST_AUTO_TEST_CASE(an_unreachable_api)
     auto const port = a.local_endpoint().port();
     a.close();
     tool_runner dead("http://127.0.0.1:" + std::to_string(port) + "/api/v1");
-    std::string const expected = "Error: No se puede conectar con la API. Asegúrate de que el backend está ejecutándose "
-                                 "en http://127.0.0.1:" + std::to_string(port) + "/api/v1.";
+    std::string const expected =
+        "Error: No se puede conectar con la API. Asegúrate de que el backend está ejecutándose "
+        "en http://127.0.0.1:" +
+        std::to_string(port) + "/api/v1.";
     BOOST_TEST(dead.error("buscar_iniciativas", json::object{}) == expected);
     BOOST_TEST(dead.error("listar_tablas", json::object{}) == expected);
     BOOST_TEST(dead.error("contar_iniciativas", parse(R"({"campo_agrupacion":"unidad"})")) == expected);
@@ -713,9 +743,13 @@ BOOST_AUTO_TEST_CASE(generar_grafico_saves_a_png_and_answers_markdown)
 BOOST_AUTO_TEST_CASE(the_chart_endpoint_serves_only_store_files)
 {
     auto& server = *shared_server::get().server;
-    auto const png = portfolio::charts::render_png(
-        {.type = portfolio::charts::chart_type::pie, .title = "Reparto", .categories = {"A", "B"},
-            .series = {{"s", {1, 3}}}, .x_label = {}, .y_label = {}, .unit = portfolio::charts::value_unit::number});
+    auto const png = portfolio::charts::render_png({.type = portfolio::charts::chart_type::pie,
+        .title = "Reparto",
+        .categories = {"A", "B"},
+        .series = {{"s", {1, 3}}},
+        .x_label = {},
+        .y_label = {},
+        .unit = portfolio::charts::value_unit::number});
     std::string const file = server.charts().save(png);
     auto const ep = shared_server::get().endpoint();
 
@@ -727,16 +761,19 @@ BOOST_AUTO_TEST_CASE(the_chart_endpoint_serves_only_store_files)
     BOOST_TEST(ok.body.size() == png.size());
     std::vector<unsigned char> pixels;
     unsigned w = 0, h = 0;
-    BOOST_TEST(lodepng::decode(pixels, w, h, reinterpret_cast<unsigned char const*>(ok.body.data()), ok.body.size()) == 0u);
+    BOOST_TEST(lodepng::decode(pixels, w, h, reinterpret_cast<unsigned char const*>(ok.body.data()), ok.body.size()) ==
+        0u);
     BOOST_TEST(w == 1500u);
     BOOST_TEST(h == 900u);
 
-    auto const head = test_http::raw(ep, "HEAD /api/v1/charts/" + file + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    auto const head = test_http::raw(ep,
+        "HEAD /api/v1/charts/" + file + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     BOOST_TEST(head.starts_with("HTTP/1.1 200"), head);
     BOOST_TEST(head.find("Content-Length: " + std::to_string(png.size())) != std::string::npos, head);
     BOOST_TEST(head.ends_with("\r\n\r\n"), head);
 
-    for(std::string target : std::vector<std::string>{"/api/v1/charts/" + std::string(32, 'a') + ".png", "/api/v1/charts/..%2Fportfolio.db",
+    for(std::string target :
+        std::vector<std::string>{"/api/v1/charts/" + std::string(32, 'a') + ".png", "/api/v1/charts/..%2Fportfolio.db",
             "/api/v1/charts/../portfolio.db", "/api/v1/charts/" + file.substr(0, 32), "/api/v1/charts/",
             "/api/v1/charts/" + file + "/x", "/api/v1/charts/%2E%2E%2F" + file})
     {

@@ -134,30 +134,25 @@ std::string orchestrator<Provider, Tools>::describe(llm::error const& e) const
     switch(e.what)
     {
     case llm::error::kind::connection:
-    case llm::error::kind::timeout:
-        return format_message(texts().provider_unreachable, {{"message", e.message}});
+    case llm::error::kind::timeout: return format_message(texts().provider_unreachable, {{"message", e.message}});
     case llm::error::kind::http_status:
-        return format_message(
-            texts().provider_http_error, {{"status", std::to_string(e.status)}, {"message", e.message}});
+        return format_message(texts().provider_http_error,
+            {{"status", std::to_string(e.status)}, {"message", e.message}});
     case llm::error::kind::stream_error:
         if(e.type == "overloaded_error")
             return std::string(texts().provider_overloaded);
         return format_message(texts().provider_stream_error, {{"message", e.message}});
-    case llm::error::kind::protocol:
-        return format_message(texts().provider_answer_cut, {{"message", e.message}});
-    case llm::error::kind::cancelled:
-        return std::string(texts().cancelled);
-    case llm::error::kind::configuration:
-        return e.message;
-    case llm::error::kind::overloaded:
-        return std::string(texts().server_overloaded);
+    case llm::error::kind::protocol: return format_message(texts().provider_answer_cut, {{"message", e.message}});
+    case llm::error::kind::cancelled: return std::string(texts().cancelled);
+    case llm::error::kind::configuration: return e.message;
+    case llm::error::kind::overloaded: return std::string(texts().server_overloaded);
     }
     return e.message;
 }
 
 template<llm::provider Provider, tool_catalog Tools>
-asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome> orchestrator<Provider, Tools>::call_tool(
-    llm::tool_use_block const& call) const
+asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome>
+orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
 {
     using namespace asio::experimental::awaitable_operators;
     auto const started = std::chrono::steady_clock::now();
@@ -166,8 +161,7 @@ asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome> orchestrat
     };
     if(call.input.is_null())
         co_return call_outcome{
-            tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})),
-            elapsed()};
+            tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})), elapsed()};
     auto const timeout = options_.limits.tool_timeout;
     tool_context ctx{.tool_name = call.name, .call_id = call.id, .deadline = started + timeout, .progress = {}};
     asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
@@ -178,8 +172,7 @@ asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome> orchestrat
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", seconds);
     co_return call_outcome{
-        tool_result::error(format_message(texts().tool_timed_out, {{"tool", call.name}, {"seconds", buf}})),
-        elapsed()};
+        tool_result::error(format_message(texts().tool_timed_out, {{"tool", call.name}, {"seconds", buf}})), elapsed()};
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -219,8 +212,8 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<void> orchestrator<Provider, Tools>::loop(
-    std::vector<llm::message>& conversation, Sink& sink, run_result& result) const
+asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
+    run_result& result) const
 {
     auto const started = std::chrono::steady_clock::now();
     std::vector<llm::stream_event> events;
@@ -233,9 +226,14 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
 
     for(unsigned iteration = 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
-        llm::request const request{.model = options_.model, .system = options_.system, .messages = conversation,
-            .tools = descriptors_, .choice = {}, .max_tokens = options_.max_tokens,
-            .temperature = options_.temperature, .thinking_budget = {}};
+        llm::request const request{.model = options_.model,
+            .system = options_.system,
+            .messages = conversation,
+            .tools = descriptors_,
+            .choice = {},
+            .max_tokens = options_.max_tokens,
+            .temperature = options_.temperature,
+            .thinking_budget = {}};
         std::optional<llm::response> response;
         std::string round_text;
         for(unsigned attempt = 0;; ++attempt)
@@ -316,9 +314,10 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
                 {
                     auto const& o = outcomes[i];
                     result.tools.push_back({calls[i]->name, o.duration, o.result.is_error});
-                    event const ev = tool_call{calls[i]->name, summarize_input(calls[i]->input), calls[i]->input, round_text,
-                        summarize_result(o.result),
-                        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
+                    event const ev = tool_call{calls[i]->name, summarize_input(calls[i]->input), calls[i]->input,
+                        round_text, summarize_result(o.result),
+                        static_cast<std::uint64_t>(
+                            std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
                         iteration, o.result.is_error};
                     results.content.emplace_back(detail::to_result_block(calls[i]->id, o.result));
                     if(!co_await detail::emit(sink, ev))
@@ -327,8 +326,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
                 conversation.push_back(std::move(results)); // invalidates `calls`
             }
             continue;
-        case llm::stop_reason::pause_turn:
-            continue; // the assistant content went back in; the model resumes
+        case llm::stop_reason::pause_turn: continue; // the assistant content went back in; the model resumes
         case llm::stop_reason::max_tokens:
         {
             event const ev = failure(std::string(texts().token_limit));
@@ -350,8 +348,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(
                 detail::stop_run();
             co_return;
         }
-        default:
-            break;
+        default: break;
         }
         event const finished = done{result.usage, result.rounds};
         if(!co_await detail::emit(sink, finished))

@@ -68,7 +68,7 @@ inline std::string lower_first(std::string s)
     return s;
 }
 
-} // detail
-} // agentio::http
+} // namespace detail
+} // namespace agentio::http
 
 #endif

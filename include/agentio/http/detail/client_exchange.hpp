@@ -103,10 +103,10 @@ struct target
     bool host_is_ip = false;
     std::string host; // lower case, no brackets
     std::uint16_t port = 0;
-    std::string authority; // for Host and CONNECT: host, and the port unless the default
+    std::string authority;      // for Host and CONNECT: host, and the port unless the default
     std::string request_target; // origin form: path and query
-    std::string display; // host:port, in messages
-    std::string authorization; // from user:password@ in the URL
+    std::string display;        // host:port, in messages
+    std::string authorization;  // from user:password@ in the URL
 };
 
 inline client_error make_error(system::error_code code, std::string message)
@@ -230,11 +230,7 @@ struct exchange
 {
     static constexpr std::size_t chunk_capacity = 16 * 1024;
 
-    explicit exchange(std::shared_ptr<client_state> s)
-        : state(std::move(s))
-        , strand(asio::make_strand(state->ex))
-    {
-    }
+    explicit exchange(std::shared_ptr<client_state> s) : state(std::move(s)), strand(asio::make_strand(state->ex)) {}
 
     exchange(exchange const&) = delete;
     exchange& operator=(exchange const&) = delete;
@@ -264,8 +260,8 @@ struct exchange
     bool request_keep_alive = true;
     bool is_head = false;
     bool finished = false; // the body was read to the end
-    bool reading = false; // a body read is pending on the connection
-    client_error failure; // sticky: a failed stream keeps failing
+    bool reading = false;  // a body read is pending on the connection
+    client_error failure;  // sticky: a failed stream keeps failing
 
     // Returns the slot, the connection closed with it.
     void drop() noexcept
@@ -286,8 +282,8 @@ struct exchange
     void complete() noexcept
     {
         finished = true;
-        bool const reusable = conn && parser && parser->is_done() && parser->get().keep_alive() &&
-            request_keep_alive && conn->buffer.size() == 0;
+        bool const reusable = conn && parser && parser->is_done() && parser->get().keep_alive() && request_keep_alive &&
+            conn->buffer.size() == 0;
         if(!reusable)
         {
             drop();
@@ -380,8 +376,7 @@ struct exchange
             switch(parse_proxy_url(proxy_url, route))
             {
             case proxy_parse::ok: break;
-            case proxy_parse::bad_url:
-                return make_error(client_errc::bad_url, "invalid proxy URL '" + proxy_url + "'");
+            case proxy_parse::bad_url: return make_error(client_errc::bad_url, "invalid proxy URL '" + proxy_url + "'");
             case proxy_parse::unsupported_scheme:
                 return make_error(client_errc::unsupported_scheme,
                     "unsupported proxy URL '" + proxy_url + "' (only http:// proxies)");
@@ -434,8 +429,7 @@ struct exchange
                     co_return cancelled_error();
                 co_return make_error(client_errc::total_timeout,
                     "timed out after " + describe_duration(total) + " waiting for a free connection to " +
-                        where.display + " (" + std::to_string(state->opts.max_connections_per_origin) +
-                        " in use)");
+                        where.display + " (" + std::to_string(state->opts.max_connections_per_origin) + " in use)");
             }
             a.conn = std::move(a.wait->conn);
             if(is_cancelled(cs))
@@ -449,8 +443,8 @@ struct exchange
         co_return client_error{};
     }
 
-    asio::awaitable<client_error> resolve(std::string const& host, std::uint16_t port,
-        clock_type::time_point until, asio::cancellation_state cs, std::vector<tcp::endpoint>& out)
+    asio::awaitable<client_error> resolve(std::string const& host, std::uint16_t port, clock_type::time_point until,
+        asio::cancellation_state cs, std::vector<tcp::endpoint>& out)
     {
         auto const ex = co_await asio::this_coro::executor;
         auto rs = std::make_shared<resolve_state>(state->ex, ex);
@@ -559,8 +553,9 @@ struct exchange
                 std::string reason(res.reason());
                 if(reason.empty())
                     reason = std::string(bhttp::obsolete_reason(res.result()));
-                co_return make_error(client_errc::proxy_refused, peer + " refused CONNECT to " + where.display +
-                        ": " + std::to_string(res.result_int()) + " " + reason);
+                co_return make_error(client_errc::proxy_refused,
+                    peer + " refused CONNECT to " + where.display + ": " + std::to_string(res.result_int()) + " " +
+                        reason);
             }
             if(conn->buffer.size() != 0)
                 co_return make_error(client_errc::proxy_refused,
@@ -590,8 +585,9 @@ struct exchange
                     ERR_GET_REASON(static_cast<unsigned long>(hec.value())) == SSL_R_CERTIFICATE_VERIFY_FAILED)
                 {
                     long const result = SSL_get_verify_result(tls.native_handle());
-                    co_return make_error(client_errc::tls_verify_failed, "certificate verify failed for " +
-                            where.display + " (" + X509_verify_cert_error_string(result) + ")");
+                    co_return make_error(client_errc::tls_verify_failed,
+                        "certificate verify failed for " + where.display + " (" +
+                            X509_verify_cert_error_string(result) + ")");
                 }
                 co_return make_error(hec,
                     "TLS handshake with " + where.display + " failed: " + lower_first(hec.message()));
@@ -640,18 +636,21 @@ struct exchange
         if(ec == beast::error::timeout)
             return timeout_error(where.display);
         if(ec == bhttp::error::header_limit)
-            return make_error(client_errc::header_too_large, "response header exceeds " +
-                    std::to_string(state->opts.max_header_bytes) + " bytes from " + where.display);
+            return make_error(client_errc::header_too_large,
+                "response header exceeds " + std::to_string(state->opts.max_header_bytes) + " bytes from " +
+                    where.display);
         if(ec == bhttp::error::body_limit)
             return make_error(client_errc::body_too_large,
                 "response body exceeds " + std::to_string(max_body) + " bytes from " + where.display);
         if(is_closed_by_peer(ec))
-            return make_error(client_errc::closed_before_response, "server " + where.display +
-                    " closed the connection before responding" + (sent ? "" : " (while the request was sent)"));
+            return make_error(client_errc::closed_before_response,
+                "server " + where.display + " closed the connection before responding" +
+                    (sent ? "" : " (while the request was sent)"));
         if(ec.category() == system::error_code(bhttp::error::end_of_stream).category())
             return make_error(ec, "invalid HTTP response from " + where.display + ": " + lower_first(ec.message()));
-        return make_error(ec, (sent ? "error reading the response from " : "error sending the request to ") +
-                where.display + ": " + lower_first(ec.message()));
+        return make_error(ec,
+            (sent ? "error reading the response from " : "error sending the request to ") + where.display + ": " +
+                lower_first(ec.message()));
     }
 
     // Opens: slot, connection, request, header. A reused connection that
@@ -700,9 +699,9 @@ struct exchange
         if(is_closed_by_peer(ec))
         {
             auto const length = parser->content_length();
-            return make_error(client_errc::closed_mid_body, "server closed the connection mid-body (" +
-                    std::to_string(body_bytes) + (length ? " of " + std::to_string(*length) : std::string()) +
-                    " bytes) from " + where.display);
+            return make_error(client_errc::closed_mid_body,
+                "server closed the connection mid-body (" + std::to_string(body_bytes) +
+                    (length ? " of " + std::to_string(*length) : std::string()) + " bytes) from " + where.display);
         }
         if(ec.category() == system::error_code(bhttp::error::end_of_stream).category())
             return make_error(ec,
@@ -755,8 +754,8 @@ struct exchange
     // ---------------------------------------------------------------------
     // Entry points, one per public operation (each runs as its own co_spawn).
 
-    static asio::awaitable<std::tuple<client_error, client_response>> run_request(
-        std::shared_ptr<exchange> x, client_request creq)
+    static asio::awaitable<std::tuple<client_error, client_response>> run_request(std::shared_ptr<exchange> x,
+        client_request creq)
     {
         co_await asio::this_coro::throw_if_cancelled(false);
         co_await asio::this_coro::reset_cancellation_state(asio::enable_partial_cancellation(), to_terminal{});
@@ -781,8 +780,8 @@ struct exchange
         co_return std::tuple{std::move(err), std::move(res)};
     }
 
-    static asio::awaitable<std::tuple<client_error, response_stream>> run_open(
-        std::shared_ptr<exchange> x, client_request creq)
+    static asio::awaitable<std::tuple<client_error, response_stream>> run_open(std::shared_ptr<exchange> x,
+        client_request creq)
     {
         co_await asio::this_coro::throw_if_cancelled(false);
         co_await asio::this_coro::reset_cancellation_state(asio::enable_partial_cancellation(), to_terminal{});
@@ -866,6 +865,6 @@ void launch(asio::any_io_executor const& io_ex, asio::strand<asio::any_io_execut
         asio::bind_cancellation_slot(coroutine_slot, asio::bind_executor(handler_ex, std::move(complete))));
 }
 
-} // agentio::http::detail
+} // namespace agentio::http::detail
 
 #endif

@@ -135,11 +135,7 @@ public:
     // expires at the request's deadline and is cancelled to grant the slot.
     struct waiter
     {
-        explicit waiter(asio::any_io_executor strand_ex)
-            : ex(strand_ex)
-            , timer(strand_ex)
-        {
-        }
+        explicit waiter(asio::any_io_executor strand_ex) : ex(strand_ex), timer(strand_ex) {}
 
         asio::any_io_executor ex; // the waiting coroutine's strand
         asio::steady_timer timer;
@@ -381,6 +377,6 @@ private:
     bool const watch_idle_;
 };
 
-} // agentio::http::detail
+} // namespace agentio::http::detail
 
 #endif

@@ -46,7 +46,7 @@ struct proxy_route
     std::string host; // without brackets
     std::uint16_t port = 0;
     std::string authorization; // "Basic …" or empty
-    std::string display; // host:port, for messages and pool keys
+    std::string display;       // host:port, for messages and pool keys
 };
 
 // "host:port" with brackets around IPv6 addresses.
@@ -142,12 +142,12 @@ inline bool no_proxy_entry_matches(std::string_view entry, std::string_view host
         if(host_ip.is_v4())
         {
             auto const net = boost::asio::ip::make_network_v4(cidr, ec);
-            return !ec && boost::asio::ip::make_network_v4(host_ip.to_v4(), net.prefix_length()).canonical() ==
-                net.canonical();
+            return !ec &&
+                boost::asio::ip::make_network_v4(host_ip.to_v4(), net.prefix_length()).canonical() == net.canonical();
         }
         auto const net = boost::asio::ip::make_network_v6(cidr, ec);
-        return !ec && boost::asio::ip::make_network_v6(host_ip.to_v6(), net.prefix_length()).canonical() ==
-            net.canonical();
+        return !ec &&
+            boost::asio::ip::make_network_v6(host_ip.to_v6(), net.prefix_length()).canonical() == net.canonical();
     }
 
     auto const entry_ip = boost::asio::ip::make_address(std::string(entry), ec);
@@ -190,6 +190,6 @@ inline bool no_proxy_matches(std::string_view list, std::string_view host, std::
     return false;
 }
 
-} // agentio::http::detail
+} // namespace agentio::http::detail
 
 #endif

@@ -33,11 +33,10 @@ inline bool client_error::retryable() const noexcept
         return false;
     return code == client_errc::connect_timeout || code == client_errc::idle_timeout ||
         code == client_errc::total_timeout || code == client_errc::closed_before_response ||
-        code == client_errc::closed_mid_body || code == error::connection_refused ||
-        code == error::connection_reset || code == error::connection_aborted || code == error::broken_pipe ||
-        code == error::eof || code == error::timed_out || code == error::host_unreachable ||
-        code == error::network_unreachable || code == error::network_down || code == error::network_reset ||
-        code == error::host_not_found_try_again;
+        code == client_errc::closed_mid_body || code == error::connection_refused || code == error::connection_reset ||
+        code == error::connection_aborted || code == error::broken_pipe || code == error::eof ||
+        code == error::timed_out || code == error::host_unreachable || code == error::network_unreachable ||
+        code == error::network_down || code == error::network_reset || code == error::host_not_found_try_again;
 }
 
 inline proxy_settings proxy_settings::from_environment()
@@ -210,6 +209,6 @@ inline asio::any_io_executor client::get_executor() const noexcept
     return state_->ex;
 }
 
-} // agentio::http
+} // namespace agentio::http
 
 #endif

@@ -78,7 +78,8 @@ inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // Handlers build one message for both (and errors such as 404/405 have a
 // body); the generator yields the header's bytes first, and a header ends at
 // its first empty line.
-inline asio::awaitable<system::error_code> write_header_only(beast::tcp_stream& stream, beast::http::message_generator& reply)
+inline asio::awaitable<system::error_code> write_header_only(beast::tcp_stream& stream,
+    beast::http::message_generator& reply)
 {
     std::string header;
     system::error_code ec;
@@ -130,9 +131,10 @@ inline std::optional<response> answer_to_read_error(system::error_code const& ec
             opt.error_body);
     if(ec == beast::http::error::buffer_overflow)
         return make_error_response(status::request_header_fields_too_large,
-            "a chunk header or the trailer exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes",
-            11, false, opt.error_body);
-    return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false, opt.error_body);
+            "a chunk header or the trailer exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11,
+            false, opt.error_body);
+    return make_error_response(status::bad_request, "malformed HTTP request: " + ec.message(), 11, false,
+        opt.error_body);
 }
 
 inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
@@ -151,7 +153,7 @@ inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
     }
 }
 
-} // detail
+} // namespace detail
 
 namespace detail {
 
@@ -168,7 +170,12 @@ class usage_ledger
 public:
     explicit usage_ledger(server_options const& o) : opt_(o) {}
 
-    enum class admission { ok, server_full, address_full };
+    enum class admission
+    {
+        ok,
+        server_full,
+        address_full
+    };
 
     admission open(asio::ip::address const& a)
     {
@@ -261,7 +268,7 @@ struct connection_control
 {
     asio::any_io_executor strand;
     beast::tcp_stream* stream = nullptr; // null once the connection has ended
-    bool idle = true; // waiting for a request head with nothing of it read yet
+    bool idle = true;                    // waiting for a request head with nothing of it read yet
 };
 
 // Why a request head must be refused before its body is read (RFC 9112
@@ -321,15 +328,12 @@ inline std::optional<framing_error> check_framing(beast::http::request_header<> 
     return std::nullopt;
 }
 
-} // detail
+} // namespace detail
 
 template<request_handler Handler>
 struct server<Handler>::shared_state
 {
-    shared_state(Handler h, server_options o)
-        : handler(std::move(h))
-        , options(std::move(o))
-        , ledger(options)
+    shared_state(Handler h, server_options o) : handler(std::move(h)), options(std::move(o)), ledger(options)
     {
         options.max_header_bytes = (std::min<std::uint32_t>)(options.max_header_bytes, 65535);
     }
@@ -450,11 +454,10 @@ void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::f
         if(then)
             then();
     };
-    asio::co_spawn(acceptor_.get_executor(), drain(this, shared_, grace, std::move(done)),
-        [](std::exception_ptr ep) {
-            if(ep)
-                detail::log_unexpected("shutdown", ep);
-        });
+    asio::co_spawn(acceptor_.get_executor(), drain(this, shared_, grace, std::move(done)), [](std::exception_ptr ep) {
+        if(ep)
+            detail::log_unexpected("shutdown", ep);
+    });
 }
 
 template<request_handler Handler>
@@ -549,7 +552,7 @@ inline asio::awaitable<system::error_code> write_answer(beast::tcp_stream& strea
     co_return system::error_code{};
 }
 
-} // detail
+} // namespace detail
 
 template<request_handler Handler>
 asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream,
@@ -570,11 +573,10 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
 
     switch(state->ledger.open(peer))
     {
-    case detail::usage_ledger::admission::ok:
-        break;
+    case detail::usage_ledger::admission::ok: break;
     case detail::usage_ledger::admission::server_full:
-        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections", 11, false,
-            opt.error_body));
+        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections", 11,
+            false, opt.error_body));
         co_return;
     case detail::usage_ledger::admission::address_full:
         co_await send_and_close(make_error_response(bhttp::status::service_unavailable,
@@ -627,7 +629,8 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         {
             if(auto refused = detail::check_framing(parser.get()))
             {
-                co_await send_and_close(make_error_response(refused->status, refused->detail, 11, false, opt.error_body));
+                co_await send_and_close(make_error_response(refused->status, refused->detail, 11, false,
+                    opt.error_body));
                 co_await linger(stream);
                 break;
             }
@@ -678,8 +681,8 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         if(failure)
         {
             detail::log_unexpected("handler", failure);
-            co_await send_and_close(make_error_response(bhttp::status::internal_server_error,
-                "internal server error", version, false, opt.error_body));
+            co_await send_and_close(make_error_response(bhttp::status::internal_server_error, "internal server error",
+                version, false, opt.error_body));
             break;
         }
 
@@ -747,6 +750,6 @@ inline std::size_t raise_open_file_limit() noexcept
     return static_cast<std::size_t>(lim.rlim_cur);
 }
 
-} // agentio::http
+} // namespace agentio::http
 
 #endif

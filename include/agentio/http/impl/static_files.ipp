@@ -152,8 +152,9 @@ inline static_files static_files::load(std::filesystem::path const& dir, static_
             continue;
         // A content-hashed name never changes meaning.
         bool const hashed = !w.options_.immutable_prefix.empty() && relative.starts_with(w.options_.immutable_prefix);
-        w.files_.emplace("/" + relative, make_file(detail::read_file(it->path()), detail::content_type_of(it->path()),
-                                             hashed ? "public, max-age=31536000, immutable" : "public, max-age=3600"));
+        w.files_.emplace("/" + relative,
+            make_file(detail::read_file(it->path()), detail::content_type_of(it->path()),
+                hashed ? "public, max-age=31536000, immutable" : "public, max-age=3600"));
     }
     return w;
 }

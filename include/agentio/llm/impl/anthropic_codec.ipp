@@ -167,7 +167,8 @@ inline error error_from_body(unsigned status, std::string_view body)
         }
     }
     if(e.message.empty())
-        e.message = "HTTP " + std::to_string(status) + (body.empty() ? std::string() : ": " + std::string(body.substr(0, 200)));
+        e.message = "HTTP " + std::to_string(status) +
+            (body.empty() ? std::string() : ": " + std::string(body.substr(0, 200)));
     return e;
 }
 
@@ -198,11 +199,12 @@ inline std::optional<response> parse_response_body(std::string_view body, error&
             if(type == "text")
                 r.assistant.content.emplace_back(text_block{std::string(detail::string_at(block, "text"))});
             else if(type == "thinking")
-                r.assistant.content.emplace_back(thinking_block{
-                    std::string(detail::string_at(block, "thinking")), std::string(detail::string_at(block, "signature"))});
+                r.assistant.content.emplace_back(thinking_block{std::string(detail::string_at(block, "thinking")),
+                    std::string(detail::string_at(block, "signature"))});
             else if(type == "tool_use")
             {
-                tool_use_block t{std::string(detail::string_at(block, "id")), std::string(detail::string_at(block, "name")),
+                tool_use_block t{std::string(detail::string_at(block, "id")),
+                    std::string(detail::string_at(block, "name")),
                     block.contains("input") ? block.at("input") : json::value(json::object{}), {}};
                 t.raw_input = to_json_text(t.input);
                 r.assistant.content.emplace_back(std::move(t));
@@ -293,8 +295,8 @@ inline std::optional<error> stream_decoder::feed(sse::event const& e, std::vecto
             return protocol("content_block_start without index or content_block");
         auto const index = i->to_number<std::size_t>();
         if(index != blocks_.size())
-            return protocol("content_block_start with index " + std::to_string(index) + ", expected "
-                + std::to_string(blocks_.size()));
+            return protocol("content_block_start with index " + std::to_string(index) + ", expected " +
+                std::to_string(blocks_.size()));
         auto const& block = cb->get_object();
         auto const block_type = detail::string_at(block, "type");
         produced_ = true;

@@ -65,8 +65,9 @@ inline json::object make_request_body(request const& r, wire_options const& opti
                     text += t->text;
                 else if(auto const* c = std::get_if<tool_use_block>(&b))
                     calls.push_back({{"id", c->id}, {"type", "function"},
-                        {"function", {{"name", c->name},
-                                         {"arguments", c->raw_input.empty() ? to_json_text(c->input) : c->raw_input}}}});
+                        {"function",
+                            {{"name", c->name},
+                                {"arguments", c->raw_input.empty() ? to_json_text(c->input) : c->raw_input}}}});
                 // thinking and provider-specific blocks have no OpenAI form
             }
             json::object msg{{"role", "assistant"}};
@@ -174,7 +175,8 @@ inline error error_from_body(unsigned status, std::string_view body)
                 e.type = code;
         }
     if(e.message.empty())
-        e.message = "HTTP " + std::to_string(status) + (body.empty() ? std::string() : ": " + std::string(body.substr(0, 200)));
+        e.message = "HTTP " + std::to_string(status) +
+            (body.empty() ? std::string() : ": " + std::string(body.substr(0, 200)));
     return e;
 }
 
@@ -220,7 +222,8 @@ inline std::optional<response> parse_response_body(std::string_view body, error&
                     t.raw_input = detail::string_at(f->get_object(), "arguments");
                 }
                 boost::system::error_code pec;
-                auto input = json::parse(t.raw_input.empty() ? std::string_view("{}") : std::string_view(t.raw_input), pec);
+                auto input = json::parse(t.raw_input.empty() ? std::string_view("{}") : std::string_view(t.raw_input),
+                    pec);
                 t.input = pec ? json::value() : std::move(input);
                 r.assistant.content.emplace_back(std::move(t));
             }
@@ -332,7 +335,8 @@ inline std::optional<response> stream_decoder::finish(error& failure)
     for(auto& call : calls_)
     {
         boost::system::error_code ec;
-        auto input = json::parse(call.raw_input.empty() ? std::string_view("{}") : std::string_view(call.raw_input), ec);
+        auto input = json::parse(call.raw_input.empty() ? std::string_view("{}") : std::string_view(call.raw_input),
+            ec);
         call.input = ec ? json::value() : std::move(input);
         response_.assistant.content.emplace_back(std::move(call));
     }

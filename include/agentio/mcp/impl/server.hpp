@@ -19,7 +19,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
-
 #include <algorithm>
 #include <charconv>
 #include <exception>
@@ -27,8 +26,8 @@
 
 namespace agentio::mcp {
 
-inline constexpr std::array<std::string_view, 8> log_level_names{
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+inline constexpr std::array<std::string_view, 8> log_level_names{"debug", "info", "notice", "warning", "error",
+    "critical", "alert", "emergency"};
 
 inline std::optional<log_level> parse_log_level(std::string_view name) noexcept
 {
@@ -104,8 +103,8 @@ inline asio::awaitable<client_reply> session::request(std::string_view method, j
     }
     if(reply)
         co_return std::move(*reply);
-    co_return client_reply{nullptr, json::object{{"code", -32001}, {"message", "Request timed out: no answer to " +
-        std::string(method)}}};
+    co_return client_reply{nullptr,
+        json::object{{"code", -32001}, {"message", "Request timed out: no answer to " + std::string(method)}}};
 }
 
 inline void session::resolve(json::object const& response)
@@ -146,7 +145,10 @@ class in_flight_entry
 {
 public:
     in_flight_entry(std::mutex& m, Map& map, std::string key, asio::any_io_executor ex)
-        : mutex_(m), map_(map), key_(std::move(key)), request_(std::make_shared<typename Map::mapped_type::element_type>())
+        : mutex_(m)
+        , map_(map)
+        , key_(std::move(key))
+        , request_(std::make_shared<typename Map::mapped_type::element_type>())
     {
         request_->executor = std::move(ex);
         std::lock_guard lock(mutex_);
@@ -203,9 +205,9 @@ inline json::object server_info(implementation const& info)
 inline std::string_view capability_for(std::string_view method) noexcept
 {
     return method == "sampling/createMessage" ? "sampling"
-        : method == "elicitation/create"     ? "elicitation"
-        : method == "roots/list"             ? "roots"
-                                             : "";
+        : method == "elicitation/create"      ? "elicitation"
+        : method == "roots/list"              ? "roots"
+                                              : "";
 }
 
 inline json::object missing_capability_error(json::value const& id, std::string_view capability)
@@ -251,10 +253,12 @@ inline asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session&
     {
         std::string const method(request.at("method").get_string());
         auto const* request_params = request.get_object().if_contains("params");
-        json::object sent = request_params && request_params->is_object() ? request_params->get_object() : json::object{};
+        json::object sent = request_params && request_params->is_object() ? request_params->get_object()
+                                                                          : json::object{};
         auto reply = co_await s.request(method, std::move(sent), channel);
         if(!reply.ok())
-            co_return std::pair{json::object{}, "the client did not answer " + method + ": " + to_json_text(reply.error)};
+            co_return std::pair{json::object{},
+                "the client did not answer " + method + ": " + to_json_text(reply.error)};
         answers[key] = std::move(reply.result);
     }
     co_return std::pair{std::move(answers), std::string()};
@@ -264,7 +268,9 @@ inline asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session&
 
 template<tool_catalog Tools>
 server<Tools>::server(Tools const& tools, server_options options)
-    : tools_(&tools), options_(std::move(options)), state_key_(detail::new_state_key())
+    : tools_(&tools)
+    , options_(std::move(options))
+    , state_key_(detail::new_state_key())
 {
 }
 
@@ -377,7 +383,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s,
                     describe(o, r);
                     list.push_back(std::move(o));
                 }
-            co_return jsonrpc::make_result(id, json::object{{templates ? "resourceTemplates" : "resources", std::move(list)}});
+            co_return jsonrpc::make_result(id,
+                json::object{{templates ? "resourceTemplates" : "resources", std::move(list)}});
         }
         if(method == "resources/read")
             co_return read_resource(params, id);
@@ -481,8 +488,8 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
     auto invalid = [&](std::string message) { return jsonrpc::make_error(id, jsonrpc::invalid_params, message); };
     auto const* meta = params.if_contains("_meta");
     if(!meta || !meta->is_object())
-        return invalid("Invalid params: _meta is required, with " + std::string(detail::meta_protocol_version) + " and " +
-            std::string(detail::meta_client_capabilities));
+        return invalid("Invalid params: _meta is required, with " + std::string(detail::meta_protocol_version) +
+            " and " + std::string(detail::meta_client_capabilities));
     auto const* version = meta->get_object().if_contains(detail::meta_protocol_version);
     if(!version || !version->is_string())
         return invalid("Invalid params: _meta." + std::string(detail::meta_protocol_version) + " must be a string");
@@ -495,7 +502,8 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
         auto error = jsonrpc::make_error(id, jsonrpc::unsupported_protocol_version,
             "Unsupported protocol version: " + std::string(requested) +
                 (is_supported_protocol_version(requested) ? " without a session (send initialize first)" : ""));
-        error.at("error").as_object()["data"] = json::object{{"supported", std::move(supported)}, {"requested", requested}};
+        error.at("error").as_object()["data"] = json::object{{"supported", std::move(supported)},
+            {"requested", requested}};
         return error;
     }
     auto const* caps = meta->get_object().if_contains(detail::meta_client_capabilities);
@@ -629,9 +637,11 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
         if(auto const* t = std::get_if<text_content>(&block))
             content.push_back(json::object{{"type", "text"}, {"text", t->text}});
         else if(auto const* img = std::get_if<image_content>(&block))
-            content.push_back(json::object{{"type", "image"}, {"data", img->base64_data}, {"mimeType", img->mime_type}});
+            content.push_back(json::object{{"type", "image"}, {"data", img->base64_data},
+                {"mimeType", img->mime_type}});
         else if(auto const* audio = std::get_if<audio_content>(&block))
-            content.push_back(json::object{{"type", "audio"}, {"data", audio->base64_data}, {"mimeType", audio->mime_type}});
+            content.push_back(json::object{{"type", "audio"}, {"data", audio->base64_data},
+                {"mimeType", audio->mime_type}});
         else if(auto const* res = std::get_if<resource_content>(&block))
         {
             json::object embedded{{"uri", res->uri}};
@@ -731,9 +741,11 @@ asio::awaitable<json::object> server<Tools>::get_prompt(session& s, json::object
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
         co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: name must be a string");
-    auto it = std::find_if(prompts_.begin(), prompts_.end(), [&](prompt const& p) { return p.name == name->get_string(); });
+    auto it = std::find_if(prompts_.begin(), prompts_.end(),
+        [&](prompt const& p) { return p.name == name->get_string(); });
     if(it == prompts_.end())
-        co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Unknown prompt: " + std::string(name->get_string()));
+        co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
+            "Unknown prompt: " + std::string(name->get_string()));
     std::map<std::string, std::string> args;
     if(auto const* a = params.if_contains("arguments"); a && a->is_object())
         for(auto const& kv : a->get_object())
@@ -763,14 +775,16 @@ asio::awaitable<json::object> server<Tools>::get_prompt(session& s, json::object
                 break;
             }
             if(auto const missing = detail::missing_input_capability(s, *r.input_requests); missing == "method")
-                co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: an input request of the prompt has no method");
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error,
+                    "Internal error: an input request of the prompt has no method");
             else if(!missing.empty())
                 co_return detail::missing_capability_error(id, missing);
             if(s.stateless())
                 co_return jsonrpc::make_result(id,
                     json::object{{"resultType", "input_required"}, {"inputRequests", std::move(*r.input_requests)}});
             if(round + 1 >= options_.max_input_rounds)
-                co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: the prompt kept asking for input");
+                co_return jsonrpc::make_error(id, jsonrpc::internal_error,
+                    "Internal error: the prompt kept asking for input");
             auto [given, refused] = co_await detail::ask_inputs(s, *r.input_requests, channel);
             if(!refused.empty())
                 co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: " + refused);
@@ -798,13 +812,15 @@ json::object server<Tools>::complete(json::object const& params, json::value con
         return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: argument needs name and value");
     std::vector<std::string> values;
     if(complete_)
-        values = complete_(ref->get_object(), std::string(arg_name->get_string()), std::string(arg_value->get_string()));
+        values = complete_(ref->get_object(), std::string(arg_name->get_string()),
+            std::string(arg_value->get_string()));
     std::size_t const total = values.size();
     json::array list;
     for(std::size_t i = 0; i < values.size() && i < 100; ++i) // the spec's page: 100 values at most
         list.push_back(json::string(values[i]));
-    return jsonrpc::make_result(id, json::object{{"completion",
-        json::object{{"values", std::move(list)}, {"total", total}, {"hasMore", total > 100}}}});
+    return jsonrpc::make_result(id,
+        json::object{
+            {"completion", json::object{{"values", std::move(list)}, {"total", total}, {"hasMore", total > 100}}}});
 }
 
 template<tool_catalog Tools>
@@ -863,20 +879,23 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
     std::string missing_capability; // 2026-07-28: the call fails with -32021 naming it
     auto& client = ctx.extensions.set(client_channel{});
     client.ask = [&s, &channel, &missing_capability](std::string method,
-                         json::object request_params) -> asio::awaitable<client_reply> {
+                     json::object request_params) -> asio::awaitable<client_reply> {
         // Only what the client said it can do: the capability each request needs.
         std::string_view const needs = detail::capability_for(method);
         if(!needs.empty() && !s.client_can(needs))
         {
             if(s.stateless())
                 missing_capability = needs;
-            co_return client_reply{nullptr, json::object{{"code", jsonrpc::method_not_found},
-                {"message", "The client does not offer " + std::string(needs)}}};
+            co_return client_reply{nullptr,
+                json::object{{"code", jsonrpc::method_not_found},
+                    {"message", "The client does not offer " + std::string(needs)}}};
         }
         if(s.stateless()) // 2026-07-28 has no server-to-client requests (input_required is not offered)
-            co_return client_reply{nullptr, json::object{{"code", jsonrpc::method_not_found},
-                {"message", "The server cannot ask the client within a " + std::string(stateless_protocol_version) +
-                        " request"}}};
+            co_return client_reply{nullptr,
+                json::object{{"code", jsonrpc::method_not_found},
+                    {"message",
+                        "The server cannot ask the client within a " + std::string(stateless_protocol_version) +
+                            " request"}}};
         co_return co_await s.request(method, std::move(request_params), channel);
     };
 
@@ -887,7 +906,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         if(auto const* answers = params.if_contains("inputResponses"); answers && !answers->is_null())
         {
             if(!answers->is_object())
-                co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: inputResponses must be an object");
+                co_return jsonrpc::make_error(id, jsonrpc::invalid_params,
+                    "Invalid params: inputResponses must be an object");
             client.input_responses = answers->get_object();
         }
         if(auto const* sealed = params.if_contains("requestState"); sealed && !sealed->is_null())
@@ -933,7 +953,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
 
         // The tool needs input: only what the client can give.
         if(auto const missing = detail::missing_input_capability(s, wanted->requests); missing == "method")
-            co_return jsonrpc::make_error(id, jsonrpc::internal_error, "Internal error: an input request of the tool has no method");
+            co_return jsonrpc::make_error(id, jsonrpc::internal_error,
+                "Internal error: an input request of the tool has no method");
         else if(!missing.empty())
             co_return detail::missing_capability_error(id, missing);
         if(s.stateless())
@@ -946,8 +967,8 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
         // A session: the server asks the client itself, then calls the tool again with the answers.
         if(round + 1 >= options_.max_input_rounds)
         {
-            result = tool_result::error("The tool asked for input more than " + std::to_string(options_.max_input_rounds) +
-                " times");
+            result = tool_result::error("The tool asked for input more than " +
+                std::to_string(options_.max_input_rounds) + " times");
             break;
         }
         auto [answers, refused] = co_await detail::ask_inputs(s, wanted->requests, channel);

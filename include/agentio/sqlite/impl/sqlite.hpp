@@ -24,7 +24,7 @@ namespace agentio::sqlite {
 namespace detail {
 // The connection owned by the query_pool worker running on this thread.
 inline thread_local connection* worker_connection = nullptr;
-} // detail
+} // namespace detail
 
 template<class Function, class CompletionToken, class Result>
 auto query_pool::async_run(Function&& f, CompletionToken&& token)
@@ -36,8 +36,7 @@ auto query_pool::async_run(Function&& f, CompletionToken&& token)
     auto initiation = [this](auto handler, auto fn) {
         // The handler's executor must stay alive until the result is delivered,
         // and the result must be delivered there, not on a worker thread.
-        auto handler_ex = asio::prefer(
-            asio::get_associated_executor(handler, context_.get_executor()),
+        auto handler_ex = asio::prefer(asio::get_associated_executor(handler, context_.get_executor()),
             asio::execution::outstanding_work.tracked);
         asio::post(context_,
             [handler = std::move(handler), fn = std::move(fn), handler_ex = std::move(handler_ex)]() mutable {
@@ -54,10 +53,10 @@ auto query_pool::async_run(Function&& f, CompletionToken&& token)
                 asio::dispatch(handler_ex, asio::append(std::move(handler), std::move(ep), std::move(result)));
             });
     };
-    return asio::async_initiate<CompletionToken, void(std::exception_ptr, Result)>(
-        std::move(initiation), token, std::forward<Function>(f));
+    return asio::async_initiate<CompletionToken, void(std::exception_ptr, Result)>(std::move(initiation), token,
+        std::forward<Function>(f));
 }
 
-} // agentio::sqlite
+} // namespace agentio::sqlite
 
 #endif

@@ -42,8 +42,8 @@ inline bool is_introspection_pragma(std::string_view name, char const* value) no
             return true;
     if(value)
         return false; // a value means setting it
-    for(std::string_view readable : {"query_only", "user_version", "schema_version", "page_size", "page_count",
-            "encoding", "data_version"})
+    for(std::string_view readable :
+        {"query_only", "user_version", "schema_version", "page_size", "page_count", "encoding", "data_version"})
         if(name == readable)
             return true;
     return false;
@@ -62,14 +62,12 @@ inline int read_only_authorizer(void*, int action, char const* arg1, char const*
     case SQLITE_RECURSIVE:
     case SQLITE_TRANSACTION: // BEGIN/COMMIT hold a read snapshot; nothing to write
         return SQLITE_OK;
-    case SQLITE_PRAGMA:
-        return arg1 && is_introspection_pragma(arg1, arg2) ? SQLITE_OK : SQLITE_DENY;
-    default:
-        return SQLITE_DENY;
+    case SQLITE_PRAGMA: return arg1 && is_introspection_pragma(arg1, arg2) ? SQLITE_OK : SQLITE_DENY;
+    default: return SQLITE_DENY;
     }
 }
 
-} // detail
+} // namespace detail
 
 inline system::error_category const& error_category() noexcept
 {
@@ -216,8 +214,7 @@ inline void statement::append_row_json(std::string& out) const
 // ---------------------------------------------------------------------------
 // json_row_writer
 
-inline json_row_writer::json_row_writer(statement const& stmt)
-    : stmt_(&stmt)
+inline json_row_writer::json_row_writer(statement const& stmt) : stmt_(&stmt)
 {
     int const n = stmt.column_count();
     keys_.reserve(static_cast<std::size_t>(n));
@@ -323,8 +320,8 @@ inline system::result<statement> connection::cached(std::string_view sql)
     if(cache_->size() >= max_cached)
         cache_->clear();
     sqlite3_stmt* s = nullptr;
-    int rc = sqlite3_prepare_v3(
-        handle_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+    int rc = sqlite3_prepare_v3(handle_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &s,
+        nullptr);
     if(rc != SQLITE_OK)
         return make_error_code(rc);
     cache_->emplace(std::string(sql), std::unique_ptr<sqlite3_stmt, finalizer>(s));
@@ -362,8 +359,7 @@ inline read_transaction::~read_transaction()
 // ---------------------------------------------------------------------------
 // query_pool
 
-inline query_pool::query_pool(std::vector<connection> connections)
-    : connections_(std::move(connections))
+inline query_pool::query_pool(std::vector<connection> connections) : connections_(std::move(connections))
 {
     if(connections_.empty())
         throw std::invalid_argument("agentio::sqlite::query_pool needs at least one connection");
@@ -387,6 +383,6 @@ inline query_pool::~query_pool()
         t.join();
 }
 
-} // agentio::sqlite
+} // namespace agentio::sqlite
 
 #endif

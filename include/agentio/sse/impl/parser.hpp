@@ -159,6 +159,6 @@ inline end_state parser::finish() noexcept
     return state;
 }
 
-} // agentio::sse
+} // namespace agentio::sse
 
 #endif

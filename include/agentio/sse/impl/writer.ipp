@@ -47,7 +47,7 @@ public:
 
 inline constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
 
-} // detail
+} // namespace detail
 
 inline system::error_category const& error_category() noexcept
 {
@@ -201,8 +201,8 @@ inline asio::awaitable<void> writer::pump()
         system::error_code ec;
         std::size_t n = 0;
         if(chunked_)
-            std::tie(ec, n) = co_await asio::async_write(
-                stream_, http::make_chunk(asio::buffer(inflight_)), detail::tuple_awaitable);
+            std::tie(ec, n) = co_await asio::async_write(stream_, http::make_chunk(asio::buffer(inflight_)),
+                detail::tuple_awaitable);
         else
             std::tie(ec, n) = co_await asio::async_write(stream_, asio::buffer(inflight_), detail::tuple_awaitable);
         written_ += n;
@@ -292,6 +292,6 @@ inline asio::awaitable<system::error_code> writer::finish()
     co_return failure_;
 }
 
-} // agentio::sse
+} // namespace agentio::sse
 
 #endif

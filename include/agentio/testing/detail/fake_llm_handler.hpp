@@ -32,10 +32,10 @@ struct fake_llm_handler
 {
     std::shared_ptr<fake_llm_state> state;
 
-    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
-        http::request&& req, boost::beast::tcp_stream& stream);
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(http::request&& req,
+        boost::beast::tcp_stream& stream);
 };
 
-} // agentio::testing::detail
+} // namespace agentio::testing::detail
 
 #endif

@@ -151,9 +151,7 @@ inline response_plan make_plan(scripted_response const& r, scenario const& s, co
         planned_block b;
         b.kind = block_kind::tool_use;
         b.name = call.name;
-        b.id = !call.id.empty() ? call.id
-            : p == provider::anthropic ? anthropic_tool_use_id()
-                                       : openai_call_id();
+        b.id = !call.id.empty() ? call.id : p == provider::anthropic ? anthropic_tool_use_id() : openai_call_id();
         b.input = call.input;
         bool const derived = !call.input_fragments.empty() && call.input.is_object() && call.input.get_object().empty();
         if(!call.input_fragments.empty())
@@ -274,8 +272,8 @@ inline std::string openai_completion_body(response_plan const& plan)
     out.append(R"(,"system_fingerprint":)");
     append_json_string(out, openai_fingerprint());
     out.append(R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)");
-    auto const text = std::find_if(
-        plan.blocks.begin(), plan.blocks.end(), [](auto const& b) { return b.kind == block_kind::text; });
+    auto const text = std::find_if(plan.blocks.begin(), plan.blocks.end(),
+        [](auto const& b) { return b.kind == block_kind::text; });
     if(text == plan.blocks.end())
         out.append("null");
     else
@@ -306,7 +304,6 @@ inline std::string openai_completion_body(response_plan const& plan)
     return out;
 }
 
-
-} // agentio::testing::detail
+} // namespace agentio::testing::detail
 
 #endif

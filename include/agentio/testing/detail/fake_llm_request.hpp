@@ -272,7 +272,8 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
         if(role == "user")
             last_user = i;
         if(role == "assistant")
-            if(auto const* calls = m->if_contains("tool_calls"); calls && calls->is_array() && !calls->get_array().empty())
+            if(auto const* calls = m->if_contains("tool_calls");
+                calls && calls->is_array() && !calls->get_array().empty())
             {
                 in_tool_run = true;
                 calls_at = i;
@@ -299,7 +300,6 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
     return std::nullopt;
 }
 
-
-} // agentio::testing::detail
+} // namespace agentio::testing::detail
 
 #endif

@@ -227,8 +227,9 @@ private:
     scripted_response read_response(json::value const& v)
     {
         auto const& o = object(v);
-        check_keys(o, {"when_last_tool_result_contains", "thinking", "thinking_signature", "text", "tool_calls",
-                          "stop_reason", "usage", "faults"});
+        check_keys(o,
+            {"when_last_tool_result_contains", "thinking", "thinking_signature", "text", "tool_calls", "stop_reason",
+                "usage", "faults"});
         scripted_response r;
         if(auto const* w = o.if_contains("when_last_tool_result_contains"))
             r.when_last_tool_result_contains = string(*w, "when_last_tool_result_contains");
@@ -311,17 +312,20 @@ private:
             {"stall", fault_kind::stall}, {"disconnect", fault_kind::disconnect},
             {"slow_tokens", fault_kind::slow_tokens}};
         std::string const kind = string(required(o, "kind"), "kind");
-        auto const it = std::find_if(std::begin(kinds), std::end(kinds), [&](auto const& k) { return k.first == kind; });
+        auto const it = std::find_if(std::begin(kinds), std::end(kinds),
+            [&](auto const& k) { return k.first == kind; });
         if(it == std::end(kinds))
-            fail_at("kind", "unknown fault '" + kind +
+            fail_at("kind",
+                "unknown fault '" + kind +
                     "' (expected http_error, midstream_error, truncate, stall, disconnect or slow_tokens)");
         fault f;
         f.kind = it->second;
         switch(f.kind)
         {
         case fault_kind::http_error:
-            check_keys(o, {"kind", "status", "retry_after", "retry_after_ms", "x_should_retry", "error_type",
-                              "message", "times"});
+            check_keys(o,
+                {"kind", "status", "retry_after", "retry_after_ms", "x_should_retry", "error_type", "message",
+                    "times"});
             f.status = static_cast<unsigned>(uint(required(o, "status"), "status", 599));
             if(f.status < 400)
                 fail_at("status", "an http_error needs a status from 400 to 599");
@@ -335,9 +339,7 @@ private:
         case fault_kind::midstream_error:
             check_keys(o, {"kind", "after_events", "error_type", "message", "times"});
             break;
-        case fault_kind::truncate:
-            check_keys(o, {"kind", "after_events", "times"});
-            break;
+        case fault_kind::truncate: check_keys(o, {"kind", "after_events", "times"}); break;
         case fault_kind::stall:
             check_keys(o, {"kind", "after_events", "ms", "times"});
             if(auto const* ms = o.if_contains("ms"))
@@ -416,8 +418,8 @@ inline void read_scenario_file(std::filesystem::path const& path, std::vector<sc
         out.push_back(reader.read_scenario(jv));
 }
 
-} // detail
+} // namespace detail
 
-} // agentio::testing
+} // namespace agentio::testing
 
 #endif

@@ -176,8 +176,8 @@ private:
         system::error_code ec;
         std::size_t n = 0;
         if(chunked_)
-            std::tie(ec, n) =
-                co_await asio::async_write(stream_, beast::http::make_chunk(asio::buffer(buffer_)), use_tuple);
+            std::tie(ec, n) = co_await asio::async_write(stream_, beast::http::make_chunk(asio::buffer(buffer_)),
+                use_tuple);
         else
             std::tie(ec, n) = co_await asio::async_write(stream_, asio::buffer(buffer_), use_tuple);
         if(ec || gone_)
@@ -198,12 +198,13 @@ private:
             buffer_.clear();
             if(provider_ == provider::anthropic)
             {
-                std::string_view const type =
-                    f.error_type.empty() ? std::string_view("overloaded_error") : std::string_view(f.error_type);
-                sse::append_event(buffer_, {.type = "error",
-                                               .data = anthropic_error_event(type,
-                                                   f.error_message.empty() ? anthropic_error_message(type)
-                                                                           : std::string_view(f.error_message))});
+                std::string_view const type = f.error_type.empty() ? std::string_view("overloaded_error")
+                                                                   : std::string_view(f.error_type);
+                sse::append_event(buffer_,
+                    {.type = "error",
+                        .data = anthropic_error_event(type,
+                            f.error_message.empty() ? anthropic_error_message(type)
+                                                    : std::string_view(f.error_message))});
             }
             else
             {
@@ -219,19 +220,14 @@ private:
             stopped_ = true; // finish() ends the body after the error, as the API does
             co_return false;
         }
-        case fault_kind::truncate:
-            stopped_ = true;
-            co_return false;
-        case fault_kind::disconnect:
-            close(f.reset);
-            co_return false;
+        case fault_kind::truncate: stopped_ = true; co_return false;
+        case fault_kind::disconnect: close(f.reset); co_return false;
         case fault_kind::stall:
             if(co_await pause(f.duration))
                 co_return true;
             co_return stop_gone();
         case fault_kind::http_error:
-        case fault_kind::slow_tokens:
-            break;
+        case fault_kind::slow_tokens: break;
         }
         co_return true;
     }
@@ -258,8 +254,8 @@ private:
 inline auto beside_watch(event_stream& es, asio::awaitable<void> producer)
 {
     auto const ex = es.get_executor();
-    return asio::experimental::make_parallel_group(
-        asio::co_spawn(ex, std::move(producer), asio::deferred), asio::co_spawn(ex, es.watch(), asio::deferred));
+    return asio::experimental::make_parallel_group(asio::co_spawn(ex, std::move(producer), asio::deferred),
+        asio::co_spawn(ex, es.watch(), asio::deferred));
 }
 
 // Neither coroutine throws by design; should one, say so and go on.
@@ -309,7 +305,9 @@ inline asio::awaitable<void> send_anthropic_events(event_stream& es, response_pl
         append_json_number(data, index);
         switch(b.kind)
         {
-        case block_kind::thinking: data.append(R"(,"content_block":{"type":"thinking","thinking":"","signature":""}})"); break;
+        case block_kind::thinking:
+            data.append(R"(,"content_block":{"type":"thinking","thinking":"","signature":""}})");
+            break;
         case block_kind::text: data.append(R"(,"content_block":{"type":"text","text":""}})"); break;
         case block_kind::tool_use:
             data.append(R"(,"content_block":{"type":"tool_use","id":)");
@@ -425,8 +423,8 @@ inline asio::awaitable<void> send_openai_events(event_stream& es, response_plan 
         data.append("}]}");
     };
 
-    bool const has_text = std::any_of(
-        plan.blocks.begin(), plan.blocks.end(), [](auto const& b) { return b.kind == block_kind::text; });
+    bool const has_text = std::any_of(plan.blocks.begin(), plan.blocks.end(),
+        [](auto const& b) { return b.kind == block_kind::text; });
     chunk([&](std::string& out) {
         out.append(has_text ? R"({"role":"assistant","content":"","refusal":null})"
                             : R"({"role":"assistant","content":null})");
@@ -530,8 +528,8 @@ inline asio::awaitable<void> answer_with_fault(event_stream& es, beast::tcp_stre
         if(!ec)
         {
             // Named, not discarded: see the note at the top of this section.
-            [[maybe_unused]] auto const [wec, wn] = co_await asio::async_write(
-                stream, asio::buffer(res.body().data(), res.body().size() / 2), use_tuple);
+            [[maybe_unused]] auto const [wec, wn] = co_await asio::async_write(stream,
+                asio::buffer(res.body().data(), res.body().size() / 2), use_tuple);
         }
         es.close(false);
         co_return;
@@ -539,7 +537,6 @@ inline asio::awaitable<void> answer_with_fault(event_stream& es, beast::tcp_stre
     [[maybe_unused]] auto const [wec, wn] = co_await bhttp::async_write(stream, res, use_tuple);
 }
 
-
-} // agentio::testing::detail
+} // namespace agentio::testing::detail
 
 #endif

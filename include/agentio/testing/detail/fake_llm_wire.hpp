@@ -61,11 +61,26 @@ inline std::string make_id(std::string_view prefix, std::size_t random_chars)
     return id;
 }
 
-inline std::string anthropic_message_id() { return make_id("msg_01", 22); }
-inline std::string anthropic_tool_use_id() { return make_id("toolu_01", 22); }
-inline std::string anthropic_request_id() { return make_id("req_011C", 20); }
-inline std::string openai_completion_id() { return make_id("chatcmpl-", 29); }
-inline std::string openai_call_id() { return make_id("call_", 24); }
+inline std::string anthropic_message_id()
+{
+    return make_id("msg_01", 22);
+}
+inline std::string anthropic_tool_use_id()
+{
+    return make_id("toolu_01", 22);
+}
+inline std::string anthropic_request_id()
+{
+    return make_id("req_011C", 20);
+}
+inline std::string openai_completion_id()
+{
+    return make_id("chatcmpl-", 29);
+}
+inline std::string openai_call_id()
+{
+    return make_id("call_", 24);
+}
 inline std::string openai_request_id()
 {
     std::string id = "req_";
@@ -111,7 +126,6 @@ inline std::string make_signature(std::string_view seed)
 
 // --- UTF-8 -------------------------------------------------------------------
 
-
 // The smallest boundary at or after byte `i`.
 inline std::size_t utf8_ceil(std::string_view s, std::size_t i) noexcept
 {
@@ -145,8 +159,8 @@ inline std::size_t next_text_piece(std::string_view rest, std::size_t index, pro
 {
     if(piece_chars != 0)
         return agentio::detail::utf8_code_point_prefix(rest, piece_chars);
-    std::size_t const words =
-        p == provider::anthropic ? anthropic_words[index % anthropic_words.size()] : openai_words[index % openai_words.size()];
+    std::size_t const words = p == provider::anthropic ? anthropic_words[index % anthropic_words.size()]
+                                                       : openai_words[index % openai_words.size()];
     std::size_t end = 0;
     for(std::size_t w = 0; w < words && end < rest.size(); ++w)
     {
@@ -159,7 +173,8 @@ inline std::size_t next_text_piece(std::string_view rest, std::size_t index, pro
             break; // the next word would make the piece too long
         end = next;
     }
-    return std::min(end, agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points)); // one very long word is cut
+    return std::min(end,
+        agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points)); // one very long word is cut
 }
 
 /// Length in bytes of the next fragment of argument text.
@@ -338,6 +353,6 @@ inline std::string_view openai_finish_reason(std::string_view stop_reason) noexc
     return stop_reason;
 }
 
-} // agentio::testing::detail
+} // namespace agentio::testing::detail
 
 #endif

@@ -170,8 +170,8 @@ struct exchange
         if(p == provider::anthropic)
         {
             std::string_view const t = type.empty() ? anthropic_error_type(status) : type;
-            return error({status, std::string(t),
-                std::string(message.empty() ? anthropic_error_message(t) : message), {}, {}});
+            return error({status, std::string(t), std::string(message.empty() ? anthropic_error_message(t) : message),
+                {}, {}});
         }
         auto e = openai_error_for(status);
         if(!type.empty())
@@ -211,8 +211,8 @@ inline std::optional<api_failure> check_key(std::string const& expected, http::r
     if(key && *key == expected)
         return std::nullopt;
     if(p == provider::anthropic)
-        return api_failure{401, "authentication_error", key ? "invalid x-api-key" : "x-api-key header is required",
-            {}, {}};
+        return api_failure{401, "authentication_error", key ? "invalid x-api-key" : "x-api-key header is required", {},
+            {}};
     if(!key)
         return api_failure{401, "invalid_request_error",
             "You didn't provide an API key. You need to provide your API key in an Authorization header using "
@@ -259,8 +259,8 @@ inline active_faults select_faults(scripted_response const& r, std::size_t attem
     return a;
 }
 
-inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_handler::operator()(
-    http::request&& req, beast::tcp_stream& stream)
+inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_handler::operator()(http::request&& req,
+    beast::tcp_stream& stream)
 {
     namespace bhttp = beast::http;
     using result = std::optional<bhttp::message_generator>;
@@ -304,14 +304,14 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_h
             co_return result(x.error(anthropic_invalid("anthropic-version: header is required")));
         version = it->value();
         if(version != "2023-06-01" && version != "2026-10-21")
-            co_return result(x.error(anthropic_invalid("anthropic-version: unknown version '" +
-                std::string(version) + "' (this fake accepts 2023-06-01 and 2026-10-21)")));
+            co_return result(x.error(anthropic_invalid("anthropic-version: unknown version '" + std::string(version) +
+                "' (this fake accepts 2023-06-01 and 2026-10-21)")));
     }
 
     if(parse_ec || !body.is_object())
     {
         std::string const why = parse_ec ? "the body is not valid JSON: " + parse_ec.message()
-                                          : std::string("the body must be a JSON object");
+                                         : std::string("the body must be a JSON object");
         co_return result(x.error(x.p == provider::anthropic ? anthropic_invalid(why) : openai_invalid(why)));
     }
     conversation c;
@@ -411,7 +411,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_h
     co_return std::nullopt;
 }
 
-} // detail
+} // namespace detail
 
 // ================================================================================
 // fake_llm
@@ -499,6 +499,6 @@ inline void fake_llm::reset()
     state_->attempts.clear();
 }
 
-} // agentio::testing
+} // namespace agentio::testing
 
 #endif

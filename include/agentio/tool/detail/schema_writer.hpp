@@ -72,10 +72,28 @@ private:
 class schema_writer
 {
 public:
-    constexpr void begin_object() { value_prefix(); out_ += '{'; push(); }
-    constexpr void end_object() { out_ += '}'; pop(); }
-    constexpr void begin_array() { value_prefix(); out_ += '['; push(); }
-    constexpr void end_array() { out_ += ']'; pop(); }
+    constexpr void begin_object()
+    {
+        value_prefix();
+        out_ += '{';
+        push();
+    }
+    constexpr void end_object()
+    {
+        out_ += '}';
+        pop();
+    }
+    constexpr void begin_array()
+    {
+        value_prefix();
+        out_ += '[';
+        push();
+    }
+    constexpr void end_array()
+    {
+        out_ += ']';
+        pop();
+    }
 
     constexpr void key(std::string_view k)
     {
@@ -85,9 +103,21 @@ public:
         after_key_ = true;
     }
 
-    constexpr void string(std::string_view s) { value_prefix(); append_string(s); }
-    constexpr void raw(std::string_view json) { value_prefix(); out_ += json; }
-    constexpr void boolean(bool b) { value_prefix(); out_ += b ? "true" : "false"; }
+    constexpr void string(std::string_view s)
+    {
+        value_prefix();
+        append_string(s);
+    }
+    constexpr void raw(std::string_view json)
+    {
+        value_prefix();
+        out_ += json;
+    }
+    constexpr void boolean(bool b)
+    {
+        value_prefix();
+        out_ += b ? "true" : "false";
+    }
 
     constexpr void integer(std::int64_t v)
     {
@@ -99,7 +129,11 @@ public:
         append_unsigned(magnitude);
     }
 
-    constexpr void unsigned_integer(std::uint64_t v) { value_prefix(); append_unsigned(v); }
+    constexpr void unsigned_integer(std::uint64_t v)
+    {
+        value_prefix();
+        append_unsigned(v);
+    }
 
     constexpr std::string_view text() const noexcept { return out_.view(); }
 
@@ -343,8 +377,8 @@ constexpr bool valid_tool_name(std::string_view name)
         return false;
     for(char c : name)
     {
-        bool const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-            || c == '.' || c == '-';
+        bool const ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+            c == '.' || c == '-';
         if(!ok)
             return false;
     }

@@ -21,7 +21,6 @@ namespace agentio {
 
 namespace detail {
 
-
 inline void shorten_and_prune(boost::json::value& v, compact_options const& options, compact_report& report)
 {
     if(auto* s = v.if_string())

@@ -27,8 +27,8 @@ std::span<tool_descriptor const> toolset<Tools...>::descriptors()
 }
 
 template<class... Tools>
-asio::awaitable<tool_result> toolset<Tools...>::call(
-    std::string_view name, json::value const& arguments, tool_context& ctx) const
+asio::awaitable<tool_result> toolset<Tools...>::call(std::string_view name, json::value const& arguments,
+    tool_context& ctx) const
 {
     auto const index = index_of(name);
     if(!index)
@@ -36,14 +36,14 @@ asio::awaitable<tool_result> toolset<Tools...>::call(
         std::string available;
         for(auto n : names)
             available += (available.empty() ? "" : ", ") + std::string(n);
-        co_return tool_result::error(
-            detail::toolset_messages::unknown_tool(options_.validation.texts, name, available));
+        co_return tool_result::error(detail::toolset_messages::unknown_tool(options_.validation.texts, name,
+            available));
     }
     if constexpr(size > 0)
     {
         // One switch over the index; each case is a direct call of the tool.
-        co_return co_await boost::mp11::mp_with_index<size>(
-            *index, [&](auto i) { return this->template call_at<decltype(i)::value>(arguments, ctx); });
+        co_return co_await boost::mp11::mp_with_index<size>(*index,
+            [&](auto i) { return this->template call_at<decltype(i)::value>(arguments, ctx); });
     }
     co_return tool_result{}; // unreachable: an empty toolset has no index
 }
@@ -73,8 +73,8 @@ asio::awaitable<tool_result> toolset<Tools...>::call_at(json::value const& argum
     {
         failure = std::current_exception();
     }
-    co_return tool_result::error(
-        detail::toolset_messages::failed(texts, tool_type::name, detail::describe_exception(failure)));
+    co_return tool_result::error(detail::toolset_messages::failed(texts, tool_type::name,
+        detail::describe_exception(failure)));
 }
 
 inline boost::system::result<void, std::string> dynamic_tools::add(definition def)
@@ -133,8 +133,8 @@ inline std::vector<tool_descriptor> dynamic_tools::descriptors() const
     return out;
 }
 
-inline asio::awaitable<tool_result> dynamic_tools::call(
-    std::string_view name, json::value const& arguments, tool_context& ctx, validation_options options) const
+inline asio::awaitable<tool_result> dynamic_tools::call(std::string_view name, json::value const& arguments,
+    tool_context& ctx, validation_options options) const
 {
     auto const e = find(name);
     if(!e)
@@ -159,7 +159,8 @@ inline asio::awaitable<tool_result> dynamic_tools::call(
     {
         failure = std::current_exception();
     }
-    co_return tool_result::error(detail::toolset_messages::failed(options.texts, name, detail::describe_exception(failure)));
+    co_return tool_result::error(detail::toolset_messages::failed(options.texts, name,
+        detail::describe_exception(failure)));
 }
 
 } // namespace agentio

@@ -22,7 +22,8 @@ namespace agentio {
 
 struct schema_validator::node
 {
-    enum type_bit : unsigned {
+    enum type_bit : unsigned
+    {
         null_type = 1,
         boolean_type = 2,
         integer_type = 4,
@@ -32,10 +33,15 @@ struct schema_validator::node
         object_type = 64,
     };
 
-    enum class extra_keys { allowed, forbidden, schema };
+    enum class extra_keys
+    {
+        allowed,
+        forbidden,
+        schema
+    };
 
-    bool never = false;  // the schema `false`
-    unsigned types = 0;  // 0: any type
+    bool never = false; // the schema `false`
+    unsigned types = 0; // 0: any type
     std::optional<json::value> minimum, maximum, exclusive_minimum, exclusive_maximum;
     std::optional<std::uint64_t> min_length, max_length, min_items, max_items, min_properties, max_properties;
     std::optional<json::array> enum_values;
@@ -123,8 +129,8 @@ inline std::string_view kind_name(json::value const& v)
 
 inline std::size_t code_points(std::string_view s)
 {
-    return static_cast<std::size_t>(
-        std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(),
+        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // A value as the model would write it: strings bare, for readable lists, and
@@ -288,7 +294,8 @@ private:
                 return err;
         }
         for(auto [key, target] : {std::pair{"minimum", &n.minimum}, std::pair{"maximum", &n.maximum},
-                std::pair{"exclusiveMinimum", &n.exclusive_minimum}, std::pair{"exclusiveMaximum", &n.exclusive_maximum}})
+                std::pair{"exclusiveMinimum", &n.exclusive_minimum},
+                std::pair{"exclusiveMaximum", &n.exclusive_maximum}})
             if(auto const* v = o->if_contains(key))
             {
                 if(!v->is_number())
@@ -364,8 +371,8 @@ private:
                 return err;
             n.items = c;
         }
-        for(auto [key, target] : {std::pair{"anyOf", &n.any_of}, std::pair{"oneOf", &n.one_of},
-                std::pair{"allOf", &n.all_of}})
+        for(auto [key, target] :
+            {std::pair{"anyOf", &n.any_of}, std::pair{"oneOf", &n.one_of}, std::pair{"allOf", &n.all_of}})
             if(auto const* list = o->if_contains(key))
             {
                 if(!list->is_array() || list->get_array().empty())
@@ -477,9 +484,10 @@ private:
                 negated.emplace_back(alt, "oneOf");
             for(auto const& [start, keyword] : negated)
                 if(std::size_t const culprit = leads_to[start]; culprit != clean)
-                    return fail(pointer_of(culprit), "'" + std::string(nodes_[culprit].unchecked) +
-                        "' is not checked, and under '" + std::string(keyword) + "' (at " +
-                        display_pointer(pointer_of(owner)) + ") ignoring it would reverse the answer");
+                    return fail(pointer_of(culprit),
+                        "'" + std::string(nodes_[culprit].unchecked) + "' is not checked, and under '" +
+                            std::string(keyword) + "' (at " + display_pointer(pointer_of(owner)) +
+                            ") ignoring it would reverse the answer");
         }
         return std::nullopt;
     }
@@ -489,7 +497,12 @@ private:
     // {"$ref": "#"} never ends, so such a schema means nothing.
     std::optional<std::string> find_loop() const
     {
-        enum class mark : unsigned char { unseen, open, done };
+        enum class mark : unsigned char
+        {
+            unseen,
+            open,
+            done
+        };
         std::vector<mark> marks(nodes_.size(), mark::unseen);
         std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;
         for(std::size_t start = 0; start < nodes_.size(); ++start)
@@ -510,8 +523,8 @@ private:
                 std::size_t const to = next.back();
                 next.pop_back();
                 if(marks[to] == mark::open)
-                    return fail(pointer_of(at), "'$ref' loops back to " + display_pointer(pointer_of(to)) +
-                        " without going into the value");
+                    return fail(pointer_of(at),
+                        "'$ref' loops back to " + display_pointer(pointer_of(to)) + " without going into the value");
                 if(marks[to] == mark::unseen)
                 {
                     marks[to] = mark::open;
@@ -544,7 +557,9 @@ private:
         std::string_view const resource = ref.substr(0, hash);
         std::string_view const fragment = hash == std::string_view::npos ? std::string_view() : ref.substr(hash + 1);
         if(!resource.empty() && resource != base_id_)
-            return fail(pointer, "'$ref' \"" + std::string(ref) + "\" is not within this schema (only \"#...\" references are supported)");
+            return fail(pointer,
+                "'$ref' \"" + std::string(ref) +
+                    "\" is not within this schema (only \"#...\" references are supported)");
         if(fragment.empty() || fragment.front() == '/')
         {
             target.clear();
@@ -556,7 +571,8 @@ private:
                         : c >= 'A' && c <= 'F'  ? c - 'A' + 10
                                                 : -1;
                 };
-                if(fragment[i] == '%' && i + 2 < fragment.size() && hex(fragment[i + 1]) >= 0 && hex(fragment[i + 2]) >= 0)
+                if(fragment[i] == '%' && i + 2 < fragment.size() && hex(fragment[i + 1]) >= 0 &&
+                    hex(fragment[i + 2]) >= 0)
                 {
                     target += static_cast<char>(hex(fragment[i + 1]) * 16 + hex(fragment[i + 2]));
                     i += 2;
@@ -635,7 +651,7 @@ private:
             detail::append_pointer_token(pointer, key);
             std::optional<std::string> err;
             if(key == "properties" || key == "patternProperties" || key == "$defs" || key == "definitions" ||
-               key == "dependentSchemas")
+                key == "dependentSchemas")
             {
                 if(auto const* m = kv.value().if_object())
                     for(auto const& sub : *m)
@@ -660,8 +676,8 @@ private:
                     }
             }
             else if(key == "items" || key == "additionalProperties" || key == "not" || key == "if" || key == "then" ||
-                    key == "else" || key == "contains" || key == "propertyNames" || key == "unevaluatedItems" ||
-                    key == "unevaluatedProperties")
+                key == "else" || key == "contains" || key == "propertyNames" || key == "unevaluatedItems" ||
+                key == "unevaluatedProperties")
                 err = collect_anchors(kv.value(), pointer);
             pointer.resize(mark);
             if(err)
@@ -670,7 +686,8 @@ private:
         return std::nullopt;
     }
 
-    std::optional<std::string> child(json::value const& s, std::string& pointer, std::string_view suffix, std::size_t& out)
+    std::optional<std::string> child(json::value const& s, std::string& pointer, std::string_view suffix,
+        std::size_t& out)
     {
         std::size_t const mark = pointer.size();
         pointer += suffix;
@@ -686,14 +703,22 @@ private:
             if(!s)
                 return false;
             std::string_view const n(s->data(), s->size());
-            if(n == "null") types |= node::null_type;
-            else if(n == "boolean") types |= node::boolean_type;
-            else if(n == "integer") types |= node::integer_type;
-            else if(n == "number") types |= node::number_type;
-            else if(n == "string") types |= node::string_type;
-            else if(n == "array") types |= node::array_type;
-            else if(n == "object") types |= node::object_type;
-            else return false;
+            if(n == "null")
+                types |= node::null_type;
+            else if(n == "boolean")
+                types |= node::boolean_type;
+            else if(n == "integer")
+                types |= node::integer_type;
+            else if(n == "number")
+                types |= node::number_type;
+            else if(n == "string")
+                types |= node::string_type;
+            else if(n == "array")
+                types |= node::array_type;
+            else if(n == "object")
+                types |= node::object_type;
+            else
+                return false;
             return true;
         };
         if(auto const* list = t.if_array())
@@ -715,7 +740,7 @@ private:
 
     std::vector<node>& nodes_;
     json::value const* root_ = nullptr;
-    std::string base_id_;                              // the root's `$id`, without fragment
+    std::string base_id_;                                        // the root's `$id`, without fragment
     std::map<std::string, std::size_t, std::less<>> by_pointer_; // compiled subschemas
     std::map<std::string, std::string, std::less<>> anchors_;    // `$anchor` -> its pointer
     struct pending_target
@@ -743,7 +768,11 @@ public:
 
     walker(std::vector<node> const& nodes, validation_options const& options, validation_report& report,
         shared_state& shared)
-        : nodes_(nodes), options_(options), text_{options.texts}, report_(report), shared_(&shared)
+        : nodes_(nodes)
+        , options_(options)
+        , text_{options.texts}
+        , report_(report)
+        , shared_(&shared)
     {
     }
 
@@ -784,8 +813,9 @@ private:
             return report(text_.type(type_list(n.types), detail::kind_name(v)));
         if(n.const_value && !detail::json_equal(*n.const_value, v))
             report(text_.equal_to(detail::display(*n.const_value)));
-        if(n.enum_values && std::none_of(n.enum_values->begin(), n.enum_values->end(),
-                                [&](json::value const& e) { return detail::json_equal(e, v); }))
+        if(n.enum_values && std::none_of(n.enum_values->begin(), n.enum_values->end(), [&](json::value const& e) {
+               return detail::json_equal(e, v);
+           }))
         {
             std::string values;
             for(auto const& e : *n.enum_values)
@@ -844,8 +874,7 @@ private:
         case json::kind::string: return types & node::string_type;
         case json::kind::array: return types & node::array_type;
         case json::kind::object: return types & node::object_type;
-        default:
-            return (types & node::number_type) || ((types & node::integer_type) && detail::is_integral_number(v));
+        default: return (types & node::number_type) || ((types & node::integer_type) && detail::is_integral_number(v));
         }
     }
 
@@ -940,8 +969,8 @@ private:
                 [&](auto const& p) { return p.first == key; });
             if(it != n.properties.end())
             {
-                if(kv.value().is_null() && options_.null_means_absent && !is_required(key)
-                   && !property_allows_null(it->second))
+                if(kv.value().is_null() && options_.null_means_absent && !is_required(key) &&
+                    !property_allows_null(it->second))
                 {
                     shared_->absent_nulls.push_back(&kv.value());
                     continue;
@@ -1006,7 +1035,8 @@ inline boost::system::result<schema_validator, std::string> schema_validator::co
     return v;
 }
 
-inline validation_report schema_validator::validate(json::value const& instance, validation_options const& options) const
+inline validation_report schema_validator::validate(json::value const& instance,
+    validation_options const& options) const
 {
     validation_report report;
     walker::shared_state shared;

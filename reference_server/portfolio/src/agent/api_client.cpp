@@ -18,7 +18,9 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 
 api_client::api_client(agentio::http::client& http, std::string base_url, std::chrono::steady_clock::duration timeout)
-    : http_(&http), base_url_(std::move(base_url)), timeout_(timeout)
+    : http_(&http)
+    , base_url_(std::move(base_url))
+    , timeout_(timeout)
 {
     while(!base_url_.empty() && base_url_.back() == '/')
         base_url_.pop_back();
@@ -48,8 +50,8 @@ boost::urls::url api_client::url(std::initializer_list<std::string_view> segment
     {
         auto const key = boost::urls::encode(p.key, boost::urls::unreserved_chars);
         auto const value = boost::urls::encode(p.value, boost::urls::unreserved_chars);
-        u.encoded_params().append(
-            boost::urls::param_pct_view(boost::urls::pct_string_view(key), boost::urls::pct_string_view(value)));
+        u.encoded_params().append(boost::urls::param_pct_view(boost::urls::pct_string_view(key),
+            boost::urls::pct_string_view(value)));
     }
     return u;
 }

@@ -38,9 +38,9 @@ enum class api_failure
 struct api_result
 {
     boost::json::value body;
-    int status = 0;          ///< HTTP status; 0 without an answer
+    int status = 0; ///< HTTP status; 0 without an answer
     api_failure failure = api_failure::none;
-    std::string detail;      ///< the API's `detail`, or the transport's message
+    std::string detail; ///< the API's `detail`, or the transport's message
 
     bool ok() const noexcept { return failure == api_failure::none; }
 };

@@ -128,12 +128,15 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
         if(text.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return fail(422, field(i, "content") + ": no puede estar vacío");
         if(text.size() > limits.max_message_chars)
-            return fail(422, field(i, "content") + ": como máximo " + std::to_string(limits.max_message_chars) + " caracteres");
+            return fail(422,
+                field(i, "content") + ": como máximo " + std::to_string(limits.max_message_chars) + " caracteres");
         total += text.size();
         if(total > limits.max_total_chars)
-            return fail(422, "messages: la conversación supera " + std::to_string(limits.max_total_chars) + " caracteres");
+            return fail(422,
+                "messages: la conversación supera " + std::to_string(limits.max_total_chars) + " caracteres");
         bool const is_user = role->get_string() == "user";
-        out.messages.push_back(is_user ? llm::message::user(std::string(text)) : llm::message::assistant(std::string(text)));
+        out.messages.push_back(is_user ? llm::message::user(std::string(text))
+                                       : llm::message::assistant(std::string(text)));
     }
     if(out.messages.back().role != llm::role::user)
         return fail(422, field(messages.size() - 1, "role") + ": el último mensaje debe ser del usuario");
@@ -148,10 +151,13 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
     {
     case llm::error::kind::http_status:
         if(e.status == 401 || e.status == 403)
-            return "El proveedor del modelo rechazó la clave de API (" + std::to_string(e.status) + "): revise " + key_var;
+            return "El proveedor del modelo rechazó la clave de API (" + std::to_string(e.status) + "): revise " +
+                key_var;
         if(e.status == 404 || e.type == "not_found_error" || e.type == "model_not_found")
-            return "El modelo '" + settings.effective_model() + "' no existe o no está disponible para esta clave: "
-                "cambie AGENT_MODEL (" + e.message + ")";
+            return "El modelo '" + settings.effective_model() +
+                "' no existe o no está disponible para esta clave: "
+                "cambie AGENT_MODEL (" +
+                e.message + ")";
         if(e.status == 429)
             return "Se superó el límite de peticiones del proveedor del modelo; inténtelo de nuevo en unos momentos";
         if(e.status == 529 || e.type == "overloaded_error")
@@ -161,18 +167,12 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
         if(e.type == "overloaded_error")
             return "El proveedor del modelo está saturado; inténtelo de nuevo en unos momentos";
         return "El proveedor del modelo informó de un error: " + e.message;
-    case llm::error::kind::connection:
-        return "No se pudo conectar con el proveedor del modelo: " + e.message;
-    case llm::error::kind::timeout:
-        return "El proveedor del modelo no respondió a tiempo: " + e.message;
-    case llm::error::kind::protocol:
-        return "La respuesta del modelo se interrumpió: " + e.message;
-    case llm::error::kind::cancelled:
-        return "Cancelado";
-    case llm::error::kind::configuration:
-        return e.message;
-    case llm::error::kind::overloaded:
-        return "El servidor está sobrecargado; inténtelo de nuevo en unos momentos";
+    case llm::error::kind::connection: return "No se pudo conectar con el proveedor del modelo: " + e.message;
+    case llm::error::kind::timeout: return "El proveedor del modelo no respondió a tiempo: " + e.message;
+    case llm::error::kind::protocol: return "La respuesta del modelo se interrumpió: " + e.message;
+    case llm::error::kind::cancelled: return "Cancelado";
+    case llm::error::kind::configuration: return e.message;
+    case llm::error::kind::overloaded: return "El servidor está sobrecargado; inténtelo de nuevo en unos momentos";
     }
     return e.message;
 }
@@ -187,20 +187,17 @@ std::string describe_run(agentio::agent::run_result const& result, std::chrono::
     std::string const ms = std::to_string(elapsed.count()) + " ms";
     switch(result.status)
     {
-    case outcome::completed:
-        line += "completada en " + ms;
-        break;
-    case outcome::failed:
-        line += "fallida tras " + ms + " (" + result.error_message + ")";
-        break;
+    case outcome::completed: line += "completada en " + ms; break;
+    case outcome::failed: line += "fallida tras " + ms + " (" + result.error_message + ")"; break;
     case outcome::cancelled:
-        line += "cancelada tras " + ms + (client_left ? " (el cliente cerró la conexión)" : " (el servidor se detiene)");
+        line += "cancelada tras " + ms +
+            (client_left ? " (el cliente cerró la conexión)" : " (el servidor se detiene)");
         break;
     }
     line += " · " + plural(result.rounds, "ronda", "rondas") + " · " +
-        plural(result.tools.size(), "herramienta", "herramientas") + " · tokens: " +
-        std::to_string(result.usage.input_tokens) + " de entrada, " + std::to_string(result.usage.output_tokens) +
-        " de salida";
+        plural(result.tools.size(), "herramienta", "herramientas") +
+        " · tokens: " + std::to_string(result.usage.input_tokens) + " de entrada, " +
+        std::to_string(result.usage.output_tokens) + " de salida";
     // A provider's message may span lines; the log keeps one line per chat.
     for(char& c : line)
         if(c == '\n' || c == '\r')
@@ -239,9 +236,10 @@ agentio::http::client_options client_options(bool use_proxy)
 
 chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, charts::chart_store* charts,
     charts::render_options chart_options, chat_limits limits)
-    : settings_(std::move(settings)), limits_(limits),
-      http_(std::make_unique<agentio::http::client>(ex, client_options(true))),
-      api_http_(std::make_unique<agentio::http::client>(ex, client_options(false)))
+    : settings_(std::move(settings))
+    , limits_(limits)
+    , http_(std::make_unique<agentio::http::client>(ex, client_options(true)))
+    , api_http_(std::make_unique<agentio::http::client>(ex, client_options(false)))
 {
     tool_env_.charts = charts;
     tool_env_.chart_options = std::move(chart_options);
@@ -263,7 +261,9 @@ void chat_service::start(asio::ip::tcp::endpoint self)
     options.temperature = settings_.temperature;
     options.limits.max_rounds = settings_.max_tool_rounds;
     options.texts = spanish_messages;
-    options.describe_error = [settings = settings_](llm::error const& e) { return describe_provider_error(e, settings); };
+    options.describe_error = [settings = settings_](llm::error const& e) {
+        return describe_provider_error(e, settings);
+    };
 
     tool_env_.api = api_.get();
     auto tools = make_portfolio_tools(tool_env_, spanish_messages);
@@ -286,20 +286,20 @@ void chat_service::start(asio::ip::tcp::endpoint self)
     agent_.emplace(*provider_, std::move(tools), std::move(options));
 }
 
-asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(
-    agentio::http::request&& req, boost::beast::tcp_stream& stream)
+asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(agentio::http::request&& req,
+    boost::beast::tcp_stream& stream)
 {
     if(req.method() != bhttp::verb::post)
     {
-        auto res = portfolio::error_response(bhttp::status::method_not_allowed,
-            "Método no permitido; usa POST", req.version(), req.keep_alive());
+        auto res = portfolio::error_response(bhttp::status::method_not_allowed, "Método no permitido; usa POST",
+            req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "POST");
         co_return bhttp::message_generator(std::move(res));
     }
     auto parsed = parse_chat_request(req.body(), limits_);
     if(parsed.status != 0)
-        co_return bhttp::message_generator(portfolio::error_response(
-            static_cast<bhttp::status>(parsed.status), parsed.detail, req.version(), req.keep_alive()));
+        co_return bhttp::message_generator(portfolio::error_response(static_cast<bhttp::status>(parsed.status),
+            parsed.detail, req.version(), req.keep_alive()));
     if(stopping_)
         co_return bhttp::message_generator(portfolio::error_response(bhttp::status::service_unavailable,
             "El servidor se está deteniendo; inténtelo de nuevo en unos momentos", req.version(), false));

@@ -70,8 +70,8 @@ public:
     void start(boost::asio::ip::tcp::endpoint self);
 
     /// The streaming handler of the endpoint.
-    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> handle(
-        agentio::http::request&& req, boost::beast::tcp_stream& stream);
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> handle(agentio::http::request&& req,
+        boost::beast::tcp_stream& stream);
 
     chat_settings const& settings() const noexcept { return settings_; }
 

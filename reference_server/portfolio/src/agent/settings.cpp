@@ -28,8 +28,8 @@ bool read_number(char const* name, Number& out, Number lo, Number hi, std::strin
                 t.erase(t.find_last_not_of('0') + 1), t.erase(t.find_last_not_of('.') + 1);
             return t;
         };
-        error = std::string(name) + ": se esperaba un número entre " + text_of(lo) + " y " + text_of(hi)
-            + ", recibido '" + *text + "'";
+        error = std::string(name) + ": se esperaba un número entre " + text_of(lo) + " y " + text_of(hi) +
+            ", recibido '" + *text + "'";
         return false;
     }
     out = v;
@@ -60,8 +60,8 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
     s.model = env("AGENT_MODEL").value_or("");
     s.api_base_url = env("AGENT_API_BASE_URL").value_or("");
     std::string error;
-    if(!read_number("AGENT_MAX_TOKENS", s.max_tokens, 1u, 200000u, error)
-       || !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error))
+    if(!read_number("AGENT_MAX_TOKENS", s.max_tokens, 1u, 200000u, error) ||
+        !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error))
         return error;
     if(auto t = env("AGENT_TEMPERATURE"))
     {
@@ -78,13 +78,15 @@ boost::system::result<chart_settings, std::string> chart_settings::from_environm
 {
     chart_settings s;
     std::string error;
-    if(!read_number("CHART_DPI", s.dpi, 50u, 600u, error) || !read_number("CHART_DEFAULT_WIDTH", s.width_in, 2.0, 40.0, error)
-       || !read_number("CHART_DEFAULT_HEIGHT", s.height_in, 2.0, 40.0, error)
-       || !read_number("CHART_MAX_CATEGORIES", s.max_categories, 2u, 100u, error)
-       || !read_number("CHART_MAX_AGE_HOURS", s.max_age_hours, 1u, 24u * 365u, error))
+    if(!read_number("CHART_DPI", s.dpi, 50u, 600u, error) ||
+        !read_number("CHART_DEFAULT_WIDTH", s.width_in, 2.0, 40.0, error) ||
+        !read_number("CHART_DEFAULT_HEIGHT", s.height_in, 2.0, 40.0, error) ||
+        !read_number("CHART_MAX_CATEGORIES", s.max_categories, 2u, 100u, error) ||
+        !read_number("CHART_MAX_AGE_HOURS", s.max_age_hours, 1u, 24u * 365u, error))
         return error;
     if(s.width_in * s.dpi > 10000 || s.height_in * s.dpi > 10000)
-        return std::string("CHART_DPI, CHART_DEFAULT_WIDTH, CHART_DEFAULT_HEIGHT: el gráfico superaría 10000 píxeles de lado");
+        return std::string(
+            "CHART_DPI, CHART_DEFAULT_WIDTH, CHART_DEFAULT_HEIGHT: el gráfico superaría 10000 píxeles de lado");
     s.locale = env("CHART_LOCALE").value_or(s.locale);
     if(s.locale != "es_ES" && s.locale != "es_ES.UTF-8" && s.locale != "es")
         return "CHART_LOCALE: solo se admite es_ES (formato 1.234.567,89 €), recibido '" + s.locale + "'";
@@ -97,7 +99,8 @@ std::optional<std::string> chat_settings::unavailable_reason() const
     if(provider == provider_kind::anthropic && anthropic_api_key.empty())
         return "El asistente no está disponible: falta ANTHROPIC_API_KEY en la configuración del servidor";
     // Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) need no key; OpenAI itself does.
-    if(provider == provider_kind::openai && openai_api_key.empty() && openai_base_url.find("api.openai.com") != std::string::npos)
+    if(provider == provider_kind::openai && openai_api_key.empty() &&
+        openai_base_url.find("api.openai.com") != std::string::npos)
         return "El asistente no está disponible: falta OPENAI_API_KEY en la configuración del servidor";
     return std::nullopt;
 }

@@ -21,17 +21,17 @@ enum class provider_kind
 
 struct chat_settings
 {
-    provider_kind provider = provider_kind::anthropic;                 // AGENT_PROVIDER
-    std::string anthropic_api_key;                                      // ANTHROPIC_API_KEY
-    std::string anthropic_base_url = "https://api.anthropic.com";       // ANTHROPIC_BASE_URL (no /v1, as the SDKs)
-    std::string anthropic_version = "2023-06-01";                       // ANTHROPIC_VERSION
-    std::string openai_api_key;                                         // OPENAI_API_KEY
-    std::string openai_base_url = "https://api.openai.com/v1";          // OPENAI_BASE_URL (with /v1, as the SDKs)
-    std::string model;                                                  // AGENT_MODEL
-    unsigned max_tokens = 4096;                                         // AGENT_MAX_TOKENS
-    double temperature = 0.3;                                           // AGENT_TEMPERATURE
-    unsigned max_tool_rounds = 10;                                      // AGENT_MAX_TOOL_ROUNDS
-    std::string api_base_url;                                           // AGENT_API_BASE_URL; empty: this server
+    provider_kind provider = provider_kind::anthropic;            // AGENT_PROVIDER
+    std::string anthropic_api_key;                                // ANTHROPIC_API_KEY
+    std::string anthropic_base_url = "https://api.anthropic.com"; // ANTHROPIC_BASE_URL (no /v1, as the SDKs)
+    std::string anthropic_version = "2023-06-01";                 // ANTHROPIC_VERSION
+    std::string openai_api_key;                                   // OPENAI_API_KEY
+    std::string openai_base_url = "https://api.openai.com/v1";    // OPENAI_BASE_URL (with /v1, as the SDKs)
+    std::string model;                                            // AGENT_MODEL
+    unsigned max_tokens = 4096;                                   // AGENT_MAX_TOKENS
+    double temperature = 0.3;                                     // AGENT_TEMPERATURE
+    unsigned max_tool_rounds = 10;                                // AGENT_MAX_TOOL_ROUNDS
+    std::string api_base_url;                                     // AGENT_API_BASE_URL; empty: this server
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<chat_settings, std::string> from_environment();
@@ -46,13 +46,13 @@ struct chat_settings
 /// The charts of generar_grafico (CHART_* variables), read from the environment.
 struct chart_settings
 {
-    unsigned dpi = 150;                         // CHART_DPI
-    double width_in = 10;                       // CHART_DEFAULT_WIDTH, inches
-    double height_in = 6;                       // CHART_DEFAULT_HEIGHT, inches
-    unsigned max_categories = 15;               // CHART_MAX_CATEGORIES: beyond, the smallest become "Otros"
-    std::string locale = "es_ES";               // CHART_LOCALE: Spanish formatting is the one built in
-    std::string output_dir = "charts_output";   // CHART_OUTPUT_DIR
-    unsigned max_age_hours = 24;                // CHART_MAX_AGE_HOURS: older files are removed
+    unsigned dpi = 150;                       // CHART_DPI
+    double width_in = 10;                     // CHART_DEFAULT_WIDTH, inches
+    double height_in = 6;                     // CHART_DEFAULT_HEIGHT, inches
+    unsigned max_categories = 15;             // CHART_MAX_CATEGORIES: beyond, the smallest become "Otros"
+    std::string locale = "es_ES";             // CHART_LOCALE: Spanish formatting is the one built in
+    std::string output_dir = "charts_output"; // CHART_OUTPUT_DIR
+    unsigned max_age_hours = 24;              // CHART_MAX_AGE_HOURS: older files are removed
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<chart_settings, std::string> from_environment();

@@ -24,22 +24,28 @@ struct tool_guide
 // Which tool for which question. Every name is checked against the toolset
 // at compile time, and every tool must have its line.
 constexpr std::array<tool_guide, 10> tool_guides{{
-    {"contar_iniciativas", "¿Cuántas iniciativas hay por estado, unidad, framework, prioridad...? Distribuciones y "
-                           "recuentos exactos (la API cuenta en SQL sobre todas las filas)."},
-    {"totalizar_importes", "Presupuestos, importes, importes aprobados o facturación sumados en total o por una "
-                           "dimensión (unidad, cluster, framework, estado...)."},
-    {"buscar_iniciativas", "Listados de iniciativas con filtros, orden y paginación (top N por importe, las "
-                           "iniciativas de una unidad, las que están en riesgo alto...). Usa 'campos' para traer solo "
-                           "las columnas necesarias."},
-    {"obtener_iniciativa", "Todo sobre una iniciativa concreta a partir de su portfolio_id (datos, hechos, notas, "
-                           "acciones, documentos, etiquetas...)."},
+    {"contar_iniciativas",
+        "¿Cuántas iniciativas hay por estado, unidad, framework, prioridad...? Distribuciones y "
+        "recuentos exactos (la API cuenta en SQL sobre todas las filas)."},
+    {"totalizar_importes",
+        "Presupuestos, importes, importes aprobados o facturación sumados en total o por una "
+        "dimensión (unidad, cluster, framework, estado...)."},
+    {"buscar_iniciativas",
+        "Listados de iniciativas con filtros, orden y paginación (top N por importe, las "
+        "iniciativas de una unidad, las que están en riesgo alto...). Usa 'campos' para traer solo "
+        "las columnas necesarias."},
+    {"obtener_iniciativa",
+        "Todo sobre una iniciativa concreta a partir de su portfolio_id (datos, hechos, notas, "
+        "acciones, documentos, etiquetas...)."},
     {"obtener_documentos", "Resúmenes de documentos: los de una iniciativa o los que mencionan un texto."},
-    {"buscar_en_tabla", "Consultas sobre otras tablas (hechos, etiquetas, acciones, facturacion, beneficios...); solo "
-                        "las tablas con búsqueda admiten filtros y orden."},
+    {"buscar_en_tabla",
+        "Consultas sobre otras tablas (hechos, etiquetas, acciones, facturacion, beneficios...); solo "
+        "las tablas con búsqueda admiten filtros y orden."},
     {"listar_tablas", "Qué tablas existen y cuántos registros tienen."},
     {"describir_tabla", "Qué campos tiene una tabla, antes de filtrar por un campo que no conoces."},
-    {"obtener_valores_campo", "Los valores posibles de un campo (estados, unidades, frameworks...) antes de filtrar "
-                              "por igualdad: los filtros 'eq' distinguen acentos y mayúsculas."},
+    {"obtener_valores_campo",
+        "Los valores posibles de un campo (estados, unidades, frameworks...) antes de filtrar "
+        "por igualdad: los filtros 'eq' distinguen acentos y mayúsculas."},
     {"generar_grafico", "Un gráfico PNG con datos ya obtenidos con las otras herramientas."},
 }};
 

@@ -88,7 +88,8 @@ double as_double(json::value const& v)
 
 tool_result unexpected_answer()
 {
-    return tool_result::error("Respuesta inesperada de la API: falta un campo de la respuesta. Consulta los logs del backend.");
+    return tool_result::error(
+        "Respuesta inesperada de la API: falta un campo de la respuesta. Consulta los logs del backend.");
 }
 
 // Keeps `campos` of each row, in the order asked; an unknown one is an error.
@@ -103,8 +104,8 @@ std::optional<std::string> project(json::array& rows, std::vector<std::string> c
                 std::string known;
                 for(auto const& kv : *first)
                     known += (known.empty() ? "" : ", ") + std::string(kv.key());
-                return "campos: campo desconocido '" + c + "' en la tabla " + std::string(tabla) + " (campos: " +
-                    known + ")";
+                return "campos: campo desconocido '" + c + "' en la tabla " + std::string(tabla) +
+                    " (campos: " + known + ")";
             }
     for(auto& row : rows)
     {
@@ -125,7 +126,11 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many)
     return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
-enum class nulls { keep, drop };
+enum class nulls
+{
+    keep,
+    drop
+};
 
 // A JSON result trimmed to the model's budget, with a note when rows were
 // dropped. Null members go only from database rows (`nulls::drop`), never
@@ -177,7 +182,8 @@ tool_result paged_result(api_result& r, std::optional<std::vector<std::string>> 
     out["datos"] = std::move(datos);
     out["limite"] = member_int(r.body, "limit");
     out["desplazamiento"] = offset;
-    return finish(std::move(out), env, plural(n, "fila", "filas") + " de " + std::to_string(total), nulls::drop, offset);
+    return finish(std::move(out), env, plural(n, "fila", "filas") + " de " + std::to_string(total), nulls::drop,
+        offset);
 }
 
 // The search body of the API from the tools' parameters.
@@ -247,13 +253,11 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
 {
     switch(r.failure)
     {
-    case api_failure::none:
-        return {};
+    case api_failure::none: return {};
     case api_failure::unreachable:
         return "Error: No se puede conectar con la API. Asegúrate de que el backend está ejecutándose en " +
             std::string(base_url) + ".";
-    case api_failure::not_found:
-        return "No se encontraron datos para " + std::string(subject) + ".";
+    case api_failure::not_found: return "No se encontraron datos para " + std::string(subject) + ".";
     case api_failure::invalid:
     {
         std::string detail = r.detail;
@@ -266,10 +270,8 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
             }
         return "Error en los parámetros de búsqueda: " + detail + ".";
     }
-    case api_failure::server_error:
-        return "Error interno del servidor API. Consulta los logs del backend.";
-    case api_failure::unexpected:
-        break;
+    case api_failure::server_error: return "Error interno del servidor API. Consulta los logs del backend.";
+    case api_failure::unexpected: break;
     }
     return "Respuesta inesperada de la API (" + r.detail + "). Consulta los logs del backend.";
 }
@@ -304,9 +306,10 @@ asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_c
         if((a.filtros && !a.filtros->empty()) || a.orden_campo)
             co_return tool_result::error("La tabla '" + a.tabla +
                 "' no admite búsqueda con filtros ni ordenación: solo listado paginado (limite, desplazamiento). "
-                "Tablas con filtros: " + search_tables_list() + ".");
-        auto target = env->api->url(
-            {t->prefix}, {{"limit", std::to_string(limite)}, {"offset", std::to_string(a.desplazamiento)}});
+                "Tablas con filtros: " +
+                search_tables_list() + ".");
+        auto target = env->api->url({t->prefix},
+            {{"limit", std::to_string(limite)}, {"offset", std::to_string(a.desplazamiento)}});
         r = co_await env->api->get(std::move(target));
     }
     if(!r.ok())
@@ -419,8 +422,7 @@ asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::too
     // Counted by the API in SQL: exact for any number of initiatives.
     json::object body{{"group_by", a.campo_agrupacion}, {"metrics", json::array{json::object{{"op", "count"}}}},
         {"filters", filters_json(a.filtros)}};
-    static constexpr field_rename renames[] = {
-        {"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
+    static constexpr field_rename renames[] = {{"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
     auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
     if(reply.failure)
         co_return std::move(*reply.failure);
@@ -450,12 +452,13 @@ asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::too
 asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::tool_context&) const
 {
     json::object body{
-        {"metrics", json::array{json::object{{"op", "sum"}, {"field", a.campo_importe}}, json::object{{"op", "count"}}}},
+        {"metrics",
+            json::array{json::object{{"op", "sum"}, {"field", a.campo_importe}}, json::object{{"op", "count"}}}},
         {"filters", filters_json(a.filtros)}};
     if(a.campo_agrupacion)
         body["group_by"] = *a.campo_agrupacion;
-    static constexpr field_rename renames[] = {
-        {"metrics[0].field", "campo_importe"}, {"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
+    static constexpr field_rename renames[] = {{"metrics[0].field", "campo_importe"}, {"group_by", "campo_agrupacion"},
+        {"filters", "filtros"}};
     auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
     if(reply.failure)
         co_return std::move(*reply.failure);
@@ -473,7 +476,8 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
         total += s;
         count += member_int(g, "count");
         if(a.campo_agrupacion)
-            grupos.push_back({{"valor", g.get_object().at("valor")}, {"total", s}, {"cantidad", member_int(g, "count")}});
+            grupos.push_back({{"valor", g.get_object().at("valor")}, {"total", s},
+                {"cantidad", member_int(g, "count")}});
     }
     if(reply.truncated)
     {
@@ -516,8 +520,8 @@ asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_conte
         auto const* search = o ? o->if_contains("soporta_busqueda") : nullptr;
         if(!tabla || !descripcion || !search || !o->contains("num_registros"))
             co_return unexpected_answer();
-        out.push_back({{"tabla", *tabla}, {"descripcion", *descripcion}, {"num_registros", member_int(t, "num_registros")},
-            {"soporta_busqueda", *search}});
+        out.push_back({{"tabla", *tabla}, {"descripcion", *descripcion},
+            {"num_registros", member_int(t, "num_registros")}, {"soporta_busqueda", *search}});
     }
     tool_result result = tool_result::json(std::move(out));
     result.summary = plural(data->size(), "tabla", "tablas");
@@ -616,7 +620,7 @@ asio::awaitable<tool_result> generar_grafico::operator()(args a, agentio::tool_c
     {
         // The renderer names its own fields; the model knows the tool's.
         for(auto [from, to] : {std::pair<std::string_view, std::string_view>{"values", "valores"},
-                 {"categories", "categorias"}, {"title", "titulo"}})
+                {"categories", "categorias"}, {"title", "titulo"}})
             for(auto pos = problem.find(from); pos != std::string::npos; pos = problem.find(from, pos + to.size()))
                 problem.replace(pos, from.size(), to);
         co_return tool_result::error("Error en los datos del gráfico: " + problem + ".");

@@ -31,7 +31,7 @@ namespace portfolio::agent {
 struct tool_environment
 {
     api_client const* api = nullptr;
-    charts::chart_store* charts = nullptr;     ///< where generar_grafico writes; null: charts unavailable
+    charts::chart_store* charts = nullptr; ///< where generar_grafico writes; null: charts unavailable
     charts::render_options chart_options{};
     std::string chart_url_prefix = "/api/v1/charts/";
     bool chart_image_in_result = false; ///< also return the PNG as image content (MCP clients show it)
@@ -42,10 +42,28 @@ struct tool_environment
     std::int64_t max_rows = 500;    ///< MAX_QUERY_ROWS
 };
 
-enum class operador { eq, ne, gt, gte, lt, lte, like, ilike, in, not_in, is_null, is_not_null };
+enum class operador
+{
+    eq,
+    ne,
+    gt,
+    gte,
+    lt,
+    lte,
+    like,
+    ilike,
+    in,
+    not_in,
+    is_null,
+    is_not_null
+};
 BOOST_DESCRIBE_ENUM(operador, eq, ne, gt, gte, lt, lte, like, ilike, in, not_in, is_null, is_not_null)
 
-enum class direccion { asc, desc };
+enum class direccion
+{
+    asc,
+    desc
+};
 BOOST_DESCRIBE_ENUM(direccion, asc, desc)
 
 /// One filter, in the REST API's own format.
@@ -83,7 +101,8 @@ struct buscar_iniciativas : tool_base
 
     boost::asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const;
 };
-BOOST_DESCRIBE_STRUCT(buscar_iniciativas::args, (), (filtros, orden_campo, orden_direccion, limite, desplazamiento, campos))
+BOOST_DESCRIBE_STRUCT(buscar_iniciativas::args, (),
+    (filtros, orden_campo, orden_direccion, limite, desplazamiento, campos))
 
 struct buscar_en_tabla : tool_base
 {
@@ -230,10 +249,21 @@ struct obtener_valores_campo : tool_base
 };
 BOOST_DESCRIBE_STRUCT(obtener_valores_campo::args, (), (tabla, campo, limite))
 
-enum class tipo_grafico { bar, pie, line, stacked_bar };
+enum class tipo_grafico
+{
+    bar,
+    pie,
+    line,
+    stacked_bar
+};
 BOOST_DESCRIBE_ENUM(tipo_grafico, bar, pie, line, stacked_bar)
 
-enum class unidad_valores { euros, numero, porcentaje };
+enum class unidad_valores
+{
+    euros,
+    numero,
+    porcentaje
+};
 BOOST_DESCRIBE_ENUM(unidad_valores, euros, numero, porcentaje)
 
 struct serie_grafico
@@ -285,16 +315,18 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
 // ---------------------------------------------------------------------------
 // Field documentation: the tools' Spanish parameter help.
 
-#define PORTFOLIO_FILTROS_HELP                                                                                        \
-    "Lista de filtros. Cada filtro: {\"field\": \"nombre_campo\", \"operator\": \"eq|ne|gt|gte|lt|lte|like|ilike|in|" \
-    "not_in|is_null|is_not_null\", \"value\": \"...\"}. Ejemplo: [{\"field\": \"estado_de_la_iniciativa\", "         \
+#define PORTFOLIO_FILTROS_HELP                                                                                         \
+    "Lista de filtros. Cada filtro: {\"field\": \"nombre_campo\", \"operator\": \"eq|ne|gt|gte|lt|lte|like|ilike|in|"  \
+    "not_in|is_null|is_not_null\", \"value\": \"...\"}. Ejemplo: [{\"field\": \"estado_de_la_iniciativa\", "           \
     "\"operator\": \"eq\", \"value\": \"En Ejecución\"}]"
 
 template<>
 struct agentio::field_traits<portfolio::agent::filtro>
 {
     static constexpr agentio::field_info fields[] = {
-        {.name = "field", .description = "Nombre del campo a filtrar (ej: \"estado_de_la_iniciativa\")", .min_length = 1},
+        {.name = "field",
+            .description = "Nombre del campo a filtrar (ej: \"estado_de_la_iniciativa\")",
+            .min_length = 1},
         {.name = "op", .json_name = "operator", .description = "Operador de comparación"},
         {.name = "value",
             .description = "Valor con el que comparar; una lista para in/not_in; se omite con is_null/is_not_null"},
@@ -307,15 +339,24 @@ struct agentio::field_traits<portfolio::agent::buscar_iniciativas::args>
     static constexpr agentio::field_info fields[] = {
         {.name = "filtros", .description = PORTFOLIO_FILTROS_HELP, .max_items = 20},
         {.name = "orden_campo", .description = "Campo por el cual ordenar los resultados (order_by)", .min_length = 1},
-        {.name = "orden_direccion", .description = "\"asc\" o \"desc\" (por defecto: \"asc\")", .default_value = "\"asc\""},
-        {.name = "limite", .description = "Máximo de resultados (por defecto: 50, máximo: 500)", .minimum = 1,
-            .maximum = 500, .default_value = "50"},
-        {.name = "desplazamiento", .description = "Desplazamiento para paginación (por defecto: 0)", .minimum = 0,
+        {.name = "orden_direccion",
+            .description = "\"asc\" o \"desc\" (por defecto: \"asc\")",
+            .default_value = "\"asc\""},
+        {.name = "limite",
+            .description = "Máximo de resultados (por defecto: 50, máximo: 500)",
+            .minimum = 1,
+            .maximum = 500,
+            .default_value = "50"},
+        {.name = "desplazamiento",
+            .description = "Desplazamiento para paginación (por defecto: 0)",
+            .minimum = 0,
             .default_value = "0"},
         {.name = "campos",
             .description = "Campos a devolver de cada fila (por defecto todos); pedir solo los necesarios permite "
                            "traer más filas",
-            .min_items = 1, .max_items = 100, .examples = {R"(["portfolio_id", "nombre", "importe_2025"])"}},
+            .min_items = 1,
+            .max_items = 100,
+            .examples = {R"(["portfolio_id", "nombre", "importe_2025"])"}},
     };
 };
 
@@ -325,17 +366,23 @@ struct agentio::field_traits<portfolio::agent::buscar_en_tabla::args>
     static constexpr agentio::field_info fields[] = {
         {.name = "tabla",
             .description = "Nombre de la tabla a consultar (ej: \"hechos\", \"etiquetas\", \"beneficios\")",
-            .min_length = 1, .max_length = 64},
+            .min_length = 1,
+            .max_length = 64},
         {.name = "filtros",
             .description = "Lista de filtros (mismo formato que buscar_iniciativas). Solo disponible para tablas con "
                            "endpoint /search.",
             .max_items = 20},
         {.name = "orden_campo", .description = "Campo de ordenamiento", .min_length = 1},
         {.name = "orden_direccion", .description = "\"asc\" o \"desc\"", .default_value = "\"asc\""},
-        {.name = "limite", .description = "Máximo de resultados (por defecto: 50, máximo: 500)", .minimum = 1,
-            .maximum = 500, .default_value = "50"},
+        {.name = "limite",
+            .description = "Máximo de resultados (por defecto: 50, máximo: 500)",
+            .minimum = 1,
+            .maximum = 500,
+            .default_value = "50"},
         {.name = "desplazamiento", .description = "Desplazamiento para paginación", .minimum = 0, .default_value = "0"},
-        {.name = "campos", .description = "Campos a devolver de cada fila (por defecto todos)", .min_items = 1,
+        {.name = "campos",
+            .description = "Campos a devolver de cada fila (por defecto todos)",
+            .min_items = 1,
             .max_items = 100},
     };
 };
@@ -344,8 +391,11 @@ template<>
 struct agentio::field_traits<portfolio::agent::obtener_iniciativa::args>
 {
     static constexpr agentio::field_info fields[] = {
-        {.name = "portfolio_id", .description = "Identificador de la iniciativa (ej: \"SPA_25_001\")", .min_length = 1,
-            .max_length = 64, .examples = {R"("SPA_25_001")"}},
+        {.name = "portfolio_id",
+            .description = "Identificador de la iniciativa (ej: \"SPA_25_001\")",
+            .min_length = 1,
+            .max_length = 64,
+            .examples = {R"("SPA_25_001")"}},
     };
 };
 
@@ -353,15 +403,22 @@ template<>
 struct agentio::field_traits<portfolio::agent::obtener_documentos::args>
 {
     static constexpr agentio::field_info fields[] = {
-        {.name = "portfolio_id", .description = "Filtrar documentos de una iniciativa específica", .min_length = 1,
+        {.name = "portfolio_id",
+            .description = "Filtrar documentos de una iniciativa específica",
+            .min_length = 1,
             .max_length = 64},
         {.name = "texto_busqueda",
-            .description = "Buscar en resúmenes y nombres de documentos (usa operador ilike)", .min_length = 1,
+            .description = "Buscar en resúmenes y nombres de documentos (usa operador ilike)",
+            .min_length = 1,
             .max_length = 200},
         {.name = "estado",
-            .description = "Filtrar por estado del procesamiento: \"Pendiente\", \"Completado\", \"Error\", \"Ignorado\"",
+            .description =
+                "Filtrar por estado del procesamiento: \"Pendiente\", \"Completado\", \"Error\", \"Ignorado\"",
             .one_of = {"Pendiente", "Completado", "Error", "Ignorado"}},
-        {.name = "limite", .description = "Máximo de resultados (por defecto: 50)", .minimum = 1, .maximum = 500,
+        {.name = "limite",
+            .description = "Máximo de resultados (por defecto: 50)",
+            .minimum = 1,
+            .maximum = 500,
             .default_value = "50"},
     };
 };
@@ -374,7 +431,8 @@ struct agentio::field_traits<portfolio::agent::contar_iniciativas::args>
             .description = "Campo de datos_relevantes por el que agrupar (ej: \"estado_de_la_iniciativa\", \"unidad\", "
                            "\"digital_framework_level_1\", \"cluster\")",
             .min_length = 1},
-        {.name = "filtros", .description = "Filtros previos a la agrupación (mismo formato que buscar_iniciativas)",
+        {.name = "filtros",
+            .description = "Filtros previos a la agrupación (mismo formato que buscar_iniciativas)",
             .max_items = 20},
     };
 };
@@ -388,7 +446,8 @@ struct agentio::field_traits<portfolio::agent::totalizar_importes::args>
                            "\"importe_facturacion_2025\")",
             .min_length = 1},
         {.name = "campo_agrupacion",
-            .description = "Campo por el que agrupar. Si no se indica, devuelve solo el total global.", .min_length = 1},
+            .description = "Campo por el que agrupar. Si no se indica, devuelve solo el total global.",
+            .min_length = 1},
         {.name = "filtros", .description = "Filtros previos a la agregación", .max_items = 20},
     };
 };
@@ -407,8 +466,11 @@ struct agentio::field_traits<portfolio::agent::obtener_valores_campo::args>
     static constexpr agentio::field_info fields[] = {
         {.name = "tabla", .description = "Nombre de la tabla", .min_length = 1, .max_length = 64},
         {.name = "campo", .description = "Nombre del campo", .min_length = 1, .max_length = 128},
-        {.name = "limite", .description = "Máximo de valores distintos a devolver (por defecto: 100)", .minimum = 1,
-            .maximum = 1000, .default_value = "100"},
+        {.name = "limite",
+            .description = "Máximo de valores distintos a devolver (por defecto: 100)",
+            .minimum = 1,
+            .maximum = 1000,
+            .default_value = "100"},
     };
 };
 
@@ -417,7 +479,9 @@ struct agentio::field_traits<portfolio::agent::serie_grafico>
 {
     static constexpr agentio::field_info fields[] = {
         {.name = "nombre", .description = "Nombre de la serie (aparece en la leyenda), ej: \"2025\"", .max_length = 80},
-        {.name = "valores", .description = "Un valor por categoría, en el mismo orden que categorias", .min_items = 1,
+        {.name = "valores",
+            .description = "Un valor por categoría, en el mismo orden que categorias",
+            .min_items = 1,
             .max_items = 200},
     };
 };
@@ -432,16 +496,20 @@ struct agentio::field_traits<portfolio::agent::generar_grafico::args>
             .default_value = "\"bar\""},
         {.name = "titulo", .description = "Título del gráfico", .min_length = 1, .max_length = 200},
         {.name = "categorias",
-            .description = "Etiquetas del eje X o de los sectores (ej: unidades, años). Más de 15 se agrupan en \"Otros\"",
-            .min_items = 1, .max_items = 200},
+            .description =
+                "Etiquetas del eje X o de los sectores (ej: unidades, años). Más de 15 se agrupan en \"Otros\"",
+            .min_items = 1,
+            .max_items = 200},
         {.name = "series",
             .description = "Series de valores: una para bar y pie; una o varias para line y stacked_bar",
-            .min_items = 1, .max_items = 10},
+            .min_items = 1,
+            .max_items = 10},
         {.name = "etiqueta_x", .description = "Título del eje X (opcional)", .max_length = 100},
         {.name = "etiqueta_y", .description = "Título del eje Y (opcional)", .max_length = 100},
         {.name = "unidad",
-            .description = "Cómo se muestran los valores: euros (1.234,5 €; M€/k€ en el eje), numero, porcentaje (valores de 0 "
-                           "a 100)",
+            .description =
+                "Cómo se muestran los valores: euros (1.234,5 €; M€/k€ en el eje), numero, porcentaje (valores de 0 "
+                "a 100)",
             .default_value = "\"euros\""},
     };
 };

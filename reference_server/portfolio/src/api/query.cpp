@@ -195,8 +195,8 @@ std::optional<api_error> check_page(std::int64_t limit, std::int64_t offset, std
         return unprocessable(std::string(limit_name) + ": debe estar entre 1 y " + std::to_string(lim.max_limit) +
             " (recibido " + std::to_string(limit) + ")");
     if(offset < 0)
-        return unprocessable(std::string(offset_name) + ": no puede ser negativo (recibido " +
-            std::to_string(offset) + ")");
+        return unprocessable(std::string(offset_name) + ": no puede ser negativo (recibido " + std::to_string(offset) +
+            ")");
     return std::nullopt;
 }
 
@@ -250,8 +250,8 @@ std::optional<api_error> check_keys(json::object const& obj, std::initializer_li
 checked<sql_value> scalar_for_column(json::value const& v, column const& col, std::string const& where)
 {
     auto mismatch = [&](char const* expected) {
-        return unprocessable(where + ": el campo '" + col.name + "' es " + expected + "; recibido " +
-            kind_name(v) + " " + json_text(v));
+        return unprocessable(where + ": el campo '" + col.name + "' es " + expected + "; recibido " + kind_name(v) +
+            " " + json_text(v));
     };
     switch(v.kind())
     {
@@ -452,7 +452,8 @@ std::optional<api_error> append_where(sql_query& q, table_schema const& table, j
         std::string const where = "filters[" + std::to_string(i) + "]";
         auto const* f = fv.if_object();
         if(!f)
-            return unprocessable(where + ": debe ser un objeto {\"field\", \"operator\", \"value\"} o {\"any\": [...]}");
+            return unprocessable(where +
+                ": debe ser un objeto {\"field\", \"operator\", \"value\"} o {\"any\": [...]}");
         q.sql += i == 0 ? " WHERE " : " AND ";
         if(f->contains("any"))
         {
@@ -460,8 +461,9 @@ std::optional<api_error> append_where(sql_query& q, table_schema const& table, j
                 return e;
             auto const* group = f->at("any").if_array();
             if(!group || group->empty())
-                return unprocessable(where + ".any: debe ser una lista no vacía de filtros {\"field\", \"operator\", "
-                                             "\"value\"}");
+                return unprocessable(where +
+                    ".any: debe ser una lista no vacía de filtros {\"field\", \"operator\", "
+                    "\"value\"}");
             q.sql += "(";
             std::size_t j = 0;
             for(auto const& gv : *group)
@@ -471,8 +473,9 @@ std::optional<api_error> append_where(sql_query& q, table_schema const& table, j
                 if(!g)
                     return unprocessable(inner + ": debe ser un objeto {\"field\", \"operator\", \"value\"}");
                 if(g->contains("any"))
-                    return unprocessable(inner + ".any: los grupos any no se anidan; un grupo solo contiene filtros "
-                                                 "{\"field\", \"operator\", \"value\"}");
+                    return unprocessable(inner +
+                        ".any: los grupos any no se anidan; un grupo solo contiene filtros "
+                        "{\"field\", \"operator\", \"value\"}");
                 if(++comparisons > lim.max_filters)
                     return too_many();
                 if(j++)
@@ -612,8 +615,7 @@ checked<search_query> make_search_query(table_schema const& table, json::value c
     return finish_search(table, std::move(where), order_by, dir, limit, offset);
 }
 
-checked<aggregate_query> make_aggregate_query(table_schema const& table, json::value const& body,
-    limits const& lim)
+checked<aggregate_query> make_aggregate_query(table_schema const& table, json::value const& body, limits const& lim)
 {
     auto objr = body_object(body);
     if(auto* e = std::get_if<api_error>(&objr))
@@ -837,9 +839,8 @@ void casefold_function(sqlite3_context* ctx, int, sqlite3_value** argv)
 
 void register_functions(agentio::sqlite::connection& db)
 {
-    sqlite3_create_function_v2(db.native_handle(), "casefold", 1,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr, &casefold_function, nullptr, nullptr,
-        nullptr);
+    sqlite3_create_function_v2(db.native_handle(), "casefold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+        nullptr, &casefold_function, nullptr, nullptr, nullptr);
 }
 
 } // namespace portfolio::api

@@ -23,7 +23,12 @@
 namespace portfolio::api {
 
 /// How a column's values compare: by its declared SQLite type.
-enum class column_kind { integer, real, text };
+enum class column_kind
+{
+    integer,
+    real,
+    text
+};
 
 struct column
 {
@@ -100,8 +105,7 @@ checked<search_query> make_list_query(table_schema const& table, std::optional<s
 /// POST /{prefix}/search with body `{"filters", "order_by", "order_dir", "limit", "offset"}`.
 /// `filters` are joined with AND; an element `{"any": [filters]}` matches a row
 /// that matches any of its filters (OR), as in every body that takes filters.
-checked<search_query> make_search_query(table_schema const& table, boost::json::value const& body,
-    limits const& lim);
+checked<search_query> make_search_query(table_schema const& table, boost::json::value const& body, limits const& lim);
 
 /// A validated aggregate: one row per group, first column the group value.
 struct aggregate_query

@@ -539,9 +539,9 @@ awaitable_reply filtered(api_context const& api, table_schema const& t, request 
     Make make, Run run)
 {
     if(!t.meta->soporta_busqueda)
-        co_return error_reply(404, "La tabla '" + std::string(t.meta->name) +
-                "' no admite búsqueda con filtros; usa GET /api/v1/" + std::string(t.meta->prefix) +
-                std::string(instead));
+        co_return error_reply(404,
+            "La tabla '" + std::string(t.meta->name) + "' no admite búsqueda con filtros; usa GET /api/v1/" +
+                std::string(t.meta->prefix) + std::string(instead));
     auto body = parse_json_body(req.body());
     if(auto* e = std::get_if<api_error>(&body))
         co_return error_reply(*e);
@@ -590,8 +590,8 @@ awaitable_reply row_by_id(api_context const& api, table_schema const& t, request
         return guarded(c, "by id", [&] {
             auto s = prepare(c, where_equals(*table, table->columns.front().name, id));
             if(!step(s))
-                return error_reply(404, "No existe el registro " + std::to_string(id) + " en la tabla " +
-                    std::string(table->meta->name));
+                return error_reply(404,
+                    "No existe el registro " + std::to_string(id) + " en la tabla " + std::string(table->meta->name));
             api_reply r;
             s.append_row_json(r.body);
             return r;
@@ -608,8 +608,8 @@ awaitable_reply parameter_values(api_context const& api, table_schema const& t, 
         co_return error_reply(404, "La tabla parametros no tiene las columnas nombre_parametro y valor");
     auto work = [schema_ref = api.schema, nombre = std::string(params["id"])](connection& c) {
         return guarded(c, "parametros", [&] {
-            auto s = prepare(c, {"SELECT valor FROM parametros WHERE nombre_parametro = ? ORDER BY orden, id",
-                                    {nombre}});
+            auto s = prepare(c,
+                {"SELECT valor FROM parametros WHERE nombre_parametro = ? ORDER BY orden, id", {nombre}});
             api_reply r{200, "{\"nombre\":"};
             agentio::append_json_string(r.body, nombre);
             r.body += ",\"valores\":[";
@@ -641,8 +641,8 @@ awaitable_reply rows_of_initiative(api_context const& api, table_schema const& t
     route_params const& params)
 {
     if(!t.has_column("portfolio_id"))
-        co_return error_reply(404, "La tabla '" + std::string(t.meta->name) +
-                "' no está asociada a iniciativas (no tiene portfolio_id)");
+        co_return error_reply(404,
+            "La tabla '" + std::string(t.meta->name) + "' no está asociada a iniciativas (no tiene portfolio_id)");
     auto work = [schema_ref = api.schema, table = &t, pid = std::string(params["portfolio_id"])](connection& c) {
         return guarded(c, "by portfolio", [&] {
             api_reply r{200, "["};
@@ -666,8 +666,8 @@ checked<json::value> parse_json_body(std::string_view body)
     if(!ec)
         p.finish(ec);
     if(ec)
-        return api_error{400, "JSON mal formado en el cuerpo de la petición (byte " + std::to_string(used) +
-                "): " + ec.message()};
+        return api_error{400,
+            "JSON mal formado en el cuerpo de la petición (byte " + std::to_string(used) + "): " + ec.message()};
     return p.release();
 }
 

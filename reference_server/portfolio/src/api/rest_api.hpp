@@ -36,8 +36,8 @@ public:
 
     /// Answers a request whose path starts with /api (an
     /// agentio::http::streaming_request_handler; no route streams).
-    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
-        agentio::http::request&& req, boost::beast::tcp_stream& stream) const;
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
+    operator()(agentio::http::request&& req, boost::beast::tcp_stream& stream) const;
 
 private:
     agentio::http::router<> routes_;

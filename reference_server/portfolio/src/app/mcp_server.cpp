@@ -73,7 +73,8 @@ public:
         std::time_t const now = std::time(nullptr);
         char stamp[32];
         std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
-        std::string const line = std::string(stamp) + " - mcp_portfolio - " + std::string(level) + " - " + agentio::detail::log_text(message) + "\n";
+        std::string const line = std::string(stamp) + " - mcp_portfolio - " + std::string(level) + " - " +
+            agentio::detail::log_text(message) + "\n";
         std::lock_guard lock(mutex_);
         std::fputs(line.c_str(), stderr);
         if(file_)
@@ -149,7 +150,8 @@ int run_mcp(mcp_settings const& settings)
     options.on_tool_call = [&log](std::string_view tool, json::value const& args, agentio::tool_result const& r,
                                std::chrono::steady_clock::duration elapsed) {
         auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
-        log.write(r.is_error ? "WARNING" : "INFO", std::string(tool) + "(" + agentio::agent::summarize_input(args) + ") → " +
+        log.write(r.is_error ? "WARNING" : "INFO",
+            std::string(tool) + "(" + agentio::agent::summarize_input(args) + ") → " +
                 (r.is_error ? "error: " + r.joined_text() : r.summary) + " [" + std::to_string(ms) + " ms]");
     };
     agentio::mcp::server<agent::portfolio_tools> server(tools, options);
@@ -192,8 +194,7 @@ int run_mcp(mcp_settings const& settings)
     }
     agentio::http::server_options server_options;
     server_options.error_body = write_detail;
-    agentio::http::server http(ioc.get_executor(),
-        agentio::mcp::http_endpoints(server, http_options, sse_options),
+    agentio::http::server http(ioc.get_executor(), agentio::mcp::http_endpoints(server, http_options, sse_options),
         std::move(server_options));
     boost::system::error_code ec;
     auto const address = asio::ip::make_address(settings.host, ec);
@@ -205,7 +206,8 @@ int run_mcp(mcp_settings const& settings)
     auto const ep = http.listen({address, settings.port});
     if(!ep)
     {
-        log.write("ERROR", "no se puede escuchar en " + settings.host + ":" + std::to_string(settings.port) + ": " +
+        log.write("ERROR",
+            "no se puede escuchar en " + settings.host + ":" + std::to_string(settings.port) + ": " +
                 ep.error().message());
         return 1;
     }
@@ -215,8 +217,10 @@ int run_mcp(mcp_settings const& settings)
         (settings.transport == "sse" ? "/sse" : "/mcp");
     std::printf("Servidor MCP portfolio-digital en %s\n", url.c_str());
     std::fflush(stdout);
-    log.write("INFO", "Servidor MCP en " + url + (settings.transport == "sse" ? " (HTTP+SSE 2024-11-05; Streamable HTTP en /mcp)"
-                                                                              : " (Streamable HTTP; HTTP+SSE 2024-11-05 en /sse)"));
+    log.write("INFO",
+        "Servidor MCP en " + url +
+            (settings.transport == "sse" ? " (HTTP+SSE 2024-11-05; Streamable HTTP en /mcp)"
+                                         : " (Streamable HTTP; HTTP+SSE 2024-11-05 en /sse)"));
     // Requests and streams in flight get ten seconds to finish.
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](auto, int) { http.shutdown(std::chrono::seconds(10), [&] { ioc.stop(); }); });

@@ -36,7 +36,8 @@ portfolio_server::portfolio_server(server_options options)
     auto schema = api::load_schema(connections.front());
     if(auto* e = std::get_if<api::api_error>(&schema))
         throw std::runtime_error(options_.db_path.string() + ": " + e->detail);
-    auto shared_schema = std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
+    auto shared_schema =
+        std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
     auto const& cs = options_.charts;
@@ -74,7 +75,8 @@ portfolio_server::portfolio_server(server_options options)
     http_->start();
 
     // Old charts go away while the server runs: at start, then every ten minutes.
-    boost::asio::co_spawn(ioc_,
+    boost::asio::co_spawn(
+        ioc_,
         [store = charts_.get()]() -> boost::asio::awaitable<void> {
             boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
             for(;;)
@@ -115,8 +117,9 @@ struct app_handler::parts
     std::shared_ptr<agentio::http::static_files const> web;
 };
 
-app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
-    std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web)
+app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat,
+    charts::chart_store const* charts, std::chrono::seconds chart_max_age,
+    std::shared_ptr<agentio::http::static_files const> web)
 {
     namespace bhttp = boost::beast::http;
     using agentio::http::request;
@@ -124,12 +127,14 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
     using reply = boost::asio::awaitable<std::optional<bhttp::message_generator>>;
     auto p = std::make_shared<parts>(parts{std::move(api), std::move(chat), charts, chart_max_age, std::move(web)});
     // Each handler answers its own 405s (in Spanish, as the API's clients read them).
-    routes_.any("/api/v1/agent/chat", [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
-        return p->chat->handle(std::move(req), stream);
-    });
-    routes_.any("/api/v1/charts/{file...}", [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
-        co_return serve_chart(*p, req, params["file"]);
-    });
+    routes_.any("/api/v1/agent/chat",
+        [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
+            return p->chat->handle(std::move(req), stream);
+        });
+    routes_.any("/api/v1/charts/{file...}",
+        [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
+            co_return serve_chart(*p, req, params["file"]);
+        });
     routes_.any("/api/{rest...}", [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
         return p->api(std::move(req), stream);
     });
@@ -145,8 +150,8 @@ boost::beast::http::message_generator app_handler::serve_chart(parts const& p, a
     namespace bhttp = boost::beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)
     {
-        auto res = portfolio::error_response(bhttp::status::method_not_allowed,
-            "Método no permitido; usa GET", req.version(), req.keep_alive());
+        auto res = portfolio::error_response(bhttp::status::method_not_allowed, "Método no permitido; usa GET",
+            req.version(), req.keep_alive());
         res.set(bhttp::field::allow, "GET, HEAD");
         return res;
     }
@@ -160,8 +165,8 @@ boost::beast::http::message_generator app_handler::serve_chart(parts const& p, a
             body.clear();
     }
     if(body.empty())
-        return portfolio::error_response(bhttp::status::not_found,
-            "Gráfico no encontrado: '" + std::string(file) + "'", req.version(), req.keep_alive());
+        return portfolio::error_response(bhttp::status::not_found, "Gráfico no encontrado: '" + std::string(file) + "'",
+            req.version(), req.keep_alive());
     agentio::http::response res{bhttp::status::ok, req.version()};
     res.set(bhttp::field::server, "agentio-portfolio");
     res.set(bhttp::field::content_type, "image/png");
@@ -186,7 +191,8 @@ void portfolio_server::shutdown()
     // The chats' tools call this server's own API: it keeps accepting while
     // the chats in flight finish (new chats get 503), then drains the rest.
     chat_->stop_accepting();
-    boost::asio::co_spawn(ioc_,
+    boost::asio::co_spawn(
+        ioc_,
         [this]() -> boost::asio::awaitable<void> {
             auto const until = std::chrono::steady_clock::now() + options_.shutdown_grace;
             boost::asio::steady_timer tick(co_await boost::asio::this_coro::executor);

@@ -36,10 +36,11 @@ struct server_options
     unsigned db_threads = std::max(1u, std::thread::hardware_concurrency());
     api::limits limits{};
     agentio::http::server_options http{};
-    agent::chat_settings chat{}; // the agent endpoint; answers 503 without a provider key
-    agent::chart_settings charts{}; // generar_grafico and GET /api/v1/charts/{file}
+    agent::chat_settings chat{};     // the agent endpoint; answers 503 without a provider key
+    agent::chart_settings charts{};  // generar_grafico and GET /api/v1/charts/{file}
     std::filesystem::path web_dir{}; // the built chat page (reference_server/portfolio/web/dist); empty: none
-    std::chrono::steady_clock::duration shutdown_grace = std::chrono::seconds(10); // for requests in flight on shutdown()
+    std::chrono::steady_clock::duration shutdown_grace =
+        std::chrono::seconds(10); // for requests in flight on shutdown()
 };
 
 /// The server's handler: the agent's streaming endpoint, charts, the REST
@@ -50,8 +51,8 @@ public:
     app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
         std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web);
 
-    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(
-        agentio::http::request&& req, boost::beast::tcp_stream& stream) const
+    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
+    operator()(agentio::http::request&& req, boost::beast::tcp_stream& stream) const
     {
         return routes_(std::move(req), stream);
     }

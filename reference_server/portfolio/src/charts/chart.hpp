@@ -14,8 +14,19 @@
 
 namespace portfolio::charts {
 
-enum class chart_type { bar, pie, line, stacked_bar };
-enum class value_unit { euros, number, percent }; // how values and axes are labelled
+enum class chart_type
+{
+    bar,
+    pie,
+    line,
+    stacked_bar
+};
+enum class value_unit
+{
+    euros,
+    number,
+    percent
+}; // how values and axes are labelled
 
 /// One value per category.
 struct chart_series
@@ -36,10 +47,10 @@ struct chart_spec
 
 struct render_options
 {
-    int dpi = 150;                // CHART_DPI
-    double width_in = 10;         // CHART_DEFAULT_WIDTH
-    double height_in = 6;         // CHART_DEFAULT_HEIGHT
-    std::size_t max_categories = 15; // CHART_MAX_CATEGORIES; 0 means no grouping
+    int dpi = 150;                                             // CHART_DPI
+    double width_in = 10;                                      // CHART_DEFAULT_WIDTH
+    double height_in = 6;                                      // CHART_DEFAULT_HEIGHT
+    std::size_t max_categories = 15;                           // CHART_MAX_CATEGORIES; 0 means no grouping
     std::string font_dir = "/usr/share/fonts/truetype/dejavu"; // DejaVuSans.ttf and DejaVuSans-Bold.ttf
 };
 

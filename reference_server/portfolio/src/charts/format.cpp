@@ -17,8 +17,10 @@ namespace {
 /// carry is left over (the string was all nines and is now all zeros).
 bool increment_digits(std::string& digits)
 {
-    for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-        if (*it != '9') {
+    for(auto it = digits.rbegin(); it != digits.rend(); ++it)
+    {
+        if(*it != '9')
+        {
             ++*it;
             return false;
         }
@@ -32,8 +34,9 @@ std::string group_thousands(std::string_view digits)
     std::string out;
     out.reserve(digits.size() + digits.size() / 3);
     std::size_t const lead = digits.size() % 3;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i != 0 && (i + 3 - lead) % 3 == 0)
+    for(std::size_t i = 0; i < digits.size(); ++i)
+    {
+        if(i != 0 && (i + 3 - lead) % 3 == 0)
             out.push_back('.');
         out.push_back(digits[i]);
     }
@@ -45,7 +48,7 @@ std::string format_trimmed(double v, int decimals)
 {
     std::string s = format_number(v, decimals);
     auto const comma = s.find(',');
-    if (comma != std::string::npos && s.find_first_not_of('0', comma + 1) == std::string::npos)
+    if(comma != std::string::npos && s.find_first_not_of('0', comma + 1) == std::string::npos)
         s.erase(comma);
     return s;
 }
@@ -58,9 +61,11 @@ double rounded_abs(double x, int decimals)
 
 std::string format_short(double v, std::string_view unit_suffix)
 {
-    if (!std::isfinite(v)) {
+    if(!std::isfinite(v))
+    {
         std::string out = format_number(v, 0);
-        if (!unit_suffix.empty()) {
+        if(!unit_suffix.empty())
+        {
             out += ' ';
             out += unit_suffix;
         }
@@ -69,7 +74,8 @@ std::string format_short(double v, std::string_view unit_suffix)
     double const a = std::fabs(v);
     auto with = [&](std::string number, std::string_view scale) {
         std::string out = std::move(number);
-        if (!scale.empty() || !unit_suffix.empty()) {
+        if(!scale.empty() || !unit_suffix.empty())
+        {
             out += ' ';
             out += scale;
             out += unit_suffix;
@@ -80,16 +86,16 @@ std::string format_short(double v, std::string_view unit_suffix)
     auto thousands = [&] {
         double const x = v / 1e3;
         int const d = std::fabs(x) < 10 ? 1 : 0;
-        if (rounded_abs(x, d) >= 1000)
+        if(rounded_abs(x, d) >= 1000)
             return millions();
         return with(format_trimmed(x, rounded_abs(x, d) >= 10 ? 0 : d), "k");
     };
-    if (a >= 1e6)
+    if(a >= 1e6)
         return millions();
-    if (a >= 1e3)
+    if(a >= 1e3)
         return thousands();
     int const d = a >= 10 ? 0 : (a >= 1 ? 1 : 2);
-    if (rounded_abs(v, d) >= 1000)
+    if(rounded_abs(v, d) >= 1000)
         return thousands();
     return with(format_trimmed(v, d), "");
 }
@@ -98,9 +104,9 @@ std::string format_short(double v, std::string_view unit_suffix)
 
 std::string format_number(double v, int decimals)
 {
-    if (std::isnan(v))
+    if(std::isnan(v))
         return "NaN";
-    if (std::isinf(v))
+    if(std::isinf(v))
         return v < 0 ? "-∞" : "∞";
     decimals = std::clamp(decimals, 0, 12);
 
@@ -108,20 +114,22 @@ std::string format_number(double v, int decimals)
     // (at most 309 integer digits plus the fraction of a subnormal).
     char buf[1100];
     auto const [end, ec] = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::fixed);
-    if (ec != std::errc{})
-        return "NaN"; // cannot happen: the buffer holds any double
+    if(ec != std::errc{})
+        return "NaN";                                                      // cannot happen: the buffer holds any double
     std::string_view const text(buf, static_cast<std::size_t>(end - buf)); // "0.5", never ".5"
     auto const dot = text.find('.');
     std::string integer(text.substr(0, dot));
     std::string fraction(dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1));
 
     auto const keep = static_cast<std::size_t>(decimals);
-    if (fraction.size() > keep) {
+    if(fraction.size() > keep)
+    {
         bool const round_up = fraction[keep] >= '5'; // half away from zero on the decimal digits
         fraction.resize(keep);
-        if (round_up) {
+        if(round_up)
+        {
             std::string digits = integer + fraction;
-            if (increment_digits(digits))
+            if(increment_digits(digits))
                 digits.insert(digits.begin(), '1');
             integer = digits.substr(0, digits.size() - keep);
             fraction = digits.substr(digits.size() - keep);
@@ -129,13 +137,14 @@ std::string format_number(double v, int decimals)
     }
     fraction.resize(keep, '0');
 
-    bool const zero = integer.find_first_not_of('0') == std::string::npos
-        && fraction.find_first_not_of('0') == std::string::npos;
+    bool const zero = integer.find_first_not_of('0') == std::string::npos &&
+        fraction.find_first_not_of('0') == std::string::npos;
     std::string out;
-    if (v < 0 && !zero)
+    if(v < 0 && !zero)
         out.push_back('-');
     out += group_thousands(integer);
-    if (keep > 0) {
+    if(keep > 0)
+    {
         out.push_back(',');
         out += fraction;
     }

@@ -46,11 +46,14 @@
 namespace portfolio {
 namespace {
 
-struct TmpFileGuard {
+struct TmpFileGuard
+{
     std::filesystem::path path;
     bool keep = false;
-    ~TmpFileGuard() {
-        if (keep) return;
+    ~TmpFileGuard()
+    {
+        if(keep)
+            return;
         std::error_code ec;
         std::filesystem::remove(path, ec);
         std::filesystem::remove(std::filesystem::path(path.string() + "-journal"), ec);
@@ -59,17 +62,22 @@ struct TmpFileGuard {
 
 } // namespace
 
-generator_report generate_database(std::filesystem::path const& path, generator_options const& options) {
+generator_report generate_database(std::filesystem::path const& path, generator_options const& options)
+{
     using namespace generator;
     namespace fs = std::filesystem;
-    if (options.initiatives < 1 || options.initiatives > 100000)
-        throw std::runtime_error(cat("invalid number of initiatives ", options.initiatives, " (valid range 1..100000)"));
-    if (path.empty()) throw std::runtime_error("empty database path");
+    if(options.initiatives < 1 || options.initiatives > 100000)
+        throw std::runtime_error(cat("invalid number of initiatives ", options.initiatives,
+            " (valid range 1..100000)"));
+    if(path.empty())
+        throw std::runtime_error("empty database path");
     std::error_code ec;
     fs::path const parent = path.parent_path();
-    if (!parent.empty() && !fs::is_directory(parent, ec))
-        throw std::runtime_error("cannot create database '" + path.string() + "': directory '" + parent.string() + "' does not exist");
-    if (fs::is_directory(path, ec)) throw std::runtime_error("cannot create database '" + path.string() + "': it is a directory");
+    if(!parent.empty() && !fs::is_directory(parent, ec))
+        throw std::runtime_error("cannot create database '" + path.string() + "': directory '" + parent.string() +
+            "' does not exist");
+    if(fs::is_directory(path, ec))
+        throw std::runtime_error("cannot create database '" + path.string() + "': it is a directory");
     fs::path const tmp(path.string() + ".tmp");
     fs::remove(tmp, ec);
     fs::remove(fs::path(tmp.string() + "-journal"), ec);
@@ -79,7 +87,8 @@ generator_report generate_database(std::filesystem::path const& path, generator_
     report.initiatives = options.initiatives;
     {
         auto opened = agentio::sqlite::connection::open(tmp, agentio::sqlite::open_mode::read_write_create);
-        if (!opened) throw std::runtime_error("cannot create database file '" + tmp.string() + "': " + opened.error().message());
+        if(!opened)
+            throw std::runtime_error("cannot create database file '" + tmp.string() + "': " + opened.error().message());
         agentio::sqlite::connection db = std::move(*opened);
         // agentio::sqlite opens writable files in SQLite's defensive mode, which silently ignores
         // journal_mode=OFF; this one-shot bulk load into a private file runs our own SQL only, and
@@ -96,8 +105,10 @@ generator_report generate_database(std::filesystem::path const& path, generator_
         {
             auto tables = std::make_unique<Tables>();
             Tables& t = *tables;
-            for (Table* tb : t.all()) execute(db, tb->create_sql());
-            for (Table* tb : t.all()) tb->prepare(db);
+            for(Table* tb : t.all())
+                execute(db, tb->create_sql());
+            for(Table* tb : t.all())
+                tb->prepare(db);
             execute(db, "BEGIN");
 
             auto ctx = std::make_unique<Ctx>();
@@ -105,28 +116,40 @@ generator_report generate_database(std::filesystem::path const& path, generator_
             c.opt = options;
             c.people = make_people(options.seed);
             assign_ids(c);
-            for (std::size_t i = 0; i < c.inis.size(); ++i) {
+            for(std::size_t i = 0; i < c.inis.size(); ++i)
+            {
                 Rng r = Rng::stream(options.seed, P_BASE, i);
                 gen_base(c, c.inis[i], r);
             }
             form_groups(c);
-            for (auto& x : c.inis)
-                if (x.is_group) { x.obj = 0; x.ctx = 0; x.verb = 0; x.generic_ctx = true; }
-            for (std::size_t i = 0; i < c.inis.size(); ++i) gen_children(c, t, i);
-            for (auto& x : c.inis)
-                if (x.is_group) aggregate_group(c, x);
-            for (std::size_t i = 0; i < c.inis.size(); ++i) insert_one_to_one(c, t, i);
+            for(auto& x : c.inis)
+                if(x.is_group)
+                {
+                    x.obj = 0;
+                    x.ctx = 0;
+                    x.verb = 0;
+                    x.generic_ctx = true;
+                }
+            for(std::size_t i = 0; i < c.inis.size(); ++i)
+                gen_children(c, t, i);
+            for(auto& x : c.inis)
+                if(x.is_group)
+                    aggregate_group(c, x);
+            for(std::size_t i = 0; i < c.inis.size(); ++i)
+                insert_one_to_one(c, t, i);
             insert_grupos(c, t);
             insert_destacadas(t);
             insert_parametros(db, t);
             create_indexes(db, t);
             execute(db, "COMMIT");
-            for (Table* tb : t.all()) report.rows_per_table[tb->name()] = tb->rows();
-        }   // statements finalized here
-        execute(db, "VACUUM");   // compact, contiguous tables; uses a temporary file, not RAM
-    }   // closes the connection
+            for(Table* tb : t.all())
+                report.rows_per_table[tb->name()] = tb->rows();
+        }                      // statements finalized here
+        execute(db, "VACUUM"); // compact, contiguous tables; uses a temporary file, not RAM
+    }                          // closes the connection
     fs::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error("cannot move '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
+    if(ec)
+        throw std::runtime_error("cannot move '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
     guard.keep = true;
     return report;
 }

@@ -12,14 +12,16 @@
 
 namespace portfolio {
 
-struct generator_options {
-    int initiatives = 850;               // number of initiatives (rows of datos_relevantes); valid range 1..100000
+struct generator_options
+{
+    int initiatives = 850; // number of initiatives (rows of datos_relevantes); valid range 1..100000
     std::uint64_t seed = 20250630;
 };
 
-struct generator_report {
+struct generator_report
+{
     int initiatives = 0;
-    std::map<std::string, long long> rows_per_table;   // every one of the 26 tables
+    std::map<std::string, long long> rows_per_table; // every one of the 26 tables
 };
 
 /// Writes a fresh database at `path` (replacing any file there, atomically: write PATH.tmp then rename).

@@ -15,9 +15,9 @@ namespace portfolio {
 
 struct field_group
 {
-    std::string_view title;             // "Identificación y clasificación"
-    std::string_view fields;            // comma-separated column names ("budget_YYYY" stands for 2024..2028)
-    std::string_view meaning;           // what they mean, one or two sentences
+    std::string_view title;   // "Identificación y clasificación"
+    std::string_view fields;  // comma-separated column names ("budget_YYYY" stands for 2024..2028)
+    std::string_view meaning; // what they mean, one or two sentences
 };
 
 inline constexpr std::array<field_group, 9> datos_relevantes_fields{{
@@ -49,8 +49,7 @@ inline constexpr std::array<field_group, 9> datos_relevantes_fields{{
     {"Grupos de iniciativas", "es_grupo, portfolio_id_grupo, nombre_grupo, num_componentes",
         "Las iniciativas grupo (es_grupo = 1) suman los importes de sus componentes: para totalizar importes sin "
         "contar dos veces filtra es_grupo = 0."},
-    {"Avance y riesgo",
-        "porcentaje_avance, fecha_ultimo_avance, semaforo, riesgo, tiene_investment_memo, afecta_aatt",
+    {"Avance y riesgo", "porcentaje_avance, fecha_ultimo_avance, semaforo, riesgo, tiene_investment_memo, afecta_aatt",
         "semaforo: Verde, Ámbar o Rojo; riesgo: Alto, Medio o Bajo. Los campos booleanos valen 0 o 1."},
     {"Contadores de registros relacionados",
         "num_hechos, num_documentos, num_documentos_procesados, num_notas, num_acciones, num_acciones_pendientes, "

@@ -58,7 +58,7 @@ public:
     /// Blends `c` at (x, y) with coverage 0..255; outside the canvas is ignored.
     void blend(int x, int y, rgb c, unsigned coverage) noexcept
     {
-        if (x < 0 || y < 0 || x >= width_ || y >= height_ || coverage == 0)
+        if(x < 0 || y < 0 || x >= width_ || y >= height_ || coverage == 0)
             return;
         blend_unchecked(at(x, y), c, coverage);
     }

@@ -20,7 +20,7 @@ namespace {
 
 void check(unsigned error)
 {
-    if (error != 0)
+    if(error != 0)
         throw std::runtime_error(std::string("no se ha podido codificar el PNG: ") + lodepng_error_text(error));
 }
 
@@ -52,7 +52,7 @@ std::vector<unsigned char> packed_rgb(canvas const& image)
 {
     std::size_t const row_bytes = static_cast<std::size_t>(image.width()) * 3;
     std::vector<unsigned char> rgb(row_bytes * static_cast<std::size_t>(image.height()));
-    for (int y = 0; y < image.height(); ++y)
+    for(int y = 0; y < image.height(); ++y)
         std::memcpy(rgb.data() + row_bytes * static_cast<std::size_t>(y), image.row(y), row_bytes);
     return rgb;
 }
@@ -84,15 +84,16 @@ std::vector<unsigned char> encode_with_lodepng(canvas const& image, png_tuning c
 
 std::vector<unsigned char> encode_png(canvas const& image, int dpi, png_tuning const& tuning)
 {
-    if (tuning.encoder == png_encoder::lodepng_deflate)
+    if(tuning.encoder == png_encoder::lodepng_deflate)
         return encode_with_lodepng(image, tuning);
 
     // A compressor per call: allocating one is microseconds, compressing a chart milliseconds.
-    std::unique_ptr<libdeflate_compressor, compressor_deleter> const compressor(
-        tuning.level >= 0 && tuning.level <= 12 ? libdeflate_alloc_compressor(tuning.level) : nullptr);
-    if (!compressor)
-        throw std::runtime_error("no se ha podido codificar el PNG: libdeflate no acepta el nivel "
-            + std::to_string(tuning.level));
+    std::unique_ptr<libdeflate_compressor, compressor_deleter> const compressor(tuning.level >= 0 && tuning.level <= 12
+            ? libdeflate_alloc_compressor(tuning.level)
+            : nullptr);
+    if(!compressor)
+        throw std::runtime_error("no se ha podido codificar el PNG: libdeflate no acepta el nivel " +
+            std::to_string(tuning.level));
     auto const scanlines = image.scanlines();
     std::size_t const bound = libdeflate_zlib_compress_bound(compressor.get(), scanlines.size());
 
@@ -109,7 +110,8 @@ std::vector<unsigned char> encode_png(canvas const& image, int dpi, png_tuning c
     unsigned char const format[5] = {8, 2, 0, 0, 0}; // 8 bits, RGB, deflate, adaptive filters, no interlace
     std::memcpy(p + 16, format, sizeof format);
     p = finish_chunk(p, "IHDR", 13);
-    if (dpi > 0) {
+    if(dpi > 0)
+    {
         auto const per_metre = static_cast<std::uint32_t>(std::lround(dpi / 0.0254));
         store_u32(p + 8, per_metre);
         store_u32(p + 12, per_metre);
@@ -118,7 +120,7 @@ std::vector<unsigned char> encode_png(canvas const& image, int dpi, png_tuning c
     }
     std::size_t const idat = libdeflate_zlib_compress(compressor.get(), scanlines.data(), scanlines.size(), p + 8,
         bound);
-    if (idat == 0) // cannot happen with the bound, but libdeflate says so by returning 0
+    if(idat == 0) // cannot happen with the bound, but libdeflate says so by returning 0
         throw std::runtime_error("no se ha podido codificar el PNG: libdeflate no ha podido comprimir la imagen");
     p = finish_chunk(p, "IDAT", idat);
     p = finish_chunk(p, "IEND", 0);

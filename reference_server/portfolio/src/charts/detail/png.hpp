@@ -24,9 +24,10 @@
 
 namespace portfolio::charts::detail {
 
-enum class png_encoder {
-    libdeflate,       // libdeflate at `level`, chunks written here (the default)
-    lodepng_deflate,  // lodepng::encode with its own deflate and the settings below
+enum class png_encoder
+{
+    libdeflate,      // libdeflate at `level`, chunks written here (the default)
+    lodepng_deflate, // lodepng::encode with its own deflate and the settings below
 };
 
 /// The knobs, for the benchmark and the tests.

@@ -20,10 +20,20 @@
 
 namespace portfolio::charts::detail {
 
-enum class font_weight { regular, bold };
+enum class font_weight
+{
+    regular,
+    bold
+};
 
 /// Which line of the text the anchor's y refers to.
-enum class v_anchor { baseline, top, middle, bottom };
+enum class v_anchor
+{
+    baseline,
+    top,
+    middle,
+    bottom
+};
 
 struct text_extent
 {

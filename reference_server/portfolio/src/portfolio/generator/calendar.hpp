@@ -17,22 +17,34 @@ using Date = std::chrono::sys_days;
 using std::chrono::days;
 
 /// The date y-m-d.
-constexpr Date ymd(int y, int m, int d) {
+constexpr Date ymd(int y, int m, int d)
+{
     return std::chrono::year_month_day{std::chrono::year{y}, std::chrono::month{static_cast<unsigned>(m)},
-                                       std::chrono::day{static_cast<unsigned>(d)}};
+        std::chrono::day{static_cast<unsigned>(d)}};
 }
-inline int year_of(Date d) { return static_cast<int>(std::chrono::year_month_day{d}.year()); }
+inline int year_of(Date d)
+{
+    return static_cast<int>(std::chrono::year_month_day{d}.year());
+}
 /// 1..12
-inline int month_of(Date d) { return static_cast<int>(static_cast<unsigned>(std::chrono::year_month_day{d}.month())); }
+inline int month_of(Date d)
+{
+    return static_cast<int>(static_cast<unsigned>(std::chrono::year_month_day{d}.month()));
+}
 /// Months since year 0: year * 12 + (month - 1).
-inline int month_index(Date d) {
+inline int month_index(Date d)
+{
     std::chrono::year_month_day const t{d};
     return static_cast<int>(t.year()) * 12 + static_cast<int>(static_cast<unsigned>(t.month())) - 1;
 }
 /// Days from a to b (negative when b is before a).
-inline int days_between(Date a, Date b) { return static_cast<int>((b - a).count()); }
+inline int days_between(Date a, Date b)
+{
+    return static_cast<int>((b - a).count());
+}
 /// "2025-06-30"
-inline std::string iso(Date date) {
+inline std::string iso(Date date)
+{
     std::chrono::year_month_day const t{date};
     int const y = static_cast<int>(t.year());
     auto const m = static_cast<unsigned>(t.month()), d = static_cast<unsigned>(t.day());
@@ -51,39 +63,48 @@ inline std::string iso(Date date) {
 }
 
 /// Last day of the month `mi` (a month_index()).
-inline Date month_end(int mi) {
+inline Date month_end(int mi)
+{
     return std::chrono::year_month_day_last{std::chrono::year{mi / 12},
-                                            std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
+        std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
 }
 /// Day `day` of the month `mi` (a month_index()), clamped to the month's last day.
-inline Date from_month_index(int mi, int day) {
+inline Date from_month_index(int mi, int day)
+{
     std::chrono::year_month_day_last const last{std::chrono::year{mi / 12},
-                                                std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
+        std::chrono::month_day_last{std::chrono::month{static_cast<unsigned>(mi % 12 + 1)}}};
     return std::chrono::year_month_day{last.year(), last.month(),
-                                       std::min(std::chrono::day{static_cast<unsigned>(day)}, last.day())};
+        std::min(std::chrono::day{static_cast<unsigned>(day)}, last.day())};
 }
 /// `d` plus `k` months; the day is clamped to the length of the month reached (Jan 31 + 1 month = Feb 28/29).
-inline Date add_months(Date d, int k) {
+inline Date add_months(Date d, int k)
+{
     std::chrono::year_month_day const t = std::chrono::year_month_day{d} + std::chrono::months{k};
     return t.ok() ? Date{t} : Date{t.year() / t.month() / std::chrono::last};
 }
 /// Last day of the quarter of `d`.
-inline Date quarter_end_of(Date d) {
+inline Date quarter_end_of(Date d)
+{
     int const mi = month_index(d);
     return month_end(mi - mi % 3 + 2);
 }
 /// `d` within [lo, hi]; unlike std::clamp, lo wins when hi < lo.
-inline Date clamp(Date d, Date lo, Date hi) { return d < lo ? lo : (hi < d ? hi : d); }
+inline Date clamp(Date d, Date lo, Date hi)
+{
+    return d < lo ? lo : (hi < d ? hi : d);
+}
 /// Number of calendar months of year `y` overlapped by [a, b].
-inline int months_overlap(Date a, Date b, int y) {
-    if (b < a) return 0;
+inline int months_overlap(Date a, Date b, int y)
+{
+    if(b < a)
+        return 0;
     int const lo = std::max(month_index(a), y * 12);
     int const hi = std::min(month_index(b), y * 12 + 11);
     return std::max(0, hi - lo + 1);
 }
 
 inline constexpr Date kToday = ymd(2025, 6, 30);
-inline constexpr int kFirstYear = 2024;   // amount columns cover 2024..2028
+inline constexpr int kFirstYear = 2024; // amount columns cover 2024..2028
 inline constexpr int kNumYears = 5;
 
 } // namespace portfolio::generator

@@ -22,20 +22,23 @@
 
 namespace portfolio::generator {
 
-struct AvanceRow {
+struct AvanceRow
+{
     Date fecha;
     double real, previsto;
     int sem;
 };
-struct Hito {
+struct Hito
+{
     std::string name;
     Date planned;
     std::optional<Date> real;
-    int estado;   // index in kHitoEstados
+    int estado; // index in kHitoEstados
 };
-struct Work {
+struct Work
+{
     std::array<std::optional<Date>, kNumYears> aprob_date{};
-    std::vector<std::pair<int, i64>> invoices;   // (month index, cents)
+    std::vector<std::pair<int, i64>> invoices; // (month index, cents)
     std::vector<AvanceRow> avance;
     std::vector<Hito> hitos;
     std::vector<Date> activity;

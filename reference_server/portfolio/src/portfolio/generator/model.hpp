@@ -20,13 +20,15 @@
 
 namespace portfolio::generator {
 
-struct People {
+struct People
+{
     std::vector<std::string> names;
     std::vector<std::vector<int>> by_unit;
     std::vector<int> bi, ti, pmo;
 };
 
-struct Ini {
+struct Ini
+{
     std::string pid;
     int prefix = 0, yy = 0, seq = 0;
     std::string nombre;
@@ -34,10 +36,10 @@ struct Ini {
     int cini = -1, clasif = 1;
     int ref_neg = 0, ref_bi = -1, resp_ti = 0, proveedor = -1;
     int verb = 0, obj = 0, ctx = 0;
-    bool generic_ctx = false;   // framework outside the unit's usual ones: no unit-specific context phrase
+    bool generic_ctx = false; // framework outside the unit's usual ones: no unit-specific context phrase
     Date alta, inicio, fecha_estado;
     std::optional<Date> fin;
-    Date cierre;          // cancellation / rejection date (CANC, REJ)
+    Date cierre; // cancellation / rejection date (CANC, REJ)
     bool was_approved = false;
     double perf = 1.0;
     std::array<OptMoney, kNumYears> budget{}, importe{}, aprobado{}, fact{};
@@ -65,26 +67,30 @@ struct Ini {
     std::optional<double> tir, payback;
 
     Phase phase() const { return kEstados[estado].phase; }
-    int first_year_active() const {
-        for (int k = 0; k < kNumYears; ++k)
-            if (budget[static_cast<std::size_t>(k)] || importe[static_cast<std::size_t>(k)]) return kFirstYear + k;
+    int first_year_active() const
+    {
+        for(int k = 0; k < kNumYears; ++k)
+            if(budget[static_cast<std::size_t>(k)] || importe[static_cast<std::size_t>(k)])
+                return kFirstYear + k;
         return 0;
     }
 };
 
-
-inline std::string make_pid(int prefix, int yy, int seq) {
+inline std::string make_pid(int prefix, int yy, int seq)
+{
     std::string s(kPrefixes[prefix].code);
     s += '_';
     s += static_cast<char>('0' + yy / 10);
     s += static_cast<char>('0' + yy % 10);
     s += '_';
     std::string n = std::to_string(seq);
-    while (n.size() < 3) n = "0" + n;
+    while(n.size() < 3)
+        n = "0" + n;
     return s + n;
 }
 
-struct Ctx {
+struct Ctx
+{
     generator_options opt;
     People people;
     std::vector<Ini> inis;
@@ -94,7 +100,8 @@ struct Ctx {
 };
 
 /// The planned end: fecha_fin, or a year after the start when there is none.
-inline Date plan_end(Ini const& x) {
+inline Date plan_end(Ini const& x)
+{
     Date e = x.fin ? *x.fin : add_months(x.inicio, 12);
     return e <= x.inicio ? x.inicio + days{30} : e;
 }

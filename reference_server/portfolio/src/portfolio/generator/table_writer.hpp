@@ -28,22 +28,33 @@ namespace portfolio::generator {
 /// Runs SQL that returns no rows; throws "SQLite error (<the SQL, cut at 80 bytes>): <SQLite's message>".
 void execute(agentio::sqlite::connection& db, std::string const& sql);
 
-enum class Ty : char { I, R, T };
-struct Col {
+enum class Ty : char
+{
+    I,
+    R,
+    T
+};
+struct Col
+{
     std::string name;
     Ty ty;
     bool not_null;
 };
 using Value = std::variant<std::monostate, i64, double, std::string>;
 
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
+template<class T>
+struct is_optional : std::false_type
+{
+};
+template<class T>
+struct is_optional<std::optional<T>> : std::true_type
+{
+};
 
 /// One table: schema + prepared INSERT + a named-column row buffer.
 /// Every column must be set (possibly to NULL) before insert(); ids are 1..n in insertion order.
-class Table {
+class Table
+{
 public:
     /// `spec`: one "name:T|I|R" per column after `id`, with '!' for NOT NULL ("nombre:T!").
     Table(std::string name, std::initializer_list<char const*> spec);
@@ -56,29 +67,48 @@ public:
     /// Prepares the INSERT; `db` must outlive the table's last insert().
     void prepare(agentio::sqlite::connection& db);
 
-    template <class T>
-    Table& set(std::string_view col, T const& v) {
-        if constexpr (std::is_same_v<T, std::nullopt_t>) {
+    template<class T>
+    Table& set(std::string_view col, T const& v)
+    {
+        if constexpr(std::is_same_v<T, std::nullopt_t>)
+        {
             put(col, Value{});
-        } else if constexpr (is_optional<T>::value) {
-            if (v) set(col, *v);
-            else put(col, Value{});
-        } else if constexpr (std::is_same_v<T, bool>) {
+        }
+        else if constexpr(is_optional<T>::value)
+        {
+            if(v)
+                set(col, *v);
+            else
+                put(col, Value{});
+        }
+        else if constexpr(std::is_same_v<T, bool>)
+        {
             put(col, Value{static_cast<i64>(v ? 1 : 0)});
-        } else if constexpr (std::is_integral_v<T>) {
+        }
+        else if constexpr(std::is_integral_v<T>)
+        {
             put(col, Value{static_cast<i64>(v)});
-        } else if constexpr (std::is_floating_point_v<T>) {
+        }
+        else if constexpr(std::is_floating_point_v<T>)
+        {
             put(col, Value{static_cast<double>(v)});
-        } else if constexpr (std::is_same_v<T, Date>) {
+        }
+        else if constexpr(std::is_same_v<T, Date>)
+        {
             put(col, Value{iso(v)});
-        } else {
+        }
+        else
+        {
             put(col, Value{std::string(v)});
         }
         return *this;
     }
-    Table& money(std::string_view col, OptMoney cents) {
-        if (cents) put(col, Value{static_cast<double>(*cents) / 100.0});
-        else put(col, Value{});
+    Table& money(std::string_view col, OptMoney cents)
+    {
+        if(cents)
+            put(col, Value{static_cast<double>(*cents) / 100.0});
+        else
+            put(col, Value{});
         return *this;
     }
     /// Inserts the row set so far and clears it; returns its id.
@@ -89,7 +119,8 @@ private:
 
     std::string name_;
     std::vector<Col> cols_;
-    struct SvHash {
+    struct SvHash
+    {
         using is_transparent = void;
         std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
     };

@@ -17,18 +17,28 @@
 
 namespace portfolio::generator {
 
-inline void app(std::string& s, std::string_view v) { s.append(v); }
-inline void app(std::string& s, char c) { s.push_back(c); }
-inline void app(std::string& s, int v) { s += std::to_string(v); }
-template <class... A>
-std::string cat(A const&... a) {
+inline void app(std::string& s, std::string_view v)
+{
+    s.append(v);
+}
+inline void app(std::string& s, char c)
+{
+    s.push_back(c);
+}
+inline void app(std::string& s, int v)
+{
+    s += std::to_string(v);
+}
+template<class... A>
+std::string cat(A const&... a)
+{
     std::string s;
     (app(s, a), ...);
     return s;
 }
 
-inline constexpr std::string_view kMeses[] = {"enero", "febrero", "marzo", "abril", "mayo", "junio",
-                                       "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"};
+inline constexpr std::string_view kMeses[] = {"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+    "septiembre", "octubre", "noviembre", "diciembre"};
 
 /// "30 de junio de 2025"
 std::string fecha_larga(Date d);
@@ -38,7 +48,10 @@ std::string mes_anio(Date d);
 std::string group_thousands(i64 v);
 /// Spanish euro formatting: "1.250.000 €" (rounded to euros) or "1.250.000,50 €".
 std::string eur(i64 cents, bool with_cents = false);
-inline double round1(double x) { return std::round(x * 10.0) / 10.0; }
+inline double round1(double x)
+{
+    return std::round(x * 10.0) / 10.0;
+}
 /// "12,5" style percentage number (one decimal, comma).
 std::string num1(double x);
 std::string lower_first(std::string_view s);
