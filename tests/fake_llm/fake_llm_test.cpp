@@ -969,7 +969,7 @@ BOOST_AUTO_TEST_CASE(pieces_never_split_a_utf8_sequence)
                 BOOST_REQUIRE(n > 0);
                 BOOST_TEST(!agentio::detail::is_utf8_continuation(n < rest.size() ? rest[n] : 'x'));
                 if(chars != 0)
-                    BOOST_TEST(agentio::detail::utf8_code_point_prefix(rest, chars) == n);
+                    BOOST_TEST(agentio::utf8_code_point_prefix(rest, chars) == n);
                 joined.append(rest.substr(0, n));
                 rest.remove_prefix(n);
             }

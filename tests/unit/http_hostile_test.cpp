@@ -7,7 +7,7 @@
 // past a proxy (ambiguous framing), to hold its slots (floods from one
 // address, trickled headers) or its memory (answers never read), and the ways
 // it must end: draining on shutdown, run threads that survive a throw.
-#include <agentio/detail/log_text.hpp>
+#include <agentio/text.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -404,7 +404,7 @@ BOOST_AUTO_TEST_CASE(run_threads_survive_a_throw)
 
 BOOST_AUTO_TEST_CASE(client_text_cannot_forge_log_lines)
 {
-    using agentio::detail::log_text;
+    using agentio::log_text;
     BOOST_TEST(log_text("a\n2026-01-01 - ERROR - x") == "a\\n2026-01-01 - ERROR - x");
     BOOST_TEST(log_text("\r\t\x01\x7f") == "\\r\\t\\x01\\x7f");
     BOOST_TEST(log_text("línea\xc2\x85otra\xe2\x80\xa8y") == "línea\\u0085otra\\u2028y");

@@ -24,30 +24,6 @@ inline bool is_utf8_continuation(char c) noexcept
     return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
-// The length of the longest prefix of `s` of at most `max_bytes` bytes that
-// ends on a code point boundary.
-inline std::size_t utf8_byte_prefix(std::string_view s, std::size_t max_bytes) noexcept
-{
-    if(max_bytes >= s.size())
-        return s.size();
-    while(max_bytes > 0 && is_utf8_continuation(s[max_bytes]))
-        --max_bytes;
-    return max_bytes;
-}
-
-// The length in bytes of the first `n` code points of `s` (all of it if shorter).
-inline std::size_t utf8_code_point_prefix(std::string_view s, std::size_t n) noexcept
-{
-    std::size_t i = 0;
-    for(std::size_t cp = 0; i < s.size() && cp < n; ++cp)
-    {
-        ++i;
-        while(i < s.size() && is_utf8_continuation(s[i]))
-            ++i;
-    }
-    return i;
-}
-
 // Appends `in` to `out`, replacing each maximal invalid subsequence with
 // U+FFFD exactly as the WHATWG Encoding standard's UTF-8 decoder does.
 inline void append_utf8_replacing_errors(std::string& out, std::string_view in)

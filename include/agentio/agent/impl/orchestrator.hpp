@@ -10,7 +10,7 @@
 #ifndef AGENTIO_AGENT_IMPL_ORCHESTRATOR_HPP
 #define AGENTIO_AGENT_IMPL_ORCHESTRATOR_HPP
 
-#include <agentio/detail/utf8.hpp>
+#include <agentio/text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/system/system_error.hpp>
@@ -59,7 +59,7 @@ inline void shorten(std::string& s, std::size_t max_chars)
 {
     if(s.size() <= max_chars)
         return;
-    s.resize(agentio::detail::utf8_byte_prefix(s, max_chars));
+    s.resize(agentio::utf8_byte_prefix(s, max_chars));
     s += "…";
 }
 

@@ -10,7 +10,7 @@
 #ifndef AGENTIO_HTTP_IMPL_SERVER_HPP
 #define AGENTIO_HTTP_IMPL_SERVER_HPP
 
-#include <agentio/detail/log_text.hpp>
+#include <agentio/text.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -145,7 +145,7 @@ inline void log_unexpected(char const* where, std::exception_ptr ep) noexcept
     }
     catch(std::exception const& e)
     {
-        std::fprintf(stderr, "agentio::http::server: %s: %s\n", where, agentio::detail::log_text(e.what()).c_str());
+        std::fprintf(stderr, "agentio::http::server: %s: %s\n", where, agentio::log_text(e.what()).c_str());
     }
     catch(...)
     {

@@ -15,8 +15,8 @@
 #ifndef AGENTIO_TESTING_DETAIL_FAKE_LLM_WIRE_HPP
 #define AGENTIO_TESTING_DETAIL_FAKE_LLM_WIRE_HPP
 
-#include <agentio/detail/utf8.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/text.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -158,7 +158,7 @@ inline bool is_space(char c) noexcept
 inline std::size_t next_text_piece(std::string_view rest, std::size_t index, provider p, std::size_t piece_chars)
 {
     if(piece_chars != 0)
-        return agentio::detail::utf8_code_point_prefix(rest, piece_chars);
+        return agentio::utf8_code_point_prefix(rest, piece_chars);
     std::size_t const words = p == provider::anthropic ? anthropic_words[index % anthropic_words.size()]
                                                        : openai_words[index % openai_words.size()];
     std::size_t end = 0;
@@ -169,19 +169,18 @@ inline std::size_t next_text_piece(std::string_view rest, std::size_t index, pro
             ++next;
         while(next < rest.size() && !is_space(rest[next]))
             ++next;
-        if(w != 0 && agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points) < next)
+        if(w != 0 && agentio::utf8_code_point_prefix(rest, max_piece_code_points) < next)
             break; // the next word would make the piece too long
         end = next;
     }
-    return std::min(end,
-        agentio::detail::utf8_code_point_prefix(rest, max_piece_code_points)); // one very long word is cut
+    return std::min(end, agentio::utf8_code_point_prefix(rest, max_piece_code_points)); // one very long word is cut
 }
 
 /// Length in bytes of the next fragment of argument text.
 inline std::size_t next_fragment(std::string_view rest, std::size_t index, std::size_t piece_chars)
 {
     if(piece_chars != 0)
-        return agentio::detail::utf8_code_point_prefix(rest, piece_chars);
+        return agentio::utf8_code_point_prefix(rest, piece_chars);
     return utf8_ceil(rest, std::min(rest.size(), fragment_bytes[index % fragment_bytes.size()]));
 }
 

@@ -10,7 +10,7 @@
 #define AGENTIO_TOOL_IMPL_COMPACT_IPP
 
 #include <agentio/detail/json_pointer.hpp>
-#include <agentio/detail/utf8.hpp>
+#include <agentio/text.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -27,7 +27,7 @@ inline void shorten_and_prune(boost::json::value& v, compact_options const& opti
     {
         if(s->size() > options.max_string_bytes)
         {
-            std::size_t const keep = agentio::detail::utf8_byte_prefix(*s, options.max_string_bytes);
+            std::size_t const keep = agentio::utf8_byte_prefix(*s, options.max_string_bytes);
             s->resize(keep);
             s->append("…");
             ++report.strings_shortened;

@@ -7,7 +7,7 @@
 #include "app/error_body.hpp"
 #include "api/rest_api.hpp"
 
-#include <agentio/detail/log_text.hpp>
+#include <agentio/text.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/writer.hpp>
@@ -216,7 +216,7 @@ void log_line(std::string const& message)
     ::localtime_r(&now, &local);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
-    std::fputs((stamp + agentio::detail::log_text(message) + "\n").c_str(), stderr);
+    std::fputs((stamp + agentio::log_text(message) + "\n").c_str(), stderr);
 }
 
 // One provider origin carries every chat's stream at once, and the API origin

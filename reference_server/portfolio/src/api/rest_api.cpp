@@ -4,7 +4,7 @@
 
 #include "api/rest_api.hpp"
 
-#include <agentio/detail/log_text.hpp>
+#include <agentio/text.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/use_awaitable.hpp>
@@ -43,8 +43,8 @@ api_reply error_reply(api_error const& e)
 // mistakes: the client gets a 500 without SQL text, the log gets the details.
 api_reply database_failure(connection& c, std::string_view what)
 {
-    std::fprintf(stderr, "agentio-portfolio: database error (%s): %s\n", agentio::detail::log_text(what).c_str(),
-        agentio::detail::log_text(c.last_error_message()).c_str());
+    std::fprintf(stderr, "agentio-portfolio: database error (%s): %s\n", agentio::log_text(what).c_str(),
+        agentio::log_text(c.last_error_message()).c_str());
     return error_reply(500, "Error interno de la base de datos");
 }
 

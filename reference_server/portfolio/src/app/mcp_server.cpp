@@ -10,7 +10,7 @@
 #include "app/config.hpp"
 
 #include <agentio/agent/orchestrator.hpp>
-#include <agentio/detail/log_text.hpp>
+#include <agentio/text.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/mcp.hpp>
 
@@ -74,7 +74,7 @@ public:
         char stamp[32];
         std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
         std::string const line = std::string(stamp) + " - mcp_portfolio - " + std::string(level) + " - " +
-            agentio::detail::log_text(message) + "\n";
+            agentio::log_text(message) + "\n";
         std::lock_guard lock(mutex_);
         std::fputs(line.c_str(), stderr);
         if(file_)

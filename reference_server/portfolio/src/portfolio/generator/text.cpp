@@ -4,7 +4,7 @@
 
 #include "portfolio/generator/text.hpp"
 
-#include <agentio/detail/utf8.hpp>
+#include <agentio/text.hpp>
 
 namespace portfolio::generator {
 
@@ -175,7 +175,7 @@ std::string truncate_utf8(std::string_view s, std::size_t max_bytes)
 {
     if(s.size() <= max_bytes)
         return std::string(s);
-    std::string r(s.substr(0, agentio::detail::utf8_byte_prefix(s, max_bytes)));
+    std::string r(s.substr(0, agentio::utf8_byte_prefix(s, max_bytes)));
     while(!r.empty() && r.back() == ' ')
         r.pop_back();
     return r;

@@ -62,7 +62,7 @@ std::string fold_ascii(std::string_view s);
 std::string slug(std::string_view s, int max_words);
 /// Case- and accent-insensitive sort key.
 std::string sort_key(std::string_view s);
-/// At most `max_bytes` of `s`, cut at a UTF-8 boundary (agentio::detail::utf8_byte_prefix), without trailing spaces
+/// At most `max_bytes` of `s`, cut at a UTF-8 boundary (agentio::utf8_byte_prefix), without trailing spaces
 /// when cut; `s` itself when it fits.
 std::string truncate_utf8(std::string_view s, std::size_t max_bytes);
 /// Appends a final period unless the text already ends with one ("S.L.").

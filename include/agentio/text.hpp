@@ -1,22 +1,50 @@
 //
-// agentio/detail/log_text.hpp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/text.hpp
+// ~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// Text from clients written into log lines: control characters escaped, so
-// that nothing a client sends can end a line and forge the next one.
+// Text at the edges of a program: cutting UTF-8 without splitting a
+// character, and writing what clients send into log lines so that nothing
+// they send can end a line and forge the next one.
 //
 
-#ifndef AGENTIO_DETAIL_LOG_TEXT_HPP
-#define AGENTIO_DETAIL_LOG_TEXT_HPP
+#ifndef AGENTIO_TEXT_HPP
+#define AGENTIO_TEXT_HPP
 
+#include <agentio/detail/utf8.hpp>
+
+#include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace agentio::detail {
+namespace agentio {
+
+/// The length of the longest prefix of `s` of at most `max_bytes` bytes that
+/// ends on a code point boundary (`s` is assumed to be UTF-8).
+inline std::size_t utf8_byte_prefix(std::string_view s, std::size_t max_bytes) noexcept
+{
+    if(max_bytes >= s.size())
+        return s.size();
+    while(max_bytes > 0 && detail::is_utf8_continuation(s[max_bytes]))
+        --max_bytes;
+    return max_bytes;
+}
+
+/// The length in bytes of the first `n` code points of `s` (all of it if shorter).
+inline std::size_t utf8_code_point_prefix(std::string_view s, std::size_t n) noexcept
+{
+    std::size_t i = 0;
+    for(std::size_t cp = 0; i < s.size() && cp < n; ++cp)
+    {
+        ++i;
+        while(i < s.size() && detail::is_utf8_continuation(s[i]))
+            ++i;
+    }
+    return i;
+}
 
 /** Appends `text` to `out` with C0 controls and DEL written as `\n`, `\r`,
     `\t` or `\xHH`, and the Unicode line breaks U+0085, U+2028 and U+2029 as
@@ -65,6 +93,6 @@ inline std::string log_text(std::string_view text)
     return out;
 }
 
-} // namespace agentio::detail
+} // namespace agentio
 
 #endif
