@@ -60,7 +60,12 @@ inline system::error_code make_error_code(int sqlite_result) noexcept
 */
 bool configure_for_concurrency() noexcept;
 
-/// How a connection opens its file.
+/** How a connection opens its file.
+
+    Either way the connection runs in SQLite's defensive mode
+    (`SQLITE_DBCONFIG_DEFENSIVE`): SQL cannot corrupt the file on purpose
+    (no writes to `sqlite_schema` or shadow tables, no `writable_schema`).
+*/
 enum class open_mode
 {
     /** Read-only, enforced by SQLite itself: the file is opened with
