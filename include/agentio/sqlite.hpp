@@ -16,6 +16,8 @@
 #ifndef AGENTIO_SQLITE_HPP
 #define AGENTIO_SQLITE_HPP
 
+#include <agentio/config.hpp>
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/io_context.hpp>
@@ -308,6 +310,8 @@ private:
 } // namespace agentio::sqlite
 
 #include <agentio/sqlite/impl/sqlite.hpp>
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/sqlite/impl/sqlite.ipp>
+#endif
 
 #endif

@@ -18,6 +18,7 @@ run(${CMAKE_COMMAND} -S "${DOWNSTREAM}" -B "${WORK}/build" -G Ninja
     "-DCMAKE_PREFIX_PATH=${WORK}/prefix" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 run(${CMAKE_COMMAND} --build "${WORK}/build")
 run("${WORK}/build/downstream_app")
+run("${WORK}/build/downstream_app_header_only")
 
 # A component agentio does not have is refused by name.
 file(MAKE_DIRECTORY "${WORK}/bogus")

@@ -4,6 +4,8 @@
 
 // Test that header file is self-contained.
 #include <agentio/testing/fake_llm.hpp>
+// The piece-splitting rules are tested directly.
+#include <agentio/testing/detail/fake_llm_wire.hpp>
 
 #include <agentio/json_text.hpp>
 #include <agentio/sse/parser.hpp>

@@ -526,5 +526,8 @@ struct is_error_code_enum<agentio::http::client_errc> : std::true_type
 } // namespace boost::system
 
 #include <agentio/http/impl/client.hpp>
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/http/impl/client.ipp>
+#endif
 
 #endif

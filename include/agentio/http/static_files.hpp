@@ -17,6 +17,7 @@
 #ifndef AGENTIO_HTTP_STATIC_FILES_HPP
 #define AGENTIO_HTTP_STATIC_FILES_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/http/server.hpp>
 
 #include <filesystem>
@@ -108,6 +109,8 @@ private:
 
 } // namespace agentio::http
 
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/http/impl/static_files.ipp>
+#endif
 
 #endif

@@ -54,6 +54,12 @@ struct anthropic_wire
 /// An Anthropic provider.
 using anthropic_provider = http_provider<anthropic_wire>;
 
+#ifndef AGENTIO_HEADER_ONLY
+// Instantiated once, by <agentio/http/src.hpp>.
+extern template class model_stream<anthropic_wire>;
+extern template class http_provider<anthropic_wire>;
+#endif
+
 } // namespace agentio::llm
 
 #endif

@@ -15,6 +15,7 @@
 #ifndef AGENTIO_LLM_ANTHROPIC_CODEC_HPP
 #define AGENTIO_LLM_ANTHROPIC_CODEC_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/sse/parser.hpp>
 
@@ -126,6 +127,8 @@ private:
 
 } // namespace agentio::llm::anthropic
 
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/llm/impl/anthropic_codec.ipp>
+#endif
 
 #endif

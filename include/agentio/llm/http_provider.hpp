@@ -109,36 +109,7 @@ public:
         @return the error that ended the stream, if any (an `error` event, a
         broken connection, a malformed event)
     */
-    asio::awaitable<std::optional<error>> read(std::vector<stream_event>& out)
-    {
-        if(done_)
-            co_return std::nullopt;
-        auto [err, chunk] = co_await body_.async_read_some(asio::use_awaitable);
-        if(err)
-        {
-            done_ = true;
-            co_return detail::error_from_client(err);
-        }
-        if(chunk.empty())
-        {
-            done_ = true;
-            parser_.finish(); // a partial last event is discarded, and the decoder tells what is missing
-            co_return std::nullopt;
-        }
-        std::optional<error> failure;
-        parser_.feed(chunk, [&](sse::event const& e) {
-            if(!failure)
-                failure = decoder_.feed(e, out);
-        });
-        if(parser_.failed() && !failure)
-            failure = error{error::kind::protocol, 0, {}, "an event of the stream is too large", false, {}, {}};
-        if(failure)
-        {
-            done_ = true;
-            body_.close();
-        }
-        co_return failure;
-    }
+    asio::awaitable<std::optional<error>> read(std::vector<stream_event>& out);
 
     /// Whether the body ended (or failed).
     bool done() const noexcept { return done_; }
@@ -172,22 +143,7 @@ public:
         @param options key, base URL, retries, timeouts
         @param wire settings of the wire format
     */
-    http_provider(http::client& client, provider_options options, wire_options wire = {})
-        : client_(&client)
-        , options_(std::move(options))
-        , wire_(std::move(wire))
-    {
-        if(options_.base_url.empty())
-            options_.base_url = Wire::default_base_url;
-        while(!options_.base_url.empty() && options_.base_url.back() == '/')
-            options_.base_url.pop_back();
-        if(!options_.random)
-            options_.random = [] {
-                // Per thread: a provider is shared by the threads of an io_context.
-                thread_local std::minstd_rand engine(std::random_device{}());
-                return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
-            };
-    }
+    http_provider(http::client& client, provider_options options, wire_options wire = {});
 
     provider_options const& options() const noexcept { return options_; }
 
@@ -199,66 +155,11 @@ public:
 
         @return the stream, once a 2xx header arrived; or the last error.
     */
-    asio::awaitable<boost::system::result<stream_type, error>> open(request const& r)
-    {
-        std::string const body = to_json_text(Wire::make_body(r, wire_));
-        for(unsigned retries = 0;; ++retries)
-        {
-            http::client_request req;
-            req.method = boost::beast::http::verb::post;
-            req.url = options_.base_url + std::string(Wire::path);
-            req.headers.set(boost::beast::http::field::content_type, "application/json");
-            req.headers.set(boost::beast::http::field::accept, "text/event-stream");
-            // The SDKs' retry counter: handy for servers and tests alike.
-            req.headers.set("x-stainless-retry-count", std::to_string(retries));
-            Wire::set_headers(req.headers, options_.api_key, wire_);
-            for(auto const& [name, value] : options_.extra_headers)
-                req.headers.set(name, value);
-            req.body = body;
-            req.idle_timeout = options_.idle_timeout;
-            req.total_timeout = options_.total_timeout;
-
-            auto [err, stream] = co_await client_->async_open(std::move(req), asio::use_awaitable);
-            error failure;
-            std::optional<std::chrono::milliseconds> server_delay;
-            if(err)
-                failure = detail::error_from_client(err);
-            else if(stream.status() >= 200 && stream.status() < 300)
-                co_return stream_type(std::move(stream));
-            else
-            {
-                auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
-                failure = Wire::error_from_body(stream.status(),
-                    read_err ? std::string_view() : std::string_view(text));
-                auto header = [&](std::string_view name) -> std::string_view {
-                    auto it = stream.headers().find(name);
-                    return it == stream.headers().end() ? std::string_view() : std::string_view(it->value());
-                };
-                failure.retryable = status_is_retryable(stream.status(), header("x-should-retry"));
-                server_delay = parse_retry_after(header("retry-after-ms"), header("retry-after"));
-                failure.retry_after = server_delay;
-                if(failure.request_id.empty())
-                    failure.request_id = header(Wire::request_id_header);
-            }
-            if(!failure.retryable || retries >= options_.retry.max_retries)
-                co_return failure;
-            co_await backoff(retries, server_delay);
-        }
-    }
+    asio::awaitable<boost::system::result<stream_type, error>> open(request const& r);
 
     /// Waits before retry number `retries_done + 1` (also used by the
     /// orchestrator to retry a round that failed mid-stream).
-    asio::awaitable<void> backoff(unsigned retries_done, std::optional<std::chrono::milliseconds> server_delay = {})
-    {
-        auto const delay = retry_delay(options_.retry, retries_done, server_delay, options_.random());
-        if(options_.sleep)
-        {
-            co_await options_.sleep(delay);
-            co_return;
-        }
-        asio::steady_timer timer(co_await asio::this_coro::executor, delay);
-        co_await timer.async_wait(asio::use_awaitable);
-    }
+    asio::awaitable<void> backoff(unsigned retries_done, std::optional<std::chrono::milliseconds> server_delay = {});
 
 private:
     http::client* client_;
@@ -267,5 +168,7 @@ private:
 };
 
 } // namespace agentio::llm
+
+#include <agentio/llm/impl/http_provider.hpp>
 
 #endif

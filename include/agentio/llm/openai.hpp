@@ -46,6 +46,12 @@ struct openai_wire
 /// An OpenAI-compatible provider.
 using openai_provider = http_provider<openai_wire>;
 
+#ifndef AGENTIO_HEADER_ONLY
+// Instantiated once, by <agentio/http/src.hpp>.
+extern template class model_stream<openai_wire>;
+extern template class http_provider<openai_wire>;
+#endif
+
 } // namespace agentio::llm
 
 #endif

@@ -16,6 +16,7 @@
 #ifndef AGENTIO_LLM_OPENAI_CODEC_HPP
 #define AGENTIO_LLM_OPENAI_CODEC_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/sse/parser.hpp>
 
@@ -87,6 +88,8 @@ private:
 
 } // namespace agentio::llm::openai
 
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/llm/impl/openai_codec.ipp>
+#endif
 
 #endif

@@ -26,6 +26,7 @@
 #ifndef AGENTIO_TESTING_FAKE_LLM_HPP
 #define AGENTIO_TESTING_FAKE_LLM_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/testing/detail/fake_llm_handler.hpp>
@@ -415,6 +416,8 @@ private:
 
 } // namespace agentio::testing
 
-#include <agentio/testing/impl/fake_llm.hpp>
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/testing/impl/fake_llm.ipp>
+#endif
 
 #endif

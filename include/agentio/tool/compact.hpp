@@ -14,6 +14,7 @@
 #ifndef AGENTIO_TOOL_COMPACT_HPP
 #define AGENTIO_TOOL_COMPACT_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/json/value.hpp>
@@ -73,6 +74,8 @@ compact_report compact_json(boost::json::value& v, compact_options const& option
 
 } // namespace agentio
 
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/tool/impl/compact.ipp>
+#endif
 
 #endif

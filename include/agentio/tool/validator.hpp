@@ -19,6 +19,7 @@
 #ifndef AGENTIO_TOOL_VALIDATOR_HPP
 #define AGENTIO_TOOL_VALIDATOR_HPP
 
+#include <agentio/config.hpp>
 #include <agentio/messages.hpp>
 
 #include <boost/json/array.hpp>
@@ -129,6 +130,14 @@ public:
     */
     validation_report validate(json::value const& instance, validation_options const& options = {}) const;
 
+    // Declared here, defined where `node` is complete (it is not in the
+    // header when the library is compiled separately).
+    schema_validator(schema_validator const&);
+    schema_validator(schema_validator&&) noexcept;
+    schema_validator& operator=(schema_validator const&);
+    schema_validator& operator=(schema_validator&&) noexcept;
+    ~schema_validator();
+
 private:
     struct node;
     class compiler;
@@ -146,6 +155,8 @@ std::string format_validation_errors(validation_report const& report, messages c
 
 } // namespace agentio
 
+#ifdef AGENTIO_HEADER_ONLY
 #include <agentio/tool/impl/validator.ipp>
+#endif
 
 #endif

@@ -10,6 +10,7 @@
 #ifndef AGENTIO_HTTP_IMPL_STATIC_FILES_IPP
 #define AGENTIO_HTTP_IMPL_STATIC_FILES_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/http/detail/accept.hpp>
 #include <agentio/messages.hpp>
 
@@ -27,7 +28,7 @@ namespace agentio::http {
 
 namespace detail {
 
-inline std::string content_type_of(std::filesystem::path const& p)
+AGENTIO_DECL std::string content_type_of(std::filesystem::path const& p)
 {
     auto const ext = p.extension().string();
     if(ext == ".html")
@@ -51,13 +52,13 @@ inline std::string content_type_of(std::filesystem::path const& p)
     return "application/octet-stream";
 }
 
-inline std::string read_file(std::filesystem::path const& p)
+AGENTIO_DECL std::string read_file(std::filesystem::path const& p)
 {
     std::ifstream in(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-inline bool compressible(std::string_view content_type)
+AGENTIO_DECL bool compressible(std::string_view content_type)
 {
     return content_type.starts_with("text/") || content_type.starts_with("application/json") ||
         content_type.starts_with("image/svg+xml");
@@ -65,7 +66,7 @@ inline bool compressible(std::string_view content_type)
 
 // RFC 1952: a 10-byte header, raw deflate (Beast's port of zlib, level 9: done
 // once per file at start), CRC-32 and length, both little-endian.
-inline std::string gzip(std::string_view in)
+AGENTIO_DECL std::string gzip(std::string_view in)
 {
     namespace zlib = boost::beast::zlib;
     zlib::deflate_stream deflate;
@@ -92,7 +93,7 @@ inline std::string gzip(std::string_view in)
 }
 
 // FNV-1a over the bytes: a validator, not a security boundary.
-inline std::string etag_of(std::string_view body)
+AGENTIO_DECL std::string etag_of(std::string_view body)
 {
     std::uint64_t h = 0xcbf29ce484222325ull;
     for(unsigned char c : body)
@@ -103,7 +104,7 @@ inline std::string etag_of(std::string_view body)
 }
 
 // If-None-Match: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 §13.1.2).
-inline bool matches_etag(std::string_view header, std::string_view etag)
+AGENTIO_DECL bool matches_etag(std::string_view header, std::string_view etag)
 {
     if(trim_ows(header) == "*")
         return true;
@@ -122,7 +123,8 @@ inline bool matches_etag(std::string_view header, std::string_view etag)
 
 } // namespace detail
 
-inline static_files::file static_files::make_file(std::string body, std::string content_type, std::string cache_control)
+AGENTIO_DECL static_files::file static_files::make_file(std::string body, std::string content_type,
+    std::string cache_control)
 {
     file f{std::move(body), {}, std::move(content_type), std::move(cache_control), {}};
     f.etag = detail::etag_of(f.body);
@@ -133,7 +135,7 @@ inline static_files::file static_files::make_file(std::string body, std::string 
     return f;
 }
 
-inline static_files static_files::load(std::filesystem::path const& dir, static_files_options options)
+AGENTIO_DECL static_files static_files::load(std::filesystem::path const& dir, static_files_options options)
 {
     static_files w;
     w.options_ = std::move(options);
@@ -159,7 +161,7 @@ inline static_files static_files::load(std::filesystem::path const& dir, static_
     return w;
 }
 
-inline response static_files::serve(request const& req, std::string_view path) const
+AGENTIO_DECL response static_files::serve(request const& req, std::string_view path) const
 {
     namespace bhttp = beast::http;
     if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::head)

@@ -10,6 +10,7 @@
 #ifndef AGENTIO_LLM_IMPL_ANTHROPIC_CODEC_IPP
 #define AGENTIO_LLM_IMPL_ANTHROPIC_CODEC_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/detail/json_fields.hpp>
 #include <agentio/llm/retry.hpp>
@@ -25,7 +26,7 @@ using llm::detail::string_at;
 
 // Counters present and not null overwrite; `message_delta` carries the
 // running totals, not increments.
-inline void merge_usage(usage& u, json::object const& o)
+AGENTIO_DECL void merge_usage(usage& u, json::object const& o)
 {
     u.input_tokens = count_at(o, "input_tokens", u.input_tokens);
     u.output_tokens = count_at(o, "output_tokens", u.output_tokens);
@@ -33,7 +34,7 @@ inline void merge_usage(usage& u, json::object const& o)
     u.cache_read_input_tokens = count_at(o, "cache_read_input_tokens", u.cache_read_input_tokens);
 }
 
-inline json::value block_to_json(content_block const& block)
+AGENTIO_DECL json::value block_to_json(content_block const& block)
 {
     struct visitor
     {
@@ -79,7 +80,7 @@ inline json::value block_to_json(content_block const& block)
 
 } // namespace detail
 
-inline json::object make_request_body(request const& r, api_version version, bool stream)
+AGENTIO_DECL json::object make_request_body(request const& r, api_version version, bool stream)
 {
     json::object body;
     body["model"] = r.model;
@@ -122,14 +123,14 @@ inline json::object make_request_body(request const& r, api_version version, boo
     return body;
 }
 
-inline std::pair<std::string_view, std::string> auth_header(api_version version, std::string_view api_key)
+AGENTIO_DECL std::pair<std::string_view, std::string> auth_header(api_version version, std::string_view api_key)
 {
     if(version == api_version::v2023_06_01)
         return {"x-api-key", std::string(api_key)};
     return {"authorization", "Bearer " + std::string(api_key)};
 }
 
-inline stop_reason parse_stop_reason(std::string_view s) noexcept
+AGENTIO_DECL stop_reason parse_stop_reason(std::string_view s) noexcept
 {
     if(s == "end_turn")
         return stop_reason::end_turn;
@@ -148,7 +149,7 @@ inline stop_reason parse_stop_reason(std::string_view s) noexcept
     return stop_reason::unknown;
 }
 
-inline error error_from_body(unsigned status, std::string_view body)
+AGENTIO_DECL error error_from_body(unsigned status, std::string_view body)
 {
     error e;
     e.what = error::kind::http_status;
@@ -172,7 +173,7 @@ inline error error_from_body(unsigned status, std::string_view body)
     return e;
 }
 
-inline std::optional<response> parse_response_body(std::string_view body, error& failure)
+AGENTIO_DECL std::optional<response> parse_response_body(std::string_view body, error& failure)
 {
     boost::system::error_code ec;
     auto const v = json::parse(body, ec);
@@ -215,7 +216,7 @@ inline std::optional<response> parse_response_body(std::string_view body, error&
     return r;
 }
 
-inline void stream_decoder::close_block(block_state& b)
+AGENTIO_DECL void stream_decoder::close_block(block_state& b)
 {
     if(!b.open)
         return;
@@ -234,7 +235,7 @@ inline void stream_decoder::close_block(block_state& b)
     }
 }
 
-inline std::optional<error> stream_decoder::feed(sse::event const& e, std::vector<stream_event>& out)
+AGENTIO_DECL std::optional<error> stream_decoder::feed(sse::event const& e, std::vector<stream_event>& out)
 {
     auto protocol = [](std::string message) {
         return error{error::kind::protocol, 0, {}, std::move(message), false, {}, {}};
@@ -388,7 +389,7 @@ inline std::optional<error> stream_decoder::feed(sse::event const& e, std::vecto
     return std::nullopt; // event types added later: ignored, as the API asks
 }
 
-inline std::optional<response> stream_decoder::finish(error& failure)
+AGENTIO_DECL std::optional<response> stream_decoder::finish(error& failure)
 {
     if(!complete_)
     {

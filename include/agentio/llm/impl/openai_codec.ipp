@@ -10,6 +10,7 @@
 #ifndef AGENTIO_LLM_IMPL_OPENAI_CODEC_IPP
 #define AGENTIO_LLM_IMPL_OPENAI_CODEC_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/detail/json_fields.hpp>
 #include <agentio/llm/retry.hpp>
@@ -23,7 +24,7 @@ namespace detail {
 using llm::detail::count_at;
 using llm::detail::string_at;
 
-inline void merge_usage(usage& u, json::object const& o)
+AGENTIO_DECL void merge_usage(usage& u, json::object const& o)
 {
     u.input_tokens = count_at(o, "prompt_tokens", u.input_tokens);
     u.output_tokens = count_at(o, "completion_tokens", u.output_tokens);
@@ -31,7 +32,7 @@ inline void merge_usage(usage& u, json::object const& o)
         u.cache_read_input_tokens = count_at(d->get_object(), "cached_tokens", u.cache_read_input_tokens);
 }
 
-inline std::string text_of(std::vector<std::variant<text_block, image_block>> const& parts)
+AGENTIO_DECL std::string text_of(std::vector<std::variant<text_block, image_block>> const& parts)
 {
     std::string out;
     for(auto const& p : parts)
@@ -46,7 +47,7 @@ inline std::string text_of(std::vector<std::variant<text_block, image_block>> co
 
 } // namespace detail
 
-inline json::object make_request_body(request const& r, wire_options const& options, bool stream)
+AGENTIO_DECL json::object make_request_body(request const& r, wire_options const& options, bool stream)
 {
     json::object body;
     body["model"] = r.model;
@@ -142,7 +143,7 @@ inline json::object make_request_body(request const& r, wire_options const& opti
     return body;
 }
 
-inline stop_reason parse_finish_reason(std::string_view s) noexcept
+AGENTIO_DECL stop_reason parse_finish_reason(std::string_view s) noexcept
 {
     if(s == "stop")
         return stop_reason::end_turn;
@@ -155,7 +156,7 @@ inline stop_reason parse_finish_reason(std::string_view s) noexcept
     return stop_reason::unknown;
 }
 
-inline error error_from_body(unsigned status, std::string_view body)
+AGENTIO_DECL error error_from_body(unsigned status, std::string_view body)
 {
     error e;
     e.what = error::kind::http_status;
@@ -180,7 +181,7 @@ inline error error_from_body(unsigned status, std::string_view body)
     return e;
 }
 
-inline std::optional<response> parse_response_body(std::string_view body, error& failure)
+AGENTIO_DECL std::optional<response> parse_response_body(std::string_view body, error& failure)
 {
     boost::system::error_code ec;
     auto const v = json::parse(body, ec);
@@ -231,7 +232,7 @@ inline std::optional<response> parse_response_body(std::string_view body, error&
     return r;
 }
 
-inline std::optional<error> stream_decoder::feed(sse::event const& e, std::vector<stream_event>& out)
+AGENTIO_DECL std::optional<error> stream_decoder::feed(sse::event const& e, std::vector<stream_event>& out)
 {
     if(e.data == "[DONE]")
     {
@@ -323,7 +324,7 @@ inline std::optional<error> stream_decoder::feed(sse::event const& e, std::vecto
     return std::nullopt;
 }
 
-inline std::optional<response> stream_decoder::finish(error& failure)
+AGENTIO_DECL std::optional<response> stream_decoder::finish(error& failure)
 {
     if(!complete_)
     {

@@ -12,6 +12,7 @@
 #ifndef AGENTIO_SQLITE_IMPL_SQLITE_IPP
 #define AGENTIO_SQLITE_IMPL_SQLITE_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -34,7 +35,7 @@ public:
 
 // Pragmas a read-only connection may run: schema introspection, and reading
 // (never setting) a few values.
-inline bool is_introspection_pragma(std::string_view name, char const* value) noexcept
+AGENTIO_DECL bool is_introspection_pragma(std::string_view name, char const* value) noexcept
 {
     for(std::string_view allowed : {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo",
             "foreign_key_list", "database_list", "collation_list", "function_list", "pragma_list"})
@@ -51,7 +52,7 @@ inline bool is_introspection_pragma(std::string_view name, char const* value) no
 
 // Authorizer of read-only connections: reads only. It runs when a statement is
 // prepared, so a refused statement never starts.
-inline int read_only_authorizer(void*, int action, char const* arg1, char const* arg2, char const*,
+AGENTIO_DECL int read_only_authorizer(void*, int action, char const* arg1, char const* arg2, char const*,
     char const*) noexcept
 {
     switch(action)
@@ -69,13 +70,13 @@ inline int read_only_authorizer(void*, int action, char const* arg1, char const*
 
 } // namespace detail
 
-inline system::error_category const& error_category() noexcept
+AGENTIO_DECL system::error_category const& error_category() noexcept
 {
     static detail::sqlite_category const category;
     return category;
 }
 
-inline bool configure_for_concurrency() noexcept
+AGENTIO_DECL bool configure_for_concurrency() noexcept
 {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
 }
@@ -83,13 +84,13 @@ inline bool configure_for_concurrency() noexcept
 // ---------------------------------------------------------------------------
 // statement
 
-inline statement::statement(statement&& other) noexcept
+AGENTIO_DECL statement::statement(statement&& other) noexcept
     : handle_(std::exchange(other.handle_, nullptr))
     , cached_(other.cached_)
 {
 }
 
-inline statement& statement::operator=(statement&& other) noexcept
+AGENTIO_DECL statement& statement::operator=(statement&& other) noexcept
 {
     if(this != &other)
     {
@@ -100,7 +101,7 @@ inline statement& statement::operator=(statement&& other) noexcept
     return *this;
 }
 
-inline statement::~statement()
+AGENTIO_DECL statement::~statement()
 {
     if(!handle_)
         return;
@@ -115,28 +116,28 @@ inline statement::~statement()
     }
 }
 
-inline system::result<void> statement::bind_null(int index) noexcept
+AGENTIO_DECL system::result<void> statement::bind_null(int index) noexcept
 {
     if(int rc = sqlite3_bind_null(handle_, index); rc != SQLITE_OK)
         return make_error_code(rc);
     return {};
 }
 
-inline system::result<void> statement::bind(int index, std::int64_t value) noexcept
+AGENTIO_DECL system::result<void> statement::bind(int index, std::int64_t value) noexcept
 {
     if(int rc = sqlite3_bind_int64(handle_, index, value); rc != SQLITE_OK)
         return make_error_code(rc);
     return {};
 }
 
-inline system::result<void> statement::bind(int index, double value) noexcept
+AGENTIO_DECL system::result<void> statement::bind(int index, double value) noexcept
 {
     if(int rc = sqlite3_bind_double(handle_, index, value); rc != SQLITE_OK)
         return make_error_code(rc);
     return {};
 }
 
-inline system::result<void> statement::bind(int index, std::string_view value) noexcept
+AGENTIO_DECL system::result<void> statement::bind(int index, std::string_view value) noexcept
 {
     // SQLITE_TRANSIENT: SQLite copies, so the caller's buffer may go away.
     if(int rc = sqlite3_bind_text64(handle_, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
@@ -145,7 +146,7 @@ inline system::result<void> statement::bind(int index, std::string_view value) n
     return {};
 }
 
-inline system::result<bool> statement::step() noexcept
+AGENTIO_DECL system::result<bool> statement::step() noexcept
 {
     switch(int rc = sqlite3_step(handle_))
     {
@@ -155,38 +156,38 @@ inline system::result<bool> statement::step() noexcept
     }
 }
 
-inline void statement::reset() noexcept
+AGENTIO_DECL void statement::reset() noexcept
 {
     sqlite3_reset(handle_);
 }
 
-inline int statement::column_count() const noexcept
+AGENTIO_DECL int statement::column_count() const noexcept
 {
     return sqlite3_column_count(handle_);
 }
 
-inline std::string_view statement::column_name(int column) const noexcept
+AGENTIO_DECL std::string_view statement::column_name(int column) const noexcept
 {
     char const* name = sqlite3_column_name(handle_, column);
     return name ? std::string_view(name) : std::string_view();
 }
 
-inline value_type statement::column_type(int column) const noexcept
+AGENTIO_DECL value_type statement::column_type(int column) const noexcept
 {
     return static_cast<value_type>(sqlite3_column_type(handle_, column));
 }
 
-inline std::int64_t statement::column_int64(int column) const noexcept
+AGENTIO_DECL std::int64_t statement::column_int64(int column) const noexcept
 {
     return sqlite3_column_int64(handle_, column);
 }
 
-inline double statement::column_double(int column) const noexcept
+AGENTIO_DECL double statement::column_double(int column) const noexcept
 {
     return sqlite3_column_double(handle_, column);
 }
 
-inline std::string_view statement::column_text(int column) const noexcept
+AGENTIO_DECL std::string_view statement::column_text(int column) const noexcept
 {
     auto const* p = reinterpret_cast<char const*>(sqlite3_column_text(handle_, column));
     // Length after the text conversion above, as the SQLite docs require.
@@ -194,7 +195,7 @@ inline std::string_view statement::column_text(int column) const noexcept
              : std::string_view();
 }
 
-inline void statement::append_column_json(std::string& out, int column) const
+AGENTIO_DECL void statement::append_column_json(std::string& out, int column) const
 {
     switch(column_type(column))
     {
@@ -206,7 +207,7 @@ inline void statement::append_column_json(std::string& out, int column) const
     }
 }
 
-inline void statement::append_row_json(std::string& out) const
+AGENTIO_DECL void statement::append_row_json(std::string& out) const
 {
     json_row_writer(*this).append(out);
 }
@@ -214,7 +215,7 @@ inline void statement::append_row_json(std::string& out) const
 // ---------------------------------------------------------------------------
 // json_row_writer
 
-inline json_row_writer::json_row_writer(statement const& stmt) : stmt_(&stmt)
+AGENTIO_DECL json_row_writer::json_row_writer(statement const& stmt) : stmt_(&stmt)
 {
     int const n = stmt.column_count();
     keys_.reserve(static_cast<std::size_t>(n));
@@ -227,7 +228,7 @@ inline json_row_writer::json_row_writer(statement const& stmt) : stmt_(&stmt)
     }
 }
 
-inline void json_row_writer::append(std::string& out) const
+AGENTIO_DECL void json_row_writer::append(std::string& out) const
 {
     if(keys_.empty())
     {
@@ -245,7 +246,7 @@ inline void json_row_writer::append(std::string& out) const
 // ---------------------------------------------------------------------------
 // connection
 
-inline system::result<connection> connection::open(std::filesystem::path const& path, open_mode mode)
+AGENTIO_DECL system::result<connection> connection::open(std::filesystem::path const& path, open_mode mode)
 {
     int const flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
         (mode == open_mode::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -270,13 +271,13 @@ inline system::result<connection> connection::open(std::filesystem::path const& 
     return c;
 }
 
-inline connection::connection(connection&& other) noexcept
+AGENTIO_DECL connection::connection(connection&& other) noexcept
     : handle_(std::exchange(other.handle_, nullptr))
     , cache_(std::move(other.cache_))
 {
 }
 
-inline connection& connection::operator=(connection&& other) noexcept
+AGENTIO_DECL connection& connection::operator=(connection&& other) noexcept
 {
     if(this != &other)
     {
@@ -287,12 +288,12 @@ inline connection& connection::operator=(connection&& other) noexcept
     return *this;
 }
 
-inline connection::~connection()
+AGENTIO_DECL connection::~connection()
 {
     close();
 }
 
-inline void connection::close() noexcept
+AGENTIO_DECL void connection::close() noexcept
 {
     if(cache_)
         cache_->clear(); // statements first: sqlite3_close refuses while any is alive
@@ -301,7 +302,7 @@ inline void connection::close() noexcept
     handle_ = nullptr;
 }
 
-inline system::result<statement> connection::prepare(std::string_view sql)
+AGENTIO_DECL system::result<statement> connection::prepare(std::string_view sql)
 {
     sqlite3_stmt* s = nullptr;
     int rc = sqlite3_prepare_v3(handle_, sql.data(), static_cast<int>(sql.size()), 0, &s, nullptr);
@@ -310,7 +311,7 @@ inline system::result<statement> connection::prepare(std::string_view sql)
     return statement(s, false);
 }
 
-inline system::result<statement> connection::cached(std::string_view sql)
+AGENTIO_DECL system::result<statement> connection::cached(std::string_view sql)
 {
     // A plain clear when full keeps this simple; servers build SQL from a
     // small set of shapes, so the cache is rarely anywhere near the cap.
@@ -328,7 +329,7 @@ inline system::result<statement> connection::cached(std::string_view sql)
     return statement(s, true);
 }
 
-inline system::result<void> connection::execute(char const* sql)
+AGENTIO_DECL system::result<void> connection::execute(char const* sql)
 {
     int rc = sqlite3_exec(handle_, sql, nullptr, nullptr, nullptr);
     if(rc != SQLITE_OK)
@@ -336,7 +337,7 @@ inline system::result<void> connection::execute(char const* sql)
     return {};
 }
 
-inline std::string connection::last_error_message() const
+AGENTIO_DECL std::string connection::last_error_message() const
 {
     return handle_ ? sqlite3_errmsg(handle_) : "no connection";
 }
@@ -344,13 +345,13 @@ inline std::string connection::last_error_message() const
 // ---------------------------------------------------------------------------
 // read_transaction
 
-inline read_transaction::read_transaction(connection& conn) noexcept
+AGENTIO_DECL read_transaction::read_transaction(connection& conn) noexcept
     : conn_(&conn)
     , active_(conn.execute("BEGIN").has_value())
 {
 }
 
-inline read_transaction::~read_transaction()
+AGENTIO_DECL read_transaction::~read_transaction()
 {
     if(active_)
         (void)conn_->execute("COMMIT");
@@ -359,7 +360,7 @@ inline read_transaction::~read_transaction()
 // ---------------------------------------------------------------------------
 // query_pool
 
-inline query_pool::query_pool(std::vector<connection> connections) : connections_(std::move(connections))
+AGENTIO_DECL query_pool::query_pool(std::vector<connection> connections) : connections_(std::move(connections))
 {
     if(connections_.empty())
         throw std::invalid_argument("agentio::sqlite::query_pool needs at least one connection");
@@ -376,7 +377,7 @@ inline query_pool::query_pool(std::vector<connection> connections) : connections
 
 // Stopping abandons work that has not started: its handlers are destroyed,
 // not invoked. Stop the network threads before destroying the pool.
-inline query_pool::~query_pool()
+AGENTIO_DECL query_pool::~query_pool()
 {
     context_.stop();
     for(auto& t : threads_)

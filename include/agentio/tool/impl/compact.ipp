@@ -9,6 +9,7 @@
 #ifndef AGENTIO_TOOL_IMPL_COMPACT_IPP
 #define AGENTIO_TOOL_IMPL_COMPACT_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/detail/json_pointer.hpp>
 #include <agentio/text.hpp>
 
@@ -21,7 +22,7 @@ namespace agentio {
 
 namespace detail {
 
-inline void shorten_and_prune(boost::json::value& v, compact_options const& options, compact_report& report)
+AGENTIO_DECL void shorten_and_prune(boost::json::value& v, compact_options const& options, compact_report& report)
 {
     if(auto* s = v.if_string())
     {
@@ -60,7 +61,7 @@ inline void shorten_and_prune(boost::json::value& v, compact_options const& opti
 
 // The size append_json_string writes, without writing it: quotes, plus the
 // escapes (\" \\ and the short forms take 2 bytes, other controls \u00XX take 6).
-inline std::size_t json_string_size(std::string_view s) noexcept
+AGENTIO_DECL std::size_t json_string_size(std::string_view s) noexcept
 {
     std::size_t n = s.size() + 2;
     for(unsigned char c : s)
@@ -77,7 +78,7 @@ struct largest_array
 };
 
 // The compact text size of `v`, noting the largest non-empty array on the way.
-inline std::size_t measure(boost::json::value& v, std::string& pointer, largest_array& best)
+AGENTIO_DECL std::size_t measure(boost::json::value& v, std::string& pointer, largest_array& best)
 {
     if(auto* a = v.if_array())
     {
@@ -116,7 +117,7 @@ inline std::size_t measure(boost::json::value& v, std::string& pointer, largest_
 
 } // namespace detail
 
-inline compact_report compact_json(boost::json::value& v, compact_options const& options)
+AGENTIO_DECL compact_report compact_json(boost::json::value& v, compact_options const& options)
 {
     compact_report report;
     detail::shorten_and_prune(v, options, report);

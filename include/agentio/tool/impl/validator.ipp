@@ -10,6 +10,7 @@
 #ifndef AGENTIO_TOOL_IMPL_VALIDATOR_IPP
 #define AGENTIO_TOOL_IMPL_VALIDATOR_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/detail/json_pointer.hpp>
 #include <agentio/json_text.hpp>
 
@@ -56,11 +57,17 @@ struct schema_validator::node
     std::string_view unchecked; // an assertion keyword present here that is not checked ("pattern"...)
 };
 
+AGENTIO_DECL schema_validator::schema_validator(schema_validator const&) = default;
+AGENTIO_DECL schema_validator::schema_validator(schema_validator&&) noexcept = default;
+AGENTIO_DECL schema_validator& schema_validator::operator=(schema_validator const&) = default;
+AGENTIO_DECL schema_validator& schema_validator::operator=(schema_validator&&) noexcept = default;
+AGENTIO_DECL schema_validator::~schema_validator() = default;
+
 namespace detail {
 
 // Numbers compared exactly across int64, uint64 and double: long double
 // holds every 64-bit integer and every double.
-inline int compare_numbers(json::value const& a, json::value const& b)
+AGENTIO_DECL int compare_numbers(json::value const& a, json::value const& b)
 {
     auto as_long_double = [](json::value const& v) -> long double {
         if(auto const* i = v.if_int64())
@@ -75,7 +82,7 @@ inline int compare_numbers(json::value const& a, json::value const& b)
 }
 
 // JSON Schema equality (`const`, `enum`): numbers by value, so 0 and 0.0 are equal.
-inline bool json_equal(json::value const& a, json::value const& b)
+AGENTIO_DECL bool json_equal(json::value const& a, json::value const& b)
 {
     if(a.is_number() && b.is_number())
         return compare_numbers(a, b) == 0;
@@ -102,7 +109,7 @@ inline bool json_equal(json::value const& a, json::value const& b)
     return a == b;
 }
 
-inline bool is_integral_number(json::value const& v)
+AGENTIO_DECL bool is_integral_number(json::value const& v)
 {
     if(v.is_int64() || v.is_uint64())
         return true;
@@ -111,7 +118,7 @@ inline bool is_integral_number(json::value const& v)
     return false;
 }
 
-inline std::string_view kind_name(json::value const& v)
+AGENTIO_DECL std::string_view kind_name(json::value const& v)
 {
     switch(v.kind())
     {
@@ -127,7 +134,7 @@ inline std::string_view kind_name(json::value const& v)
     return "?";
 }
 
-inline std::size_t code_points(std::string_view s)
+AGENTIO_DECL std::size_t code_points(std::string_view s)
 {
     return static_cast<std::size_t>(std::count_if(s.begin(), s.end(),
         [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
@@ -135,7 +142,7 @@ inline std::size_t code_points(std::string_view s)
 
 // A value as the model would write it: strings bare, for readable lists, and
 // numbers in their shortest form (Boost.JSON writes 0.5 as 5E-1).
-inline std::string display(json::value const& v)
+AGENTIO_DECL std::string display(json::value const& v)
 {
     if(auto const* s = v.if_string())
         return std::string(s->data(), s->size());
@@ -1026,7 +1033,7 @@ private:
     shared_state* shared_;
 };
 
-inline boost::system::result<schema_validator, std::string> schema_validator::compile(json::value const& schema)
+AGENTIO_DECL boost::system::result<schema_validator, std::string> schema_validator::compile(json::value const& schema)
 {
     schema_validator v;
     compiler c(v.nodes_);
@@ -1035,7 +1042,7 @@ inline boost::system::result<schema_validator, std::string> schema_validator::co
     return v;
 }
 
-inline validation_report schema_validator::validate(json::value const& instance,
+AGENTIO_DECL validation_report schema_validator::validate(json::value const& instance,
     validation_options const& options) const
 {
     validation_report report;
@@ -1053,7 +1060,7 @@ inline validation_report schema_validator::validate(json::value const& instance,
     return report;
 }
 
-inline std::string format_validation_errors(validation_report const& report, messages const& texts)
+AGENTIO_DECL std::string format_validation_errors(validation_report const& report, messages const& texts)
 {
     std::string out;
     for(auto const& e : report.errors)

@@ -22,13 +22,12 @@ constexpr std::string_view missing_page =
 
 agentio::http::static_files load_web_page(std::filesystem::path const& dir)
 {
-    agentio::http::static_files_options o;
-    o.server_name.assign("agentio-portfolio");
-    o.method_not_allowed = "Método no permitido; usa GET";
-    o.not_found = "Recurso no encontrado: '{path}'";
-    o.error_body = write_detail;
-    o.missing_page_html.assign(missing_page);
-    return agentio::http::static_files::load(dir, std::move(o));
+    return agentio::http::static_files::load(dir,
+        {.server_name = "agentio-portfolio",
+            .method_not_allowed = "Método no permitido; usa GET",
+            .not_found = "Recurso no encontrado: '{path}'",
+            .missing_page_html = std::string(missing_page),
+            .error_body = write_detail});
 }
 
 } // namespace portfolio

@@ -1,5 +1,5 @@
 //
-// agentio/testing/impl/fake_llm.hpp
+// agentio/testing/impl/fake_llm.ipp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -10,9 +10,10 @@
 // requests, the plan of an answer and the streams are in detail/.
 //
 
-#ifndef AGENTIO_TESTING_IMPL_FAKE_LLM_HPP
-#define AGENTIO_TESTING_IMPL_FAKE_LLM_HPP
+#ifndef AGENTIO_TESTING_IMPL_FAKE_LLM_IPP
+#define AGENTIO_TESTING_IMPL_FAKE_LLM_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/format.hpp>
 #include <agentio/testing/detail/fake_llm_scenarios.hpp>
@@ -47,12 +48,12 @@
 
 namespace agentio::testing {
 
-inline scenario parse_scenario(json::value const& jv)
+AGENTIO_DECL scenario parse_scenario(json::value const& jv)
 {
     return detail::scenario_reader({}).read_scenario(jv);
 }
 
-inline std::vector<scenario> read_scenarios(std::filesystem::path const& path)
+AGENTIO_DECL std::vector<scenario> read_scenarios(std::filesystem::path const& path)
 {
     std::vector<scenario> out;
     std::error_code ec;
@@ -182,7 +183,7 @@ struct exchange
     }
 };
 
-inline std::string mask_key(std::string_view key)
+AGENTIO_DECL std::string mask_key(std::string_view key)
 {
     if(key.size() < 8)
         return std::string(key.size(), '*');
@@ -190,7 +191,7 @@ inline std::string mask_key(std::string_view key)
 }
 
 // The key a client sent: x-api-key, or Authorization: Bearer.
-inline std::optional<std::string_view> presented_key(http::request const& req)
+AGENTIO_DECL std::optional<std::string_view> presented_key(http::request const& req)
 {
     if(auto const it = req.find("x-api-key"); it != req.end())
         return it->value();
@@ -203,7 +204,7 @@ inline std::optional<std::string_view> presented_key(http::request const& req)
     return std::nullopt;
 }
 
-inline std::optional<api_failure> check_key(std::string const& expected, http::request const& req, provider p)
+AGENTIO_DECL std::optional<api_failure> check_key(std::string const& expected, http::request const& req, provider p)
 {
     if(expected.empty())
         return std::nullopt;
@@ -234,7 +235,7 @@ struct active_faults
     fault const* slow = nullptr;
 };
 
-inline active_faults select_faults(scripted_response const& r, std::size_t attempt)
+AGENTIO_DECL active_faults select_faults(scripted_response const& r, std::size_t attempt)
 {
     active_faults a;
     for(auto const& f : r.faults)
@@ -259,8 +260,8 @@ inline active_faults select_faults(scripted_response const& r, std::size_t attem
     return a;
 }
 
-inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_handler::operator()(http::request&& req,
-    beast::tcp_stream& stream)
+AGENTIO_DECL asio::awaitable<std::optional<beast::http::message_generator>>
+fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
 {
     namespace bhttp = beast::http;
     using result = std::optional<bhttp::message_generator>;
@@ -417,20 +418,20 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> fake_llm_h
 // fake_llm
 // ================================================================================
 
-inline fake_llm::fake_llm(asio::any_io_executor ex, fake_llm_options options)
+AGENTIO_DECL fake_llm::fake_llm(asio::any_io_executor ex, fake_llm_options options)
     : state_(std::make_shared<detail::fake_llm_state>(options))
     , server_(std::move(ex), detail::fake_llm_handler{state_}, options.server)
 {
 }
 
-inline void fake_llm::add_scenario(scenario s)
+AGENTIO_DECL void fake_llm::add_scenario(scenario s)
 {
     auto p = std::make_shared<scenario const>(std::move(s));
     std::lock_guard lock(state_->mutex);
     state_->scenarios[p->name] = std::move(p);
 }
 
-inline std::size_t fake_llm::load_scenarios(std::filesystem::path const& path)
+AGENTIO_DECL std::size_t fake_llm::load_scenarios(std::filesystem::path const& path)
 {
     auto list = read_scenarios(path);
     for(auto& s : list)
@@ -438,7 +439,7 @@ inline std::size_t fake_llm::load_scenarios(std::filesystem::path const& path)
     return list.size();
 }
 
-inline std::vector<std::string> fake_llm::scenario_names() const
+AGENTIO_DECL std::vector<std::string> fake_llm::scenario_names() const
 {
     std::lock_guard lock(state_->mutex);
     std::vector<std::string> names;
@@ -447,7 +448,7 @@ inline std::vector<std::string> fake_llm::scenario_names() const
     return names;
 }
 
-inline system::result<tcp::endpoint> fake_llm::start(tcp::endpoint const& endpoint)
+AGENTIO_DECL system::result<tcp::endpoint> fake_llm::start(tcp::endpoint const& endpoint)
 {
     auto bound = server_.listen(endpoint);
     if(!bound)
@@ -460,39 +461,39 @@ inline system::result<tcp::endpoint> fake_llm::start(tcp::endpoint const& endpoi
     return bound;
 }
 
-inline tcp::endpoint fake_llm::endpoint() const
+AGENTIO_DECL tcp::endpoint fake_llm::endpoint() const
 {
     std::lock_guard lock(state_->mutex);
     return state_->endpoint;
 }
 
-inline void fake_llm::stop()
+AGENTIO_DECL void fake_llm::stop()
 {
     server_.stop();
 }
 
-inline std::string fake_llm::anthropic_base_url() const
+AGENTIO_DECL std::string fake_llm::anthropic_base_url() const
 {
     return http::url_of(endpoint());
 }
 
-inline std::string fake_llm::openai_base_url() const
+AGENTIO_DECL std::string fake_llm::openai_base_url() const
 {
     return anthropic_base_url() + "/v1";
 }
 
-inline std::size_t fake_llm::connection_count() const noexcept
+AGENTIO_DECL std::size_t fake_llm::connection_count() const noexcept
 {
     return server_.connection_count();
 }
 
-inline std::vector<recorded_request> fake_llm::requests() const
+AGENTIO_DECL std::vector<recorded_request> fake_llm::requests() const
 {
     std::lock_guard lock(state_->mutex);
     return {state_->recorded.begin(), state_->recorded.end()};
 }
 
-inline void fake_llm::reset()
+AGENTIO_DECL void fake_llm::reset()
 {
     std::lock_guard lock(state_->mutex);
     state_->recorded.clear();

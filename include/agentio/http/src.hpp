@@ -1,0 +1,39 @@
+//
+// agentio/http/src.hpp
+// ~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The compiled part of the http component: the HTTP client, static files, and
+// the two HTTP providers instantiated once.
+// Include it in exactly one source file of a program built with
+// AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
+//
+
+#ifndef AGENTIO_HTTP_SRC_HPP
+#define AGENTIO_HTTP_SRC_HPP
+
+#include <agentio/config.hpp>
+
+#ifdef AGENTIO_HEADER_ONLY
+#error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
+#endif
+
+#include <agentio/http/client.hpp>
+#include <agentio/http/static_files.hpp>
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/openai.hpp>
+
+#include <agentio/http/impl/client.ipp>
+#include <agentio/http/impl/static_files.ipp>
+
+namespace agentio::llm {
+template class model_stream<anthropic_wire>;
+template class http_provider<anthropic_wire>;
+template class model_stream<openai_wire>;
+template class http_provider<openai_wire>;
+} // namespace agentio::llm
+
+#endif

@@ -1,0 +1,34 @@
+//
+// agentio/src.hpp
+// ~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The compiled part of the core component: the schema validator, the compact
+// argument form and the two wire codecs.
+// Include it in exactly one source file of a program built with
+// AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
+//
+
+#ifndef AGENTIO_SRC_HPP
+#define AGENTIO_SRC_HPP
+
+#include <agentio/config.hpp>
+
+#ifdef AGENTIO_HEADER_ONLY
+#error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
+#endif
+
+#include <agentio/llm/anthropic_codec.hpp>
+#include <agentio/llm/openai_codec.hpp>
+#include <agentio/tool/compact.hpp>
+#include <agentio/tool/validator.hpp>
+
+#include <agentio/llm/impl/anthropic_codec.ipp>
+#include <agentio/llm/impl/openai_codec.ipp>
+#include <agentio/tool/impl/compact.ipp>
+#include <agentio/tool/impl/validator.ipp>
+
+#endif
