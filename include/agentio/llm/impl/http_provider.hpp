@@ -97,9 +97,10 @@ http_provider<Wire>::open(request const& r)
         {
             auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
             failure = Wire::error_from_body(stream.status(), read_err ? std::string_view() : std::string_view(text));
-            auto header = [&](std::string_view name) -> std::string_view {
-                auto it = stream.headers().find(name);
-                return it == stream.headers().end() ? std::string_view() : std::string_view(it->value());
+            auto const& headers = stream.headers(); // a lambda cannot capture a structured binding in clang 14
+            auto header = [&headers](std::string_view name) -> std::string_view {
+                auto it = headers.find(name);
+                return it == headers.end() ? std::string_view() : std::string_view(it->value());
             };
             failure.retryable = status_is_retryable(stream.status(), header("x-should-retry"));
             server_delay = parse_retry_after(header("retry-after-ms"), header("retry-after"));
