@@ -18,10 +18,11 @@
 //   component   source file to include once
 //   core        <agentio/src.hpp>
 //   http        <agentio/http/src.hpp>
+//   mcp         <agentio/mcp/src.hpp>
 //   sqlite      <agentio/sqlite/src.hpp>
 //   testing     <agentio/testing/src.hpp>
 //
-// (mcp is templates only.) A file with one tool, the orchestrator, a provider
+// A file with one tool, the orchestrator, a provider
 // and the fake LLM then compiles in 13 s instead of 54 s at -O3; see
 // docs/benchmarks.md, "Build time".
 //

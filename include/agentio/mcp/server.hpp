@@ -16,6 +16,7 @@
 #define AGENTIO_MCP_SERVER_HPP
 
 #include <agentio/async_queue.hpp>
+#include <agentio/config.hpp>
 #include <agentio/detail/ascii.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/detail/request_state.hpp>
@@ -156,6 +157,19 @@ constexpr schema_annotation param_header(std::string_view name) noexcept
 }
 
 namespace detail {
+
+/// Whether a message is a 2026-07-28 request (the transports route on it too).
+AGENTIO_DECL bool is_stateless_request(json::object const& request);
+
+/// A message's `params`, or an empty object.
+AGENTIO_DECL json::object const& params_of(json::object const& message);
+
+// The `_meta` keys of a 2026-07-28 request.
+inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view meta_client_info = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
 
 template<class Args, std::size_t Entry, bool Token>
 struct param_header_is_not_an_http_token
@@ -366,8 +380,7 @@ public:
     void cancel_all();
 
 private:
-    template<tool_catalog Tools>
-    friend class server;
+    friend class server_base;
 
     send_function send_;
     std::string protocol_version_;
@@ -483,16 +496,16 @@ using completion_function = std::function<std::vector<std::string>(json::object 
     that stops it. The messages of one session must be handled on one
     strand (cancellation signals are emitted where the call runs).
 
-    @tparam Tools a @ref tool_catalog; it must outlive the server.
+    This class holds all of the protocol and sees the tools through a
+    @ref tool_catalog_ref, so that it is compiled once (see
+    agentio/config.hpp); @ref server adds the catalog's type and its
+    compile-time checks.
 */
-template<tool_catalog Tools>
-class server
+class server_base
 {
-    static_assert(detail::param_headers_valid_in<Tools>(),
-        "agentio: the Mcp-Param headers of this toolset are not valid; the errors above say why");
-
 public:
-    explicit server(Tools const& tools, server_options options = {});
+    /// Serves `tools`, which must outlive the server.
+    explicit server_base(tool_catalog_ref tools, server_options options = {});
 
     /// Registers resources, templates, prompts and completion (before serving):
     /// the matching capabilities are declared only when something is registered.
@@ -533,9 +546,6 @@ public:
 
     server_options const& options() const noexcept { return options_; }
 
-    /// The tools served.
-    Tools const& tools() const noexcept { return *tools_; }
-
 private:
     asio::awaitable<std::optional<json::object>> dispatch(session& s, json::object const& msg,
         session::send_function channel) const;
@@ -551,7 +561,7 @@ private:
         session::send_function channel) const;
     json::object complete(json::object const& params, json::value const& id) const;
 
-    Tools const* tools_;
+    tool_catalog_ref tools_;
     server_options options_;
     detail::state_key state_key_; // signs tools' requestState (SEP-2322)
     std::vector<resource> resources_;
@@ -560,8 +570,36 @@ private:
     completion_function complete_;
 };
 
+/** Serves a tool catalog over MCP: a @ref server_base that knows the
+    catalog's type.
+
+    @tparam Tools a @ref tool_catalog; it must outlive the server. The
+    `Mcp-Param` headers of its static tools are checked at compile time.
+*/
+template<tool_catalog Tools>
+class server : public server_base
+{
+    static_assert(detail::param_headers_valid_in<Tools>(),
+        "agentio: the Mcp-Param headers of this toolset are not valid; the errors above say why");
+
+public:
+    explicit server(Tools const& tools, server_options options = {})
+        : server_base(tool_catalog_ref(tools), std::move(options))
+        , typed_tools_(&tools)
+    {
+    }
+
+    /// The tools served.
+    Tools const& tools() const noexcept { return *typed_tools_; }
+
+private:
+    Tools const* typed_tools_;
+};
+
 } // namespace agentio::mcp
 
-#include <agentio/mcp/impl/server.hpp>
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/mcp/impl/server.ipp>
+#endif
 
 #endif

@@ -72,6 +72,62 @@ concept tool_catalog = requires(C const& c, std::string_view name, json::value c
 };
 // clang-format on
 
+/** A non-owning view of any @ref tool_catalog, through three functions.
+
+    Code that serves tools by name (an MCP server, for one) takes it so that
+    it is compiled once whatever the catalog; the catalog must outlive the
+    view. It is itself a tool_catalog.
+*/
+class tool_catalog_ref
+{
+public:
+    /// Views `catalog` (not copied).
+    template<class Catalog>
+    requires(tool_catalog<Catalog> &&
+        !std::same_as<Catalog, tool_catalog_ref>) explicit tool_catalog_ref(Catalog const& catalog) noexcept
+        : catalog_(&catalog)
+        , operations_(&operations_for<Catalog>)
+    {
+    }
+
+    /// The catalog's tools, in its order.
+    std::vector<tool_descriptor> descriptors() const { return operations_->descriptors(catalog_); }
+
+    /// Whether the catalog has a tool of that name.
+    bool contains(std::string_view name) const { return operations_->contains(catalog_, name); }
+
+    /// The catalog's `call`.
+    asio::awaitable<tool_result> call(std::string_view name, json::value const& arguments, tool_context& ctx) const
+    {
+        return operations_->call(catalog_, name, arguments, ctx);
+    }
+
+private:
+    struct operations
+    {
+        std::vector<tool_descriptor> (*descriptors)(void const*);
+        bool (*contains)(void const*, std::string_view);
+        asio::awaitable<tool_result> (*call)(void const*, std::string_view, json::value const&, tool_context&);
+    };
+
+    template<class Catalog>
+    static constexpr operations operations_for{
+        [](void const* c) {
+            auto listed = static_cast<Catalog const*>(c)->descriptors();
+            if constexpr(std::same_as<decltype(listed), std::vector<tool_descriptor>>)
+                return listed;
+            else
+                return std::vector<tool_descriptor>(listed.begin(), listed.end());
+        },
+        [](void const* c, std::string_view name) { return static_cast<Catalog const*>(c)->contains(name); },
+        [](void const* c, std::string_view name, json::value const& arguments, tool_context& ctx) {
+            return static_cast<Catalog const*>(c)->call(name, arguments, ctx);
+        }};
+
+    void const* catalog_;
+    operations const* operations_;
+};
+
 namespace detail {
 
 template<class A, class B, bool Distinct>

@@ -3,12 +3,13 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 //
-// agentio/mcp/impl/server.hpp
+// agentio/mcp/impl/server.ipp
 //
 
-#ifndef AGENTIO_MCP_IMPL_SERVER_HPP
-#define AGENTIO_MCP_IMPL_SERVER_HPP
+#ifndef AGENTIO_MCP_IMPL_SERVER_IPP
+#define AGENTIO_MCP_IMPL_SERVER_IPP
 
+#include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -29,7 +30,7 @@ namespace agentio::mcp {
 inline constexpr std::array<std::string_view, 8> log_level_names{"debug", "info", "notice", "warning", "error",
     "critical", "alert", "emergency"};
 
-inline std::optional<log_level> parse_log_level(std::string_view name) noexcept
+AGENTIO_DECL std::optional<log_level> parse_log_level(std::string_view name) noexcept
 {
     for(std::size_t i = 0; i < log_level_names.size(); ++i)
         if(log_level_names[i] == name)
@@ -37,12 +38,12 @@ inline std::optional<log_level> parse_log_level(std::string_view name) noexcept
     return std::nullopt;
 }
 
-inline std::string_view to_string(log_level level) noexcept
+AGENTIO_DECL std::string_view to_string(log_level level) noexcept
 {
     return log_level_names[static_cast<std::size_t>(level)];
 }
 
-inline void session::log(log_level level, json::value data, std::string_view logger)
+AGENTIO_DECL void session::log(log_level level, json::value data, std::string_view logger)
 {
     int const threshold = level_.load();
     if(threshold < 0 || static_cast<int>(level) < threshold)
@@ -53,12 +54,12 @@ inline void session::log(log_level level, json::value data, std::string_view log
     notify("notifications/message", std::move(params));
 }
 
-inline void session::notify(std::string_view method, json::object params)
+AGENTIO_DECL void session::notify(std::string_view method, json::object params)
 {
     send_(jsonrpc::make_notification(method, std::move(params)));
 }
 
-inline void session::cancel_all()
+AGENTIO_DECL void session::cancel_all()
 {
     std::vector<std::shared_ptr<in_flight_request>> requests;
     {
@@ -73,13 +74,13 @@ inline void session::cancel_all()
     }
 }
 
-inline std::vector<std::string> session::subscriptions() const
+AGENTIO_DECL std::vector<std::string> session::subscriptions() const
 {
     std::lock_guard lock(mutex_);
     return subscriptions_;
 }
 
-inline asio::awaitable<client_reply> session::request(std::string_view method, json::object params,
+AGENTIO_DECL asio::awaitable<client_reply> session::request(std::string_view method, json::object params,
     send_function channel, std::chrono::steady_clock::duration timeout)
 {
     auto pending = std::make_shared<pending_request>(co_await asio::this_coro::executor);
@@ -107,7 +108,7 @@ inline asio::awaitable<client_reply> session::request(std::string_view method, j
         json::object{{"code", -32001}, {"message", "Request timed out: no answer to " + std::string(method)}}};
 }
 
-inline void session::resolve(json::object const& response)
+AGENTIO_DECL void session::resolve(json::object const& response)
 {
     std::shared_ptr<pending_request> pending;
     {
@@ -127,13 +128,13 @@ inline void session::resolve(json::object const& response)
 
 namespace detail {
 
-inline json::object const& empty_object()
+AGENTIO_DECL json::object const& empty_object()
 {
     static json::object const empty;
     return empty;
 }
 
-inline json::object const& params_of(json::object const& message)
+AGENTIO_DECL json::object const& params_of(json::object const& message)
 {
     auto const* p = message.if_contains("params");
     return p && p->is_object() ? p->get_object() : empty_object();
@@ -173,16 +174,9 @@ private:
     typename Map::mapped_type request_;
 };
 
-// The `_meta` keys of 2026-07-28.
-inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";
-inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";
-inline constexpr std::string_view meta_client_info = "io.modelcontextprotocol/clientInfo";
-inline constexpr std::string_view meta_log_level = "io.modelcontextprotocol/logLevel";
-inline constexpr std::string_view meta_server_info = "io.modelcontextprotocol/serverInfo";
-
 // A 2026-07-28 request: `server/discover`, or one that names its version in
 // `_meta` (`initialize` stays the handshake's, as the revision says for stdio).
-inline bool is_stateless_request(json::object const& request)
+AGENTIO_DECL bool is_stateless_request(json::object const& request)
 {
     std::string_view const method = request.at("method").get_string();
     if(method == "server/discover")
@@ -193,7 +187,7 @@ inline bool is_stateless_request(json::object const& request)
     return meta && meta->is_object() && meta->get_object().contains(meta_protocol_version);
 }
 
-inline json::object server_info(implementation const& info)
+AGENTIO_DECL json::object server_info(implementation const& info)
 {
     json::object o{{"name", info.name}, {"version", info.version}};
     if(!info.title.empty())
@@ -202,7 +196,7 @@ inline json::object server_info(implementation const& info)
 }
 
 // The client capability a server-to-client request needs.
-inline std::string_view capability_for(std::string_view method) noexcept
+AGENTIO_DECL std::string_view capability_for(std::string_view method) noexcept
 {
     return method == "sampling/createMessage" ? "sampling"
         : method == "elicitation/create"      ? "elicitation"
@@ -210,14 +204,14 @@ inline std::string_view capability_for(std::string_view method) noexcept
                                               : "";
 }
 
-inline json::object missing_capability_error(json::value const& id, std::string_view capability)
+AGENTIO_DECL json::object missing_capability_error(json::value const& id, std::string_view capability)
 {
     return jsonrpc::make_error(id, jsonrpc::missing_client_capability,
         "Missing required client capability: " + std::string(capability),
         json::object{{"requiredCapabilities", json::object{{capability, json::object{}}}}});
 }
 
-inline bool at_least(std::string_view version, std::string_view wanted)
+AGENTIO_DECL bool at_least(std::string_view version, std::string_view wanted)
 {
     // Revisions are dates: text order is time order.
     return version >= wanted;
@@ -229,7 +223,7 @@ namespace detail {
 
 // The capability a tool's or prompt's input requests need that the client lacks
 // ("" when it has them all); a request without a method is reported as "method".
-inline std::string missing_input_capability(session const& s, json::object const& requests)
+AGENTIO_DECL std::string missing_input_capability(session const& s, json::object const& requests)
 {
     for(auto const& [key, request] : requests)
     {
@@ -245,7 +239,7 @@ inline std::string missing_input_capability(session const& s, json::object const
 
 // Asks a handshake session's client each input request in turn: the answers by
 // key, or why the client did not answer.
-inline asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session& s, json::object const& requests,
+AGENTIO_DECL asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session& s, json::object const& requests,
     session::send_function const& channel)
 {
     json::object answers;
@@ -266,16 +260,33 @@ inline asio::awaitable<std::pair<json::object, std::string>> ask_inputs(session&
 
 } // namespace detail
 
-template<tool_catalog Tools>
-server<Tools>::server(Tools const& tools, server_options options)
-    : tools_(&tools)
+namespace detail {
+
+// The optional fields shared by resources and resource templates. (Not a
+// lambda in the coroutine: a closure type has no linkage, and a compiled
+// coroutine's frame may not hold one.)
+template<class Resource>
+void describe_resource(json::object& o, Resource const& r)
+{
+    if(!r.title.empty())
+        o["title"] = r.title;
+    if(!r.description.empty())
+        o["description"] = r.description;
+    if(!r.mime_type.empty())
+        o["mimeType"] = r.mime_type;
+}
+
+} // namespace detail
+
+AGENTIO_DECL server_base::server_base(tool_catalog_ref tools, server_options options)
+    : tools_(tools)
     , options_(std::move(options))
     , state_key_(detail::new_state_key())
 {
 }
 
-template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::handle_text(session& s, std::string_view text) const
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle_text(session& s,
+    std::string_view text) const
 {
     boost::system::error_code ec;
     json::value message = json::parse(text, ec);
@@ -284,8 +295,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle_text(session&
     co_return co_await handle(s, std::move(message));
 }
 
-template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, json::value message,
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle(session& s, json::value message,
     session::send_function channel) const
 {
     std::string why;
@@ -337,8 +347,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle(session& s, j
     co_return co_await dispatch(s, msg, std::move(channel));
 }
 
-template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s, json::object const& msg,
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::dispatch(session& s, json::object const& msg,
     session::send_function channel) const
 {
     std::string_view const method = msg.at("method").get_string();
@@ -361,26 +370,18 @@ asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s,
         {
             bool const templates = method == "resources/templates/list";
             json::array list;
-            auto describe = [](json::object& o, auto const& r) {
-                if(!r.title.empty())
-                    o["title"] = r.title;
-                if(!r.description.empty())
-                    o["description"] = r.description;
-                if(!r.mime_type.empty())
-                    o["mimeType"] = r.mime_type;
-            };
             if(templates)
                 for(auto const& t : templates_)
                 {
                     json::object o{{"uriTemplate", t.uri_template}, {"name", t.name}};
-                    describe(o, t);
+                    detail::describe_resource(o, t);
                     list.push_back(std::move(o));
                 }
             else
                 for(auto const& r : resources_)
                 {
                     json::object o{{"uri", r.uri}, {"name", r.name}};
-                    describe(o, r);
+                    detail::describe_resource(o, r);
                     list.push_back(std::move(o));
                 }
             co_return jsonrpc::make_result(id,
@@ -451,8 +452,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::dispatch(session& s,
     }
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::capabilities(bool stateless) const
+AGENTIO_DECL json::object server_base::capabilities(bool stateless) const
 {
     // Nothing changes at run time, so no listChanged; 2026-07-28 has no subscriptions.
     json::object caps{{"tools", json::object{{"listChanged", false}}}, {"logging", json::object{}}};
@@ -467,8 +467,7 @@ json::object server<Tools>::capabilities(bool stateless) const
     return caps;
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::discover(json::value const& id) const
+AGENTIO_DECL json::object server_base::discover(json::value const& id) const
 {
     json::array versions{json::string(stateless_protocol_version)};
     for(auto v : supported_protocol_versions)
@@ -479,8 +478,7 @@ json::object server<Tools>::discover(json::value const& id) const
     return jsonrpc::make_result(id, std::move(result));
 }
 
-template<tool_catalog Tools>
-std::optional<json::object> server<Tools>::check_stateless(json::object const& request) const
+AGENTIO_DECL std::optional<json::object> server_base::check_stateless(json::object const& request) const
 {
     json::value const id = request.contains("id") ? request.at("id") : json::value(nullptr);
     std::string_view const method = request.at("method").get_string();
@@ -520,9 +518,8 @@ std::optional<json::object> server<Tools>::check_stateless(json::object const& r
     return std::nullopt;
 }
 
-template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::handle_stateless(session& s, json::object request,
-    session::send_function channel) const
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle_stateless(session& s,
+    json::object request, session::send_function channel) const
 {
     if(auto error = check_stateless(request))
         co_return error;
@@ -574,8 +571,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::handle_stateless(ses
     co_return reply;
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::initialize(session& s, json::object const& params, json::value const& id) const
+AGENTIO_DECL json::object server_base::initialize(session& s, json::object const& params, json::value const& id) const
 {
     auto const* requested = params.if_contains("protocolVersion");
     if(!requested || !requested->is_string())
@@ -595,8 +591,7 @@ json::object server<Tools>::initialize(session& s, json::object const& params, j
     return jsonrpc::make_result(id, std::move(result));
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::list_tools(json::object const& params, json::value const& id) const
+AGENTIO_DECL json::object server_base::list_tools(json::object const& params, json::value const& id) const
 {
     // The cursor is the index of the page's first tool, as text: opaque to the client.
     std::size_t first = 0;
@@ -607,7 +602,7 @@ json::object server<Tools>::list_tools(json::object const& params, json::value c
         if(text.empty() || ec != std::errc() || end != text.data() + text.size())
             return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: unknown cursor");
     }
-    auto const descriptors = tools_->descriptors();
+    auto const descriptors = tools_.descriptors();
     if(first > descriptors.size())
         return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: unknown cursor");
     std::size_t const page = options_.tools_page_size == 0 ? descriptors.size() : options_.tools_page_size;
@@ -628,8 +623,7 @@ json::object server<Tools>::list_tools(json::object const& params, json::value c
     return jsonrpc::make_result(id, std::move(result));
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::tool_result_json(session const& s, tool_result const& r) const
+AGENTIO_DECL json::object server_base::tool_result_json(session const& s, tool_result const& r) const
 {
     json::array content;
     for(auto const& block : r.content)
@@ -666,7 +660,8 @@ json::object server<Tools>::tool_result_json(session const& s, tool_result const
 namespace detail {
 
 // Matches `uri` against an RFC 6570 level-1 template; the variables, or nothing.
-inline std::optional<std::map<std::string, std::string>> match_uri_template(std::string_view tmpl, std::string_view uri)
+AGENTIO_DECL std::optional<std::map<std::string, std::string>> match_uri_template(std::string_view tmpl,
+    std::string_view uri)
 {
     std::map<std::string, std::string> vars;
     std::size_t t = 0, u = 0;
@@ -699,7 +694,7 @@ inline std::optional<std::map<std::string, std::string>> match_uri_template(std:
     return vars;
 }
 
-inline json::array contents_json(std::vector<resource_contents> const& contents)
+AGENTIO_DECL json::array contents_json(std::vector<resource_contents> const& contents)
 {
     json::array out;
     for(auto const& c : contents)
@@ -718,8 +713,7 @@ inline json::array contents_json(std::vector<resource_contents> const& contents)
 
 } // namespace detail
 
-template<tool_catalog Tools>
-json::object server<Tools>::read_resource(json::object const& params, json::value const& id) const
+AGENTIO_DECL json::object server_base::read_resource(json::object const& params, json::value const& id) const
 {
     auto const* uri_v = params.if_contains("uri");
     if(!uri_v || !uri_v->is_string())
@@ -734,9 +728,8 @@ json::object server<Tools>::read_resource(json::object const& params, json::valu
     return jsonrpc::make_error(id, jsonrpc::resource_not_found, "Resource not found", json::object{{"uri", uri}});
 }
 
-template<tool_catalog Tools>
-asio::awaitable<json::object> server<Tools>::get_prompt(session& s, json::object const& params, json::value const& id,
-    session::send_function channel) const
+AGENTIO_DECL asio::awaitable<json::object> server_base::get_prompt(session& s, json::object const& params,
+    json::value const& id, session::send_function channel) const
 {
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
@@ -799,8 +792,7 @@ asio::awaitable<json::object> server<Tools>::get_prompt(session& s, json::object
     co_return jsonrpc::make_result(id, std::move(result));
 }
 
-template<tool_catalog Tools>
-json::object server<Tools>::complete(json::object const& params, json::value const& id) const
+AGENTIO_DECL json::object server_base::complete(json::object const& params, json::value const& id) const
 {
     auto const* ref = params.if_contains("ref");
     auto const* argument = params.if_contains("argument");
@@ -823,15 +815,14 @@ json::object server<Tools>::complete(json::object const& params, json::value con
             {"completion", json::object{{"values", std::move(list)}, {"total", total}, {"hasMore", total > 100}}}});
 }
 
-template<tool_catalog Tools>
-asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s, json::object const& params,
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::call_tool(session& s, json::object const& params,
     json::value id, session::send_function channel) const
 {
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
         co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Invalid params: name must be a string");
     std::string const tool_name(name->get_string());
-    if(!tools_->contains(tool_name))
+    if(!tools_.contains(tool_name))
         co_return jsonrpc::make_error(id, jsonrpc::invalid_params, "Unknown tool: " + tool_name);
     json::value arguments = json::object{};
     if(auto const* a = params.if_contains("arguments"); a && !a->is_null())
@@ -928,7 +919,7 @@ asio::awaitable<std::optional<json::object>> server<Tools>::call_tool(session& s
     tool_result result;
     for(std::size_t round = 0;; ++round)
     {
-        auto call = tools_->call(tool_name, arguments, ctx);
+        auto call = tools_.call(tool_name, arguments, ctx);
         auto [error, returned] = co_await asio::co_spawn(ex, std::move(call),
             asio::bind_cancellation_slot(entry.slot(), asio::as_tuple(asio::use_awaitable)));
         if(entry.cancelled())

@@ -1,0 +1,28 @@
+//
+// agentio/mcp/src.hpp
+// ~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The compiled part of the mcp component: the protocol (mcp::server_base and
+// the session).
+// Include it in exactly one source file of a program built with
+// AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
+//
+
+#ifndef AGENTIO_MCP_SRC_HPP
+#define AGENTIO_MCP_SRC_HPP
+
+#include <agentio/config.hpp>
+
+#ifdef AGENTIO_HEADER_ONLY
+#error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
+#endif
+
+#include <agentio/mcp/server.hpp>
+
+#include <agentio/mcp/impl/server.ipp>
+
+#endif
