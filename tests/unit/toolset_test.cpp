@@ -370,6 +370,36 @@ BOOST_AUTO_TEST_CASE(combined_with_a_static_toolset)
     BOOST_TEST(results[1] == R"({"x":1})");
 }
 
+BOOST_AUTO_TEST_CASE(seen_through_a_catalog_ref)
+{
+    static_assert(agentio::tool_catalog<agentio::tool_catalog_ref>);
+    agentio::combined_toolset<test_tools> tools;
+    BOOST_TEST_REQUIRE(tools.add(echo("eco")).has_value());
+    agentio::tool_catalog_ref const ref(tools);
+    auto const d = ref.descriptors();
+    BOOST_TEST_REQUIRE(d.size() == 4u);
+    BOOST_TEST(d[0].name == "sumar");
+    BOOST_TEST(d[3].name == "eco");
+    BOOST_TEST(ref.contains("eco"));
+    BOOST_TEST(!ref.contains("otra"));
+    // A tool added after the view was made is seen: the view holds no copy.
+    BOOST_TEST_REQUIRE(tools.add(echo("tarde")).has_value());
+    BOOST_TEST(ref.contains("tarde"));
+    auto results = run([&]() -> asio::awaitable<std::vector<std::string>> {
+        agentio::tool_context ctx;
+        auto a = co_await ref.call("sumar", json::parse(R"({"valores":[2,3]})"), ctx);
+        auto b = co_await ref.call("tarde", json::parse(R"({"y":2})"), ctx);
+        auto c = co_await ref.call("sumar", json::parse(R"({"valores":"no"})"), ctx);
+        co_return std::vector<std::string>{a.joined_text(), b.joined_text(), c.is_error ? "error" : "ok"};
+    }());
+    BOOST_TEST(results[0] == R"({"total":5,"llamada":""})");
+    BOOST_TEST(results[1] == R"({"y":2})");
+    BOOST_TEST(results[2] == "error");
+
+    test_tools statics{sumar{}, fallar{}, esperar{}};
+    BOOST_TEST(agentio::tool_catalog_ref(statics).descriptors().size() == 3u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ---------------------------------------------------------------------------
