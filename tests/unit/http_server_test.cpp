@@ -6,7 +6,9 @@
 #include <agentio/http/server.hpp>
 
 #include "test_http.hpp"
+#include "test_tls.hpp"
 
+#include <agentio/http/client.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/sse/parser.hpp>
@@ -81,6 +83,30 @@ struct streaming_handler
         co_return std::nullopt;
     }
 };
+
+// The streaming handler once more, compiled once for any transport: it takes
+// the type-erased stream, as an application serving TCP and TLS does.
+struct any_stream_handler
+{
+    asio::awaitable<std::optional<http::message_generator>> operator()(request&& req, agentio::http::any_stream& stream)
+    {
+        if(req.target() != "/events")
+        {
+            agentio::http::response res{http::status::ok, req.version()};
+            res.body() = "plain";
+            res.keep_alive(req.keep_alive());
+            res.prepare_payload();
+            co_return http::message_generator(std::move(res));
+        }
+        agentio::sse::basic_writer w(stream, {.heartbeat = {}});
+        if(!(co_await w.start(req.version())))
+            for(int i = 0; i < 3; ++i)
+                co_await w.send("chunk", "{\"i\":" + std::to_string(i) + "}");
+        co_await w.finish();
+        co_return std::nullopt;
+    }
+};
+static_assert(agentio::http::request_handler<any_stream_handler>);
 
 // A server on 127.0.0.1:<ephemeral> run by two threads for the test's duration.
 template<class Handler = echo_handler>
@@ -395,6 +421,119 @@ struct routed_server
 };
 
 } // namespace
+
+namespace {
+
+// One request with agentio's client, its TLS context given.
+std::pair<agentio::http::client_error, agentio::http::client_response> https_get(std::string url,
+    std::shared_ptr<asio::ssl::context> tls)
+{
+    asio::io_context ioc;
+    agentio::http::client_options opt;
+    opt.tls = std::move(tls);
+    opt.connect_timeout = std::chrono::seconds(5);
+    agentio::http::client c(ioc.get_executor(), opt);
+    std::pair<agentio::http::client_error, agentio::http::client_response> out;
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            agentio::http::client_request req;
+            req.url = std::move(url);
+            auto [e, r] = co_await c.async_request(std::move(req), asio::use_awaitable);
+            out = {std::move(e), std::move(r)};
+        },
+        asio::detached);
+    ioc.run();
+    return out;
+}
+
+test_tls::pki const& shared_pki()
+{
+    static test_tls::pki const p = test_tls::make_pki();
+    return p;
+}
+
+agentio::http::server_options tls_options()
+{
+    agentio::http::server_options opt;
+    opt.tls = test_tls::server_context(shared_pki());
+    return opt;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(http_server_tls)
+
+BOOST_AUTO_TEST_CASE(serves_plain_and_streamed_answers_over_tls)
+{
+    running_server<any_stream_handler> s(tls_options());
+    auto const base = "https://127.0.0.1:" + std::to_string(s.ep.port());
+    auto const trusting = test_tls::client_context(shared_pki().ca_cert);
+
+    auto [err, res] = https_get(base + "/plain", trusting);
+    BOOST_TEST(!err, err.message);
+    BOOST_TEST(res.status == 200u);
+    BOOST_TEST(res.body == "plain");
+
+    auto [serr, sres] = https_get(base + "/events", trusting);
+    BOOST_TEST(!serr, serr.message);
+    BOOST_TEST(sres.header("content-type") == "text/event-stream");
+    std::vector<agentio::sse::event> events;
+    agentio::sse::parser p;
+    p.feed(sres.body, [&](agentio::sse::event const& e) { events.push_back(e); });
+    BOOST_TEST((p.finish() == agentio::sse::end_state::clean));
+    BOOST_REQUIRE(events.size() == 3u);
+    BOOST_TEST(events[2].data == R"({"i":2})");
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_does_not_trust_the_ca_fails_verification)
+{
+    running_server<any_stream_handler> s(tls_options());
+    auto [err, res] = https_get("https://127.0.0.1:" + std::to_string(s.ep.port()) + "/plain",
+        test_tls::client_context({}));
+    BOOST_TEST((err.code == agentio::http::client_errc::tls_verify_failed), err.message);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_sends_nothing_is_dropped_after_the_header_timeout)
+{
+    auto opt = tls_options();
+    opt.header_timeout = std::chrono::milliseconds(300);
+    running_server<any_stream_handler> s(std::move(opt));
+    asio::io_context ioc;
+    asio::ip::tcp::socket sock(ioc);
+    sock.connect(s.ep);
+    auto const start = std::chrono::steady_clock::now();
+    char byte;
+    boost::system::error_code ec;
+    sock.read_some(asio::buffer(&byte, 1), ec); // blocks until the server closes
+    auto const waited = std::chrono::steady_clock::now() - start;
+    BOOST_TEST(ec.failed());
+    BOOST_TEST(waited >= std::chrono::milliseconds(250));
+    BOOST_TEST(waited < std::chrono::seconds(5));
+    for(int i = 0; i < 100 && s.server.connection_count() != 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    BOOST_TEST(s.server.connection_count() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(plain_http_on_the_tls_port_gets_no_http_answer_and_the_server_lives_on)
+{
+    running_server<any_stream_handler> s(tls_options());
+    auto const raw = test_http::raw(s.ep, "GET /plain HTTP/1.1\r\nHost: x\r\n\r\n");
+    BOOST_TEST(raw.find("HTTP/1.1") == std::string::npos);
+    auto [err, res] = https_get("https://127.0.0.1:" + std::to_string(s.ep.port()) + "/plain",
+        test_tls::client_context(shared_pki().ca_cert));
+    BOOST_TEST(!err, err.message);
+    BOOST_TEST(res.body == "plain");
+}
+
+BOOST_AUTO_TEST_CASE(a_handler_that_takes_only_a_tcp_stream_cannot_serve_tls)
+{
+    asio::io_context ioc;
+    BOOST_CHECK_THROW(agentio::http::server<streaming_handler>(ioc.get_executor(), streaming_handler{}, tls_options()),
+        std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(http_router)
 

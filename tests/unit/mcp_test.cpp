@@ -709,6 +709,9 @@ BOOST_AUTO_TEST_SUITE_END()
 
 #include "test_http.hpp"
 
+#include <boost/beast/_experimental/test/stream.hpp>
+#include <boost/beast/core/buffers_generator.hpp>
+
 #include <agentio/sse/parser.hpp>
 
 namespace {
@@ -1257,6 +1260,88 @@ BOOST_AUTO_TEST_CASE(a_client_is_its_connections_address)
     BOOST_TEST(mcp::detail::client_address(server) == asio::ip::make_address("127.0.0.5"));
     boost::beast::tcp_stream unconnected(ioc);
     BOOST_TEST(mcp::detail::client_address(unconnected).is_unspecified());
+}
+
+// The transport is a template over the stream: here it answers on Beast's
+// in-memory stream, no socket and no http::server, each exchange on a fresh pair.
+test_http::reply exchange_in_memory(mcp::streamable_http<test_tools> const& endpoint, std::string const& body,
+    std::string const& session = {})
+{
+    asio::io_context ioc;
+    boost::beast::test::stream server_end(ioc);
+    boost::beast::test::stream client_end(ioc);
+    server_end.connect(client_end);
+    agentio::http::request req{bhttp::verb::post, "/mcp", 11};
+    req.set(bhttp::field::host, "127.0.0.1");
+    req.set(bhttp::field::accept, "application/json, text/event-stream");
+    req.set(bhttp::field::content_type, "application/json");
+    if(!session.empty())
+        req.set("Mcp-Session-Id", session);
+    req.body() = body;
+    req.prepare_payload();
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            auto reply = co_await endpoint(std::move(req), server_end);
+            if(reply)
+                co_await boost::beast::async_write(server_end, std::move(*reply), asio::as_tuple(asio::use_awaitable));
+            server_end.close();
+        },
+        [](std::exception_ptr e) {
+            if(e)
+                std::rethrow_exception(e);
+        });
+    ioc.run();
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.eager(true);
+    boost::system::error_code ec;
+    auto const raw = std::string(client_end.str());
+    parser.put(asio::buffer(raw), ec);
+    if(!parser.is_done())
+        parser.put_eof(ec);
+    BOOST_TEST_REQUIRE(parser.is_header_done(), raw);
+    auto res = parser.release();
+    test_http::reply r{res.result_int(), res.body(), {}};
+    for(auto const& f : res)
+        r.headers.insert(f.name_string(), f.value());
+    return r;
+}
+
+// The JSON-RPC message of an answer, plain JSON or the last event of a stream.
+boost::json::object message_of(test_http::reply const& r)
+{
+    if(r.headers[bhttp::field::content_type].starts_with("text/event-stream"))
+    {
+        std::string last;
+        agentio::sse::parser p;
+        p.feed(r.body, [&](agentio::sse::event const& e) { last = e.data; });
+        return boost::json::parse(last).as_object();
+    }
+    return boost::json::parse(r.body).as_object();
+}
+
+BOOST_AUTO_TEST_CASE(initialize_and_tools_list_on_an_in_memory_stream)
+{
+    test_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::slow{}, mcp_test::ask{},
+        mcp_test::confirm{}};
+    mcp::server<test_tools> mcp_server{tools};
+    mcp::streamable_http<test_tools> endpoint(mcp_server);
+
+    auto const init = exchange_in_memory(endpoint,
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+    BOOST_TEST_REQUIRE(init.status == 200u, init.body);
+    std::string const session(init.headers["mcp-session-id"]);
+    BOOST_TEST_REQUIRE(!session.empty());
+    BOOST_TEST(message_of(init).at("result").at("protocolVersion") == "2025-11-25");
+
+    auto const ack = exchange_in_memory(endpoint, R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session);
+    BOOST_TEST(ack.status == 202u);
+
+    auto const list = exchange_in_memory(endpoint, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", session);
+    BOOST_TEST_REQUIRE(list.status == 200u, list.body);
+    auto const listed = message_of(list).at("result").at("tools").as_array();
+    BOOST_TEST(listed.size() == 4u);
+    BOOST_TEST(listed.at(0).at("name") == "echo");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

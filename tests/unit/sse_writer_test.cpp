@@ -5,6 +5,7 @@
 // Test that header file is self-contained.
 #include <agentio/sse/writer.hpp>
 
+#include <agentio/http/any_stream.hpp>
 #include <agentio/sse/parser.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -15,6 +16,7 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/_experimental/test/stream.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -100,9 +102,102 @@ client_result read_all(tcp::socket& s)
     return r;
 }
 
+// Decodes what a client end of an in-memory stream holds.
+client_result decode(std::string raw)
+{
+    client_result r;
+    r.raw = std::move(raw);
+    beast::error_code ec;
+    http::response_parser<http::string_body> p;
+    p.eager(true);
+    p.put(asio::buffer(r.raw), ec);
+    BOOST_TEST(p.is_done()); // the last chunk ended it
+    r.response = p.release();
+    sse::parser sp;
+    sp.feed(r.response.body(), [&](sse::event const& e) { r.events.push_back(e); });
+    r.end = sp.finish();
+    return r;
+}
+
+void rethrow(std::exception_ptr e)
+{
+    if(e)
+        std::rethrow_exception(e);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(sse_writer)
+
+// The writer is a template over the stream: here Beast's in-memory stream,
+// no socket, no deadline.
+BOOST_AUTO_TEST_CASE(on_an_in_memory_stream_events_are_chunked_and_finish_ends_the_body)
+{
+    asio::io_context ioc;
+    beast::test::stream server(ioc);
+    beast::test::stream client(ioc);
+    server.connect(client);
+    bool finished = false;
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            sse::basic_writer<beast::test::stream> w(server);
+            w.headers().set("Mcp-Session-Id", "s1");
+            BOOST_TEST(!(co_await w.start(11)));
+            BOOST_TEST(!(co_await w.send("chunk", R"({"content":"Hola"})")));
+            BOOST_TEST(!(co_await w.send("done", "{}", "7")));
+            BOOST_TEST(!(co_await w.finish()));
+            finished = true;
+        },
+        rethrow);
+    ioc.run();
+    BOOST_TEST(finished);
+    auto const got = decode(std::string(client.str()));
+    BOOST_TEST(got.response.result_int() == 200);
+    BOOST_TEST(got.response[http::field::content_type] == "text/event-stream");
+    BOOST_TEST(got.response[http::field::transfer_encoding] == "chunked");
+    BOOST_TEST(got.response["Mcp-Session-Id"] == "s1");
+    BOOST_TEST(got.raw.ends_with("0\r\n\r\n"));
+    BOOST_REQUIRE(got.events.size() == 2u);
+    BOOST_TEST(got.events[0].type == "chunk");
+    BOOST_TEST(got.events[0].data == R"({"content":"Hola"})");
+    BOOST_TEST(got.events[1].type == "done");
+    BOOST_TEST(got.events[1].last_event_id == "7");
+    BOOST_TEST((got.end == sse::end_state::clean));
+}
+
+BOOST_AUTO_TEST_CASE(on_an_in_memory_stream_the_peer_closing_fires_the_disconnect_slot)
+{
+    asio::io_context ioc;
+    beast::test::stream server(ioc);
+    std::optional<beast::test::stream> client(ioc);
+    server.connect(*client);
+    bool fired = false;
+    boost::system::error_code end;
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            // Through the type-erased stream, as the server hands it to a handler.
+            agentio::http::any_stream erased(server);
+            sse::basic_writer<agentio::http::any_stream> w(erased, {.heartbeat = 0ms});
+            w.disconnect_slot().assign([&](asio::cancellation_type) { fired = true; });
+            BOOST_TEST(!(co_await w.start(11)));
+            client.reset(); // the client leaves: its end is gone (closing alone is a half-close)
+            asio::steady_timer t(co_await asio::this_coro::executor);
+            for(int i = 0; i < 100 && !w.client_gone(); ++i)
+            {
+                t.expires_after(10ms);
+                co_await t.async_wait(tuple_awaitable);
+            }
+            auto const sent = co_await w.send("chunk", "{}");
+            BOOST_TEST((sent == sse::error::client_gone));
+            end = co_await w.finish();
+        },
+        rethrow);
+    ioc.run();
+    BOOST_TEST(fired);
+    BOOST_TEST((end == sse::error::client_gone));
+}
 
 BOOST_AUTO_TEST_CASE(headers_events_and_a_clean_end)
 {

@@ -9,18 +9,23 @@
 // A small HTTP/1.1 server on Beast and Asio coroutines: accept loop, one
 // coroutine per connection on its own strand (so an io_context run by several
 // threads uses all cores), keep-alive, `Expect: 100-continue`, bounded headers
-// and bodies, and per-read/per-write timeouts. What to answer is the
-// application's business: a handler coroutine turns a request into a response.
+// and bodies, and per-read/per-write timeouts, over TCP or TLS. What to
+// answer is the application's business: a handler coroutine turns a request
+// into a response.
 //
 
 #ifndef AGENTIO_HTTP_SERVER_HPP
 #define AGENTIO_HTTP_SERVER_HPP
 
+#include <agentio/http/any_stream.hpp>
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -41,6 +46,9 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace system = boost::system;
 using tcp = asio::ip::tcp;
+
+/// The stream of a connection served over TLS.
+using tls_stream = beast::ssl_stream<beast::tcp_stream>;
 
 /// A request as the server hands it to the handler: headers and a string body.
 using request = beast::http::request<beast::http::string_body>;
@@ -111,6 +119,19 @@ struct server_options
     /// 503) are written; empty: @ref write_problem_details. An API gives the
     /// same writer to @ref make_error_response, so all its errors look alike.
     error_body_writer error_body = {};
+
+    /** Serve HTTPS: when set, each connection starts with a TLS handshake
+        (server side, with this context's certificate and key), which must end
+        within @ref header_timeout; a client that does not complete one (plain
+        HTTP on this port, say) is closed without an answer. Streaming handlers
+        then get a @ref tls_stream, or an @ref any_stream over one. The
+        connection ends with a TLS close_notify (`async_shutdown`), waited for
+        at most @ref tls_shutdown_timeout.
+    */
+    std::shared_ptr<asio::ssl::context> tls = {};
+
+    /// How long the TLS closing exchange may take before the socket is closed anyway.
+    std::chrono::steady_clock::duration tls_shutdown_timeout = std::chrono::seconds(2);
 };
 
 /** A request handler: a callable that turns a request into a response.
@@ -134,23 +155,29 @@ concept plain_request_handler = requires(Handler& h, request&& req) {
 
     @code
     asio::awaitable<std::optional<beast::http::message_generator>>
-    operator()(request&& req, beast::tcp_stream& stream);
+    operator()(request&& req, Stream& stream);
     @endcode
 
     Returning a message sends it as a plain handler's would. Returning
     `std::nullopt` means the handler wrote its response on `stream` itself;
     the server then closes the connection.
+
+    The server passes an @ref any_stream when the handler accepts one (it is
+    then compiled once for TCP and TLS), otherwise the connection's own
+    stream: `beast::tcp_stream`, or @ref tls_stream when serving TLS.
 */
 // clang-format off
-template<class Handler>
-concept streaming_request_handler = requires(Handler& h, request&& req, beast::tcp_stream& stream) {
+template<class Handler, class Stream = beast::tcp_stream>
+concept streaming_request_handler = requires(Handler& h, request&& req, Stream& stream) {
     { h(std::move(req), stream) } -> std::same_as<asio::awaitable<std::optional<beast::http::message_generator>>>;
 };
 // clang-format on
 
-/// Either kind of handler.
+/// Either kind of handler, on any stream the server serves. (Tried in this
+/// order, so that a generic handler is instantiated for any_stream alone.)
 template<class Handler>
-concept request_handler = plain_request_handler<Handler> || streaming_request_handler<Handler>;
+concept request_handler = plain_request_handler<Handler> || streaming_request_handler<Handler, any_stream> ||
+    streaming_request_handler<Handler, beast::tcp_stream> || streaming_request_handler<Handler, tls_stream>;
 
 /** Makes an error response with the given status, its body written by
     `write_body` (empty: @ref write_problem_details).
@@ -178,10 +205,16 @@ void run_threads(asio::io_context& ioc, unsigned threads, std::function<void(std
 */
 std::size_t raise_open_file_limit() noexcept;
 
+namespace detail {
+struct connection_control;
+} // namespace detail
+
 /** An HTTP/1.1 server.
 
     @tparam Handler A @ref request_handler, shared by all connections (it is
-    called concurrently from several threads when the io_context is).
+    called concurrently from several threads when the io_context is). To
+    serve TLS (@ref server_options::tls) it must be a plain handler or accept
+    an @ref any_stream or a @ref tls_stream.
 
     @code
     asio::io_context ioc;
@@ -201,6 +234,8 @@ public:
         connection gets a strand of its own on it.
         @param handler The request handler.
         @param options Limits and timeouts.
+        @throws std::invalid_argument when `options.tls` is set and the
+        handler cannot be given a TLS stream.
     */
     server(asio::any_io_executor ex, Handler handler, server_options options = {});
 
@@ -236,9 +271,15 @@ public:
 private:
     struct shared_state;
 
+    static constexpr bool serves_tls = plain_request_handler<Handler> ||
+        streaming_request_handler<Handler, any_stream> || streaming_request_handler<Handler, tls_stream>;
+
     asio::awaitable<void> accept_loop();
     static asio::awaitable<void> serve(std::shared_ptr<shared_state> state, beast::tcp_stream stream,
         asio::ip::address peer);
+    template<class Stream>
+    static asio::awaitable<bool> serve_requests(std::shared_ptr<shared_state> const& state, Stream& stream,
+        asio::ip::address const& peer, detail::connection_control& control);
 
     asio::any_io_executor executor_;
     tcp::acceptor acceptor_;

@@ -21,6 +21,7 @@
 
 #include <agentio/async_queue.hpp>
 #include <agentio/detail/base64.hpp>
+#include <agentio/detail/stream_ops.hpp>
 #include <agentio/http/detail/accept.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
@@ -159,12 +160,10 @@ inline std::optional<std::string_view> origin_host(std::string_view origin)
 
 // The connection's client address, IPv4-mapped IPv6 as IPv4 (a dual-stack
 // listener must not give one client two addresses); unspecified when unknown.
-inline asio::ip::address client_address(beast::tcp_stream& stream)
+template<class Stream>
+asio::ip::address client_address(Stream& stream)
 {
-    boost::system::error_code ec;
-    auto const address = stream.socket().remote_endpoint(ec).address();
-    if(ec)
-        return {};
+    auto const address = agentio::detail::peer_address(stream);
     if(address.is_v6() && address.to_v6().is_v4_mapped())
         return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
     return address;
@@ -196,9 +195,14 @@ public:
     {
     }
 
-    /// The agentio::http::server streaming handler.
+    /** The agentio::http::server streaming handler.
+
+        @tparam Stream The connection: any AsyncStream (agentio::http::server
+        passes an http::any_stream).
+    */
+    template<class Stream>
     asio::awaitable<std::optional<beast::http::message_generator>> operator()(http::request&& req,
-        beast::tcp_stream& stream) const;
+        Stream& stream) const;
 
     /// Sessions alive now.
     std::size_t session_count() const
@@ -298,8 +302,9 @@ private:
         void keep() noexcept { provisional_id.clear(); }
     };
 
+    template<class Stream>
     asio::awaitable<std::optional<beast::http::message_generator>> serve_stateless(http::request const& req,
-        beast::tcp_stream& stream, json::object message) const;
+        Stream& stream, json::object message) const;
 
     std::shared_ptr<state> state_;
 };
@@ -517,9 +522,10 @@ struct call_outbox
 // `window`; otherwise with an SSE stream of its messages, reply last, whose
 // closing cancels the call (the writer watches the socket, so the connection
 // ends with the stream).
-inline asio::awaitable<std::optional<beast::http::message_generator>> answer_call(http::request const& req,
-    beast::tcp_stream& stream, std::shared_ptr<call_outbox> box, std::chrono::steady_clock::duration window,
-    beast::http::fields const& extra, beast::http::status (*status_of)(json::object const&))
+template<class Stream>
+asio::awaitable<std::optional<beast::http::message_generator>> answer_call(http::request const& req, Stream& stream,
+    std::shared_ptr<call_outbox> box, std::chrono::steady_clock::duration window, beast::http::fields const& extra,
+    beast::http::status (*status_of)(json::object const&))
 {
     namespace bhttp = beast::http;
     auto first = co_await box->messages.pop_for(window); // ends early on a message
@@ -536,7 +542,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> answer_cal
         co_return bhttp::message_generator(std::move(res));
     }
 
-    sse::writer writer(stream);
+    sse::basic_writer<Stream> writer(stream);
     for(auto const& f : extra)
         writer.headers().set(f.name_string(), f.value());
     writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
@@ -576,8 +582,9 @@ inline bool accepts(http::request const& req, std::string_view type)
 } // namespace detail
 
 template<tool_catalog Tools>
+template<class Stream>
 asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<Tools>::operator()(http::request&& req,
-    beast::tcp_stream& stream) const
+    Stream& stream) const
 {
     namespace bhttp = beast::http;
     using bhttp::status;
@@ -784,8 +791,9 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
 }
 
 template<tool_catalog Tools>
+template<class Stream>
 asio::awaitable<std::optional<beast::http::message_generator>>
-streamable_http<Tools>::serve_stateless(http::request const& req, beast::tcp_stream& stream, json::object message) const
+streamable_http<Tools>::serve_stateless(http::request const& req, Stream& stream, json::object message) const
 {
     namespace bhttp = beast::http;
     using bhttp::status;

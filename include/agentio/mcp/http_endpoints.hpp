@@ -42,9 +42,10 @@ public:
     {
     }
 
-    /// The request handler: the legacy transport's paths go to it, everything else to Streamable HTTP.
-    asio::awaitable<std::optional<beast::http::message_generator>> operator()(http::request&& req,
-        beast::tcp_stream& stream) const
+    /// The request handler, on any AsyncStream: the legacy transport's paths
+    /// go to it, everything else to Streamable HTTP.
+    template<class Stream>
+    asio::awaitable<std::optional<beast::http::message_generator>> operator()(http::request&& req, Stream& stream) const
     {
         if(legacy_.handles(req.target()))
             return legacy_(std::move(req), stream);

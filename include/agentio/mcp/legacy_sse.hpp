@@ -60,7 +60,7 @@ struct legacy_sse_options
     @code
     agentio::mcp::streamable_http modern(mcp);
     agentio::mcp::legacy_sse old(mcp);
-    auto handler = [=](agentio::http::request&& req, boost::beast::tcp_stream& s) {
+    auto handler = [=](agentio::http::request&& req, agentio::http::any_stream& s) {
         return old.handles(req.target()) ? old(std::move(req), s) : modern(std::move(req), s);
     };
     @endcode
@@ -76,9 +76,10 @@ public:
     {
     }
 
-    /// The agentio::http::server streaming handler.
+    /// The agentio::http::server streaming handler, on any AsyncStream.
+    template<class Stream>
     asio::awaitable<std::optional<beast::http::message_generator>> operator()(http::request&& req,
-        beast::tcp_stream& stream) const;
+        Stream& stream) const;
 
     /// Whether `target` is the stream or the messages path (for routing).
     bool handles(std::string_view target) const noexcept
@@ -129,8 +130,9 @@ private:
         state(server<Tools> const& s, legacy_sse_options o) : srv(&s), options(std::move(o)) {}
     };
 
+    template<class Stream>
     asio::awaitable<std::optional<beast::http::message_generator>> open_stream(http::request const& req,
-        beast::tcp_stream& stream) const;
+        Stream& stream) const;
     asio::awaitable<std::optional<beast::http::message_generator>> accept_message(http::request const& req) const;
 
     std::shared_ptr<state> state_;
@@ -153,8 +155,9 @@ inline std::string legacy_session_id(std::string_view target)
 } // namespace detail
 
 template<tool_catalog Tools>
+template<class Stream>
 asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::operator()(http::request&& req,
-    beast::tcp_stream& stream) const
+    Stream& stream) const
 {
     namespace bhttp = beast::http;
     auto const& opt = state_->options;
@@ -181,8 +184,9 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
 }
 
 template<tool_catalog Tools>
+template<class Stream>
 asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>::open_stream(http::request const& req,
-    beast::tcp_stream& stream) const
+    Stream& stream) const
 {
     namespace bhttp = beast::http;
     auto const& opt = state_->options;
@@ -212,7 +216,7 @@ asio::awaitable<std::optional<beast::http::message_generator>> legacy_sse<Tools>
         co_return bhttp::message_generator(std::move(res));
     }
 
-    sse::writer writer(stream, opt.stream);
+    sse::basic_writer<Stream> writer(stream, opt.stream);
     writer.headers().set(bhttp::field::cache_control, "no-cache, no-transform");
     writer.headers().set("X-Accel-Buffering", "no"); // nginx would hold the events back
     if(auto ec = co_await writer.start(req.version()))

@@ -88,10 +88,16 @@ struct writer_options
 
 /** Writes an SSE response on a connection.
 
+    @tparam AsyncStream The connection: an AsyncReadStream and
+    AsyncWriteStream (`beast::tcp_stream`, a TLS stream over one,
+    `http::any_stream`, `beast::test::stream`). The write timeout is set on
+    its lowest layer when that is a `beast::basic_stream` (see
+    `agentio/detail/stream_ops.hpp`); a stream without deadlines gets none.
+
     Used from the connection's strand, by one or more coroutines:
 
     @code
-    sse::writer w(stream);
+    sse::basic_writer w(stream);
     if(auto ec = co_await w.start(req.version()))
         co_return;
     co_await w.send("chunk", R"({"content":"Hola"})");
@@ -114,14 +120,18 @@ struct writer_options
 
     @note `finish` must complete before the writer or the stream is destroyed.
 */
-class writer
+template<class AsyncStream>
+class basic_writer
 {
 public:
-    explicit writer(beast::tcp_stream& stream, writer_options options = {});
+    /// The stream written to.
+    using stream_type = AsyncStream;
 
-    writer(writer const&) = delete;
-    writer& operator=(writer const&) = delete;
-    ~writer();
+    explicit basic_writer(AsyncStream& stream, writer_options options = {});
+
+    basic_writer(basic_writer const&) = delete;
+    basic_writer& operator=(basic_writer const&) = delete;
+    ~basic_writer();
 
     /** Writes the response header and starts flushing, heartbeats and
         watching for the client to leave.
@@ -168,7 +178,7 @@ private:
     asio::awaitable<system::error_code> enqueue(std::string text);
     void fail(system::error_code ec);
 
-    beast::tcp_stream& stream_;
+    AsyncStream& stream_;
     writer_options options_;
     beast::http::fields headers_;
     async_queue<std::string, count_bytes> queue_; // formatted events waiting for the socket
@@ -185,6 +195,9 @@ private:
     bool finishing_ = false;
 };
 
+/// The writer on a plain TCP connection.
+using writer = basic_writer<beast::tcp_stream>;
+
 } // namespace agentio::sse
 
 namespace boost::system {
@@ -194,6 +207,6 @@ struct is_error_code_enum<agentio::sse::error> : std::true_type
 };
 } // namespace boost::system
 
-#include <agentio/sse/impl/writer.ipp>
+#include <agentio/sse/impl/writer.hpp>
 
 #endif

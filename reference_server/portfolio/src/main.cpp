@@ -6,6 +6,7 @@
 //
 //   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
+//                           [--tls-cert FILE --tls-key FILE]
 //                           [--shutdown-grace S] [--max-connections-per-address N]
 //   agentio-portfolio chat "pregunta" [--url URL]
 //   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
@@ -44,9 +45,10 @@ Uso:
   agentio-portfolio init-db PATH [--initiatives N] [--seed S]
       Genera la base de datos SQLite de ejemplo (determinista: misma semilla, mismo fichero).
   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
-                          [--shutdown-grace S] [--max-connections-per-address N]
+                          [--shutdown-grace S] [--max-connections-per-address N] [--tls-cert FILE --tls-key FILE]
       API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente
       en http://H:P/chat (reference_server/portfolio/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
+      Con --tls-cert y --tls-key (ficheros PEM: la cadena de certificados y su clave privada) sirve HTTPS.
       Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
       El asistente responde en POST /api/v1/agent/chat (eventos SSE).
       Con SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones
@@ -143,8 +145,42 @@ std::filesystem::path default_web_dir()
     return ec ? std::filesystem::path() : exe.parent_path().parent_path() / "share" / "agentio-portfolio" / "web";
 }
 
+// The TLS context of `serve --tls-cert --tls-key`: TLS 1.2 or later, the
+// certificate chain and its key from PEM files, checked against each other.
+std::shared_ptr<boost::asio::ssl::context> load_tls(std::string const& cert, std::string const& key)
+{
+    namespace ssl = boost::asio::ssl;
+    auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+    ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+        ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    boost::system::error_code ec;
+    ctx->use_certificate_chain_file(cert, ec);
+    if(ec)
+        throw std::runtime_error("--tls-cert " + cert + ": no se pudo cargar el certificado (" + ec.message() + ")");
+    ctx->use_private_key_file(key, ssl::context::pem, ec);
+    if(ec)
+        throw std::runtime_error("--tls-key " + key +
+            ": no se pudo cargar la clave privada o no corresponde al "
+            "certificado (" +
+            ec.message() + ")");
+    return ctx;
+}
+
+// How the agent's tools verify this server when they call its API over
+// https: the served chain is their trust anchor (the leaf too: partial chains).
+std::shared_ptr<boost::asio::ssl::context> trust_own_certificate(std::string const& cert)
+{
+    namespace ssl = boost::asio::ssl;
+    auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+    ctx->set_verify_mode(ssl::verify_peer);
+    ctx->load_verify_file(cert);
+    X509_STORE_set_flags(SSL_CTX_get_cert_store(ctx->native_handle()), X509_V_FLAG_PARTIAL_CHAIN);
+    return ctx;
+}
+
 int serve(std::span<char* const> args)
 {
+    std::string tls_cert, tls_key;
     portfolio::server_options opt;
     bool explicit_db = false;
     if(auto v = portfolio::env("PORTFOLIO_DB"))
@@ -184,10 +220,21 @@ int serve(std::span<char* const> args)
             opt.shutdown_grace = std::chrono::seconds(parse_number<unsigned>(flag, value, 0, 3600));
         else if(flag == "--max-connections-per-address")
             opt.http.max_connections_per_address = parse_number<std::size_t>(flag, value, 0, 1000000);
+        else if(flag == "--tls-cert")
+            tls_cert = value;
+        else if(flag == "--tls-key")
+            tls_key = value;
         else
             return false;
         return true;
     });
+    if(tls_cert.empty() != tls_key.empty())
+        throw usage_error{tls_cert.empty() ? "--tls-key necesita --tls-cert" : "--tls-cert necesita --tls-key"};
+    if(!tls_cert.empty())
+    {
+        opt.http.tls = load_tls(tls_cert, tls_key);
+        opt.self_client_tls = trust_own_certificate(tls_cert);
+    }
     agentio::http::raise_open_file_limit();
 
     if(!std::filesystem::exists(opt.db_path))
@@ -213,10 +260,11 @@ int serve(std::span<char* const> args)
     std::thread signal_thread([&] { signals_ctx.run(); });
 
     auto const ep = server.endpoint();
-    std::printf("agentio-portfolio escuchando en http://%s:%u (base de datos %s, %u hilos)\n",
+    char const* const scheme = opt.http.tls ? "https" : "http";
+    std::printf("agentio-portfolio escuchando en %s://%s:%u (base de datos %s, %u hilos)\n", scheme,
         ep.address().to_string().c_str(), ep.port(), opt.db_path.c_str(), opt.threads);
     if(server.web_page_loaded())
-        std::printf("página del asistente: http://%s:%u/chat\n", ep.address().to_string().c_str(), ep.port());
+        std::printf("página del asistente: %s://%s:%u/chat\n", scheme, ep.address().to_string().c_str(), ep.port());
     else
         std::printf(
             "página del asistente no construida (npm ci && npm run build en reference_server/portfolio/web, o --web-dir)\n");

@@ -14,6 +14,7 @@
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -38,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 #include <exception>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -78,8 +80,8 @@ inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // Handlers build one message for both (and errors such as 404/405 have a
 // body); the generator yields the header's bytes first, and a header ends at
 // its first empty line.
-inline asio::awaitable<system::error_code> write_header_only(beast::tcp_stream& stream,
-    beast::http::message_generator& reply)
+template<class Stream>
+asio::awaitable<system::error_code> write_header_only(Stream& stream, beast::http::message_generator& reply)
 {
     std::string header;
     system::error_code ec;
@@ -267,8 +269,8 @@ private:
 struct connection_control
 {
     asio::any_io_executor strand;
-    beast::tcp_stream* stream = nullptr; // null once the connection has ended
-    bool idle = true;                    // waiting for a request head with nothing of it read yet
+    tcp::socket* socket = nullptr; // null once the connection has ended
+    bool idle = true;              // waiting for a request head with nothing of it read yet
 };
 
 // Why a request head must be refused before its body is read (RFC 9112
@@ -352,7 +354,7 @@ struct server<Handler>::shared_state
         std::lock_guard lock(mutex);
         for(auto const& c : open)
             asio::post(c->strand, [c, f] {
-                if(c->stream)
+                if(c->socket)
                     f(*c);
             });
     }
@@ -364,6 +366,9 @@ server<Handler>::server(asio::any_io_executor ex, Handler handler, server_option
     , acceptor_(asio::make_strand(ex))
     , shared_(std::make_shared<shared_state>(std::move(handler), std::move(options)))
 {
+    if(shared_->options.tls && !serves_tls)
+        throw std::invalid_argument("agentio::http::server: TLS needs a plain handler or one that takes "
+                                    "an any_stream& or a tls_stream&");
 }
 
 template<request_handler Handler>
@@ -428,7 +433,7 @@ void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::f
         state->for_each_connection([](detail::connection_control& c) {
             system::error_code ec;
             if(c.idle)
-                c.stream->socket().close(ec);
+                c.socket->close(ec);
         });
         asio::steady_timer tick(co_await asio::this_coro::executor);
         auto const until = std::chrono::steady_clock::now() + wait;
@@ -441,8 +446,8 @@ void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::f
         {
             state->for_each_connection([](detail::connection_control& c) {
                 system::error_code ec;
-                c.stream->socket().shutdown(tcp::socket::shutdown_both, ec);
-                c.stream->socket().close(ec);
+                c.socket->shutdown(tcp::socket::shutdown_both, ec);
+                c.socket->close(ec);
             });
             auto const last = std::chrono::steady_clock::now() + std::chrono::seconds(1);
             while(state->ledger.connections() != 0 && std::chrono::steady_clock::now() < last)
@@ -477,7 +482,7 @@ asio::awaitable<void> server<Handler>::accept_loop()
                 shared_->for_each_connection([](detail::connection_control& c) {
                     system::error_code ignored;
                     if(c.idle)
-                        c.stream->socket().close(ignored);
+                        c.socket->close(ignored);
                 });
             asio::steady_timer pause(acceptor_.get_executor(), std::chrono::milliseconds(50));
             co_await pause.async_wait(detail::use_tuple);
@@ -523,9 +528,9 @@ inline asio::awaitable<void> linger(beast::tcp_stream& stream)
 // exposes against the output budget while it is written; a first piece the
 // budget refuses is not written and `refused` is set. A HEAD answer stops at
 // the end of its header.
-inline asio::awaitable<system::error_code> write_answer(beast::tcp_stream& stream,
-    beast::http::message_generator& reply, bool head, usage_ledger& ledger, asio::ip::address const& peer,
-    bool& refused)
+template<class Stream>
+asio::awaitable<system::error_code> write_answer(Stream& stream, beast::http::message_generator& reply, bool head,
+    usage_ledger& ledger, asio::ip::address const& peer, bool& refused)
 {
     if(head)
         co_return co_await write_header_only(stream, reply);
@@ -559,35 +564,29 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
     asio::ip::address peer)
 {
     namespace bhttp = beast::http;
-    using detail::linger;
     using detail::use_tuple;
 
     server_options const& opt = state->options;
 
-    auto send_and_close = [&](response res) -> asio::awaitable<void> {
+    auto const admission = state->ledger.open(peer);
+    if(admission != detail::usage_ledger::admission::ok)
+    {
+        if(opt.tls)
+            co_return; // no answer without a handshake, and a refused client gets none
+        auto res = make_error_response(bhttp::status::service_unavailable,
+            admission == detail::usage_ledger::admission::server_full ? "too many connections"
+                                                                      : "too many connections from this address",
+            11, false, opt.error_body);
         res.set(bhttp::field::server, opt.server_name);
-        res.keep_alive(false);
         stream.expires_after(opt.write_timeout);
         co_await bhttp::async_write(stream, res, use_tuple);
-    };
-
-    switch(state->ledger.open(peer))
-    {
-    case detail::usage_ledger::admission::ok: break;
-    case detail::usage_ledger::admission::server_full:
-        co_await send_and_close(make_error_response(bhttp::status::service_unavailable, "too many connections", 11,
-            false, opt.error_body));
-        co_return;
-    case detail::usage_ledger::admission::address_full:
-        co_await send_and_close(make_error_response(bhttp::status::service_unavailable,
-            "too many connections from this address", 11, false, opt.error_body));
         co_return;
     }
 
     // Registered for shutdown(); unregistered, and the ledger told, on every way out.
     auto control = std::make_shared<detail::connection_control>();
     control->strand = stream.get_executor();
-    control->stream = &stream;
+    control->socket = &stream.socket();
     typename std::list<std::shared_ptr<detail::connection_control>>::iterator registered;
     {
         std::lock_guard lock(state->mutex);
@@ -601,7 +600,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         asio::ip::address const& peer;
         ~on_exit()
         {
-            control->stream = nullptr;
+            control->socket = nullptr;
             {
                 std::lock_guard lock(state->mutex);
                 state->open.erase(it);
@@ -610,6 +609,58 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         }
     } cleanup{state, control, registered, peer};
 
+    if constexpr(serves_tls)
+    {
+        if(opt.tls)
+        {
+            tls_stream tls(std::move(stream), *opt.tls);
+            control->socket = &beast::get_lowest_layer(tls).socket();
+            // The handshake is the start of the request head: the same bound holds.
+            beast::get_lowest_layer(tls).expires_after(opt.header_timeout);
+            auto [ec] = co_await tls.async_handshake(asio::ssl::stream_base::server, use_tuple);
+            if(ec)
+                co_return;
+            bool const in_order = co_await serve_requests(state, tls, peer, *control);
+            if(in_order)
+            {
+                // close_notify, and the peer's for a bounded time: a client
+                // that never answers it costs at most the timeout.
+                beast::get_lowest_layer(tls).expires_after(opt.tls_shutdown_timeout);
+                auto [sec] = co_await tls.async_shutdown(use_tuple);
+                (void)sec;
+            }
+            system::error_code ignored;
+            beast::get_lowest_layer(tls).socket().shutdown(tcp::socket::shutdown_both, ignored);
+            co_return;
+        }
+    }
+    co_await serve_requests(state, stream, peer, *control);
+    system::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+// Serves requests until the connection ends; true when it ended in order
+// (an answer with `Connection: close`, a streamed answer, shutdown) rather
+// than by an error of the stream.
+template<request_handler Handler>
+template<class Stream>
+asio::awaitable<bool> server<Handler>::serve_requests(std::shared_ptr<shared_state> const& state, Stream& stream,
+    asio::ip::address const& peer, detail::connection_control& control)
+{
+    namespace bhttp = beast::http;
+    using detail::linger;
+    using detail::use_tuple;
+
+    server_options const& opt = state->options;
+    auto& tcp_layer = beast::get_lowest_layer(stream);
+
+    auto send_and_close = [&](response res) -> asio::awaitable<bool> {
+        res.set(bhttp::field::server, opt.server_name);
+        res.keep_alive(false);
+        tcp_layer.expires_after(opt.write_timeout);
+        auto [ec, n] = co_await bhttp::async_write(stream, res, use_tuple);
+        co_return !ec;
+    };
     // Bounded, so that what a request holds before it is parsed (its head,
     // a chunk header, the trailer) stays within the header limit; the body
     // goes into the request as it is parsed.
@@ -621,18 +672,18 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         parser.body_limit(opt.max_body_bytes);
         parser.header_limit(opt.max_header_bytes);
 
-        control->idle = buffer.size() == 0;
-        stream.expires_after(opt.header_timeout);
+        control.idle = buffer.size() == 0;
+        tcp_layer.expires_after(opt.header_timeout);
         auto [ec, n] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
-        control->idle = false;
+        control.idle = false;
         if(!ec)
         {
             if(auto refused = detail::check_framing(parser.get()))
             {
                 co_await send_and_close(make_error_response(refused->status, refused->detail, 11, false,
                     opt.error_body));
-                co_await linger(stream);
-                break;
+                co_await linger(tcp_layer);
+                co_return false;
             }
         }
         if(!ec && !parser.is_done())
@@ -641,12 +692,12 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             if(parser.get().version() >= 11 && beast::iequals(parser.get()[bhttp::field::expect], "100-continue"))
             {
                 bhttp::response<bhttp::empty_body> go_on{bhttp::status::continue_, parser.get().version()};
-                stream.expires_after(opt.write_timeout);
+                tcp_layer.expires_after(opt.write_timeout);
                 std::tie(ec, n) = co_await bhttp::async_write(stream, go_on, use_tuple);
             }
             if(!ec)
             {
-                stream.expires_after(opt.read_timeout);
+                tcp_layer.expires_after(opt.read_timeout);
                 std::tie(ec, n) = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
             }
         }
@@ -655,9 +706,9 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             if(auto res = detail::answer_to_read_error(ec, opt))
             {
                 co_await send_and_close(std::move(*res));
-                co_await linger(stream);
+                co_await linger(tcp_layer);
             }
-            break;
+            co_return false;
         }
 
         request req = parser.release();
@@ -669,10 +720,17 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         std::exception_ptr failure;
         try
         {
-            if constexpr(streaming_request_handler<Handler>)
+            if constexpr(streaming_request_handler<Handler, any_stream>)
+            {
+                any_stream erased(stream);
+                reply = co_await state->handler(std::move(req), erased);
+            }
+            else if constexpr(streaming_request_handler<Handler, Stream>)
                 reply = co_await state->handler(std::move(req), stream);
-            else
+            else if constexpr(plain_request_handler<Handler>)
                 reply.emplace(co_await state->handler(std::move(req)));
+            else
+                throw std::logic_error("the handler takes no stream of this kind"); // excluded by the constructor
         }
         catch(...)
         {
@@ -689,7 +747,7 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
         if(!reply)
             break; // the handler answered on the stream itself (a streamed response)
         bool const reply_keeps_alive = reply->keep_alive();
-        stream.expires_after(opt.write_timeout);
+        tcp_layer.expires_after(opt.write_timeout);
         bool refused = false;
         auto const wec = co_await detail::write_answer(stream, *reply, head, state->ledger, peer, refused);
         if(refused)
@@ -701,12 +759,13 @@ asio::awaitable<void> server<Handler>::serve(std::shared_ptr<shared_state> state
             co_await send_and_close(std::move(busy));
             break;
         }
-        if(wec || !keep_alive || !reply_keeps_alive)
+        if(wec)
+            co_return false;
+        if(!keep_alive || !reply_keeps_alive)
             break;
     }
 
-    system::error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    co_return true;
 }
 
 inline void run_threads(asio::io_context& ioc, unsigned threads, std::function<void(std::exception_ptr)> on_error)

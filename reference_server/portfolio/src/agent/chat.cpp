@@ -247,11 +247,17 @@ chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, cha
 
 chat_service::~chat_service() = default;
 
-void chat_service::start(asio::ip::tcp::endpoint self)
+void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl::context> self_tls)
 {
     std::string base = settings_.api_base_url;
     if(base.empty())
-        base = agentio::http::url_of(self, "/api/v1");
+        base = agentio::http::url_of(self, "/api/v1", self_tls ? "https" : "http");
+    if(self_tls)
+    {
+        auto o = client_options(false);
+        o.tls = std::move(self_tls);
+        api_http_ = std::make_unique<agentio::http::client>(api_http_->get_executor(), o);
+    }
     api_ = std::make_unique<api_client>(*api_http_, base);
 
     agentio::agent::options options;
@@ -287,7 +293,7 @@ void chat_service::start(asio::ip::tcp::endpoint self)
 }
 
 asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(agentio::http::request&& req,
-    boost::beast::tcp_stream& stream)
+    agentio::http::any_stream& stream)
 {
     if(req.method() != bhttp::verb::post)
     {
@@ -313,7 +319,7 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
         explicit counted(std::atomic<std::size_t>& c) : n(c) { ++n; }
         ~counted() { --n; }
     } count_this_chat(running_);
-    agentio::sse::writer writer(stream);
+    agentio::sse::basic_writer writer(stream);
     if(auto ec = co_await writer.start(req.version()))
     {
         co_await writer.finish();

@@ -13,6 +13,7 @@
 #include "agent/tools.hpp"
 
 #include <agentio/agent/orchestrator.hpp>
+#include <agentio/http/any_stream.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/anthropic.hpp>
@@ -20,7 +21,7 @@
 #include <agentio/llm/openai.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -66,12 +67,13 @@ public:
     ~chat_service();
 
     /// Builds the provider, the tools and the orchestrator. The tools call
-    /// the REST API at `settings.api_base_url`, or at `self` when it is empty.
-    void start(boost::asio::ip::tcp::endpoint self);
+    /// the REST API at `settings.api_base_url`, or at `self` when it is empty:
+    /// over https verified with `self_tls` when it is set (the server serves TLS).
+    void start(boost::asio::ip::tcp::endpoint self, std::shared_ptr<boost::asio::ssl::context> self_tls = {});
 
     /// The streaming handler of the endpoint.
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> handle(agentio::http::request&& req,
-        boost::beast::tcp_stream& stream);
+        agentio::http::any_stream& stream);
 
     chat_settings const& settings() const noexcept { return settings_; }
 

@@ -727,7 +727,7 @@ rest_api::rest_api(std::shared_ptr<database_schema const> schema, agentio::sqlit
 }
 
 asio::awaitable<std::optional<bhttp::message_generator>> rest_api::operator()(agentio::http::request&& req,
-    boost::beast::tcp_stream& stream) const
+    agentio::http::any_stream& stream) const
 {
     // Handlers read the target with Boost.URL: one it refuses is a 400 before any route.
     if(!boost::urls::parse_origin_form(req.target()))

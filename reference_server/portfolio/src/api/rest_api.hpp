@@ -11,6 +11,7 @@
 
 #include "api/query.hpp"
 
+#include <agentio/http/any_stream.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/sqlite.hpp>
 
@@ -37,10 +38,10 @@ public:
     /// Answers a request whose path starts with /api (an
     /// agentio::http::streaming_request_handler; no route streams).
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
-    operator()(agentio::http::request&& req, boost::beast::tcp_stream& stream) const;
+    operator()(agentio::http::request&& req, agentio::http::any_stream& stream) const;
 
 private:
-    agentio::http::router<> routes_;
+    agentio::http::router<agentio::http::any_stream> routes_;
 };
 
 /// Reads a request's JSON body (an empty body is an empty object); a

@@ -71,7 +71,8 @@ portfolio_server::portfolio_server(server_options options)
         throw std::runtime_error("no se puede escuchar en " + options_.host + ":" + std::to_string(options_.port) +
             ": " + ep.error().message());
     endpoint_ = *ep;
-    chat_->start(endpoint_); // the tools call this server's API unless AGENT_API_BASE_URL says otherwise
+    // The tools call this server's API unless AGENT_API_BASE_URL says otherwise.
+    chat_->start(endpoint_, options_.http.tls ? options_.self_client_tls : nullptr);
     http_->start();
 
     // Old charts go away while the server runs: at start, then every ten minutes.
@@ -128,14 +129,14 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
     auto p = std::make_shared<parts>(parts{std::move(api), std::move(chat), charts, chart_max_age, std::move(web)});
     // Each handler answers its own 405s (in Spanish, as the API's clients read them).
     routes_.any("/api/v1/agent/chat",
-        [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
+        [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
             return p->chat->handle(std::move(req), stream);
         });
     routes_.any("/api/v1/charts/{file...}",
         [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
             co_return serve_chart(*p, req, params["file"]);
         });
-    routes_.any("/api/{rest...}", [p](request&& req, route_params const&, boost::beast::tcp_stream& stream) -> reply {
+    routes_.any("/api/{rest...}", [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
         return p->api(std::move(req), stream);
     });
     routes_.fallback([p](request&& req, route_params const&) -> boost::asio::awaitable<bhttp::message_generator> {

@@ -41,6 +41,9 @@ struct server_options
     std::filesystem::path web_dir{}; // the built chat page (reference_server/portfolio/web/dist); empty: none
     std::chrono::steady_clock::duration shutdown_grace =
         std::chrono::seconds(10); // for requests in flight on shutdown()
+    // With TLS (http.tls): how the agent's tools, clients of this server's
+    // API over https, verify it (a context trusting the served certificate).
+    std::shared_ptr<boost::asio::ssl::context> self_client_tls{};
 };
 
 /// The server's handler: the agent's streaming endpoint, charts, the REST
@@ -52,7 +55,7 @@ public:
         std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web);
 
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
-    operator()(agentio::http::request&& req, boost::beast::tcp_stream& stream) const
+    operator()(agentio::http::request&& req, agentio::http::any_stream& stream) const
     {
         return routes_(std::move(req), stream);
     }
@@ -64,7 +67,7 @@ private:
     static boost::beast::http::message_generator serve_chart(parts const& p, agentio::http::request const& req,
         std::string_view file);
 
-    agentio::http::router<> routes_;
+    agentio::http::router<agentio::http::any_stream> routes_;
 };
 
 class portfolio_server

@@ -1,5 +1,5 @@
 //
-// agentio/sse/impl/writer.ipp
+// agentio/sse/impl/writer.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -7,8 +7,10 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 
-#ifndef AGENTIO_SSE_IMPL_WRITER_IPP
-#define AGENTIO_SSE_IMPL_WRITER_IPP
+#ifndef AGENTIO_SSE_IMPL_WRITER_HPP
+#define AGENTIO_SSE_IMPL_WRITER_HPP
+
+#include <agentio/detail/stream_ops.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -72,7 +74,8 @@ inline asio::io_context* io_context_of(asio::any_io_executor const& ex) noexcept
 
 } // namespace detail
 
-inline writer::writer(beast::tcp_stream& stream, writer_options options)
+template<class AsyncStream>
+basic_writer<AsyncStream>::basic_writer(AsyncStream& stream, writer_options options)
     : stream_(stream)
     , options_(options)
     , queue_(stream.get_executor(), options.max_queued_bytes)
@@ -84,7 +87,8 @@ inline writer::writer(beast::tcp_stream& stream, writer_options options)
     joined_.expires_at(asio::steady_timer::time_point::max());
 }
 
-inline writer::~writer()
+template<class AsyncStream>
+basic_writer<AsyncStream>::~basic_writer()
 {
     // The background loops refer to this object: finish() must have joined them.
     // Unless the io_context was stopped and is destroying its suspended
@@ -93,7 +97,8 @@ inline writer::~writer()
         "agentio::sse::writer destroyed before co_await finish()");
 }
 
-inline void writer::fail(system::error_code ec)
+template<class AsyncStream>
+void basic_writer<AsyncStream>::fail(system::error_code ec)
 {
     if(failure_)
         return;
@@ -103,7 +108,8 @@ inline void writer::fail(system::error_code ec)
     probe_.cancel();
 }
 
-inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
+template<class AsyncStream>
+asio::awaitable<system::error_code> basic_writer<AsyncStream>::start(unsigned http_version)
 {
     namespace http = beast::http;
     http::response<http::empty_body> res{http::status::ok, http_version};
@@ -117,7 +123,7 @@ inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
         res.chunked(true);
     res.keep_alive(false); // the connection ends with the stream (see the class notes)
     http::response_serializer<http::empty_body> sr(res);
-    stream_.expires_after(options_.write_timeout);
+    agentio::detail::expires_after(stream_, options_.write_timeout);
     auto [ec, n] = co_await http::async_write_header(stream_, sr, detail::tuple_awaitable);
     if(ec)
     {
@@ -132,23 +138,27 @@ inline asio::awaitable<system::error_code> writer::start(unsigned http_version)
     co_return system::error_code{};
 }
 
-inline asio::awaitable<system::error_code> writer::enqueue(std::string text)
+template<class AsyncStream>
+asio::awaitable<system::error_code> basic_writer<AsyncStream>::enqueue(std::string text)
 {
     if(options_.on_overflow == overflow_policy::disconnect)
     {
         if(queue_.try_push(std::move(text)))
             co_return system::error_code{};
         fail(error::slow_client);
-        system::error_code ignored;
-        stream_.socket().close(ignored);
+        agentio::detail::close_stream(stream_);
         co_return failure_;
     }
-    if(co_await queue_.push(std::move(text)))
+    // (Not `if(co_await ...)`: GCC 12 miscompiles a class-type result tested in place in a
+    // template coroutine, and the frame is resumed corrupted.)
+    auto const refused = co_await queue_.push(std::move(text));
+    if(refused)
         co_return failure_ ? failure_ : make_error_code(error::finished); // closed while waiting for room
     co_return system::error_code{};
 }
 
-inline asio::awaitable<system::error_code> writer::send(std::string_view type, std::string_view data,
+template<class AsyncStream>
+asio::awaitable<system::error_code> basic_writer<AsyncStream>::send(std::string_view type, std::string_view data,
     std::string_view id)
 {
     if(failure_)
@@ -160,7 +170,8 @@ inline asio::awaitable<system::error_code> writer::send(std::string_view type, s
     co_return co_await enqueue(std::move(text));
 }
 
-inline asio::awaitable<system::error_code> writer::comment(std::string_view text)
+template<class AsyncStream>
+asio::awaitable<system::error_code> basic_writer<AsyncStream>::comment(std::string_view text)
 {
     if(failure_)
         co_return failure_;
@@ -171,7 +182,8 @@ inline asio::awaitable<system::error_code> writer::comment(std::string_view text
     co_return co_await enqueue(std::move(formatted));
 }
 
-inline asio::awaitable<void> writer::pump()
+template<class AsyncStream>
+asio::awaitable<void> basic_writer<AsyncStream>::pump()
 {
     namespace http = beast::http;
     bool const heartbeat = options_.heartbeat.count() > 0;
@@ -197,7 +209,7 @@ inline asio::awaitable<void> writer::pump()
         while(auto more = queue_.try_pop())
             inflight_ += *more;
 
-        stream_.expires_after(options_.write_timeout);
+        agentio::detail::expires_after(stream_, options_.write_timeout);
         system::error_code ec;
         std::size_t n = 0;
         if(chunked_)
@@ -212,7 +224,7 @@ inline asio::awaitable<void> writer::pump()
     }
     if(!failure_ && chunked_)
     {
-        stream_.expires_after(options_.write_timeout);
+        agentio::detail::expires_after(stream_, options_.write_timeout);
         auto [ec, n] = co_await asio::async_write(stream_, http::make_chunk_last(), detail::tuple_awaitable);
         written_ += n;
         if(ec)
@@ -222,15 +234,20 @@ inline asio::awaitable<void> writer::pump()
     joined_.cancel();
 }
 
-inline asio::awaitable<void> writer::watch()
+template<class AsyncStream>
+asio::awaitable<void> basic_writer<AsyncStream>::watch()
 {
     // The client sends nothing after its request: a completed read means it
     // closed the connection (or sent something we must not mistake for more).
-    // Read on the socket itself so the stream's write timeout does not apply.
+    // Read without a deadline: a pending read keeps the one it started with
+    // (beast::basic_stream sets a new deadline only on the idle direction),
+    // so the pump's write timeouts do not apply to it. Through the stream
+    // itself, so a TLS stream decrypts what comes (its close_notify is the end).
     char sink[256];
     for(;;)
     {
-        auto [ec, n] = co_await stream_.socket().async_read_some(asio::buffer(sink), detail::tuple_awaitable);
+        agentio::detail::expires_never(stream_);
+        auto [ec, n] = co_await stream_.async_read_some(asio::buffer(sink), detail::tuple_awaitable);
         if(ec == asio::error::operation_aborted && finishing_)
             break; // stopped by finish()
         if(ec == asio::error::eof)
@@ -248,7 +265,8 @@ inline asio::awaitable<void> writer::watch()
     joined_.cancel();
 }
 
-inline asio::awaitable<void> writer::probe_after_eof()
+template<class AsyncStream>
+asio::awaitable<void> basic_writer<AsyncStream>::probe_after_eof()
 {
     // The end of the client's data is either a half-close (it still reads the
     // answer) or a close. Only a write tells them apart: a closed peer answers
@@ -269,7 +287,8 @@ inline asio::awaitable<void> writer::probe_after_eof()
     }
 }
 
-inline asio::awaitable<system::error_code> writer::finish()
+template<class AsyncStream>
+asio::awaitable<system::error_code> basic_writer<AsyncStream>::finish()
 {
     finishing_ = true;
     queue_.close();
@@ -283,8 +302,7 @@ inline asio::awaitable<system::error_code> writer::finish()
             // The pump has ended (it always ends before the watcher can be
             // told to): everything was flushed, now stop reading.
             watcher_stopped = true;
-            system::error_code ignored;
-            stream_.socket().cancel(ignored);
+            agentio::detail::cancel_stream(stream_);
             probe_.cancel();
         }
         co_await joined_.async_wait(detail::tuple_awaitable);
