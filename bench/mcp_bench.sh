@@ -92,6 +92,8 @@ ts_url=$url
 
 echo_args='{"text":"hola"}'
 {
+  # This block runs in a subshell (it is piped to tee): it stops the servers it starts itself.
+  trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
   echo "| echo tool | agentio calls/s | agentio p99 ms | TypeScript SDK calls/s | TypeScript SDK p99 ms | throughput ratio | p99 ratio |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for transport in "Streamable HTTP" stdio; do

@@ -357,10 +357,10 @@ http::message_generator text_answer(request const& req, std::string body)
     return res;
 }
 
-agentio::http::router<> test_routes(agentio::http::router_options options = {})
+agentio::http::router<boost::beast::tcp_stream> test_routes(agentio::http::router_options options = {})
 {
     using agentio::http::route_params;
-    agentio::http::router<> r(std::move(options));
+    agentio::http::router<boost::beast::tcp_stream> r(std::move(options));
     r.get("/items/{id}", [](request&& req, route_params const& p) -> asio::awaitable<http::message_generator> {
         co_return text_answer(req, "item " + std::string(p["id"]));
     });
@@ -386,10 +386,10 @@ agentio::http::router<> test_routes(agentio::http::router_options options = {})
 }
 
 // POST /items/search added before GET /items/{id}, whose pattern also matches its path.
-agentio::http::router<> overlapping_routes(agentio::http::router_options options)
+agentio::http::router<boost::beast::tcp_stream> overlapping_routes(agentio::http::router_options options)
 {
     using agentio::http::route_params;
-    agentio::http::router<> r(std::move(options));
+    agentio::http::router<boost::beast::tcp_stream> r(std::move(options));
     r.post("/items/search", [](request&& req, route_params const&) -> asio::awaitable<http::message_generator> {
         co_return text_answer(req, "search");
     });
@@ -402,11 +402,12 @@ agentio::http::router<> overlapping_routes(agentio::http::router_options options
 struct routed_server
 {
     asio::io_context ioc;
-    agentio::http::server<agentio::http::router<>> server;
+    agentio::http::server<agentio::http::router<boost::beast::tcp_stream>> server;
     asio::ip::tcp::endpoint ep;
     std::thread thread;
 
-    explicit routed_server(agentio::http::router<> routes) : server(ioc.get_executor(), std::move(routes))
+    explicit routed_server(agentio::http::router<boost::beast::tcp_stream> routes)
+        : server(ioc.get_executor(), std::move(routes))
     {
         ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         server.start();

@@ -16,11 +16,11 @@
 #ifndef AGENTIO_HTTP_ROUTER_HPP
 #define AGENTIO_HTTP_ROUTER_HPP
 
+#include <agentio/http/any_stream.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/messages.hpp>
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <boost/url/pct_string_view.hpp>
@@ -101,7 +101,7 @@ struct router_options
     routes.get("/api/v1/charts/{file}", [](auto&& req, auto const& params) -> asio::awaitable<message_generator> {
         co_return serve_chart(req, params["file"]);
     });
-    routes.post("/api/v1/agent/chat", [&](auto&& req, auto const&, beast::tcp_stream& stream) { return chat(req, stream); });
+    routes.post("/api/v1/agent/chat", [&](auto&& req, auto const&, agentio::http::any_stream& stream) { return chat(req, stream); });
     agentio::http::server server(ex, std::move(routes));
     @endcode
 
@@ -111,9 +111,11 @@ struct router_options
     `h(request&&, route_params const&, Stream&)` returning
     `asio::awaitable<std::optional<beast::http::message_generator>>`.
 
-    @tparam Stream the connection's stream type
+    @tparam Stream the stream a streaming route writes to: by default the
+    type-erased @ref any_stream, so that the routes are compiled once and
+    serve plain and TLS connections alike
 */
-template<class Stream = beast::tcp_stream>
+template<class Stream = any_stream>
 class router
 {
 public:
