@@ -22,12 +22,16 @@
 #endif
 
 #include <agentio/llm/anthropic_codec.hpp>
+#include <agentio/llm/message_json.hpp>
 #include <agentio/llm/openai_codec.hpp>
+#include <agentio/threads.hpp>
 #include <agentio/tool/compact.hpp>
 #include <agentio/tool/validator.hpp>
 
 #include <agentio/llm/impl/anthropic_codec.ipp>
+#include <agentio/llm/impl/message_json.ipp>
 #include <agentio/llm/impl/openai_codec.ipp>
+#include <agentio/threads/impl/threads.ipp>
 #include <agentio/tool/impl/compact.ipp>
 #include <agentio/tool/impl/validator.ipp>
 

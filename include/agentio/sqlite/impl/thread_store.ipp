@@ -1,0 +1,758 @@
+//
+// agentio/sqlite/impl/thread_store.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_SQLITE_IMPL_THREAD_STORE_IPP
+#define AGENTIO_SQLITE_IMPL_THREAD_STORE_IPP
+
+#include <agentio/config.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/llm/message_json.hpp>
+
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+namespace agentio::sqlite {
+
+namespace detail {
+
+namespace threads = agentio::threads;
+
+// Each entry moves the schema from its index to the next version.
+inline constexpr char const* thread_store_migrations[] = {
+    R"sql(
+CREATE TABLE agentio_threads(
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    title TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    next_seq INTEGER NOT NULL DEFAULT 1);
+CREATE INDEX agentio_threads_by_owner ON agentio_threads(owner, updated_at DESC);
+CREATE TABLE agentio_thread_items(
+    thread_id TEXT NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY(thread_id, seq)) WITHOUT ROWID;
+CREATE TABLE agentio_runs(
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    status TEXT NOT NULL,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    last_event_id INTEGER NOT NULL DEFAULT 0,
+    lease_holder TEXT NOT NULL DEFAULT '',
+    lease_expires_at INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'null',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL);
+CREATE INDEX agentio_runs_by_thread ON agentio_runs(thread_id);
+CREATE INDEX agentio_runs_by_lease ON agentio_runs(status, lease_expires_at);
+CREATE TABLE agentio_run_events(
+    run_id TEXT NOT NULL REFERENCES agentio_runs(id) ON DELETE CASCADE,
+    id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY(run_id, id)) WITHOUT ROWID;
+)sql"};
+
+inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
+                                           "lease_expires_at, state, created_at, updated_at";
+inline constexpr char const* thread_columns = "id, owner, agent, title, metadata, created_at, updated_at";
+
+AGENTIO_DECL threads::error failure(connection const& c, system::error_code ec)
+{
+    return {ec, c.last_error_message()};
+}
+
+AGENTIO_DECL threads::error failure(threads::errc e, std::string message = {})
+{
+    return {threads::make_error_code(e), std::move(message)};
+}
+
+AGENTIO_DECL std::int64_t millis(threads::timestamp t) noexcept
+{
+    return t.time_since_epoch().count();
+}
+
+AGENTIO_DECL threads::timestamp from_millis(std::int64_t ms) noexcept
+{
+    return threads::timestamp(std::chrono::milliseconds(ms));
+}
+
+// Binds `args` to parameters 1, 2, ...
+inline system::result<void> bind_one(statement& s, int i, std::string_view v)
+{
+    return s.bind(i, v);
+}
+inline system::result<void> bind_one(statement& s, int i, std::string const& v)
+{
+    return s.bind(i, std::string_view(v));
+}
+inline system::result<void> bind_one(statement& s, int i, char const* v)
+{
+    return s.bind(i, std::string_view(v));
+}
+inline system::result<void> bind_one(statement& s, int i, std::int64_t v)
+{
+    return s.bind(i, v);
+}
+
+template<class... Args>
+system::result<statement> prepare(connection& c, std::string_view sql, Args const&... args)
+{
+    auto s = c.cached(sql);
+    if(!s)
+        return s;
+    int i = 0;
+    system::result<void> bound;
+    ((bound ? (bound = bind_one(*s, ++i, args), 0) : 0), ...);
+    if(!bound)
+        return bound.error();
+    return s;
+}
+
+// Runs a statement that returns no rows; the number of rows it changed.
+template<class... Args>
+threads::result<int> run(connection& c, std::string_view sql, Args const&... args)
+{
+    auto s = prepare(c, sql, args...);
+    if(!s)
+        return failure(c, s.error());
+    if(auto r = s->step(); !r)
+        return failure(c, r.error());
+    return sqlite3_changes(c.native_handle());
+}
+
+// A write transaction: BEGIN IMMEDIATE takes the write lock at once, so a
+// busy file fails here (after busy_timeout) rather than midway.
+class write_transaction
+{
+public:
+    explicit write_transaction(connection& c) : conn_(c), begun_(c.execute("BEGIN IMMEDIATE")) {}
+    write_transaction(write_transaction const&) = delete;
+    write_transaction& operator=(write_transaction const&) = delete;
+    ~write_transaction()
+    {
+        if(begun_ && !committed_)
+            (void)conn_.execute("ROLLBACK");
+    }
+    threads::result<void> begun() const
+    {
+        if(!begun_)
+            return failure(conn_, begun_.error());
+        return {};
+    }
+    threads::result<void> commit()
+    {
+        if(auto r = conn_.execute("COMMIT"); !r)
+            return failure(conn_, r.error());
+        committed_ = true;
+        return {};
+    }
+
+private:
+    connection& conn_;
+    system::result<void> begun_;
+    bool committed_ = false;
+};
+
+AGENTIO_DECL threads::result<threads::thread_info> read_thread(connection& c, statement const& s)
+{
+    threads::thread_info t;
+    t.id = s.column_text(0);
+    t.owner = s.column_text(1);
+    t.agent = s.column_text(2);
+    t.title = s.column_text(3);
+    system::error_code ec;
+    auto metadata = json::parse(s.column_text(4), ec);
+    if(ec || !metadata.is_object())
+        return failure(threads::errc::corrupt_data, "thread " + t.id + ": metadata is not a JSON object");
+    (void)c;
+    t.metadata = std::move(metadata.get_object());
+    t.created_at = from_millis(s.column_int64(5));
+    t.updated_at = from_millis(s.column_int64(6));
+    return t;
+}
+
+AGENTIO_DECL threads::result<threads::run_info> read_run(statement const& s)
+{
+    threads::run_info r;
+    r.id = s.column_text(0);
+    r.thread_id = s.column_text(1);
+    r.owner = s.column_text(2);
+    auto status = threads::parse_run_status(s.column_text(3));
+    if(!status)
+        return failure(threads::errc::corrupt_data, "run " + r.id + ": unknown status");
+    r.status = *status;
+    r.rounds = static_cast<unsigned>(s.column_int64(4));
+    r.last_event_id = s.column_int64(5);
+    r.lease_holder = s.column_text(6);
+    r.lease_expires_at = from_millis(s.column_int64(7));
+    system::error_code ec;
+    r.state = json::parse(s.column_text(8), ec);
+    if(ec)
+        return failure(threads::errc::corrupt_data, "run " + r.id + ": state is not JSON");
+    r.created_at = from_millis(s.column_int64(9));
+    r.updated_at = from_millis(s.column_int64(10));
+    return r;
+}
+
+// Reads the rows of a statement returning runs.
+AGENTIO_DECL threads::result<std::optional<threads::run_info>> one_run(connection& c, statement& s)
+{
+    auto row = s.step();
+    if(!row)
+        return failure(c, row.error());
+    if(!*row)
+        return std::optional<threads::run_info>{};
+    auto r = read_run(s);
+    if(!r)
+        return r.error();
+    // RETURNING statements must run to completion to apply.
+    while(true)
+    {
+        auto more = s.step();
+        if(!more)
+            return failure(c, more.error());
+        if(!*more)
+            break;
+    }
+    return std::optional<threads::run_info>{std::move(*r)};
+}
+
+// Appends messages to a thread inside the caller's transaction.
+AGENTIO_DECL threads::result<std::int64_t> append_items(connection& c, std::string_view thread_id,
+    std::string_view run_id, std::span<llm::message const> messages, std::int64_t now_ms)
+{
+    auto const n = static_cast<std::int64_t>(messages.size());
+    auto s = prepare(c,
+        "UPDATE agentio_threads SET next_seq = next_seq + ?, updated_at = ? WHERE id = ? "
+        "RETURNING next_seq",
+        n, now_ms, thread_id);
+    if(!s)
+        return failure(c, s.error());
+    auto row = s->step();
+    if(!row)
+        return failure(c, row.error());
+    if(!*row)
+        return failure(threads::errc::not_found, "thread " + std::string(thread_id));
+    std::int64_t const next = s->column_int64(0);
+    (void)s->step();
+    std::int64_t seq = next - n;
+    for(auto const& m : messages)
+    {
+        auto const text = agentio::to_json_text(llm::to_json(m));
+        auto r = run(c,
+            "INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) VALUES(?, ?, ?, ?, ?)",
+            thread_id, seq, run_id, text, now_ms);
+        if(!r)
+            return r.error();
+        ++seq;
+    }
+    return next - 1;
+}
+
+// Sets a running run's final or waiting status and releases its lease.
+AGENTIO_DECL threads::result<void> release_run(connection& c, std::string_view run_id, std::string_view holder,
+    threads::run_status status, json::value const& state)
+{
+    auto const state_text = agentio::to_json_text(state);
+    auto changed = run(c,
+        "UPDATE agentio_runs SET status = ?, state = ?, lease_holder = '', lease_expires_at = 0, updated_at = ? "
+        "WHERE id = ? AND lease_holder = ? AND status = 'running'",
+        threads::to_string(status), state_text, millis(threads::now()), run_id, holder);
+    if(!changed)
+        return changed.error();
+    if(*changed == 0)
+        return failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    return {};
+}
+
+AGENTIO_DECL threads::result<int> migrate(connection& c)
+{
+    if(auto r = c.execute("CREATE TABLE IF NOT EXISTS agentio_schema_version(version INTEGER NOT NULL)"); !r)
+        return failure(c, r.error());
+    write_transaction tx(c);
+    if(auto r = tx.begun(); !r)
+        return r.error();
+    int version = 0;
+    {
+        auto s = c.prepare("SELECT version FROM agentio_schema_version");
+        if(!s)
+            return failure(c, s.error());
+        auto row = s->step();
+        if(!row)
+            return failure(c, row.error());
+        if(*row)
+            version = static_cast<int>(s->column_int64(0));
+        else if(auto ins = c.execute("INSERT INTO agentio_schema_version(version) VALUES(0)"); !ins)
+            return failure(c, ins.error());
+    }
+    constexpr int known = static_cast<int>(std::size(thread_store_migrations));
+    if(version > known)
+        return failure(threads::errc::schema_too_new,
+            "schema version " + std::to_string(version) + ", this program knows up to " + std::to_string(known));
+    for(; version < known; ++version)
+        if(auto r = c.execute(thread_store_migrations[version]); !r)
+            return failure(c, r.error());
+    auto const update = "UPDATE agentio_schema_version SET version = " + std::to_string(version);
+    if(auto r = c.execute(update.c_str()); !r)
+        return failure(c, r.error());
+    if(auto r = tx.commit(); !r)
+        return r.error();
+    return version;
+}
+
+AGENTIO_DECL threads::result<connection> open_connection(std::filesystem::path const& path,
+    std::chrono::milliseconds busy_timeout)
+{
+    auto c = connection::open(path, open_mode::read_write_create);
+    if(!c)
+        return threads::error{c.error(), "cannot open " + path.string()};
+    sqlite3_busy_timeout(c->native_handle(), static_cast<int>(busy_timeout.count()));
+    // WAL: readers never wait on the writer; NORMAL: a commit is durable
+    // across a process crash (an OS crash may lose the last ones).
+    if(auto r = c->execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON"); !r)
+        return failure(*c, r.error());
+    return std::move(*c);
+}
+
+} // namespace detail
+
+AGENTIO_DECL threads::result<std::unique_ptr<thread_store>> thread_store::open(std::filesystem::path const& path,
+    thread_store_options const& options)
+{
+    std::error_code fs_ec;
+    if(path.has_parent_path())
+        std::filesystem::create_directories(path.parent_path(), fs_ec);
+    std::vector<connection> writer;
+    {
+        auto c = detail::open_connection(path, options.busy_timeout);
+        if(!c)
+            return c.error();
+        if(auto m = detail::migrate(*c); !m)
+            return m.error();
+        writer.push_back(std::move(*c));
+    }
+    std::vector<connection> readers;
+    for(std::size_t i = 0; i < std::max<std::size_t>(options.readers, 1); ++i)
+    {
+        auto c = detail::open_connection(path, options.busy_timeout);
+        if(!c)
+            return c.error();
+        readers.push_back(std::move(*c));
+    }
+    return std::unique_ptr<thread_store>(new thread_store(std::move(writer), std::move(readers)));
+}
+
+AGENTIO_DECL thread_store::thread_store(std::vector<connection> writer, std::vector<connection> readers)
+    : writer_(std::move(writer))
+    , readers_(std::move(readers))
+{
+}
+
+// ---------------------------------------------------------------------------
+// Threads
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::create_thread(threads::thread_info const& thread)
+{
+    return writer_.async_run(
+        [&thread](connection& c) -> threads::result<void> {
+            auto const now = detail::millis(threads::now());
+            auto const created = thread.created_at.time_since_epoch().count() ? detail::millis(thread.created_at) : now;
+            auto const updated = thread.updated_at.time_since_epoch().count() ? detail::millis(thread.updated_at)
+                                                                              : created;
+            auto const metadata = agentio::to_json_text(thread.metadata);
+            auto r = detail::run(c,
+                "INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at) "
+                "VALUES(?, ?, ?, ?, ?, ?, ?)",
+                thread.id, thread.owner, thread.agent, thread.title, metadata, created, updated);
+            if(!r)
+                return r.error();
+            return {};
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::thread_info>>>
+thread_store::find_thread(std::string_view id, std::string_view owner)
+{
+    return readers_.async_run(
+        [id, owner](connection& c) -> threads::result<std::optional<threads::thread_info>> {
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::thread_columns + " FROM agentio_threads WHERE id = ? AND owner = ?",
+                id, owner);
+            if(!s)
+                return detail::failure(c, s.error());
+            auto row = s->step();
+            if(!row)
+                return detail::failure(c, row.error());
+            if(!*row)
+                return std::optional<threads::thread_info>{};
+            auto t = detail::read_thread(c, *s);
+            if(!t)
+                return t.error();
+            return std::optional<threads::thread_info>{std::move(*t)};
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::thread_info>>>
+thread_store::list_threads(std::string_view owner, std::size_t limit)
+{
+    return readers_.async_run(
+        [owner, limit](connection& c) -> threads::result<std::vector<threads::thread_info>> {
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::thread_columns +
+                    " FROM agentio_threads WHERE owner = ? ORDER BY updated_at DESC, id LIMIT ?",
+                owner, static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::thread_info> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                auto t = detail::read_thread(c, *s);
+                if(!t)
+                    return t.error();
+                out.push_back(std::move(*t));
+            }
+            return out;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_thread(std::string_view id,
+    std::string_view owner)
+{
+    return writer_.async_run(
+        [id, owner](connection& c) -> threads::result<bool> {
+            auto r = detail::run(c, "DELETE FROM agentio_threads WHERE id = ? AND owner = ?", id, owner);
+            if(!r)
+                return r.error();
+            return *r > 0;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::int64_t>> thread_store::append_messages(std::string_view thread_id,
+    std::span<llm::message const> messages)
+{
+    return writer_.async_run(
+        [thread_id, messages](connection& c) -> threads::result<std::int64_t> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto last = detail::append_items(c, thread_id, "", messages, detail::millis(threads::now()));
+            if(!last)
+                return last;
+            if(auto r = tx.commit(); !r)
+                return r.error();
+            return last;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
+thread_store::load_items(std::string_view thread_id)
+{
+    return readers_.async_run(
+        [thread_id](connection& c) -> threads::result<std::vector<threads::item>> {
+            auto s = detail::prepare(c,
+                "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = ? ORDER BY seq",
+                thread_id);
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::item> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                system::error_code ec;
+                auto const v = json::parse(s->column_text(2), ec);
+                std::string why;
+                auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
+                if(!m)
+                    return detail::failure(threads::errc::corrupt_data,
+                        "thread " + std::string(thread_id) + ", message " + std::to_string(s->column_int64(0)) + ": " +
+                            (ec ? ec.message() : why));
+                out.push_back({s->column_int64(0), std::move(*m), std::string(s->column_text(1)),
+                    detail::from_millis(s->column_int64(3))});
+            }
+            return out;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::size_t>>
+thread_store::apply_retention(threads::retention const& policy)
+{
+    return writer_.async_run(
+        [&policy](connection& c) -> threads::result<std::size_t> {
+            std::size_t removed = 0;
+            if(policy.max_age)
+            {
+                auto const cutoff = detail::millis(threads::now()) - policy.max_age->count();
+                auto r = detail::run(c, "DELETE FROM agentio_threads WHERE updated_at < ?", cutoff);
+                if(!r)
+                    return r.error();
+                removed += static_cast<std::size_t>(*r);
+            }
+            if(policy.max_threads_per_owner)
+            {
+                auto r = detail::run(c,
+                    "DELETE FROM agentio_threads WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER "
+                    "(PARTITION BY owner ORDER BY updated_at DESC, id) AS n FROM agentio_threads) WHERE n > ?)",
+                    static_cast<std::int64_t>(*policy.max_threads_per_owner));
+                if(!r)
+                    return r.error();
+                removed += static_cast<std::size_t>(*r);
+            }
+            return removed;
+        },
+        asio::use_awaitable);
+}
+
+// ---------------------------------------------------------------------------
+// Runs
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(threads::new_run const& run)
+{
+    return writer_.async_run(
+        [&run](connection& c) -> threads::result<void> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto const now = detail::millis(threads::now());
+            auto r = detail::run(c,
+                "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
+                "updated_at) VALUES(?, ?, ?, 'running', ?, ?, ?, ?)",
+                run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now);
+            if(!r)
+                return r.error();
+            if(auto last = detail::append_items(c, run.thread_id, run.id, run.messages, now); !last)
+                return last.error();
+            return tx.commit();
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::find_run(std::string_view id, std::string_view owner)
+{
+    return readers_.async_run(
+        [id, owner](connection& c) -> threads::result<std::optional<threads::run_info>> {
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::run_columns + " FROM agentio_runs WHERE id = ? AND owner = ?", id,
+                owner);
+            if(!s)
+                return detail::failure(c, s.error());
+            return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::checkpoint(std::string_view run_id,
+    std::string_view holder, std::span<llm::message const> messages, unsigned rounds, json::value const& state)
+{
+    return writer_.async_run(
+        [run_id, holder, messages, rounds, &state](connection& c) -> threads::result<void> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto const now = detail::millis(threads::now());
+            auto const state_text = agentio::to_json_text(state);
+            auto s = detail::prepare(c,
+                "UPDATE agentio_runs SET rounds = ?, state = ?, updated_at = ? "
+                "WHERE id = ? AND lease_holder = ? AND status = 'running' RETURNING thread_id",
+                static_cast<std::int64_t>(rounds), state_text, now, run_id, holder);
+            if(!s)
+                return detail::failure(c, s.error());
+            auto row = s->step();
+            if(!row)
+                return detail::failure(c, row.error());
+            if(!*row)
+                return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+            std::string const thread_id(s->column_text(0));
+            (void)s->step();
+            if(auto last = detail::append_items(c, thread_id, run_id, messages, now); !last)
+                return last.error();
+            return tx.commit();
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<std::string>>>
+thread_store::append_events(std::string_view holder, std::span<threads::run_events const> batch)
+{
+    return writer_.async_run(
+        [this, holder, batch](connection& c) -> threads::result<std::vector<std::string>> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            std::vector<std::string> lost;
+            std::vector<std::pair<std::string_view, std::int64_t>> committed;
+            auto const now = detail::millis(threads::now());
+            for(auto const& run : batch)
+            {
+                if(run.events.empty())
+                    continue;
+                // Ids continue the journal exactly: no gap, no repeat.
+                auto const first = run.events.front().id;
+                auto const last = run.events.back().id;
+                auto changed = detail::run(c,
+                    "UPDATE agentio_runs SET last_event_id = ?, updated_at = ? "
+                    "WHERE id = ? AND lease_holder = ? AND status = 'running' AND last_event_id = ?",
+                    last, now, run.run_id, holder, first - 1);
+                if(!changed)
+                    return changed.error();
+                if(*changed == 0)
+                {
+                    lost.push_back(run.run_id);
+                    continue;
+                }
+                for(auto const& e : run.events)
+                    if(auto r = detail::run(c,
+                           "INSERT INTO agentio_run_events(run_id, id, type, data) VALUES(?, ?, ?, ?)", run.run_id,
+                           e.id, e.type, e.data);
+                        !r)
+                        return r.error();
+                committed.emplace_back(run.run_id, last);
+            }
+            if(auto r = tx.commit(); !r)
+                return r.error();
+            for(auto const& [run, last] : committed)
+                hub_.publish(run, last);
+            return lost;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::event_record>>>
+thread_store::events_after(std::string_view run_id, std::int64_t after, std::size_t limit)
+{
+    return readers_.async_run(
+        [run_id, after, limit](connection& c) -> threads::result<std::vector<threads::event_record>> {
+            auto s = detail::prepare(c,
+                "SELECT id, type, data FROM agentio_run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?", run_id,
+                after, static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::event_record> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                out.push_back({s->column_int64(0), std::string(s->column_text(1)), std::string(s->column_text(2))});
+            }
+            return out;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::finish_run(std::string_view run_id,
+    std::string_view holder, threads::run_status status, json::value const& state)
+{
+    return writer_.async_run([run_id, holder, status, &state](
+                                 connection& c) { return detail::release_run(c, run_id, holder, status, state); },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(std::string_view run_id,
+    std::string_view holder, json::value const& state)
+{
+    return writer_.async_run(
+        [run_id, holder, &state](connection& c) {
+            return detail::release_run(c, run_id, holder, threads::run_status::waiting, state);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::claim_waiting_run(
+    std::string_view run_id, std::string_view owner, std::string_view holder, std::chrono::milliseconds lease)
+{
+    return writer_.async_run(
+        [run_id, owner, holder, lease](connection& c) -> threads::result<std::optional<threads::run_info>> {
+            auto const now = detail::millis(threads::now());
+            auto s = detail::prepare(c,
+                std::string("UPDATE agentio_runs SET status = 'running', lease_holder = ?, lease_expires_at = ?, "
+                            "updated_at = ? WHERE id = ? AND owner = ? AND status = 'waiting' RETURNING ") +
+                    detail::run_columns,
+                holder, now + lease.count(), now, run_id, owner);
+            if(!s)
+                return detail::failure(c, s.error());
+            return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<std::string>>> thread_store::renew_leases(
+    std::string_view holder, std::span<std::string const> run_ids, std::chrono::milliseconds lease)
+{
+    return writer_.async_run(
+        [holder, run_ids, lease](connection& c) -> threads::result<std::vector<std::string>> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto const expires = detail::millis(threads::now()) + lease.count();
+            std::vector<std::string> held;
+            for(auto const& id : run_ids)
+            {
+                auto r = detail::run(c,
+                    "UPDATE agentio_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND status = "
+                    "'running'",
+                    expires, id, holder);
+                if(!r)
+                    return r.error();
+                if(*r > 0)
+                    held.push_back(id);
+            }
+            if(auto r = tx.commit(); !r)
+                return r.error();
+            return held;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::claim_expired_run(std::string_view holder, std::chrono::milliseconds lease)
+{
+    return writer_.async_run(
+        [holder, lease](connection& c) -> threads::result<std::optional<threads::run_info>> {
+            auto const now = detail::millis(threads::now());
+            auto s = detail::prepare(c,
+                std::string("UPDATE agentio_runs SET lease_holder = ?, lease_expires_at = ?, updated_at = ? "
+                            "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND lease_expires_at < ? "
+                            "ORDER BY lease_expires_at LIMIT 1) RETURNING ") +
+                    detail::run_columns,
+                holder, now + lease.count(), now, now);
+            if(!s)
+                return detail::failure(c, s.error());
+            return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+} // namespace agentio::sqlite
+
+#endif

@@ -1,0 +1,347 @@
+//
+// agentio/threads.hpp
+// ~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Conversations that outlive a request and a process: threads and their
+// messages in order, runs with their event journal, checkpoints after each
+// completed round, and leases saying which process runs a run. One
+// interface, `thread_store`, with two backends: SQLite, embedded
+// (<agentio/sqlite/thread_store.hpp>), and PostgreSQL, shared by replicas
+// (<agentio/postgres/thread_store.hpp>).
+//
+// Ordering is by sequence, never by clock: a thread's items by `seq`, a
+// run's events by `id`, both increasing without gaps. Event ids are given by
+// the process holding the run's lease and written only while it still holds
+// it, so a run taken over by another process continues the same sequence.
+//
+
+#ifndef AGENTIO_THREADS_HPP
+#define AGENTIO_THREADS_HPP
+
+#include <agentio/async_queue.hpp>
+#include <agentio/config.hpp>
+#include <agentio/llm/conversation.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <boost/system/error_code.hpp>
+#include <boost/system/result.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentio::threads {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace system = boost::system;
+
+/// Wall-clock time as stored: milliseconds since the Unix epoch.
+using timestamp = std::chrono::sys_time<std::chrono::milliseconds>;
+
+/// The current time, as stored.
+inline timestamp now() noexcept
+{
+    return std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+}
+
+/// Failures of a store beyond its database's own.
+enum class errc
+{
+    /// The run's lease is held by another process (or the run is no longer
+    /// running): this process must stop running it.
+    lease_lost = 1,
+    /// The thread or run does not exist (or belongs to another owner).
+    not_found,
+    /// The data stored is not what this library writes.
+    corrupt_data,
+    /// The schema is newer than this program knows.
+    schema_too_new
+};
+
+/// The error category of @ref errc.
+AGENTIO_DECL system::error_category const& error_category() noexcept;
+
+inline system::error_code make_error_code(errc e) noexcept
+{
+    return {static_cast<int>(e), error_category()};
+}
+
+/// What went wrong in a store, with the database's words.
+struct error
+{
+    system::error_code code = {};
+    std::string message = {};
+};
+
+/// A store operation's outcome.
+template<class T>
+using result = system::result<T, error>;
+
+/// Throws a `system_error` carrying the message (what `result::value()` does on error).
+[[noreturn]] AGENTIO_DECL void throw_exception_from_error(error const& e, boost::source_location const& loc);
+
+/// A conversation.
+struct thread_info
+{
+    /// Chosen by the caller (a UUID, typically).
+    std::string id = {};
+    /// Who may see it; empty for a single-user application.
+    std::string owner = {};
+    /// Which agent it talks to.
+    std::string agent = {};
+    std::string title = {};
+    timestamp created_at = {};
+    timestamp updated_at = {};
+    json::object metadata = {};
+};
+
+/// A message of a thread.
+struct item
+{
+    /// Its place in the thread: 1, 2, ... without gaps.
+    std::int64_t seq = 0;
+    llm::message message = {};
+    /// The run that wrote it; empty for messages written outside a run.
+    std::string run_id = {};
+    timestamp created_at = {};
+};
+
+/// Where a run is.
+enum class run_status
+{
+    running,
+    /// Suspended until a person decides (an approval): no process holds it.
+    waiting,
+    completed,
+    failed,
+    cancelled
+};
+
+/// The status's name, as stored: "running", "waiting", ...
+AGENTIO_DECL std::string_view to_string(run_status s) noexcept;
+
+/// The status of a stored name.
+AGENTIO_DECL std::optional<run_status> parse_run_status(std::string_view s) noexcept;
+
+/// Writes the status's name.
+inline std::ostream& operator<<(std::ostream& os, run_status s)
+{
+    return os << to_string(s);
+}
+
+/// Whether a run in this status is over (nothing more will be written).
+constexpr bool is_final(run_status s) noexcept
+{
+    return s == run_status::completed || s == run_status::failed || s == run_status::cancelled;
+}
+
+/// One run of an agent on a thread.
+struct run_info
+{
+    std::string id = {};
+    std::string thread_id = {};
+    std::string owner = {};
+    run_status status = run_status::running;
+    /// Model rounds completed and checkpointed.
+    unsigned rounds = 0;
+    /// The id of the run's last journaled event (0: none yet).
+    std::int64_t last_event_id = 0;
+    /// The process running it; empty when none does.
+    std::string lease_holder = {};
+    timestamp lease_expires_at = {};
+    /// What the runner keeps across checkpoints (pending approvals, usage, ...).
+    json::value state = {};
+    timestamp created_at = {};
+    timestamp updated_at = {};
+};
+
+/// One event of a run's journal, as it was sent to the client.
+struct event_record
+{
+    /// Increasing from 1 within the run; the SSE `id:` line.
+    std::int64_t id = 0;
+    /// The SSE event name.
+    std::string type = {};
+    /// The SSE data (JSON text, typically).
+    std::string data = {};
+};
+
+/// Events of one run to append to its journal.
+struct run_events
+{
+    std::string run_id = {};
+    std::vector<event_record> events = {};
+};
+
+/// A run to start: the run row, its lease, and the thread's new messages
+/// (the user's turn), all written together.
+struct new_run
+{
+    std::string id = {};
+    std::string thread_id = {};
+    std::string owner = {};
+    /// The process that will run it.
+    std::string holder = {};
+    std::chrono::milliseconds lease = std::chrono::seconds(10);
+    std::vector<llm::message> messages = {};
+};
+
+/// What `apply_retention` removes.
+struct retention
+{
+    /// Threads not updated for longer than this.
+    std::optional<std::chrono::milliseconds> max_age = {};
+    /// Beyond this many threads of an owner, the least recently updated.
+    std::optional<std::size_t> max_threads_per_owner = {};
+};
+
+/** Wakes the readers of a run's journal when events are committed.
+
+    A store publishes after each commit of events, and a store shared by
+    several processes also publishes what the others commit (PostgreSQL's
+    LISTEN/NOTIFY). Readers re-read the journal when woken; the wake-up
+    carries no data, so a missed one costs at most the reader's timeout.
+    Safe to use from any thread.
+*/
+class event_hub
+{
+public:
+    /// Events up to `last_id` of the run are committed.
+    AGENTIO_DECL void publish(std::string_view run_id, std::int64_t last_id);
+
+    /** Waits until events after `after` are committed for the run, or
+        `timeout` passes. Returns at once when they already were (as far as
+        this hub knows).
+    */
+    AGENTIO_DECL asio::awaitable<void> wait(std::string run_id, std::int64_t after,
+        std::chrono::steady_clock::duration timeout);
+
+    /// Runs with readers waiting right now (for tests and metrics).
+    AGENTIO_DECL std::size_t waiting_runs() const;
+
+private:
+    class registration;
+    struct waiter
+    {
+        std::int64_t after = 0;
+        agentio::async_queue<char>* wake = nullptr;
+    };
+    struct run_entry
+    {
+        std::int64_t last_id = 0;
+        std::vector<waiter> waiters = {};
+    };
+    mutable std::mutex mutex_;
+    std::map<std::string, run_entry, std::less<>> runs_;
+};
+
+/** Persistent threads, run journals, checkpoints and leases.
+
+    Every operation is a coroutine that never blocks its thread; the
+    backends run the database work elsewhere (SQLite's worker threads) or
+    asynchronously (libpq's non-blocking mode). An `owner` argument scopes
+    a lookup: a thread or run of another owner is not found.
+
+    Writes made on behalf of a run name the `holder` of its lease and
+    change nothing when another process holds it (`errc::lease_lost`): a
+    process that lost its lease cannot overwrite the one that took over.
+*/
+class thread_store
+{
+public:
+    virtual ~thread_store() = default;
+
+    /// @name Threads
+    /// @{
+    /// Creates a thread (its id chosen by the caller).
+    virtual asio::awaitable<result<void>> create_thread(thread_info const& thread) = 0;
+    /// The thread, or nothing when unknown or another owner's.
+    virtual asio::awaitable<result<std::optional<thread_info>>> find_thread(std::string_view id,
+        std::string_view owner) = 0;
+    /// The owner's threads, most recently updated first.
+    virtual asio::awaitable<result<std::vector<thread_info>>> list_threads(std::string_view owner,
+        std::size_t limit) = 0;
+    /// Deletes a thread with its messages, runs and journals; false when not found.
+    virtual asio::awaitable<result<bool>> delete_thread(std::string_view id, std::string_view owner) = 0;
+    /// Appends messages written outside a run; returns the last `seq`.
+    virtual asio::awaitable<result<std::int64_t>> append_messages(std::string_view thread_id,
+        std::span<llm::message const> messages) = 0;
+    /// The thread's messages in order.
+    virtual asio::awaitable<result<std::vector<item>>> load_items(std::string_view thread_id) = 0;
+    /// Removes old threads; returns how many.
+    virtual asio::awaitable<result<std::size_t>> apply_retention(retention const& policy) = 0;
+    /// @}
+
+    /// @name Runs
+    /// @{
+    /// Starts a run: the run, its lease and the thread's new messages at once.
+    virtual asio::awaitable<result<void>> start_run(new_run const& run) = 0;
+    /// The run, or nothing when unknown or another owner's.
+    virtual asio::awaitable<result<std::optional<run_info>>> find_run(std::string_view id, std::string_view owner) = 0;
+    /** Records a completed round: its messages join the thread and the run's
+        round count and state move forward, together. Fenced by the lease. */
+    virtual asio::awaitable<result<void>> checkpoint(std::string_view run_id, std::string_view holder,
+        std::span<llm::message const> messages, unsigned rounds, json::value const& state) = 0;
+    /** Appends events to the journals of runs this process holds, in one
+        transaction, and publishes them to the hub.
+        @return the runs whose events were refused: their lease is lost. */
+    virtual asio::awaitable<result<std::vector<std::string>>> append_events(std::string_view holder,
+        std::span<run_events const> batch) = 0;
+    /// The run's events after `after`, in order, at most `limit`.
+    virtual asio::awaitable<result<std::vector<event_record>>> events_after(std::string_view run_id, std::int64_t after,
+        std::size_t limit) = 0;
+    /// Ends a run (completed, failed, cancelled) and releases its lease. Fenced.
+    virtual asio::awaitable<result<void>> finish_run(std::string_view run_id, std::string_view holder,
+        run_status status, json::value const& state) = 0;
+    /// Suspends a run until a decision (`run_status::waiting`), releasing its lease. Fenced.
+    virtual asio::awaitable<result<void>> suspend_run(std::string_view run_id, std::string_view holder,
+        json::value const& state) = 0;
+    /** Takes a waiting run to resume it: it becomes running under `holder`.
+        Nothing when it is not waiting (another decision took it first). */
+    virtual asio::awaitable<result<std::optional<run_info>>> claim_waiting_run(std::string_view run_id,
+        std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) = 0;
+    /// Extends the leases `holder` still has among `run_ids`; returns those.
+    virtual asio::awaitable<result<std::vector<std::string>>> renew_leases(std::string_view holder,
+        std::span<std::string const> run_ids, std::chrono::milliseconds lease) = 0;
+    /** Takes over one running run whose lease has expired (its process
+        died); nothing when there is none. Two processes never get the same. */
+    virtual asio::awaitable<result<std::optional<run_info>>> claim_expired_run(std::string_view holder,
+        std::chrono::milliseconds lease) = 0;
+    /// @}
+
+    /// Wakes readers when events are committed (here or, for a shared store, elsewhere).
+    event_hub& hub() noexcept { return hub_; }
+
+protected:
+    event_hub hub_;
+};
+
+} // namespace agentio::threads
+
+namespace boost::system {
+template<>
+struct is_error_code_enum<agentio::threads::errc> : std::true_type
+{
+};
+} // namespace boost::system
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/threads/impl/threads.ipp>
+#endif
+
+#endif

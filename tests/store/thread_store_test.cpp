@@ -1,0 +1,430 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// One suite of checks, run on each backend of agentio::threads::thread_store:
+// SQLite in a temporary file, PostgreSQL in the temporary cluster that
+// scripts/postgres.sh starts (a real server, never a stand-in).
+
+#include <agentio/llm/message_json.hpp>
+#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <set>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+namespace threads = agentio::threads;
+using namespace std::literals;
+
+namespace {
+
+using check = asio::awaitable<void> (*)(threads::thread_store&);
+
+// A SQLite store in a fresh temporary file.
+struct sqlite_backend
+{
+    std::filesystem::path dir = std::filesystem::temp_directory_path() /
+        ("agentio_store_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+
+    static int& counter()
+    {
+        static int n = 0;
+        return n;
+    }
+
+    std::unique_ptr<threads::thread_store> open()
+    {
+        std::filesystem::remove_all(dir);
+        return agentio::sqlite::thread_store::open(dir / "data" / "agent.db").value();
+    }
+    ~sqlite_backend() { std::filesystem::remove_all(dir); }
+};
+
+void run_check(threads::thread_store& store, check c)
+{
+    asio::io_context ctx;
+    std::exception_ptr failure;
+    asio::co_spawn(ctx, c(store), [&](std::exception_ptr e) { failure = e; });
+    ctx.run();
+    if(failure)
+        std::rethrow_exception(failure);
+}
+
+llm::message tool_round()
+{
+    llm::message m{llm::role::assistant, {}};
+    m.content.emplace_back(llm::thinking_block{"pienso", "firma=="});
+    m.content.emplace_back(llm::text_block{"Voy a consultar."});
+    m.content.emplace_back(llm::tool_use_block{"toolu_1", "buscar", json::parse(R"({"q":"ñandú","n":3})"),
+        R"({"q":"ñandú","n":3})"});
+    m.content.emplace_back(llm::opaque_block{json::object{{"type", "redacted_thinking"}, {"data", "x"}}});
+    return m;
+}
+
+llm::message tool_results()
+{
+    llm::message m{llm::role::user, {}};
+    m.content.emplace_back(llm::tool_result_block{"toolu_1",
+        {llm::text_block{"3 filas"}, llm::image_block{"image/png", "iVBOR"}}, true});
+    return m;
+}
+
+threads::thread_info thread(std::string id, std::string owner = "")
+{
+    return {.id = std::move(id),
+        .owner = std::move(owner),
+        .agent = "portfolio",
+        .title = "Hola",
+        .created_at = {},
+        .updated_at = {},
+        .metadata = {{"lang", "es"}}};
+}
+
+threads::new_run run_of(std::string id, std::string thread_id, std::string holder,
+    std::chrono::milliseconds lease = std::chrono::seconds(30))
+{
+    return {.id = std::move(id),
+        .thread_id = std::move(thread_id),
+        .owner = "",
+        .holder = std::move(holder),
+        .lease = lease,
+        .messages = {llm::message::user("¿Cuántos proyectos hay?")}};
+}
+
+threads::run_events events(std::string run, std::int64_t first, std::int64_t last)
+{
+    threads::run_events out{std::move(run), {}};
+    for(auto id = first; id <= last; ++id)
+        out.events.push_back({id, "chunk", R"({"content": ")" + std::to_string(id) + "\"}"});
+    return out;
+}
+
+bool same(llm::message const& a, llm::message const& b)
+{
+    return llm::to_json(a) == llm::to_json(b);
+}
+
+// --- the checks ---------------------------------------------------------------
+
+asio::awaitable<void> threads_are_scoped_by_owner(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t1", "ana"))).value();
+    (co_await s.create_thread(thread("t2", "ana"))).value();
+    (co_await s.create_thread(thread("t3", "luis"))).value();
+    auto found = (co_await s.find_thread("t1", "ana")).value();
+    BOOST_REQUIRE(found);
+    BOOST_TEST(found->agent == "portfolio"sv);
+    BOOST_TEST(found->title == "Hola"sv);
+    BOOST_TEST(found->metadata.at("lang").as_string() == "es"sv);
+    BOOST_TEST(found->created_at.time_since_epoch().count() > 0);
+    BOOST_TEST(!(co_await s.find_thread("t1", "luis")).value()); // another owner's: not found
+    BOOST_TEST(!(co_await s.find_thread("nope", "ana")).value());
+
+    // A duplicate id is refused, not overwritten.
+    BOOST_TEST(!(co_await s.create_thread(thread("t1", "luis"))));
+
+    // Most recently updated first: a message makes t1 the latest.
+    std::vector<llm::message> hello{llm::message::user("hola")};
+    asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(5));
+    co_await pause.async_wait(asio::use_awaitable);
+    (co_await s.append_messages("t1", hello)).value();
+    auto listed = (co_await s.list_threads("ana", 10)).value();
+    BOOST_REQUIRE(listed.size() == 2u);
+    BOOST_TEST(listed[0].id == "t1"sv);
+    BOOST_TEST(listed[1].id == "t2"sv);
+    BOOST_TEST((co_await s.list_threads("ana", 1)).value().size() == 1u);
+    BOOST_TEST((co_await s.list_threads("", 10)).value().empty());
+
+    BOOST_TEST(!(co_await s.delete_thread("t1", "luis")).value());
+    BOOST_TEST((co_await s.delete_thread("t1", "ana")).value());
+    BOOST_TEST(!(co_await s.find_thread("t1", "ana")).value());
+    BOOST_TEST((co_await s.load_items("t1")).value().empty());
+}
+
+asio::awaitable<void> items_keep_every_block_in_order(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t"))).value();
+    std::vector<llm::message> const conversation{llm::message::user("uno"), tool_round(), tool_results(),
+        llm::message::assistant("dos")};
+    BOOST_TEST((co_await s.append_messages("t", std::span(conversation).first(1))).value() == 1);
+    BOOST_TEST((co_await s.append_messages("t", std::span(conversation).subspan(1))).value() == 4);
+    auto items = (co_await s.load_items("t")).value();
+    BOOST_REQUIRE(items.size() == conversation.size());
+    for(std::size_t i = 0; i < items.size(); ++i)
+    {
+        BOOST_TEST(items[i].seq == static_cast<std::int64_t>(i + 1));
+        BOOST_TEST(same(items[i].message, conversation[i]));
+        BOOST_TEST(items[i].run_id.empty());
+    }
+    auto const& call = std::get<llm::tool_use_block>(items[1].message.content[2]);
+    BOOST_TEST(call.input.at("q").as_string() == "ñandú"sv);
+    BOOST_TEST(call.raw_input == R"({"q":"ñandú","n":3})"sv);
+    BOOST_TEST(std::get<llm::tool_result_block>(items[2].message.content[0]).is_error);
+
+    auto missing = co_await s.append_messages("nope", conversation);
+    BOOST_REQUIRE(!missing);
+    BOOST_TEST(missing.error().code == make_error_code(threads::errc::not_found));
+}
+
+asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t"))).value();
+    (co_await s.start_run(run_of("r", "t", "replica-a"))).value();
+    auto run = (co_await s.find_run("r", "")).value();
+    BOOST_REQUIRE(run);
+    BOOST_TEST(run->status == threads::run_status::running);
+    BOOST_TEST(run->thread_id == "t"sv);
+    BOOST_TEST(run->lease_holder == "replica-a"sv);
+    BOOST_TEST(run->rounds == 0u);
+    BOOST_TEST(!(co_await s.find_run("r", "ana")).value());
+
+    std::vector<llm::message> const round{tool_round(), tool_results()};
+    json::object tokens;
+    tokens["tokens"] = 12;
+    (co_await s.checkpoint("r", "replica-a", round, 1, tokens)).value();
+    run = (co_await s.find_run("r", "")).value();
+    BOOST_TEST(run->rounds == 1u);
+    BOOST_TEST(run->state.at("tokens").as_int64() == 12);
+    auto items = (co_await s.load_items("t")).value();
+    BOOST_REQUIRE(items.size() == 3u);
+    BOOST_TEST(items[0].message.text() == "¿Cuántos proyectos hay?"sv);
+    BOOST_TEST(items[0].run_id == "r"sv);
+    BOOST_TEST(same(items[2].message, tool_results()));
+
+    // Another process cannot write for the run.
+    auto fenced = co_await s.checkpoint("r", "replica-b", round, 2, nullptr);
+    BOOST_REQUIRE(!fenced);
+    BOOST_TEST(fenced.error().code == make_error_code(threads::errc::lease_lost));
+    BOOST_TEST((co_await s.load_items("t")).value().size() == 3u);
+
+    (co_await s.finish_run("r", "replica-a", threads::run_status::completed, nullptr)).value();
+    run = (co_await s.find_run("r", "")).value();
+    BOOST_TEST(run->status == threads::run_status::completed);
+    BOOST_TEST(run->lease_holder.empty());
+    auto twice = co_await s.finish_run("r", "replica-a", threads::run_status::failed, nullptr);
+    BOOST_TEST(!twice);
+
+    // Deleting the thread takes its runs and journals.
+    BOOST_TEST((co_await s.delete_thread("t", "")).value());
+    BOOST_TEST(!(co_await s.find_run("r", "")).value());
+}
+
+asio::awaitable<void> the_journal_has_no_gap_and_no_repeat(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t"))).value();
+    (co_await s.start_run(run_of("r1", "t", "a"))).value();
+    (co_await s.start_run(run_of("r2", "t", "a"))).value();
+
+    std::vector<threads::run_events> batch{events("r1", 1, 3), events("r2", 1, 1)};
+    BOOST_TEST((co_await s.append_events("a", batch)).value().empty());
+    std::vector<threads::run_events> more{events("r1", 4, 5)};
+    BOOST_TEST((co_await s.append_events("a", more)).value().empty());
+
+    // A repeat, a gap, and another holder are each refused, and change nothing.
+    using attempt = std::pair<std::string, threads::run_events>;
+    for(auto const& bad :
+        {attempt{"a", events("r1", 5, 6)}, attempt{"a", events("r1", 7, 7)}, attempt{"b", events("r1", 6, 6)}})
+    {
+        auto const& holder = bad.first;
+        std::vector<threads::run_events> one{bad.second};
+        auto refused = (co_await s.append_events(holder, one)).value();
+        BOOST_REQUIRE(refused.size() == 1u);
+        BOOST_TEST(refused[0] == "r1"sv);
+    }
+    auto all = (co_await s.events_after("r1", 0, 100)).value();
+    BOOST_REQUIRE(all.size() == 5u);
+    for(std::size_t i = 0; i < all.size(); ++i)
+        BOOST_TEST(all[i].id == static_cast<std::int64_t>(i + 1));
+    BOOST_TEST(all[2].data == R"({"content": "3"})"sv);
+    BOOST_TEST(all[2].type == "chunk"sv);
+    auto page = (co_await s.events_after("r1", 2, 2)).value();
+    BOOST_REQUIRE(page.size() == 2u);
+    BOOST_TEST(page[0].id == 3);
+    BOOST_TEST(page[1].id == 4);
+    BOOST_TEST((co_await s.events_after("r1", 5, 10)).value().empty());
+    BOOST_TEST((co_await s.find_run("r1", "")).value()->last_event_id == 5);
+    BOOST_TEST((co_await s.events_after("r2", 0, 10)).value().size() == 1u);
+}
+
+asio::awaitable<void> readers_wake_when_events_commit(threads::thread_store& s)
+{
+    using namespace asio::experimental::awaitable_operators;
+    (co_await s.create_thread(thread("t"))).value();
+    (co_await s.start_run(run_of("r", "t", "a"))).value();
+    auto const ex = co_await asio::this_coro::executor;
+    auto const started = std::chrono::steady_clock::now();
+    auto writer = [&]() -> asio::awaitable<void> {
+        asio::steady_timer t(ex, std::chrono::milliseconds(50));
+        co_await t.async_wait(asio::use_awaitable);
+        std::vector<threads::run_events> b{events("r", 1, 1)};
+        (co_await s.append_events("a", b)).value();
+    };
+    co_await (s.hub().wait("r", 0, std::chrono::seconds(10)) && writer());
+    BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(5)));
+    BOOST_TEST((co_await s.events_after("r", 0, 10)).value().size() == 1u);
+    // Already past: returns at once.
+    co_await s.hub().wait("r", 0, std::chrono::seconds(10));
+    BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(5)));
+    BOOST_TEST(s.hub().waiting_runs() == 0u);
+}
+
+asio::awaitable<void> an_expired_lease_is_taken_over_once(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t"))).value();
+    (co_await s.start_run(run_of("dies", "t", "a", std::chrono::milliseconds(200)))).value();
+    (co_await s.start_run(run_of("lives", "t", "a", std::chrono::milliseconds(200)))).value();
+    BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(30))).value());
+
+    // "a" keeps one of its runs alive; the other expires.
+    asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::milliseconds(100));
+    co_await t.async_wait(asio::use_awaitable);
+    std::vector<std::string> const mine{"lives", "unknown"};
+    auto held = (co_await s.renew_leases("a", mine, std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(held.size() == 1u);
+    BOOST_TEST(held[0] == "lives"sv);
+    t.expires_after(std::chrono::milliseconds(200));
+    co_await t.async_wait(asio::use_awaitable);
+
+    auto taken = (co_await s.claim_expired_run("b", std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(taken);
+    BOOST_TEST(taken->id == "dies"sv);
+    BOOST_TEST(taken->lease_holder == "b"sv);
+    BOOST_TEST(!(co_await s.claim_expired_run("c", std::chrono::seconds(30))).value());
+
+    // The old holder is fenced off; the new one continues the journal.
+    std::vector<threads::run_events> stale{events("dies", 1, 1)};
+    BOOST_TEST((co_await s.append_events("a", stale)).value().size() == 1u);
+    BOOST_TEST((co_await s.append_events("b", stale)).value().empty());
+    std::vector<std::string> const dead{"dies"};
+    auto renewed = (co_await s.renew_leases("a", dead, std::chrono::seconds(30))).value();
+    BOOST_TEST(renewed.empty());
+}
+
+asio::awaitable<void> a_waiting_run_is_resumed_once(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t", "ana"))).value();
+    auto r = run_of("r", "t", "a");
+    r.owner = "ana";
+    (co_await s.start_run(r)).value();
+    json::object pending;
+    pending["pending"] = "toolu_1";
+    (co_await s.suspend_run("r", "a", pending)).value();
+    auto run = (co_await s.find_run("r", "ana")).value();
+    BOOST_TEST(run->status == threads::run_status::waiting);
+    BOOST_TEST(run->lease_holder.empty());
+    // A waiting run has no lease to expire.
+    BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(1))).value());
+    BOOST_TEST(!(co_await s.claim_waiting_run("r", "luis", "b", std::chrono::seconds(30))).value());
+    auto claimed = (co_await s.claim_waiting_run("r", "ana", "b", std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(claimed);
+    BOOST_TEST(claimed->state.at("pending").as_string() == "toolu_1"sv);
+    BOOST_TEST(claimed->status == threads::run_status::running);
+    BOOST_TEST(!(co_await s.claim_waiting_run("r", "ana", "c", std::chrono::seconds(30))).value());
+}
+
+asio::awaitable<void> retention_removes_old_threads(threads::thread_store& s)
+{
+    auto old = thread("old", "ana");
+    old.created_at = old.updated_at = threads::now() - std::chrono::hours(24 * 40);
+    (co_await s.create_thread(old)).value();
+    for(auto id : {"a1", "a2", "a3"})
+        (co_await s.create_thread(thread(id, "ana"))).value();
+    (co_await s.create_thread(thread("l1", "luis"))).value();
+    threads::retention by_age{.max_age = std::chrono::hours(24 * 30), .max_threads_per_owner = {}};
+    BOOST_TEST((co_await s.apply_retention(by_age)).value() == 1u);
+    BOOST_TEST(!(co_await s.find_thread("old", "ana")).value());
+    threads::retention by_count{.max_age = {}, .max_threads_per_owner = 2};
+    BOOST_TEST((co_await s.apply_retention(by_count)).value() == 1u);
+    BOOST_TEST((co_await s.list_threads("ana", 10)).value().size() == 2u);
+    BOOST_TEST((co_await s.list_threads("luis", 10)).value().size() == 1u);
+}
+
+// Many runs journaling at once from concurrent coroutines: every id lands once.
+asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
+{
+    using namespace asio::experimental::awaitable_operators;
+    (co_await s.create_thread(thread("t"))).value();
+    constexpr int runs = 8;
+    constexpr int per_run = 40;
+    for(int r = 0; r < runs; ++r)
+        (co_await s.start_run(run_of("r" + std::to_string(r), "t", "a"))).value();
+    auto writer = [&](int r) -> asio::awaitable<void> {
+        for(int id = 1; id <= per_run; ++id)
+        {
+            std::vector<threads::run_events> one{events("r" + std::to_string(r), id, id)};
+            BOOST_TEST((co_await s.append_events("a", one)).value().empty());
+        }
+    };
+    co_await (writer(0) && writer(1) && writer(2) && writer(3) && writer(4) && writer(5) && writer(6) && writer(7));
+    for(int r = 0; r < runs; ++r)
+    {
+        auto all = (co_await s.events_after("r" + std::to_string(r), 0, 1000)).value();
+        BOOST_TEST(all.size() == static_cast<std::size_t>(per_run));
+        BOOST_TEST(all.back().id == per_run);
+    }
+}
+
+} // namespace
+
+// Each check on a fresh store of each backend.
+#define AGENTIO_STORE_CHECKS(X)                                                                                        \
+    X(threads_are_scoped_by_owner)                                                                                     \
+    X(items_keep_every_block_in_order)                                                                                 \
+    X(a_run_checkpoints_its_rounds)                                                                                    \
+    X(the_journal_has_no_gap_and_no_repeat)                                                                            \
+    X(readers_wake_when_events_commit)                                                                                 \
+    X(an_expired_lease_is_taken_over_once)                                                                             \
+    X(a_waiting_run_is_resumed_once)                                                                                   \
+    X(retention_removes_old_threads)                                                                                   \
+    X(concurrent_runs_journal_exactly)
+
+BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
+
+#define AGENTIO_SQLITE_CASE(name)                                                                                      \
+    BOOST_AUTO_TEST_CASE(name)                                                                                         \
+    {                                                                                                                  \
+        sqlite_backend backend;                                                                                        \
+        auto store = backend.open();                                                                                   \
+        run_check(*store, &::name);                                                                                    \
+    }
+AGENTIO_STORE_CHECKS(AGENTIO_SQLITE_CASE)
+
+BOOST_AUTO_TEST_CASE(reopens_and_refuses_a_newer_schema)
+{
+    sqlite_backend backend;
+    {
+        auto store = backend.open();
+        run_check(*store, [](threads::thread_store& s) -> asio::awaitable<void> {
+            (co_await s.create_thread(thread("kept"))).value();
+        });
+    }
+    auto const file = backend.dir / "data" / "agent.db";
+    {
+        auto store = agentio::sqlite::thread_store::open(file).value();
+        run_check(*store, [](threads::thread_store& s) -> asio::awaitable<void> {
+            BOOST_TEST((co_await s.find_thread("kept", "")).value().has_value());
+        });
+    }
+    {
+        auto db = agentio::sqlite::connection::open(file, agentio::sqlite::open_mode::read_write_create).value();
+        db.execute("UPDATE agentio_schema_version SET version = 99").value();
+    }
+    auto refused = agentio::sqlite::thread_store::open(file);
+    BOOST_REQUIRE(!refused);
+    BOOST_TEST(refused.error().code == make_error_code(threads::errc::schema_too_new));
+    BOOST_TEST(refused.error().message.find("99") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
