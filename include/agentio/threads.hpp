@@ -201,6 +201,14 @@ struct new_run
     std::vector<llm::message> messages = {};
 };
 
+/// A lease still held, as `renew_leases` finds it.
+struct held_lease
+{
+    std::string run_id = {};
+    /// Someone asked to stop the run (possibly through another process).
+    bool cancel_requested = false;
+};
+
 /// What `apply_retention` removes.
 struct retention
 {
@@ -316,8 +324,11 @@ public:
     virtual asio::awaitable<result<std::optional<run_info>>> claim_waiting_run(std::string_view run_id,
         std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) = 0;
     /// Extends the leases `holder` still has among `run_ids`; returns those.
-    virtual asio::awaitable<result<std::vector<std::string>>> renew_leases(std::string_view holder,
+    virtual asio::awaitable<result<std::vector<held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) = 0;
+    /** Asks the process running a run to stop it (it learns at its next
+        lease renewal). False when the run is unknown, another owner's, or over. */
+    virtual asio::awaitable<result<bool>> request_cancel(std::string_view run_id, std::string_view owner) = 0;
     /** Takes over one running run whose lease has expired (its process
         died); nothing when there is none. Two processes never get the same. */
     virtual asio::awaitable<result<std::optional<run_info>>> claim_expired_run(std::string_view holder,

@@ -13,6 +13,7 @@
 #include <agentio/testing/fake_llm.hpp>
 
 #include "spanish_messages.hpp"
+#include "test_tools.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -36,94 +37,7 @@ namespace agent = agentio::agent;
 namespace testing = agentio::testing;
 using namespace std::chrono_literals;
 
-namespace agent_test {
-
-// The tool result of the wire fixtures, verbatim: the fake's conditional
-// answer looks for it.
-constexpr char const* recuento = R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})";
-
-struct shared_counters
-{
-    std::atomic<int> calls{0};
-    std::atomic<int> in_flight{0};
-    std::atomic<int> most_in_flight{0};
-    std::atomic<bool> cancelled{false};
-};
-
-struct contar_iniciativas
-{
-    static constexpr std::string_view name = "contar_iniciativas";
-    static constexpr std::string_view description = "Cuenta iniciativas agrupadas por un campo";
-    struct args
-    {
-        std::string campo_agrupacion;
-    };
-    shared_counters* counters = nullptr;
-    std::chrono::milliseconds delay{0};
-
-    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
-    {
-        ++counters->calls;
-        counters->most_in_flight = std::max(counters->most_in_flight.load(), ++counters->in_flight);
-        asio::steady_timer t(co_await asio::this_coro::executor, delay);
-        try
-        {
-            co_await t.async_wait(asio::use_awaitable);
-        }
-        catch(boost::system::system_error const&)
-        {
-            --counters->in_flight;
-            counters->cancelled = true;
-            throw;
-        }
-        --counters->in_flight;
-        if(a.campo_agrupacion != "estado_de_la_iniciativa")
-            co_return agentio::tool_result::json({{"agrupado_por", a.campo_agrupacion}});
-        auto r = agentio::tool_result::text(recuento);
-        r.summary = "4 grupos";
-        co_return r;
-    }
-};
-BOOST_DESCRIBE_STRUCT(contar_iniciativas::args, (), (campo_agrupacion))
-
-struct sumar_presupuesto
-{
-    static constexpr std::string_view name = "sumar_presupuesto";
-    static constexpr std::string_view description = "Suma un importe agrupado por un campo";
-    struct args
-    {
-        std::string campo_agrupacion;
-        std::string campo_importe;
-    };
-    shared_counters* counters = nullptr;
-
-    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
-    {
-        ++counters->calls;
-        co_return agentio::tool_result::json({{"suma_de", a.campo_importe}});
-    }
-};
-BOOST_DESCRIBE_STRUCT(sumar_presupuesto::args, (), (campo_agrupacion, campo_importe))
-
-} // namespace agent_test
-
-template<>
-struct agentio::field_traits<agent_test::contar_iniciativas::args>
-{
-    static constexpr agentio::field_info fields[] = {{.name = "campo_agrupacion", .description = "Campo"}};
-};
-
-template<>
-struct agentio::field_traits<agent_test::sumar_presupuesto::args>
-{
-    static constexpr agentio::field_info fields[] = {
-        {.name = "campo_agrupacion", .description = "Campo"},
-        {.name = "campo_importe", .description = "Importe", .one_of = {"presupuesto_aprobado", "importe_2025"}},
-    };
-};
-
 using namespace agent_test;
-using test_tools = agentio::toolset<contar_iniciativas, sumar_presupuesto>;
 
 namespace {
 
@@ -175,7 +89,7 @@ struct bench
             char last = 0;
             for(auto const& e : events)
             {
-                char const k = "TRCDE"[e.index()];
+                char const k = "TRCKDE"[e.index()]; // K: round_complete
                 if(k == 'T' && last == 'T')
                     continue; // text deltas: one letter for a run of them
                 out += k;
@@ -297,7 +211,7 @@ BOOST_AUTO_TEST_CASE(two_rounds_with_anthropic)
 {
     bench<llm::anthropic_provider> b;
     auto const out = b.run("portfolio-two-rounds");
-    BOOST_TEST(out.kinds() == "TRCTD"); // reasoning, round end, tool call, answer, done
+    BOOST_TEST(out.kinds() == "TRCKTKD"); // reasoning, round end, tool call, answer, done
     BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
     BOOST_TEST(out.result.rounds == 2u);
     auto const tool_calls = out.all<agent::tool_call>();
@@ -332,11 +246,63 @@ BOOST_AUTO_TEST_CASE(two_rounds_with_anthropic)
     BOOST_TEST(out.conversation.size() == 4u);
 }
 
+// Each round's messages are announced once they are in the conversation, and
+// a run given those messages resumes at the next round: the tool that
+// already ran is not run again.
+BOOST_AUTO_TEST_CASE(a_run_resumes_after_its_checkpoint)
+{
+    std::vector<std::vector<llm::message>> rounds;
+    {
+        bench<llm::anthropic_provider> b;
+        auto const out = b.run_with_sink("portfolio-two-rounds", {}, [&](agent::event const& e) {
+            if(auto const* c = std::get_if<agent::round_complete>(&e))
+            {
+                rounds.emplace_back(c->messages.begin(), c->messages.end());
+                BOOST_TEST(c->iteration == rounds.size());
+                BOOST_TEST(c->usage.input_tokens > 0u);
+            }
+        });
+        BOOST_TEST((out.status == agent::run_result::outcome::completed));
+        BOOST_TEST(b.counters.calls == 1);
+    }
+    BOOST_TEST_REQUIRE(rounds.size() == 2u);
+    BOOST_TEST_REQUIRE(rounds[0].size() == 2u); // the model's tool call, then the results
+    BOOST_TEST((rounds[0][0].role == llm::role::assistant));
+    BOOST_TEST((rounds[0][1].role == llm::role::user));
+    BOOST_TEST_REQUIRE(rounds[1].size() == 1u); // the answer
+    BOOST_TEST(rounds[1][0].text().find("12 iniciativas") != std::string::npos);
+
+    bench<llm::anthropic_provider> b;
+    agent::orchestrator agent{*b.provider, b.tools(), agent::options{.model = "portfolio-two-rounds"}};
+    std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
+    conversation.insert(conversation.end(), rounds[0].begin(), rounds[0].end());
+    std::vector<unsigned> completed;
+    std::optional<agent::run_result> result;
+    auto sink = [&](agent::event const& e) {
+        if(auto const* c = std::get_if<agent::round_complete>(&e))
+            completed.push_back(c->iteration);
+    };
+    asio::co_spawn(b.ioc, agent.run(conversation, sink, 1), [&](std::exception_ptr e, agent::run_result r) {
+        if(e)
+            std::rethrow_exception(e);
+        result = std::move(r);
+    });
+    while(!result && b.ioc.run_one_for(10s))
+        ;
+    BOOST_TEST_REQUIRE(result.has_value());
+    BOOST_TEST((result->status == agent::run_result::outcome::completed));
+    BOOST_TEST(result->rounds == 2u);
+    BOOST_TEST(b.counters.calls == 0); // the tool's result came from the checkpoint
+    BOOST_TEST(b.fake.requests().size() == 1u);
+    BOOST_TEST((completed == std::vector<unsigned>{2}));
+    BOOST_TEST(conversation.size() == 4u);
+}
+
 BOOST_AUTO_TEST_CASE(two_rounds_with_openai)
 {
     bench<llm::openai_provider> b;
     auto const out = b.run("portfolio-two-rounds");
-    BOOST_TEST(out.kinds() == "TRCTD");
+    BOOST_TEST(out.kinds() == "TRCKTKD");
     BOOST_TEST(out.result.rounds == 2u);
     auto const requests = b.fake.requests();
     BOOST_TEST_REQUIRE(requests.size() == 2u);
@@ -360,7 +326,7 @@ BOOST_AUTO_TEST_CASE(parallel_tools_answer_in_call_order)
                  {"contar_iniciativas", json::parse(R"({"campo_agrupacion":"unidad"})"), {}, {}}}),
             says("Listo.")}));
     auto const out = b.run("paralelo");
-    BOOST_TEST(out.kinds() == "TRCCCTD");
+    BOOST_TEST(out.kinds() == "TRCCCKTKD");
     BOOST_TEST(b.counters.most_in_flight == 2); // both slow calls at once
     auto const requests = b.fake.requests();
     BOOST_TEST_REQUIRE(requests.size() == 2u);
@@ -507,7 +473,7 @@ BOOST_AUTO_TEST_CASE(the_round_limit)
     agent::options o = spanish();
     o.limits.max_rounds = 3;
     auto const out = b.run("bucle", o);
-    BOOST_TEST(out.kinds() == "TRCTRCTRCE");
+    BOOST_TEST(out.kinds() == "TRCKTRCKTRCKE");
     BOOST_TEST((out.result.status == agent::run_result::outcome::failed));
     BOOST_TEST(out.all<agent::error>().at(0).message == "Se alcanzó el límite de iteraciones");
     BOOST_TEST(b.fake.requests().size() == 3u);
@@ -521,7 +487,7 @@ BOOST_AUTO_TEST_CASE(retries_as_the_sdks)
     overloaded.faults.push_back(fault_of(testing::fault_kind::http_error, 2));
     b.fake.add_scenario(scenario_of("saturado", {overloaded}));
     auto const out = b.run("saturado");
-    BOOST_TEST(out.kinds() == "TD");
+    BOOST_TEST(out.kinds() == "TKD");
     BOOST_TEST((b.sleeps == std::vector<std::chrono::milliseconds>{500ms, 1000ms}));
     auto const requests = b.fake.requests();
     BOOST_TEST_REQUIRE(requests.size() == 3u);
@@ -536,7 +502,7 @@ BOOST_AUTO_TEST_CASE(retries_as_the_sdks)
     f.retry_after = "1";
     rate.faults.push_back(f);
     limited.fake.add_scenario(scenario_of("limitado", {rate}));
-    BOOST_TEST(limited.run("limitado").kinds() == "TD");
+    BOOST_TEST(limited.run("limitado").kinds() == "TKD");
     BOOST_TEST((limited.sleeps == std::vector<std::chrono::milliseconds>{1000ms}));
 
     // x-should-retry: false wins over a 500; and a 529 that never ends gives up after three attempts.
@@ -572,7 +538,7 @@ BOOST_AUTO_TEST_CASE(an_overload_mid_stream)
     early.faults.push_back(f);
     b.fake.add_scenario(scenario_of("saturado-pronto", {early}));
     auto const out = b.run("saturado-pronto");
-    BOOST_TEST(out.kinds() == "TD");
+    BOOST_TEST(out.kinds() == "TKD");
     BOOST_TEST(out.text() == "Hay 12 iniciativas.");
     BOOST_TEST(b.fake.requests().size() == 2u);
     BOOST_TEST(b.sleeps.size() == 1u);

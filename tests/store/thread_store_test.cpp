@@ -293,7 +293,8 @@ asio::awaitable<void> an_expired_lease_is_taken_over_once(threads::thread_store&
     std::vector<std::string> const mine{"lives", "unknown"};
     auto held = (co_await s.renew_leases("a", mine, std::chrono::seconds(30))).value();
     BOOST_REQUIRE(held.size() == 1u);
-    BOOST_TEST(held[0] == "lives"sv);
+    BOOST_TEST(held[0].run_id == "lives"sv);
+    BOOST_TEST(!held[0].cancel_requested);
     t.expires_after(std::chrono::milliseconds(200));
     co_await t.async_wait(asio::use_awaitable);
 
@@ -332,6 +333,26 @@ asio::awaitable<void> a_waiting_run_is_resumed_once(threads::thread_store& s)
     BOOST_TEST(claimed->state.at("pending").as_string() == "toolu_1"sv);
     BOOST_TEST(claimed->status == threads::run_status::running);
     BOOST_TEST(!(co_await s.claim_waiting_run("r", "ana", "c", std::chrono::seconds(30))).value());
+}
+
+asio::awaitable<void> a_cancel_request_reaches_the_holder(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("t", "ana"))).value();
+    auto r = run_of("r", "t", "a");
+    r.owner = "ana";
+    (co_await s.start_run(r)).value();
+    std::vector<std::string> const mine{"r"};
+    auto held = (co_await s.renew_leases("a", mine, std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(held.size() == 1u);
+    BOOST_TEST(!held[0].cancel_requested);
+    BOOST_TEST(!(co_await s.request_cancel("r", "luis")).value()); // another owner's: not found
+    BOOST_TEST(!(co_await s.request_cancel("nope", "ana")).value());
+    BOOST_TEST((co_await s.request_cancel("r", "ana")).value());
+    held = (co_await s.renew_leases("a", mine, std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(held.size() == 1u);
+    BOOST_TEST(held[0].cancel_requested);
+    (co_await s.finish_run("r", "a", threads::run_status::cancelled, nullptr)).value();
+    BOOST_TEST(!(co_await s.request_cancel("r", "ana")).value()); // over
 }
 
 asio::awaitable<void> retention_removes_old_threads(threads::thread_store& s)
@@ -387,6 +408,7 @@ asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
     X(readers_wake_when_events_commit)                                                                                 \
     X(an_expired_lease_is_taken_over_once)                                                                             \
     X(a_waiting_run_is_resumed_once)                                                                                   \
+    X(a_cancel_request_reaches_the_holder)                                                                             \
     X(retention_removes_old_threads)                                                                                   \
     X(concurrent_runs_journal_exactly)
 

@@ -44,6 +44,7 @@
 #include <functional>
 #include <ostream>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -116,6 +117,20 @@ struct tool_call
     bool is_error = false;
 };
 
+/** A round's messages have joined the conversation: the model's turn and,
+    when it used tools, their results. What a checkpoint stores: a run
+    resumed from here does not run these tools again. Sent after the
+    round's other events, before `done` for the last round; not sent for a
+    round that failed. */
+struct round_complete
+{
+    unsigned iteration = 0;
+    /// The round's messages, at the end of the conversation (valid during the call).
+    std::span<llm::message const> messages = {};
+    /// Tokens of the run so far.
+    llm::usage usage = {};
+};
+
 /// The run finished normally.
 struct done
 {
@@ -130,7 +145,7 @@ struct error
 };
 
 /// What a run tells its sink, in order.
-using event = std::variant<text_delta, round_end, tool_call, done, error>;
+using event = std::variant<text_delta, round_end, tool_call, round_complete, done, error>;
 
 /** What a run can report to: called as `sink(event)` for each @ref event.
 
@@ -232,7 +247,18 @@ public:
         `outcome::cancelled`; nothing is sent to the sink after it.
     */
     template<class Sink>
-    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink) const;
+    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink) const
+    {
+        return run(conversation, std::move(sink), 0);
+    }
+
+    /** Resumes a run after its checkpoint: `conversation` holds what the
+        first `completed_rounds` rounds wrote, and the next round is
+        numbered `completed_rounds + 1` (the round limit counts them all).
+    */
+    template<class Sink>
+    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink,
+        unsigned completed_rounds) const;
 
 private:
     struct call_outcome
@@ -248,7 +274,8 @@ private:
     }
 
     template<class Sink>
-    asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result) const;
+    asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
+        unsigned completed_rounds) const;
 
     asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call) const;
 

@@ -86,8 +86,9 @@ public:
         json::value const& state) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_waiting_run(std::string_view run_id,
         std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) override;
-    asio::awaitable<threads::result<std::vector<std::string>>> renew_leases(std::string_view holder,
+    asio::awaitable<threads::result<std::vector<threads::held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) override;
+    asio::awaitable<threads::result<bool>> request_cancel(std::string_view run_id, std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) override;
 

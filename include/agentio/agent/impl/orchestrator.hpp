@@ -213,7 +213,7 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result) const
+    run_result& result, unsigned completed_rounds) const
 {
     auto const started = std::chrono::steady_clock::now();
     std::vector<llm::stream_event> events;
@@ -224,7 +224,15 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         return event{error{std::move(message)}};
     };
 
-    for(unsigned iteration = 1; iteration <= options_.limits.max_rounds; ++iteration)
+    // Announces that the round's last `count` messages are in the conversation.
+    auto complete = [&](unsigned iteration, std::size_t count) -> asio::awaitable<void> {
+        event const ev = round_complete{iteration, std::span(conversation).last(count), result.usage};
+        if(!co_await detail::emit(sink, ev))
+            detail::stop_run();
+    };
+
+    result.rounds = completed_rounds;
+    for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
         llm::request const request{.model = options_.model,
             .system = options_.system,
@@ -324,9 +332,12 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                         detail::stop_run();
                 }
                 conversation.push_back(std::move(results)); // invalidates `calls`
+                co_await complete(iteration, 2);
             }
             continue;
-        case llm::stop_reason::pause_turn: continue; // the assistant content went back in; the model resumes
+        case llm::stop_reason::pause_turn: // the assistant content went back in; the model resumes
+            co_await complete(iteration, 1);
+            continue;
         case llm::stop_reason::max_tokens:
         {
             event const ev = failure(std::string(texts().token_limit));
@@ -350,6 +361,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         }
         default: break;
         }
+        co_await complete(iteration, 1);
         event const finished = done{result.usage, result.rounds};
         if(!co_await detail::emit(sink, finished))
             detail::stop_run();
@@ -362,7 +374,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink) const
+asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink,
+    unsigned completed_rounds) const
 {
     using namespace asio::experimental::awaitable_operators;
     run_result result;
@@ -373,7 +386,7 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
     auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
         try
         {
-            co_await loop(conversation, sink, result);
+            co_await loop(conversation, sink, result, completed_rounds);
         }
         catch(...)
         {

@@ -53,6 +53,7 @@ CREATE TABLE agentio_runs(
     lease_holder TEXT NOT NULL DEFAULT '',
     lease_expires_at INTEGER NOT NULL DEFAULT 0,
     state TEXT NOT NULL DEFAULT 'null',
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL);
 CREATE INDEX agentio_runs_by_thread ON agentio_runs(thread_id);
@@ -706,30 +707,52 @@ AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> 
         asio::use_awaitable);
 }
 
-AGENTIO_DECL asio::awaitable<threads::result<std::vector<std::string>>> thread_store::renew_leases(
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> thread_store::renew_leases(
     std::string_view holder, std::span<std::string const> run_ids, std::chrono::milliseconds lease)
 {
     return writer_.async_run(
-        [holder, run_ids, lease](connection& c) -> threads::result<std::vector<std::string>> {
+        [holder, run_ids, lease](connection& c) -> threads::result<std::vector<threads::held_lease>> {
             detail::write_transaction tx(c);
             if(auto b = tx.begun(); !b)
                 return b.error();
             auto const expires = detail::millis(threads::now()) + lease.count();
-            std::vector<std::string> held;
+            std::vector<threads::held_lease> held;
             for(auto const& id : run_ids)
             {
-                auto r = detail::run(c,
+                auto s = detail::prepare(c,
                     "UPDATE agentio_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND status = "
-                    "'running'",
+                    "'running' RETURNING cancel_requested",
                     expires, id, holder);
-                if(!r)
-                    return r.error();
-                if(*r > 0)
-                    held.push_back(id);
+                if(!s)
+                    return detail::failure(c, s.error());
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(*row)
+                {
+                    held.push_back({id, s->column_int64(0) != 0});
+                    (void)s->step();
+                }
             }
             if(auto r = tx.commit(); !r)
                 return r.error();
             return held;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::request_cancel(std::string_view run_id,
+    std::string_view owner)
+{
+    return writer_.async_run(
+        [run_id, owner](connection& c) -> threads::result<bool> {
+            auto r = detail::run(c,
+                "UPDATE agentio_runs SET cancel_requested = 1 WHERE id = ? AND owner = ? AND status IN ('running', "
+                "'waiting')",
+                run_id, owner);
+            if(!r)
+                return r.error();
+            return *r > 0;
         },
         asio::use_awaitable);
 }

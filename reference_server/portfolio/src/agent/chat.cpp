@@ -63,6 +63,10 @@ std::pair<std::string_view, std::string> to_sse(agentio::agent::event const& e)
             o["iteration"] = c.iteration;
             return {"tool_call", write(o)};
         }
+        std::pair<std::string_view, std::string> operator()(agentio::agent::round_complete const&) const
+        {
+            return {}; // checkpoints are the server's, not the client's
+        }
         std::pair<std::string_view, std::string> operator()(agentio::agent::done const&) const
         {
             return {"done", write(json::object{{"status", "completed"}})};
@@ -327,6 +331,8 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
     }
     auto sink = [&writer](agentio::agent::event const& e) -> asio::awaitable<bool> {
         auto const [type, data] = to_sse(e);
+        if(type.empty())
+            co_return true;
         auto const ec = co_await writer.send(type, data);
         co_return !ec;
     };

@@ -1,0 +1,641 @@
+//
+// agentio/threads/run_manager.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Durable runs: an agent's run on a stored thread, detached from the client
+// that started it. Every event the run emits is journaled (committed in
+// batches across runs, then published), clients read the journal from any
+// point and follow it live, each completed round is checkpointed, and the
+// process holding a run renews its lease; when a process dies, another takes
+// its runs over and resumes each from its last checkpoint.
+//
+
+#ifndef AGENTIO_THREADS_RUN_MANAGER_HPP
+#define AGENTIO_THREADS_RUN_MANAGER_HPP
+
+#include <agentio/agent/orchestrator.hpp>
+#include <agentio/async_queue.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+namespace agentio::threads {
+
+/** The interrupted round of a run taken over from a process that died is
+    asked again: what the journal holds after `discard_after` belongs to it
+    and must not be shown (clients drop it; the round's new events follow). */
+struct round_restart
+{
+    unsigned iteration = 0;
+    std::int64_t discard_after = 0;
+};
+
+/// The run was stopped (cancelled, or abandoned by its clients).
+struct run_cancelled
+{
+    std::string reason = {};
+};
+
+/// What a durable run journals: the agent's events and the run's own.
+using run_event = std::variant<agent::event, round_restart, run_cancelled>;
+
+/// Names a run's events are journaled under, for the mapping function.
+struct run_context
+{
+    std::string_view run_id = {};
+    std::string_view thread_id = {};
+};
+
+/// How a run manager behaves.
+struct run_manager_options
+{
+    /// This process, as lease holder; unique among the processes sharing a
+    /// store. Empty: host-independent random id.
+    std::string holder = {};
+    /// A run whose holder stops renewing is taken over this long after the
+    /// last renewal.
+    std::chrono::milliseconds lease = std::chrono::seconds(6);
+    /// How often leases are renewed (and cancel requests noticed).
+    std::chrono::milliseconds renew_every = std::chrono::seconds(2);
+    /// How often this process looks for runs to take over; zero: never
+    /// (a single process on its own store has nobody to take over from,
+    /// except its own previous life: see `resume_own_on_start`).
+    std::chrono::milliseconds takeover_every = std::chrono::seconds(1);
+    /// A run with no reader for this long is cancelled.
+    std::chrono::milliseconds detach_grace = std::chrono::seconds(30);
+    /// How long a reader waits for a wake-up before looking at the journal
+    /// anyway (a wake-up lost with a connection costs at most this).
+    std::chrono::milliseconds reader_poll = std::chrono::seconds(2);
+};
+
+/// How a reader's stream ended.
+enum class stream_end
+{
+    /// The run's final event was sent.
+    finished,
+    /// The reader's `send` returned false (its client left).
+    reader_gone,
+    /// The store failed; `error` says how.
+    store_failed
+};
+
+/** Durable runs of one agent on a @ref thread_store.
+
+    @tparam Agent an `agent::orchestrator<...>`
+
+    @code
+    threads::run_manager runs(ex, store, agent, to_sse, {.holder = "replica-1"});
+    runs.start();
+    auto run = co_await runs.start_run(thread_id, owner, {llm::message::user("Hola")});
+    co_await runs.stream(run->run_id, 0, [&](threads::event_record const& e) -> asio::awaitable<bool> {
+        co_return !co_await writer.send(e.type, e.data, std::to_string(e.id));
+    });
+    @endcode
+
+    The mapping function turns each @ref run_event into the record journaled
+    (the SSE event name and data, typically), or nothing to journal none.
+    Thread-safe; the runs run on strands of the executor.
+*/
+template<class Agent>
+class run_manager
+{
+public:
+    using mapping = std::function<std::optional<event_record>(run_event const&, run_context const&)>;
+    /// Whether a record ends its run's stream.
+    using final_test = std::function<bool(event_record const&)>;
+
+    run_manager(asio::any_io_executor ex, thread_store& store, Agent const& agent, mapping map, final_test is_final,
+        run_manager_options options = {})
+        : ex_(std::move(ex))
+        , store_(store)
+        , agent_(agent)
+        , map_(std::move(map))
+        , is_final_(std::move(is_final))
+        , options_(std::move(options))
+        , journal_wake_(std::make_unique<async_queue<char>>(ex_, 1))
+    {
+        if(options_.holder.empty())
+            options_.holder = boost::uuids::to_string(boost::uuids::random_generator()());
+    }
+
+    run_manager(run_manager const&) = delete;
+    run_manager& operator=(run_manager const&) = delete;
+
+    ~run_manager() { stop(); }
+
+    run_manager_options const& options() const noexcept { return options_; }
+    thread_store& store() noexcept { return store_; }
+
+    /// Starts the journal writer, the lease renewal and the takeover loops.
+    void start()
+    {
+        spawn_loop(&run_manager::journal_loop);
+        spawn_loop(&run_manager::renew_loop);
+        if(options_.takeover_every.count() > 0)
+            spawn_loop(&run_manager::takeover_loop);
+    }
+
+    /** Stops the loops and cancels the runs of this process. Their leases
+        stay as they are: another process takes the runs over when they
+        expire. Safe from any thread. */
+    void stop()
+    {
+        if(stopped_.exchange(true))
+            return;
+        journal_wake_->close();
+        std::lock_guard lock(mutex_);
+        for(auto& [id, run] : runs_)
+            cancel_local(run, "server stopping", false);
+        for(auto& loop : loops_)
+            asio::post(loop->strand, [loop] { loop->signal.emit(asio::cancellation_type::terminal); });
+    }
+
+    /// Runs of this process right now.
+    std::size_t running() const
+    {
+        std::lock_guard lock(mutex_);
+        return runs_.size();
+    }
+
+    struct started
+    {
+        std::string run_id = {};
+    };
+
+    /** Starts a run on a stored thread: `messages` (the user's turn) join the
+        thread, and the agent runs on the whole thread in the background until
+        it ends, whoever reads it. */
+    asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
+        std::vector<llm::message> messages)
+    {
+        started out{boost::uuids::to_string(boost::uuids::random_generator()())};
+        new_run nr{out.run_id, thread_id, owner, options_.holder, options_.lease, messages};
+        if(auto r = co_await store_.start_run(nr); !r)
+            co_return r.error();
+        auto items = co_await store_.load_items(thread_id);
+        if(!items)
+        {
+            co_await abandon(out.run_id, items.error());
+            co_return items.error();
+        }
+        std::vector<llm::message> conversation;
+        conversation.reserve(items->size());
+        for(auto& item : *items)
+            conversation.push_back(std::move(item.message));
+        launch(out.run_id, std::move(thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(owner));
+        co_return out;
+    }
+
+    /** Sends a run's journal after event `after` to `send`, then its events
+        as they are committed, until its final event.
+
+        @param send called as `send(event_record const&)`, returns
+        `asio::awaitable<bool>`: false when its client has gone.
+        @param error set to the store's failure when the result is `store_failed`.
+    */
+    template<class Send>
+    asio::awaitable<stream_end> stream(std::string run_id, std::string owner, std::int64_t after, Send send,
+        error* failure = nullptr)
+    {
+        attach(run_id);
+        struct detach_guard
+        {
+            run_manager& self;
+            std::string const& id;
+            ~detach_guard() { self.detach(id); }
+        } guard{*this, run_id};
+
+        std::int64_t last = after;
+        for(;;)
+        {
+            auto batch = co_await store_.events_after(run_id, last, 256);
+            if(!batch)
+            {
+                if(failure)
+                    *failure = batch.error();
+                co_return stream_end::store_failed;
+            }
+            for(auto const& e : *batch)
+            {
+                bool const sent = co_await send(e);
+                if(!sent)
+                    co_return stream_end::reader_gone;
+                last = e.id;
+                if(is_final_(e))
+                    co_return stream_end::finished;
+            }
+            if(!batch->empty())
+                continue;
+            // Nothing new: a run that is over has nothing more to send (it
+            // may have ended without a final event, when its store failed).
+            auto run = co_await store_.find_run(run_id, owner);
+            if(run && *run && is_final((*run)->status) && (*run)->last_event_id <= last)
+                co_return stream_end::finished;
+            co_await store_.hub().wait(run_id, last, options_.reader_poll);
+        }
+    }
+
+    /** Stops a run at once when this process runs it, else asks its holder
+        to (it stops at its next lease renewal).
+        @return false when the run is unknown, another owner's, or over. */
+    asio::awaitable<result<bool>> cancel(std::string run_id, std::string owner, std::string reason = "cancelled")
+    {
+        {
+            std::lock_guard lock(mutex_);
+            if(auto it = runs_.find(run_id); it != runs_.end() && it->second->owner == owner)
+            {
+                cancel_local(it->second, std::move(reason), true);
+                co_return true;
+            }
+        }
+        co_return co_await store_.request_cancel(run_id, owner);
+    }
+
+private:
+    struct run_slot
+    {
+        std::string id;
+        std::string thread_id;
+        std::string owner;
+        asio::strand<asio::any_io_executor> strand;
+        asio::cancellation_signal signal;
+        // Journal state, under the manager's mutex.
+        std::int64_t next_id = 1;
+        std::int64_t committed = 0;
+        std::vector<event_record> pending;
+        bool in_flight = false;
+        std::optional<error> journal_failure;
+        bool lease_lost = false;
+        // Why it was cancelled; journaled as run_cancelled when `announce`.
+        std::optional<std::string> cancel_reason;
+        bool announce_cancel = true;
+        std::unique_ptr<async_queue<char>> committed_signal;
+        std::size_t readers = 0;
+        // Cancels the run when it has had no reader for the grace period; on the strand.
+        asio::steady_timer grace;
+
+        run_slot(std::string run, std::string thread, std::string who, asio::any_io_executor const& ex)
+            : id(std::move(run))
+            , thread_id(std::move(thread))
+            , owner(std::move(who))
+            , strand(asio::make_strand(ex))
+            , committed_signal(std::make_unique<async_queue<char>>(ex, 1))
+            , grace(strand)
+        {
+        }
+    };
+
+    struct loop_state
+    {
+        explicit loop_state(asio::any_io_executor const& ex) : strand(asio::make_strand(ex)) {}
+        asio::strand<asio::any_io_executor> strand;
+        asio::cancellation_signal signal;
+    };
+
+    template<class Member>
+    void spawn_loop(Member member)
+    {
+        auto loop = std::make_shared<loop_state>(ex_);
+        {
+            std::lock_guard lock(mutex_);
+            loops_.push_back(loop);
+        }
+        asio::co_spawn(loop->strand, (this->*member)(),
+            asio::bind_cancellation_slot(loop->signal.slot(), [loop](std::exception_ptr) {}));
+    }
+
+    // Under mutex_.
+    void cancel_local(std::shared_ptr<run_slot> const& run, std::string reason, bool announce)
+    {
+        if(run->cancel_reason)
+            return;
+        run->cancel_reason = std::move(reason);
+        run->announce_cancel = announce;
+        asio::post(run->strand, [run] { run->signal.emit(asio::cancellation_type::terminal); });
+    }
+
+    // A run that could not start is ended, as far as the store lets us.
+    asio::awaitable<void> abandon(std::string const& run_id, error const& why)
+    {
+        json::object state;
+        state["error"] = why.message;
+        co_await store_.finish_run(run_id, options_.holder, run_status::failed, state);
+    }
+
+    void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
+        std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {})
+    {
+        auto run = std::make_shared<run_slot>(std::move(run_id), std::move(thread_id), std::move(owner), ex_);
+        run->next_id = next_id;
+        run->committed = next_id - 1;
+        {
+            std::lock_guard lock(mutex_);
+            runs_[run->id] = run;
+        }
+        arm_detach_timer(run);
+        asio::co_spawn(run->strand, execute(run, std::move(conversation), rounds, restart), asio::detached);
+    }
+
+    // Queues a record for the journal writer; false when the run must stop.
+    bool record(run_slot& run, run_event const& e)
+    {
+        auto rec = map_(e, run_context{run.id, run.thread_id});
+        std::lock_guard lock(mutex_);
+        if(run.lease_lost || run.journal_failure)
+            return false;
+        if(!rec)
+            return true;
+        rec->id = run.next_id++;
+        run.pending.push_back(std::move(*rec));
+        journal_wake_->try_push('!');
+        return true;
+    }
+
+    // Waits until what the run has queued is committed; false when it cannot be.
+    asio::awaitable<bool> flush(run_slot& run)
+    {
+        for(;;)
+        {
+            {
+                std::lock_guard lock(mutex_);
+                if(run.lease_lost || run.journal_failure || stopped_)
+                    co_return false;
+                if(run.pending.empty() && !run.in_flight)
+                    co_return true;
+            }
+            co_await run.committed_signal->pop_for(std::chrono::seconds(1));
+        }
+    }
+
+    asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
+        unsigned rounds, std::optional<round_restart> restart)
+    {
+        json::object state;
+        std::int64_t checkpoint_event = run->next_id - 1;
+        bool store_failed = false;
+        if(restart)
+        {
+            record(*run, *restart);
+        }
+        auto sink = [&](agent::event const& e) -> asio::awaitable<bool> {
+            if(auto const* complete = std::get_if<agent::round_complete>(&e))
+            {
+                if(!co_await flush(*run))
+                    co_return false;
+                {
+                    std::lock_guard lock(mutex_);
+                    checkpoint_event = run->committed;
+                }
+                state["event_id"] = checkpoint_event;
+                state["input_tokens"] = complete->usage.input_tokens;
+                state["output_tokens"] = complete->usage.output_tokens;
+                auto saved = co_await store_.checkpoint(run->id, options_.holder, complete->messages,
+                    complete->iteration, state);
+                if(!saved)
+                {
+                    std::lock_guard lock(mutex_);
+                    if(saved.error().code == errc::lease_lost)
+                        run->lease_lost = true;
+                    else
+                        run->journal_failure = saved.error();
+                    co_return false;
+                }
+                co_return true;
+            }
+            co_return record(*run, run_event{e});
+        };
+        auto result = co_await asio::co_spawn(run->strand, agent_.run(conversation, sink, rounds),
+            asio::bind_cancellation_slot(run->signal.slot(), asio::use_awaitable));
+
+        std::optional<std::string> cancel_reason;
+        bool announce = true;
+        bool lost = false;
+        {
+            std::lock_guard lock(mutex_);
+            cancel_reason = run->cancel_reason;
+            announce = run->announce_cancel;
+            lost = run->lease_lost;
+            store_failed = run->journal_failure.has_value();
+        }
+        // A run stopped with its process, lost to another process or to a
+        // failed store is left as the store has it: another process (or this
+        // one, restarted) takes it over when its lease expires.
+        bool const abandoned = result.status == agent::run_result::outcome::cancelled && !announce;
+        if(!lost && !store_failed && !abandoned)
+        {
+            run_status status = run_status::completed;
+            if(result.status == agent::run_result::outcome::failed)
+                status = run_status::failed;
+            else if(result.status == agent::run_result::outcome::cancelled)
+            {
+                status = run_status::cancelled;
+                if(announce)
+                    record(*run, run_cancelled{cancel_reason.value_or("cancelled")});
+            }
+            bool const flushed = co_await flush(*run);
+            if(flushed && (status != run_status::cancelled || announce))
+            {
+                state["status_reason"] = result.error_message;
+                co_await store_.finish_run(run->id, options_.holder, status, state);
+            }
+        }
+        run->grace.cancel();
+        std::lock_guard lock(mutex_);
+        runs_.erase(run->id);
+    }
+
+    // One writer commits every run's pending events together: the number of
+    // transactions follows the store's speed, not the number of events.
+    asio::awaitable<void> journal_loop()
+    {
+        std::vector<run_events> batch;
+        std::vector<std::shared_ptr<run_slot>> slots;
+        for(;;)
+        {
+            auto woke = co_await journal_wake_->pop();
+            if(!woke)
+                break;
+            batch.clear();
+            slots.clear();
+            {
+                std::lock_guard lock(mutex_);
+                for(auto& [id, run] : runs_)
+                    if(!run->pending.empty() && !run->lease_lost && !run->journal_failure)
+                    {
+                        batch.push_back({run->id, std::move(run->pending)});
+                        run->pending.clear();
+                        run->in_flight = true;
+                        slots.push_back(run);
+                    }
+            }
+            if(batch.empty())
+                continue;
+            auto refused = co_await store_.append_events(options_.holder, batch);
+            std::lock_guard lock(mutex_);
+            for(std::size_t i = 0; i < slots.size(); ++i)
+            {
+                auto& run = *slots[i];
+                run.in_flight = false;
+                if(!refused)
+                    run.journal_failure = refused.error();
+                else if(std::find(refused->begin(), refused->end(), run.id) != refused->end())
+                    run.lease_lost = true;
+                else
+                    run.committed = batch[i].events.back().id;
+                if(run.lease_lost || run.journal_failure)
+                    cancel_local(slots[i], run.lease_lost ? "lease lost" : "store failed", false);
+                run.committed_signal->try_push('!');
+            }
+        }
+    }
+
+    asio::awaitable<void> sleep(std::chrono::milliseconds d)
+    {
+        asio::steady_timer t(co_await asio::this_coro::executor, d);
+        co_await t.async_wait(asio::use_awaitable);
+    }
+
+    asio::awaitable<void> renew_loop()
+    {
+        for(;;)
+        {
+            co_await sleep(options_.renew_every);
+            std::vector<std::string> ids;
+            {
+                std::lock_guard lock(mutex_);
+                for(auto const& [id, run] : runs_)
+                    if(!run->lease_lost)
+                        ids.push_back(id);
+            }
+            if(ids.empty())
+                continue;
+            auto held = co_await store_.renew_leases(options_.holder, ids, options_.lease);
+            if(!held)
+                continue; // the store is down: the journal writer fails the runs that need it
+            std::lock_guard lock(mutex_);
+            for(auto const& id : ids)
+            {
+                auto it = runs_.find(id);
+                if(it == runs_.end())
+                    continue;
+                auto h = std::find_if(held->begin(), held->end(), [&](held_lease const& l) { return l.run_id == id; });
+                if(h == held->end())
+                {
+                    it->second->lease_lost = true;
+                    cancel_local(it->second, "lease lost", false);
+                }
+                else if(h->cancel_requested)
+                    cancel_local(it->second, "cancelled", true);
+            }
+        }
+    }
+
+    asio::awaitable<void> takeover_loop()
+    {
+        for(;;)
+        {
+            co_await sleep(options_.takeover_every);
+            for(;;)
+            {
+                auto claimed = co_await store_.claim_expired_run(options_.holder, options_.lease);
+                if(!claimed || !*claimed)
+                    break;
+                co_await resume(std::move(**claimed));
+            }
+        }
+    }
+
+    // Continues a run whose process died, from its last checkpoint.
+    asio::awaitable<void> resume(run_info run)
+    {
+        auto items = co_await store_.load_items(run.thread_id);
+        if(!items)
+            co_return; // the lease expires again; someone retries
+        std::vector<llm::message> conversation;
+        for(auto& item : *items)
+            conversation.push_back(std::move(item.message));
+        std::int64_t discard_after = 0;
+        if(auto const* o = run.state.if_object())
+            if(auto const* e = o->if_contains("event_id"); e && e->is_int64())
+                discard_after = e->get_int64();
+        launch(run.id, run.thread_id, std::move(conversation), run.rounds, run.last_event_id + 1,
+            round_restart{run.rounds + 1, discard_after}, run.owner);
+    }
+
+    void attach(std::string const& run_id)
+    {
+        std::lock_guard lock(mutex_);
+        if(auto it = runs_.find(run_id); it != runs_.end() && it->second->readers++ == 0)
+        {
+            auto run = it->second;
+            asio::post(run->strand, [run] { run->grace.cancel(); });
+        }
+    }
+
+    void detach(std::string const& run_id)
+    {
+        std::shared_ptr<run_slot> run;
+        {
+            std::lock_guard lock(mutex_);
+            auto it = runs_.find(run_id);
+            if(it == runs_.end())
+                return;
+            run = it->second;
+            if(run->readers > 0 && --run->readers > 0)
+                return;
+        }
+        arm_detach_timer(run);
+    }
+
+    // Cancels the run when nobody reads it for the grace period. A reader
+    // attaching meanwhile cancels the wait (`attach`).
+    void arm_detach_timer(std::shared_ptr<run_slot> const& run)
+    {
+        asio::post(run->strand, [this, run] {
+            run->grace.expires_after(options_.detach_grace);
+            run->grace.async_wait([this, run](boost::system::error_code ec) {
+                if(ec)
+                    return;
+                std::lock_guard lock(mutex_);
+                if(run->readers == 0 && runs_.count(run->id))
+                    cancel_local(run, "detached", true);
+            });
+        });
+    }
+
+    asio::any_io_executor ex_;
+    thread_store& store_;
+    Agent const& agent_;
+    mapping map_;
+    final_test is_final_;
+    run_manager_options options_;
+    std::unique_ptr<async_queue<char>> journal_wake_;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<run_slot>, std::less<>> runs_;
+    std::vector<std::shared_ptr<loop_state>> loops_;
+    std::atomic<bool> stopped_{false};
+};
+
+} // namespace agentio::threads
+
+#endif

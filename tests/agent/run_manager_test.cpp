@@ -1,0 +1,398 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// Durable runs: the real provider and HTTP client against the fake LLM on
+// loopback, a real SQLite store in a temporary file. A run journaled and
+// replayed, a second turn on the same thread, cancellation, a run abandoned
+// by its readers, and a run taken over by another process after the first
+// stops renewing its lease.
+#include <agentio/threads/run_manager.hpp>
+
+#include <agentio/json_text.hpp>
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/testing/fake_llm.hpp>
+
+#include "spanish_messages.hpp"
+#include "test_tools.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <set>
+
+namespace json = boost::json;
+namespace llm = agentio::llm;
+namespace agent = agentio::agent;
+namespace threads = agentio::threads;
+using namespace std::chrono_literals;
+using namespace std::literals;
+
+namespace {
+
+using test_agent = agent::orchestrator<llm::anthropic_provider, test_tools>;
+using manager = threads::run_manager<test_agent>;
+
+// The chat protocol's events, as an application would journal them.
+std::optional<threads::event_record> to_record(threads::run_event const& e, threads::run_context const& ctx)
+{
+    auto record = [](std::string type, json::value data) {
+        return threads::event_record{0, std::move(type), agentio::to_json_text(data)};
+    };
+    if(auto const* r = std::get_if<threads::round_restart>(&e))
+        return record("round_restart", {{"iteration", r->iteration}, {"discard_after", r->discard_after}});
+    if(auto const* c = std::get_if<threads::run_cancelled>(&e))
+        return record("done", {{"status", "cancelled"}, {"reason", c->reason}, {"run_id", ctx.run_id}});
+    auto const& ev = std::get<agent::event>(e);
+    if(auto const* t = std::get_if<agent::text_delta>(&ev))
+        return record("chunk", {{"content", t->text}});
+    if(std::holds_alternative<agent::round_end>(ev))
+        return record("clear_streaming", json::object{});
+    if(auto const* c = std::get_if<agent::tool_call>(&ev))
+        return record("tool_call", {{"tool", c->tool}, {"iteration", c->iteration}});
+    if(std::holds_alternative<agent::done>(ev))
+        return record("done", {{"status", "completed"}, {"thread_id", ctx.thread_id}, {"run_id", ctx.run_id}});
+    if(auto const* err = std::get_if<agent::error>(&ev))
+        return record("error", {{"message", err->message}});
+    return std::nullopt; // round_complete: the checkpoint is the manager's
+}
+
+bool is_final(threads::event_record const& e)
+{
+    return e.type == "done" || e.type == "error";
+}
+
+struct temp_dir
+{
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+        ("agentio_runs_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+    static int& counter()
+    {
+        static int n = 0;
+        return n;
+    }
+    temp_dir() { std::filesystem::remove_all(path); }
+    ~temp_dir() { std::filesystem::remove_all(path); }
+};
+
+// A fake LLM, a provider, an agent and a SQLite store on one io_context.
+struct runs_bench
+{
+    asio::io_context ioc;
+    agentio::testing::fake_llm fake;
+    agentio::http::client client{ioc.get_executor()};
+    agent_test::shared_counters counters;
+    std::unique_ptr<llm::anthropic_provider> provider;
+    std::unique_ptr<test_agent> agent;
+    temp_dir dir;
+    std::unique_ptr<threads::thread_store> store;
+
+    static agentio::testing::fake_llm_options fake_options(std::chrono::milliseconds token_interval)
+    {
+        agentio::testing::fake_llm_options o;
+        o.token_interval = token_interval;
+        return o;
+    }
+
+    explicit runs_bench(std::chrono::milliseconds token_interval = 0ms)
+        : fake(ioc.get_executor(), fake_options(token_interval))
+    {
+        fake.load_scenarios(AGENTIO_SCENARIOS);
+        BOOST_TEST_REQUIRE(fake.start().has_value());
+        llm::provider_options p;
+        p.api_key = "test-key";
+        p.base_url = fake.anthropic_base_url();
+        provider = std::make_unique<llm::anthropic_provider>(client, p);
+        agentio::toolset_options spanish_tools;
+        spanish_tools.validation.texts = agentio_test::spanish_messages;
+        agent = std::make_unique<test_agent>(*provider,
+            test_tools{spanish_tools, agent_test::contar_iniciativas{&counters, 0ms},
+                agent_test::sumar_presupuesto{&counters}},
+            agent::options{.model = "portfolio-two-rounds"});
+        store = agentio::sqlite::thread_store::open(dir.path / "agent.db").value();
+    }
+
+    std::unique_ptr<manager> make_manager(threads::run_manager_options o)
+    {
+        return std::make_unique<manager>(ioc.get_executor(), *store, *agent, &to_record, &is_final, std::move(o));
+    }
+
+    // Runs `f` to completion on the io_context.
+    template<class T>
+    T run(asio::awaitable<T> f)
+    {
+        std::optional<T> out;
+        asio::co_spawn(ioc, std::move(f), [&](std::exception_ptr e, T v) {
+            if(e)
+                std::rethrow_exception(e);
+            out = std::move(v);
+        });
+        while(!out && ioc.run_one_for(20s))
+            ;
+        BOOST_TEST_REQUIRE(out.has_value());
+        return std::move(*out);
+    }
+
+    // Lets the manager finish its runs (the final event is read before the run's end is stored).
+    void settle(manager& m)
+    {
+        auto const until = std::chrono::steady_clock::now() + 10s;
+        while(m.running() != 0 && std::chrono::steady_clock::now() < until)
+            ioc.run_one_for(50ms);
+        BOOST_TEST(m.running() == 0u);
+    }
+
+    std::string new_thread(std::string owner = "")
+    {
+        static int n = 0;
+        std::string id = "thread-" + std::to_string(++n);
+        // A named argument: GCC 12 destroys a braced temporary inside co_await twice.
+        threads::thread_info const info{.id = id,
+            .owner = owner,
+            .agent = "test",
+            .title = "t",
+            .created_at = {},
+            .updated_at = {},
+            .metadata = {}};
+        run([&]() -> asio::awaitable<bool> {
+            (co_await store->create_thread(info)).value();
+            co_return true;
+        }());
+        return id;
+    }
+};
+
+struct read_result
+{
+    std::vector<threads::event_record> events;
+    threads::stream_end end = threads::stream_end::finished;
+
+    std::string types() const
+    {
+        std::string out;
+        for(auto const& e : events)
+        {
+            if(e.type == "chunk" && !out.empty() && out.back() == 'c')
+                continue;
+            out += e.type == "chunk"          ? 'c'
+                : e.type == "clear_streaming" ? 'R'
+                : e.type == "tool_call"       ? 'T'
+                : e.type == "round_restart"   ? '!'
+                : e.type == "done"            ? 'D'
+                                              : 'E';
+        }
+        return out;
+    }
+};
+
+// Reads a run's stream; `stop_when` may end the reading early (the reader leaves).
+asio::awaitable<read_result> read(manager& m, std::string run_id, std::int64_t after = 0,
+    std::function<bool(threads::event_record const&)> stop_when = {})
+{
+    read_result out;
+    out.end = co_await m.stream(run_id, "", after, [&](threads::event_record const& e) -> asio::awaitable<bool> {
+        out.events.push_back(e);
+        co_return !(stop_when && stop_when(e));
+    });
+    co_return out;
+}
+
+void check_ids(std::vector<threads::event_record> const& events, std::int64_t first = 1)
+{
+    for(std::size_t i = 0; i < events.size(); ++i)
+        BOOST_TEST(events[i].id == first + static_cast<std::int64_t>(i));
+}
+
+asio::awaitable<void> sleep_for(std::chrono::milliseconds d)
+{
+    asio::steady_timer t(co_await asio::this_coro::executor, d);
+    co_await t.async_wait(asio::use_awaitable);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(run_manager)
+
+BOOST_AUTO_TEST_CASE(journals_a_run_and_replays_it)
+{
+    runs_bench b;
+    auto m = b.make_manager({.holder = "a"});
+    m->start();
+    auto const thread = b.new_thread();
+    auto const started =
+        b.run(m->start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")})).value();
+    auto const live = b.run(read(*m, started.run_id));
+    BOOST_TEST((live.end == threads::stream_end::finished));
+    BOOST_TEST(live.types() == "cRTcD");
+    check_ids(live.events);
+    auto const done = json::parse(live.events.back().data);
+    BOOST_TEST(done.at("thread_id").as_string() == thread);
+    BOOST_TEST(done.at("run_id").as_string() == started.run_id);
+
+    // Replayed from the journal: the same events, from any point.
+    auto const replay = b.run(read(*m, started.run_id));
+    BOOST_REQUIRE(replay.events.size() == live.events.size());
+    for(std::size_t i = 0; i < live.events.size(); ++i)
+    {
+        BOOST_TEST(replay.events[i].id == live.events[i].id);
+        BOOST_TEST(replay.events[i].data == live.events[i].data);
+    }
+    auto const tail = b.run(read(*m, started.run_id, 3));
+    BOOST_REQUIRE(!tail.events.empty());
+    BOOST_TEST(tail.events.front().id == 4);
+    BOOST_TEST(tail.events.size() == live.events.size() - 3);
+
+    // The thread holds the whole conversation, tool blocks included.
+    b.settle(*m);
+    auto const items = b.run(b.store->load_items(thread)).value();
+    BOOST_REQUIRE(items.size() == 4u);
+    BOOST_TEST(std::holds_alternative<llm::tool_use_block>(items[1].message.content.back()));
+    BOOST_TEST(std::holds_alternative<llm::tool_result_block>(items[2].message.content.front()));
+    BOOST_TEST(items[3].message.text().find("12 iniciativas") != std::string::npos);
+    auto const run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::completed);
+    BOOST_TEST(run->rounds == 2u);
+    BOOST_TEST(run->last_event_id == live.events.back().id);
+    BOOST_TEST(b.counters.calls == 1);
+    BOOST_TEST(m->running() == 0u);
+
+    // A second turn on the thread: the model gets the whole thread.
+    auto const second = b.run(m->start_run(thread, "", {llm::message::user("¿Y planificadas?")})).value();
+    auto const next = b.run(read(*m, second.run_id));
+    BOOST_TEST(next.types().back() == 'D');
+    auto const requests = b.fake.requests();
+    BOOST_REQUIRE(requests.size() == 4u);
+    BOOST_TEST(requests[2].body.at("messages").as_array().size() == 5u);
+    BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 8u);
+    m->stop();
+}
+
+BOOST_AUTO_TEST_CASE(cancel_stops_a_run_at_once)
+{
+    runs_bench b(40ms);
+    auto m = b.make_manager({.holder = "a"});
+    m->start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(m->start_run(thread, "", {llm::message::user("hola")})).value();
+    auto const cancel_after_first_chunk = [&]() -> asio::awaitable<read_result> {
+        bool asked = false;
+        read_result out;
+        out.end = co_await m->stream(started.run_id, "", 0,
+            [&](threads::event_record const& e) -> asio::awaitable<bool> {
+                out.events.push_back(e);
+                if(!asked)
+                {
+                    asked = true;
+                    BOOST_TEST((co_await m->cancel(started.run_id, "")).value());
+                }
+                co_return true;
+            });
+        co_return out;
+    };
+    auto const began = std::chrono::steady_clock::now();
+    auto const out = b.run(cancel_after_first_chunk());
+    BOOST_TEST((std::chrono::steady_clock::now() - began < 3s));
+    BOOST_REQUIRE(!out.events.empty());
+    auto const last = json::parse(out.events.back().data);
+    BOOST_TEST(last.at("status").as_string() == "cancelled");
+    check_ids(out.events);
+    b.settle(*m);
+    auto const run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::cancelled);
+    // Nothing of the interrupted round joined the thread.
+    BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 1u);
+    BOOST_TEST(!b.run(m->cancel(started.run_id, "")).value()); // over
+    m->stop();
+}
+
+BOOST_AUTO_TEST_CASE(a_run_nobody_reads_is_cancelled_after_the_grace)
+{
+    runs_bench b(40ms);
+    auto m = b.make_manager({.holder = "a", .detach_grace = 300ms});
+    m->start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(m->start_run(thread, "", {llm::message::user("hola")})).value();
+    // A reader that leaves after the first chunk.
+    auto const first = b.run(read(*m, started.run_id, 0, [](auto const&) { return true; }));
+    BOOST_TEST((first.end == threads::stream_end::reader_gone));
+    b.run([]() -> asio::awaitable<bool> {
+        co_await sleep_for(1500ms);
+        co_return true;
+    }());
+    auto const run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::cancelled);
+    auto const rest = b.run(read(*m, started.run_id, first.events.back().id));
+    BOOST_REQUIRE(!rest.events.empty());
+    BOOST_TEST(json::parse(rest.events.back().data).at("reason").as_string() == "detached");
+    m->stop();
+}
+
+// Process "a" stops (as if killed) in the middle of the second round; "b"
+// takes the run over when the lease expires, asks the interrupted round again
+// without re-running the tool of the first, and the reader gets every event
+// id exactly once.
+BOOST_AUTO_TEST_CASE(another_process_takes_over_from_the_checkpoint)
+{
+    runs_bench b(30ms);
+    auto a = b.make_manager({.holder = "a", .lease = 400ms, .renew_every = 100ms, .takeover_every = 0ms});
+    auto other = b.make_manager({.holder = "b", .lease = 400ms, .renew_every = 100ms, .takeover_every = 100ms});
+    a->start();
+    other->start();
+    auto const thread = b.new_thread();
+    auto const started =
+        b.run(a->start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")})).value();
+
+    // The reader follows the run through "b" (as through a proxy); "a" dies
+    // after the second round has streamed a few chunks.
+    bool killed = false;
+    int chunks_after_tool = 0;
+    bool tool_seen = false;
+    auto const out = b.run(read(*other, started.run_id, 0, [&](threads::event_record const& e) {
+        if(e.type == "tool_call")
+            tool_seen = true;
+        else if(e.type == "chunk" && tool_seen && ++chunks_after_tool == 3 && !killed)
+        {
+            killed = true;
+            a->stop();
+        }
+        return false;
+    }));
+    BOOST_TEST(killed);
+    BOOST_TEST((out.end == threads::stream_end::finished));
+    check_ids(out.events);
+    std::set<std::int64_t> ids;
+    for(auto const& e : out.events)
+        BOOST_TEST(ids.insert(e.id).second);
+    auto const types = out.types();
+    BOOST_TEST(types.find('!') != std::string::npos);
+    BOOST_TEST(types.back() == 'D');
+    BOOST_TEST(b.counters.calls == 1); // the tool of round 1 ran once
+
+    // What the restart retracts: the interrupted round's chunks, after the checkpoint.
+    auto const restart = std::find_if(out.events.begin(), out.events.end(),
+        [](auto const& e) { return e.type == "round_restart"; });
+    auto const r = json::parse(restart->data);
+    BOOST_TEST(r.at("iteration").as_int64() == 2);
+    auto const discard_after = r.at("discard_after").as_int64();
+    auto const tool = std::find_if(out.events.begin(), out.events.end(),
+        [](auto const& e) { return e.type == "tool_call"; });
+    BOOST_TEST(discard_after == tool->id); // the checkpoint came right after round 1's tool call
+    std::string shown_after_restart;
+    for(auto it = restart; it != out.events.end(); ++it)
+        if(it->type == "chunk")
+            shown_after_restart += json::parse(it->data).at("content").as_string();
+    BOOST_TEST(shown_after_restart.find("12 iniciativas") != std::string::npos);
+
+    b.settle(*other);
+    auto const run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::completed);
+    auto const items = b.run(b.store->load_items(thread)).value();
+    BOOST_TEST(items.size() == 4u);
+    other->stop();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
