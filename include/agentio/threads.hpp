@@ -70,7 +70,9 @@ enum class errc
     /// The data stored is not what this library writes.
     corrupt_data,
     /// The schema is newer than this program knows.
-    schema_too_new
+    schema_too_new,
+    /// The thread has a run that is not over: one run at a time per thread.
+    thread_busy
 };
 
 /// The error category of @ref errc.
@@ -297,10 +299,14 @@ public:
 
     /// @name Runs
     /// @{
-    /// Starts a run: the run, its lease and the thread's new messages at once.
+    /** Starts a run: the run, its lease and the thread's new messages at once.
+        `errc::thread_busy` when the thread has a run running or waiting. */
     virtual asio::awaitable<result<void>> start_run(new_run const& run) = 0;
     /// The run, or nothing when unknown or another owner's.
     virtual asio::awaitable<result<std::optional<run_info>>> find_run(std::string_view id, std::string_view owner) = 0;
+    /// The thread's most recent run, or nothing (none yet, or another owner's thread).
+    virtual asio::awaitable<result<std::optional<run_info>>> latest_run(std::string_view thread_id,
+        std::string_view owner) = 0;
     /** Records a completed round: its messages join the thread and the run's
         round count and state move forward, together. Fenced by the lease. */
     virtual asio::awaitable<result<void>> checkpoint(std::string_view run_id, std::string_view holder,

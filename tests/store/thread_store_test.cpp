@@ -190,6 +190,10 @@ asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
     BOOST_TEST(run->rounds == 0u);
     BOOST_TEST(!(co_await s.find_run("r", "ana")).value());
 
+    auto latest = (co_await s.latest_run("t", "")).value();
+    BOOST_REQUIRE(latest);
+    BOOST_TEST(latest->id == "r"sv);
+    BOOST_TEST(!(co_await s.latest_run("t", "ana")).value());
     std::vector<llm::message> const round{tool_round(), tool_results()};
     json::object tokens;
     tokens["tokens"] = 12;
@@ -215,6 +219,8 @@ asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
     BOOST_TEST(run->lease_holder.empty());
     auto twice = co_await s.finish_run("r", "replica-a", threads::run_status::failed, nullptr);
     BOOST_TEST(!twice);
+    (co_await s.start_run(run_of("r-next", "t", "replica-a"))).value(); // the thread is free again
+    BOOST_TEST((co_await s.latest_run("t", "")).value()->id == "r-next"sv);
 
     // Deleting the thread takes its runs and journals.
     BOOST_TEST((co_await s.delete_thread("t", "")).value());
@@ -224,8 +230,15 @@ asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
 asio::awaitable<void> the_journal_has_no_gap_and_no_repeat(threads::thread_store& s)
 {
     (co_await s.create_thread(thread("t"))).value();
+    (co_await s.create_thread(thread("t2"))).value();
     (co_await s.start_run(run_of("r1", "t", "a"))).value();
-    (co_await s.start_run(run_of("r2", "t", "a"))).value();
+    // One run at a time on a thread.
+    auto busy = co_await s.start_run(run_of("r2", "t", "a"));
+    BOOST_REQUIRE(!busy);
+    BOOST_TEST(busy.error().code == make_error_code(threads::errc::thread_busy));
+    BOOST_TEST(!(co_await s.find_run("r2", "")).value());
+    BOOST_TEST((co_await s.load_items("t")).value().size() == 1u); // its message was not added
+    (co_await s.start_run(run_of("r2", "t2", "a"))).value();
 
     std::vector<threads::run_events> batch{events("r1", 1, 3), events("r2", 1, 1)};
     BOOST_TEST((co_await s.append_events("a", batch)).value().empty());
@@ -283,8 +296,9 @@ asio::awaitable<void> readers_wake_when_events_commit(threads::thread_store& s)
 asio::awaitable<void> an_expired_lease_is_taken_over_once(threads::thread_store& s)
 {
     (co_await s.create_thread(thread("t"))).value();
+    (co_await s.create_thread(thread("t2"))).value();
     (co_await s.start_run(run_of("dies", "t", "a", std::chrono::milliseconds(200)))).value();
-    (co_await s.start_run(run_of("lives", "t", "a", std::chrono::milliseconds(200)))).value();
+    (co_await s.start_run(run_of("lives", "t2", "a", std::chrono::milliseconds(200)))).value();
     BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(30))).value());
 
     // "a" keeps one of its runs alive; the other expires.
@@ -376,11 +390,13 @@ asio::awaitable<void> retention_removes_old_threads(threads::thread_store& s)
 asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
 {
     using namespace asio::experimental::awaitable_operators;
-    (co_await s.create_thread(thread("t"))).value();
     constexpr int runs = 8;
     constexpr int per_run = 40;
     for(int r = 0; r < runs; ++r)
-        (co_await s.start_run(run_of("r" + std::to_string(r), "t", "a"))).value();
+    {
+        (co_await s.create_thread(thread("t" + std::to_string(r)))).value();
+        (co_await s.start_run(run_of("r" + std::to_string(r), "t" + std::to_string(r), "a"))).value();
+    }
     auto writer = [&](int r) -> asio::awaitable<void> {
         for(int id = 1; id <= per_run; ++id)
         {

@@ -74,6 +74,8 @@ public:
     asio::awaitable<threads::result<void>> start_run(threads::new_run const& run) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> find_run(std::string_view id,
         std::string_view owner) override;
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> latest_run(std::string_view thread_id,
+        std::string_view owner) override;
     asio::awaitable<threads::result<void>> checkpoint(std::string_view run_id, std::string_view holder,
         std::span<llm::message const> messages, unsigned rounds, json::value const& state) override;
     asio::awaitable<threads::result<std::vector<std::string>>> append_events(std::string_view holder,

@@ -542,6 +542,18 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(thre
             if(auto b = tx.begun(); !b)
                 return b.error();
             auto const now = detail::millis(threads::now());
+            {
+                auto busy = detail::prepare(c,
+                    "SELECT 1 FROM agentio_runs WHERE thread_id = ? AND status IN ('running', 'waiting') LIMIT 1",
+                    run.thread_id);
+                if(!busy)
+                    return detail::failure(c, busy.error());
+                auto row = busy->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(*row)
+                    return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
+            }
             auto r = detail::run(c,
                 "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
                 "updated_at) VALUES(?, ?, ?, 'running', ?, ?, ?, ?)",
@@ -563,6 +575,22 @@ thread_store::find_run(std::string_view id, std::string_view owner)
             auto s = detail::prepare(c,
                 std::string("SELECT ") + detail::run_columns + " FROM agentio_runs WHERE id = ? AND owner = ?", id,
                 owner);
+            if(!s)
+                return detail::failure(c, s.error());
+            return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::latest_run(
+    std::string_view thread_id, std::string_view owner)
+{
+    return readers_.async_run(
+        [thread_id, owner](connection& c) -> threads::result<std::optional<threads::run_info>> {
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::run_columns +
+                    " FROM agentio_runs WHERE thread_id = ? AND owner = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                thread_id, owner);
             if(!s)
                 return detail::failure(c, s.error());
             return detail::one_run(c, *s);

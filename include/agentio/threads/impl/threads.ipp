@@ -35,6 +35,7 @@ public:
         case errc::not_found: return "no such thread or run";
         case errc::corrupt_data: return "stored data is not what this library writes";
         case errc::schema_too_new: return "the database schema is newer than this program";
+        case errc::thread_busy: return "the thread has a run in progress";
         }
         return "unknown thread store error";
     }
