@@ -108,15 +108,23 @@ inline std::string raw(tcp::endpoint ep, std::string const& bytes, bool half_clo
 class event_stream
 {
 public:
-    explicit event_stream(tcp::endpoint ep, std::string const& target, http::fields const& extra = {}) : stream_(ioc_)
+    explicit event_stream(tcp::endpoint ep, std::string const& target, http::fields const& extra = {},
+        http::verb method = http::verb::get, std::string const& body = {})
+        : stream_(ioc_)
     {
         stream_.expires_after(std::chrono::seconds(30));
         stream_.connect(ep);
-        http::request<http::empty_body> req{http::verb::get, target, 11};
+        http::request<http::string_body> req{method, target, 11};
         req.set(http::field::host, "127.0.0.1");
         req.set(http::field::accept, "text/event-stream");
         for(auto const& f : extra)
             req.set(f.name_string(), f.value());
+        if(!body.empty())
+        {
+            req.set(http::field::content_type, "application/json");
+            req.body() = body;
+            req.prepare_payload();
+        }
         http::write(stream_, req);
         parser_.body_limit(boost::none);
         on_chunk_ = [this](std::uint64_t, std::string_view data, beast::error_code&) -> std::size_t {
@@ -144,6 +152,9 @@ public:
         events_.erase(events_.begin());
         return e;
     }
+
+    /// Whether the response has ended (after its last event was read).
+    bool finished() const noexcept { return parser_.is_done() && events_.empty(); }
 
     /// Leaves: closes the connection.
     void close()

@@ -86,6 +86,13 @@ struct run_manager_options
     /// How long a reader waits for a wake-up before looking at the journal
     /// anyway (a wake-up lost with a connection costs at most this).
     std::chrono::milliseconds reader_poll = std::chrono::seconds(2);
+    /** Called when a run of this process ends (for a log line): what the
+        agent did, why it was cancelled if it was ("cancelled", "detached",
+        "lease lost", "store failed", "server stopping"), and how long this
+        process ran it. */
+    std::function<void(run_context const&, agent::run_result const&, std::string_view cancel_reason,
+        std::chrono::milliseconds elapsed)>
+        on_end = {};
 };
 
 /// How a reader's stream ended.
@@ -390,6 +397,7 @@ private:
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
         unsigned rounds, std::optional<round_restart> restart)
     {
+        auto const began = std::chrono::steady_clock::now();
         json::object state;
         std::int64_t checkpoint_event = run->next_id - 1;
         bool store_failed = false;
@@ -460,6 +468,9 @@ private:
             }
         }
         run->grace.cancel();
+        if(options_.on_end)
+            options_.on_end(run_context{run->id, run->thread_id}, result, cancel_reason.value_or(""),
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began));
         std::lock_guard lock(mutex_);
         runs_.erase(run->id);
     }

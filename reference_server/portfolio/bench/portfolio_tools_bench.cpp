@@ -54,6 +54,7 @@ int main(int argc, char** argv)
     opt.threads = 1;
     opt.db_threads = 1;
     opt.charts.output_dir = (dir / "charts").string();
+    opt.chat.store = "sqlite:" + (dir / "agent.db").string();
     portfolio::portfolio_server server(opt);
     std::thread serving([&] { server.run(); });
 

@@ -843,6 +843,7 @@ BOOST_AUTO_TEST_CASE(head_through_the_server_is_headers_only)
         opt.db_threads = 1;
         opt.charts.output_dir = (tmp.dir / "charts").string();
         opt.web_dir = built ? tmp.dir / "web" : tmp.dir / "missing";
+        opt.chat.store = portfolio_test::shared_server::get().store_for("chart");
         portfolio::portfolio_server server(opt);
         BOOST_TEST(server.web_page_loaded() == built);
         std::thread runner([&] { server.run(); });

@@ -6,8 +6,7 @@
 // the HTTP client, orchestrator, SSE writer) against the fake LLM, both on
 // 127.0.0.1. The tool results come from the generated database, and the
 // answers are checked against SQL on the same file.
-#include "portfolio_fixture.hpp"
-#include "test_http.hpp"
+#include "chat_fixture.hpp"
 
 #include <agentio/sse/parser.hpp>
 #include <agentio/testing/fake_llm.hpp>
@@ -28,122 +27,7 @@ namespace json = boost::json;
 using portfolio_test::shared_server;
 using portfolio_test::sql_count;
 
-namespace {
-
-// A fake LLM on its own thread.
-struct fake_provider
-{
-    asio::io_context ioc;
-    agentio::testing::fake_llm fake{ioc.get_executor()};
-    std::thread runner;
-
-    fake_provider()
-    {
-        fake.load_scenarios(AGENTIO_SCENARIOS);
-        fake.start().value();
-        runner = std::thread([this] { ioc.run(); });
-    }
-    ~fake_provider()
-    {
-        ioc.stop();
-        runner.join();
-    }
-};
-
-// A server on the shared database with the agent pointed at the fake.
-struct chat_server
-{
-    std::unique_ptr<portfolio::portfolio_server> server;
-    std::thread runner;
-
-    explicit chat_server(portfolio::agent::chat_settings chat)
-    {
-        portfolio::server_options opt;
-        opt.db_path = shared_server::get().db_path;
-        opt.port = 0;
-        opt.threads = 2;
-        opt.db_threads = 2;
-        opt.chat = std::move(chat);
-        opt.charts.output_dir = (shared_server::get().dir / "charts").string();
-        server = std::make_unique<portfolio::portfolio_server>(opt);
-        runner = std::thread([this] { server->run(); });
-    }
-    ~chat_server()
-    {
-        server->stop();
-        runner.join();
-    }
-    asio::ip::tcp::endpoint endpoint() const { return server->endpoint(); }
-};
-
-// A scenario whose every attempt is answered 529 (overloaded).
-void add_always_overloaded(fake_provider& f, std::string name)
-{
-    agentio::testing::scripted_response busy;
-    busy.text = "Hola.";
-    agentio::testing::fault overload;
-    overload.kind = agentio::testing::fault_kind::http_error;
-    overload.status = 529;
-    busy.faults.push_back(overload);
-    agentio::testing::scenario sc;
-    sc.name = std::move(name);
-    sc.turns.push_back({busy});
-    f.fake.add_scenario(sc);
-}
-
-portfolio::agent::chat_settings anthropic_at(fake_provider const& f, std::string model)
-{
-    portfolio::agent::chat_settings s;
-    s.provider = portfolio::agent::provider_kind::anthropic;
-    s.anthropic_api_key = "clave-de-prueba";
-    s.anthropic_base_url = f.fake.anthropic_base_url();
-    s.model = std::move(model);
-    return s;
-}
-
-struct sse_reply
-{
-    test_http::reply http;
-    std::vector<agentio::sse::event> events;
-
-    std::string names() const
-    {
-        std::string out;
-        for(auto const& e : events)
-        {
-            if(e.type == "chunk" && !out.empty() && out.ends_with("chunk "))
-                continue; // a run of chunks counts once
-            out += e.type + " ";
-        }
-        return out;
-    }
-    json::value data(std::size_t i) const { return json::parse(events.at(i).data); }
-    std::string text() const
-    {
-        std::string out;
-        for(auto const& e : events)
-            if(e.type == "chunk")
-                out += json::parse(e.data).at("content").as_string();
-        return out;
-    }
-};
-
-sse_reply chat(asio::ip::tcp::endpoint ep, std::string const& body)
-{
-    sse_reply r{test_http::post(ep, "/api/v1/agent/chat", body), {}};
-    agentio::sse::parser p;
-    p.feed(r.http.body, [&](agentio::sse::event const& e) { r.events.push_back(e); });
-    BOOST_TEST((p.finish() == agentio::sse::end_state::clean));
-    return r;
-}
-
-std::string ask(std::string const& question)
-{
-    return json::serialize(json::object{
-        {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
-}
-
-} // namespace
+using namespace portfolio_test;
 
 BOOST_AUTO_TEST_SUITE(chat_endpoint)
 
@@ -190,7 +74,16 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST(tool.at("iteration") == 1);
     // The wire form: JSON spaced as Python's json.dumps writes it.
     BOOST_TEST(r.events.back().type == "done");
-    BOOST_TEST(r.events.back().data == R"({"status": "completed"})");
+    auto const thread_id = r.http.headers["x-thread-id"];
+    auto const run_id = r.http.headers["x-run-id"];
+    BOOST_TEST(portfolio::agent::is_valid_id(thread_id));
+    BOOST_TEST(portfolio::agent::is_valid_id(run_id));
+    BOOST_TEST(r.events.back().data ==
+        R"({"status": "completed", "thread_id": ")" + std::string(thread_id) + R"(", "run_id": ")" +
+            std::string(run_id) + R"("})");
+    // Every event carries its journal id, from 1, in order.
+    for(std::size_t i = 0; i < r.events.size(); ++i)
+        BOOST_TEST(r.events[i].last_event_id == std::to_string(i + 1));
     BOOST_TEST(r.events.front().data.starts_with(R"({"content": ")"));
 
     // The model's answer echoes the tool result (the fake's fallback answer):
@@ -464,19 +357,21 @@ BOOST_AUTO_TEST_CASE(each_run_ends_in_one_log_line)
     r.tools = {{"contar_iniciativas", {}, false}, {"generar_grafico", {}, false}};
     r.usage.input_tokens = 5120;
     r.usage.output_tokens = 318;
-    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(1834), false) ==
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(1834), "") ==
         "chat: completada en 1834 ms · 2 rondas · 2 herramientas · tokens: 5120 de entrada, 318 de salida");
     r = {};
     r.status = run_result::outcome::cancelled;
     r.rounds = 1;
-    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(812), true) ==
-        "chat: cancelada tras 812 ms (el cliente cerró la conexión) · 1 ronda · 0 herramientas · tokens: 0 de entrada, 0 de salida");
-    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), false)
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(812), "detached") ==
+        "chat: cancelada tras 812 ms (nadie la leía) · 1 ronda · 0 herramientas · tokens: 0 de entrada, 0 de salida");
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(812), "cancelled")
+                   .starts_with("chat: cancelada tras 812 ms (el usuario la detuvo)"));
+    BOOST_TEST(portfolio::agent::describe_run(r, milliseconds(5), "server stopping")
                    .starts_with("chat: cancelada tras 5 ms (el servidor se detiene)"));
     r.status = run_result::outcome::failed;
     r.error_message = "El proveedor del modelo está saturado:\r\nvuelva a intentarlo";
     BOOST_TEST(
-        portfolio::agent::describe_run(r, milliseconds(40), false)
+        portfolio::agent::describe_run(r, milliseconds(40), "")
             .starts_with(
                 "chat: fallida tras 40 ms (El proveedor del modelo está saturado:  vuelva a intentarlo) · 1 ronda"));
 }
@@ -507,7 +402,7 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_refused_naming_the_field)
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola","extra":1}]})", 422) ==
         "messages[0].extra: campo desconocido (se admiten: role, content)");
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"stream":true})", 422) ==
-        "stream: campo desconocido (se admite: messages)");
+        "stream: campo desconocido (se admiten: messages, thread_id)");
     BOOST_TEST(detail(ask(std::string(40000, 'x')), 422) == "messages[0].content: como máximo 32768 caracteres");
     BOOST_TEST(detail("{no es json", 400).starts_with("JSON mal formado en el cuerpo de la petición (byte 1)"));
     auto const get = test_http::get(s.endpoint(), "/api/v1/agent/chat");

@@ -11,6 +11,7 @@
 
 #include <agentio/sqlite.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -38,6 +39,13 @@ struct shared_server
         return agentio::sqlite::connection::open(db_path, agentio::sqlite::open_mode::read_only).value();
     }
 
+    /// An AGENT_STORE of its own for a test server (a fresh SQLite file in the test's folder).
+    std::string store_for(std::string const& name)
+    {
+        static std::atomic<int> n{0};
+        return "sqlite:" + (dir / ("threads-" + name + "-" + std::to_string(++n) + ".db")).string();
+    }
+
 private:
     shared_server()
     {
@@ -51,6 +59,7 @@ private:
         opt.threads = 2;
         opt.db_threads = 2;
         opt.charts.output_dir = (dir / "charts").string();
+        opt.chat.store = store_for("shared");
         server = std::make_unique<portfolio::portfolio_server>(opt);
         runner = std::thread([this] { server->run(); });
     }

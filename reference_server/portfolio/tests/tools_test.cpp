@@ -464,6 +464,7 @@ BOOST_AUTO_TEST_CASE(more_groups_than_the_api_lists_keep_exact_totals)
     opt.db_threads = 1;
     opt.limits.max_limit = 5;
     opt.charts.output_dir = (shared_server::get().dir / "charts").string();
+    opt.chat.store = portfolio_test::shared_server::get().store_for("tools");
     portfolio::portfolio_server small(opt);
     std::thread serving([&] { small.run(); });
     {

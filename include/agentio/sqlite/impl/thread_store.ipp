@@ -582,8 +582,8 @@ thread_store::find_run(std::string_view id, std::string_view owner)
         asio::use_awaitable);
 }
 
-AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::latest_run(
-    std::string_view thread_id, std::string_view owner)
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::latest_run(std::string_view thread_id, std::string_view owner)
 {
     return readers_.async_run(
         [thread_id, owner](connection& c) -> threads::result<std::optional<threads::run_info>> {

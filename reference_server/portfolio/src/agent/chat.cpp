@@ -17,6 +17,15 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
+
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+
+#include <unistd.h>
+
+#include <charconv>
 #include <cstdio>
 #include <ctime>
 
@@ -34,49 +43,59 @@ std::string field(std::size_t index, std::string_view name)
     return "messages[" + std::to_string(index) + "]." + std::string(name);
 }
 
-// The SSE `data` of an agent event, in the chat protocol's exact shape and
-// field order (docs/agent.md), spaced as Python's json.dumps writes it.
-std::pair<std::string_view, std::string> to_sse(agentio::agent::event const& e)
+// What a run journals, in the chat protocol's exact shape and field order
+// (docs/agent.md), spaced as Python's json.dumps writes it. The journal id
+// becomes the SSE `id:` line.
+std::optional<agentio::threads::event_record> to_record(agentio::threads::run_event const& e,
+    agentio::threads::run_context const& run)
 {
     using agentio::json_layout;
-    auto text = [](json::value const& v) { return agentio::to_json_text(v, json_layout::spaced); };
-    struct visitor
-    {
-        decltype(text)& write;
-        std::pair<std::string_view, std::string> operator()(agentio::agent::text_delta const& d) const
-        {
-            return {"chunk", write(json::object{{"content", d.text}})};
-        }
-        std::pair<std::string_view, std::string> operator()(agentio::agent::round_end const&) const
-        {
-            return {"clear_streaming", "{}"};
-        }
-        std::pair<std::string_view, std::string> operator()(agentio::agent::tool_call const& c) const
-        {
-            json::object o;
-            o["tool"] = c.tool;
-            o["input_summary"] = c.input_summary;
-            o["input_raw"] = c.input_raw;
-            o["thinking"] = c.thinking;
-            o["result_summary"] = c.result_summary;
-            o["duration_ms"] = c.duration_ms;
-            o["iteration"] = c.iteration;
-            return {"tool_call", write(o)};
-        }
-        std::pair<std::string_view, std::string> operator()(agentio::agent::round_complete const&) const
-        {
-            return {}; // checkpoints are the server's, not the client's
-        }
-        std::pair<std::string_view, std::string> operator()(agentio::agent::done const&) const
-        {
-            return {"done", write(json::object{{"status", "completed"}})};
-        }
-        std::pair<std::string_view, std::string> operator()(agentio::agent::error const& err) const
-        {
-            return {"error", write(json::object{{"message", err.message}})};
-        }
+    auto record = [](char const* type, json::value const& data) {
+        return agentio::threads::event_record{0, type, agentio::to_json_text(data, json_layout::spaced)};
     };
-    return std::visit(visitor{text}, e);
+    auto finished = [&](char const* status) {
+        json::object o;
+        o["status"] = status;
+        o["thread_id"] = run.thread_id;
+        o["run_id"] = run.run_id;
+        return record("done", o);
+    };
+    if(auto const* restart = std::get_if<agentio::threads::round_restart>(&e))
+    {
+        json::object o;
+        o["iteration"] = restart->iteration;
+        o["discard_after"] = restart->discard_after;
+        return record("round_restart", o);
+    }
+    if(std::holds_alternative<agentio::threads::run_cancelled>(e))
+        return finished("cancelled");
+    auto const& ev = std::get<agentio::agent::event>(e);
+    if(auto const* d = std::get_if<agentio::agent::text_delta>(&ev))
+        return record("chunk", json::object{{"content", d->text}});
+    if(std::holds_alternative<agentio::agent::round_end>(ev))
+        return agentio::threads::event_record{0, "clear_streaming", "{}"};
+    if(auto const* c = std::get_if<agentio::agent::tool_call>(&ev))
+    {
+        json::object o;
+        o["tool"] = c->tool;
+        o["input_summary"] = c->input_summary;
+        o["input_raw"] = c->input_raw;
+        o["thinking"] = c->thinking;
+        o["result_summary"] = c->result_summary;
+        o["duration_ms"] = c->duration_ms;
+        o["iteration"] = c->iteration;
+        return record("tool_call", o);
+    }
+    if(std::holds_alternative<agentio::agent::done>(ev))
+        return finished("completed");
+    if(auto const* err = std::get_if<agentio::agent::error>(&ev))
+        return record("error", json::object{{"message", err->message}});
+    return std::nullopt; // round_complete: the checkpoint is the server's, not the client's
+}
+
+bool is_final_event(agentio::threads::event_record const& e)
+{
+    return e.type == "done" || e.type == "error";
 }
 
 } // namespace
@@ -86,6 +105,7 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
     parsed_chat out;
     auto fail = [&](unsigned status, std::string detail) {
         out.messages.clear();
+        out.thread_id.reset();
         out.status = status;
         out.detail = std::move(detail);
         return out;
@@ -97,8 +117,14 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
     if(!v.is_object())
         return fail(422, "El cuerpo debe ser un objeto JSON con el campo 'messages'");
     for(auto const& kv : v.get_object())
-        if(kv.key() != "messages")
-            return fail(422, std::string(kv.key()) + ": campo desconocido (se admite: messages)");
+        if(kv.key() != "messages" && kv.key() != "thread_id")
+            return fail(422, std::string(kv.key()) + ": campo desconocido (se admiten: messages, thread_id)");
+    if(auto const* thread = v.get_object().if_contains("thread_id"); thread && !thread->is_null())
+    {
+        if(!thread->is_string() || !is_valid_id(thread->get_string()))
+            return fail(400, "thread_id: identificador de conversación no válido");
+        out.thread_id = std::string(thread->get_string());
+    }
     auto const* list = v.get_object().if_contains("messages");
     if(!list)
         return fail(422, "messages: campo obligatorio");
@@ -144,7 +170,24 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
     }
     if(out.messages.back().role != llm::role::user)
         return fail(422, field(messages.size() - 1, "role") + ": el último mensaje debe ser del usuario");
+    if(out.thread_id && out.messages.size() != 1)
+        return fail(422,
+            "messages: con thread_id, solo el nuevo mensaje del usuario (la conversación ya está guardada)");
     return out;
+}
+
+bool is_valid_id(std::string_view id) noexcept
+{
+    if(id.size() != 36)
+        return false;
+    for(std::size_t i = 0; i < id.size(); ++i)
+    {
+        char const c = id[i];
+        bool const dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if(dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    }
+    return true;
 }
 
 std::string describe_provider_error(llm::error const& e, chat_settings const& settings)
@@ -181,7 +224,8 @@ std::string describe_provider_error(llm::error const& e, chat_settings const& se
     return e.message;
 }
 
-std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed, bool client_left)
+std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed,
+    std::string_view cancel_reason)
 {
     using outcome = agentio::agent::run_result::outcome;
     auto plural = [](std::size_t n, char const* one, char const* many) {
@@ -194,8 +238,17 @@ std::string describe_run(agentio::agent::run_result const& result, std::chrono::
     case outcome::completed: line += "completada en " + ms; break;
     case outcome::failed: line += "fallida tras " + ms + " (" + result.error_message + ")"; break;
     case outcome::cancelled:
-        line += "cancelada tras " + ms +
-            (client_left ? " (el cliente cerró la conexión)" : " (el servidor se detiene)");
+        line += "cancelada tras " + ms;
+        if(cancel_reason == "cancelled")
+            line += " (el usuario la detuvo)";
+        else if(cancel_reason == "detached")
+            line += " (nadie la leía)";
+        else if(cancel_reason == "lease lost")
+            line += " (otro proceso la continúa)";
+        else if(cancel_reason == "store failed")
+            line += " (fallo del almacén de conversaciones)";
+        else
+            line += " (el servidor se detiene)";
         break;
     }
     line += " · " + plural(result.rounds, "ronda", "rondas") + " · " +
@@ -236,17 +289,190 @@ agentio::http::client_options client_options(bool use_proxy)
     return o;
 }
 
+// This process as a lease holder: readable in the runs table, unique among replicas.
+std::string holder_name()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    auto const id = boost::uuids::to_string(boost::uuids::random_generator()());
+    return std::string(host) + ":" + std::to_string(::getpid()) + ":" + id.substr(0, 8);
+}
+
+// An owner is named by a digest of its key: the key itself is never stored.
+std::string owner_for_key(std::string_view key)
+{
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<unsigned char const*>(key.data()), key.size(), digest);
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out = "key:";
+    for(std::size_t i = 0; i < 12; ++i)
+    {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 15];
+    }
+    return out;
+}
+
+std::string iso_time(agentio::threads::timestamp t)
+{
+    auto const ms = t.time_since_epoch().count();
+    std::time_t const seconds = static_cast<std::time_t>(ms / 1000);
+    std::tm utc{};
+    ::gmtime_r(&seconds, &utc);
+    char buf[40];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+    char out[48];
+    std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms % 1000));
+    return out;
+}
+
+// A conversation's title: its first question, on one line, shortened.
+std::string title_of(std::vector<llm::message> const& messages)
+{
+    std::string text;
+    for(auto const& m : messages)
+        if(m.role == llm::role::user)
+        {
+            text = m.text();
+            break;
+        }
+    std::string out;
+    for(char c : text)
+    {
+        bool const space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+        if(space && (out.empty() || out.back() == ' '))
+            continue;
+        out += space ? ' ' : c;
+    }
+    while(!out.empty() && out.back() == ' ')
+        out.pop_back();
+    constexpr std::size_t max_bytes = 80;
+    if(out.size() > max_bytes)
+    {
+        out.resize(agentio::utf8_byte_prefix(out, max_bytes));
+        out += "…";
+    }
+    return out;
+}
+
+// A stored message as the page shows it: its text, the tools it called, the
+// results it carried.
+json::object message_view(agentio::threads::item const& item)
+{
+    json::object o;
+    o["seq"] = item.seq;
+    o["role"] = item.message.role == llm::role::user ? "user" : "assistant";
+    o["text"] = item.message.text();
+    json::array calls;
+    json::array results;
+    for(auto const& b : item.message.content)
+    {
+        if(auto const* call = std::get_if<llm::tool_use_block>(&b))
+            calls.push_back(json::object{{"id", call->id}, {"tool", call->name}, {"input", call->input}});
+        else if(auto const* r = std::get_if<llm::tool_result_block>(&b))
+        {
+            std::string text;
+            for(auto const& c : r->content)
+                if(auto const* t = std::get_if<llm::text_block>(&c))
+                    text += t->text;
+            results.push_back(json::object{{"tool_use_id", r->tool_use_id}, {"is_error", r->is_error}, {"text", text}});
+        }
+    }
+    if(!calls.empty())
+        o["tool_calls"] = std::move(calls);
+    if(!results.empty())
+        o["tool_results"] = std::move(results);
+    o["run_id"] = item.run_id;
+    return o;
+}
+
+json::object thread_view(agentio::threads::thread_info const& t)
+{
+    json::object o;
+    o["id"] = t.id;
+    o["title"] = t.title;
+    o["agent"] = t.agent;
+    o["created_at"] = iso_time(t.created_at);
+    o["updated_at"] = iso_time(t.updated_at);
+    return o;
+}
+
+bhttp::message_generator json_response(bhttp::status status, json::value const& body, agentio::http::request const& req)
+{
+    agentio::http::response res{status, req.version()};
+    res.set(bhttp::field::server, "agentio-portfolio");
+    res.set(bhttp::field::content_type, "application/json");
+    res.set(bhttp::field::cache_control, "no-store");
+    res.keep_alive(req.keep_alive());
+    res.body() = agentio::to_json_text(body);
+    res.prepare_payload();
+    return res;
+}
+
+bhttp::message_generator error_reply(bhttp::status status, std::string const& detail, agentio::http::request const& req)
+{
+    return portfolio::error_response(status, detail, req.version(), req.keep_alive());
+}
+
+bhttp::message_generator method_not_allowed(agentio::http::request const& req, char const* allowed)
+{
+    auto res = portfolio::error_response(bhttp::status::method_not_allowed,
+        std::string("Método no permitido; usa ") + allowed, req.version(), req.keep_alive());
+    res.set(bhttp::field::allow, allowed);
+    return res;
+}
+
+// The store failed: the answer says so without losing the request's meaning.
+bhttp::message_generator store_unavailable(agentio::threads::error const& e, agentio::http::request const& req)
+{
+    return error_reply(bhttp::status::service_unavailable,
+        "El almacén de conversaciones no está disponible (" + e.message + "); inténtelo de nuevo en unos momentos",
+        req);
+}
+
+// A query parameter's value as sent (the numbers asked for need no decoding), or nothing.
+std::optional<std::string> query_param(std::string_view target, std::string_view name)
+{
+    auto const q = target.find('?');
+    if(q == std::string_view::npos)
+        return std::nullopt;
+    std::string_view rest = target.substr(q + 1);
+    while(!rest.empty())
+    {
+        auto const amp = rest.find('&');
+        auto const pair = rest.substr(0, amp);
+        auto const eq = pair.find('=');
+        if(pair.substr(0, eq) == name)
+            return std::string(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    }
+    return std::nullopt;
+}
+
+// A non-negative event id, or nothing.
+std::optional<std::int64_t> parse_event_id(std::string_view text)
+{
+    std::int64_t v = 0;
+    auto const [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if(text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < 0)
+        return std::nullopt;
+    return v;
+}
+
 } // namespace
 
-chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, charts::chart_store* charts,
-    charts::render_options chart_options, chat_limits limits)
+chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, agentio::threads::thread_store& store,
+    charts::chart_store* charts, charts::render_options chart_options, chat_limits limits)
     : settings_(std::move(settings))
     , limits_(limits)
     , http_(std::make_unique<agentio::http::client>(ex, client_options(true)))
     , api_http_(std::make_unique<agentio::http::client>(ex, client_options(false)))
+    , store_(store)
 {
     tool_env_.charts = charts;
     tool_env_.chart_options = std::move(chart_options);
+    for(auto const& key : settings_.api_keys)
+        owners_.push_back(owner_for_key(key));
 }
 
 chat_service::~chat_service() = default;
@@ -294,62 +520,288 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
         provider_.emplace(llm::openai_provider(*http_, std::move(p)));
     }
     agent_.emplace(*provider_, std::move(tools), std::move(options));
+
+    agentio::threads::run_manager_options run_options;
+    run_options.holder = holder_name();
+    run_options.detach_grace = settings_.detach_grace;
+    run_options.on_end = [](agentio::threads::run_context const&, agentio::agent::run_result const& result,
+                             std::string_view cancel_reason, std::chrono::milliseconds elapsed) {
+        log_line(describe_run(result, elapsed, cancel_reason));
+    };
+    runs_ = std::make_unique<agentio::threads::run_manager<portfolio_agent>>(http_->get_executor(), store_, *agent_,
+        &to_record, &is_final_event, std::move(run_options));
+    runs_->start();
 }
+
+void chat_service::stop_runs()
+{
+    if(runs_)
+        runs_->stop();
+}
+
+std::optional<std::string> chat_service::owner_of(agentio::http::request const& req) const
+{
+    if(owners_.empty())
+        return std::string(); // one user: everything is theirs
+    std::string_view key;
+    if(auto const auth = req[bhttp::field::authorization]; auth.size() > 7 && auth.substr(0, 7) == "Bearer ")
+        key = auth.substr(7);
+    else
+        key = req["X-API-Key"];
+    if(key.empty())
+        return std::nullopt;
+    auto const owner = owner_for_key(key);
+    // Compared in constant time: how much of a digest matched says nothing useful anyway.
+    std::optional<std::string> found;
+    for(auto const& o : owners_)
+        if(o.size() == owner.size() && CRYPTO_memcmp(o.data(), owner.data(), o.size()) == 0)
+            found = o;
+    return found;
+}
+
+namespace {
+
+bhttp::message_generator unauthorized(agentio::http::request const& req)
+{
+    auto res = portfolio::error_response(bhttp::status::unauthorized,
+        "Falta una clave de API válida: envíela como 'Authorization: Bearer CLAVE'", req.version(), req.keep_alive());
+    res.set(bhttp::field::www_authenticate, "Bearer");
+    return res;
+}
+
+} // namespace
 
 asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(agentio::http::request&& req,
     agentio::http::any_stream& stream)
 {
     if(req.method() != bhttp::verb::post)
-    {
-        auto res = portfolio::error_response(bhttp::status::method_not_allowed, "Método no permitido; usa POST",
-            req.version(), req.keep_alive());
-        res.set(bhttp::field::allow, "POST");
-        co_return bhttp::message_generator(std::move(res));
-    }
+        co_return method_not_allowed(req, "POST");
+    auto const owner = owner_of(req);
+    if(!owner)
+        co_return unauthorized(req);
     auto parsed = parse_chat_request(req.body(), limits_);
     if(parsed.status != 0)
-        co_return bhttp::message_generator(portfolio::error_response(static_cast<bhttp::status>(parsed.status),
-            parsed.detail, req.version(), req.keep_alive()));
+        co_return error_reply(static_cast<bhttp::status>(parsed.status), parsed.detail, req);
     if(stopping_)
         co_return bhttp::message_generator(portfolio::error_response(bhttp::status::service_unavailable,
             "El servidor se está deteniendo; inténtelo de nuevo en unos momentos", req.version(), false));
-    if(auto reason = settings_.unavailable_reason(); reason || !agent_)
-        co_return bhttp::message_generator(portfolio::error_response(bhttp::status::service_unavailable,
-            reason ? *reason : "El asistente no está disponible", req.version(), req.keep_alive()));
+    if(auto reason = settings_.unavailable_reason(); reason || !runs_)
+        co_return error_reply(bhttp::status::service_unavailable, reason ? *reason : "El asistente no está disponible",
+            req);
 
+    std::string thread_id;
+    if(parsed.thread_id)
+    {
+        auto const found = co_await store_.find_thread(*parsed.thread_id, *owner);
+        if(!found)
+            co_return store_unavailable(found.error(), req);
+        if(!*found)
+            co_return error_reply(bhttp::status::not_found, "thread_id: la conversación no existe", req);
+        thread_id = *parsed.thread_id;
+    }
+    else
+    {
+        agentio::threads::thread_info const info{.id = boost::uuids::to_string(boost::uuids::random_generator()()),
+            .owner = *owner,
+            .agent = "portfolio",
+            .title = title_of(parsed.messages),
+            .created_at = {},
+            .updated_at = {},
+            .metadata = {}};
+        auto const created = co_await store_.create_thread(info);
+        if(!created)
+            co_return store_unavailable(created.error(), req);
+        thread_id = info.id;
+    }
+    auto const started = co_await runs_->start_run(thread_id, *owner, std::move(parsed.messages));
+    if(!started)
+    {
+        if(started.error().code == agentio::threads::errc::thread_busy)
+            co_return error_reply(bhttp::status::conflict,
+                "thread_id: la conversación tiene una respuesta en curso; espere a que termine o deténgala", req);
+        co_return store_unavailable(started.error(), req);
+    }
+    co_await stream_run(req, stream, thread_id, started->run_id, *owner, 0);
+    co_return std::nullopt;
+}
+
+asio::awaitable<void> chat_service::stream_run(agentio::http::request const& req, agentio::http::any_stream& stream,
+    std::string const& thread_id, std::string const& run_id, std::string const& owner, std::int64_t after)
+{
     struct counted
     {
         std::atomic<std::size_t>& n;
         explicit counted(std::atomic<std::size_t>& c) : n(c) { ++n; }
         ~counted() { --n; }
-    } count_this_chat(running_);
+    } count_this_stream(streaming_);
     agentio::sse::basic_writer writer(stream);
+    writer.headers().set("X-Thread-Id", thread_id);
+    writer.headers().set("X-Run-Id", run_id);
     if(auto ec = co_await writer.start(req.version()))
     {
         co_await writer.finish();
-        co_return std::nullopt;
+        co_return;
     }
-    auto sink = [&writer](agentio::agent::event const& e) -> asio::awaitable<bool> {
-        auto const [type, data] = to_sse(e);
-        if(type.empty())
-            co_return true;
-        auto const ec = co_await writer.send(type, data);
+    auto send = [&writer](agentio::threads::event_record const& e) -> asio::awaitable<bool> {
+        auto const ec = co_await writer.send(e.type, e.data, std::to_string(e.id));
         co_return !ec;
     };
-    auto conversation = std::move(parsed.messages);
-    auto const ex = co_await asio::this_coro::executor;
-    // The run stops when the client leaves: the writer's disconnect signal
-    // cancels it, which stops the model's stream and the running tools.
-    auto run = [&]() -> asio::awaitable<agentio::agent::run_result> { return agent_->run(conversation, sink); };
-    auto const started = std::chrono::steady_clock::now();
-    auto slot = writer.disconnect_slot();
-    auto token = asio::bind_cancellation_slot(slot, asio::use_awaitable);
-    auto const result = co_await asio::co_spawn(ex, run(), token);
-    log_line(describe_run(result,
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started),
-        writer.client_gone() && !stopping_)); // a shutdown's forced close looks like the client leaving
+    // A client that leaves stops its reading at once (the writer's disconnect
+    // signal); the run goes on for AGENT_DETACH_GRACE, waiting for a reattach.
+    agentio::threads::error failure;
+    auto end = agentio::threads::stream_end::reader_gone;
+    try
+    {
+        auto const ex = co_await asio::this_coro::executor;
+        end = co_await asio::co_spawn(ex, runs_->stream(run_id, owner, after, send, &failure),
+            asio::bind_cancellation_slot(writer.disconnect_slot(), asio::use_awaitable));
+    }
+    catch(boost::system::system_error const&)
+    {
+    }
+    if(end == agentio::threads::stream_end::store_failed)
+    {
+        json::object o;
+        o["message"] = "No se pudo leer la respuesta guardada: el almacén de conversaciones falló (" + failure.message +
+            ")";
+        co_await writer.send("error", agentio::to_json_text(o, agentio::json_layout::spaced));
+    }
     co_await writer.finish();
-    co_return std::nullopt;
+}
+
+asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_run(agentio::http::request&& req,
+    agentio::http::any_stream& stream, std::string_view run_id, std::string_view action)
+{
+    bool const events = action == "events";
+    if(!events && action != "cancel")
+        co_return error_reply(bhttp::status::not_found, "Ruta no encontrada: " + std::string(req.target()), req);
+    if(events && req.method() != bhttp::verb::get)
+        co_return method_not_allowed(req, "GET");
+    if(!events && req.method() != bhttp::verb::post)
+        co_return method_not_allowed(req, "POST");
+    auto const owner = owner_of(req);
+    if(!owner)
+        co_return unauthorized(req);
+    if(!is_valid_id(run_id))
+        co_return error_reply(bhttp::status::bad_request, "run_id: identificador de ejecución no válido", req);
+    if(!runs_)
+        co_return error_reply(bhttp::status::service_unavailable, "El asistente no está disponible", req);
+
+    std::int64_t after = 0;
+    if(events)
+    {
+        // Last-Event-ID is what a browser's EventSource sends on reconnection; ?after= is for the rest.
+        if(auto const last = req["Last-Event-ID"]; !last.empty())
+        {
+            auto const id = parse_event_id(last);
+            if(!id)
+                co_return error_reply(bhttp::status::bad_request,
+                    "Last-Event-ID: se esperaba el número de un evento, recibido '" + std::string(last) + "'", req);
+            after = *id;
+        }
+        else if(auto const q = query_param(req.target(), "after"))
+        {
+            auto const id = parse_event_id(*q);
+            if(!id)
+                co_return error_reply(bhttp::status::bad_request,
+                    "after: se esperaba el número de un evento, recibido '" + *q + "'", req);
+            after = *id;
+        }
+    }
+    auto const run = co_await store_.find_run(run_id, *owner);
+    if(!run)
+        co_return store_unavailable(run.error(), req);
+    if(!*run) // unknown, or another owner's: the same answer
+        co_return error_reply(bhttp::status::not_found, "run_id: la ejecución no existe", req);
+    if(events)
+    {
+        co_await stream_run(req, stream, (*run)->thread_id, (*run)->id, *owner, after);
+        co_return std::nullopt;
+    }
+    if(agentio::threads::is_final((*run)->status))
+        co_return error_reply(bhttp::status::conflict, "La ejecución ya terminó", req);
+    auto const cancelled = co_await runs_->cancel(std::string(run_id), *owner);
+    if(!cancelled)
+        co_return store_unavailable(cancelled.error(), req);
+    if(!*cancelled)
+        co_return error_reply(bhttp::status::conflict, "La ejecución ya terminó", req);
+    json::object o;
+    o["run_id"] = run_id;
+    o["status"] = "cancelling";
+    co_return json_response(bhttp::status::accepted, o, req);
+}
+
+asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_threads(agentio::http::request&& req,
+    std::string_view thread_id)
+{
+    auto const owner = owner_of(req);
+    if(!owner)
+        co_return unauthorized(req);
+    if(thread_id.empty())
+    {
+        if(req.method() != bhttp::verb::get)
+            co_return method_not_allowed(req, "GET");
+        std::size_t limit = 50;
+        if(auto const q = query_param(req.target(), "limit"))
+        {
+            auto const n = parse_event_id(*q);
+            if(!n || *n < 1 || *n > 200)
+                co_return error_reply(bhttp::status::unprocessable_entity,
+                    "limit: se esperaba un número entre 1 y 200, recibido '" + *q + "'", req);
+            limit = static_cast<std::size_t>(*n);
+        }
+        auto const list = co_await store_.list_threads(*owner, limit);
+        if(!list)
+            co_return store_unavailable(list.error(), req);
+        json::array out;
+        for(auto const& t : *list)
+            out.push_back(thread_view(t));
+        co_return json_response(bhttp::status::ok, json::object{{"threads", std::move(out)}}, req);
+    }
+    if(req.method() != bhttp::verb::get && req.method() != bhttp::verb::delete_)
+        co_return method_not_allowed(req, "GET, DELETE");
+    if(!is_valid_id(thread_id))
+        co_return error_reply(bhttp::status::bad_request, "thread_id: identificador de conversación no válido", req);
+    auto const found = co_await store_.find_thread(thread_id, *owner);
+    if(!found)
+        co_return store_unavailable(found.error(), req);
+    if(!*found) // unknown, or another owner's: the same answer
+        co_return error_reply(bhttp::status::not_found, "thread_id: la conversación no existe", req);
+    auto const latest = co_await store_.latest_run(thread_id, *owner);
+    if(!latest)
+        co_return store_unavailable(latest.error(), req);
+    if(req.method() == bhttp::verb::delete_)
+    {
+        // A run still writing is stopped first; the deletion fences off whatever it would write next.
+        if(*latest && !agentio::threads::is_final((*latest)->status) && runs_)
+            co_await runs_->cancel((*latest)->id, *owner);
+        auto const deleted = co_await store_.delete_thread(thread_id, *owner);
+        if(!deleted)
+            co_return store_unavailable(deleted.error(), req);
+        agentio::http::response res{bhttp::status::no_content, req.version()};
+        res.set(bhttp::field::server, "agentio-portfolio");
+        res.keep_alive(req.keep_alive());
+        co_return bhttp::message_generator(std::move(res));
+    }
+    auto const items = co_await store_.load_items(thread_id);
+    if(!items)
+        co_return store_unavailable(items.error(), req);
+    auto view = thread_view(**found);
+    json::array messages;
+    for(auto const& item : *items)
+        messages.push_back(message_view(item));
+    view["messages"] = std::move(messages);
+    if(*latest)
+    {
+        json::object run;
+        run["run_id"] = (*latest)->id;
+        run["status"] = agentio::threads::to_string((*latest)->status);
+        run["last_event_id"] = (*latest)->last_event_id;
+        view["run"] = std::move(run);
+    }
+    else
+        view["run"] = nullptr;
+    co_return json_response(bhttp::status::ok, view, req);
 }
 
 } // namespace portfolio::agent

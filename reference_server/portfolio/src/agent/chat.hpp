@@ -4,7 +4,10 @@
 
 // POST /api/v1/agent/chat (docs/agent.md): a conversation in, the agent's
 // answer out as Server-Sent Events — `chunk`, `clear_streaming`, `tool_call`,
-// `done`, `error` — while the orchestrator runs the model and the tools.
+// `done`, `error`, `round_restart` — while the orchestrator runs the model and
+// the tools. Conversations are stored threads and runs outlive their client:
+// GET /api/v1/agent/runs/{id}/events reattaches, POST .../cancel stops, and
+// /api/v1/threads lists, shows and deletes conversations.
 #pragma once
 
 #include "agent/api_client.hpp"
@@ -19,6 +22,8 @@
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
+#include <agentio/threads.hpp>
+#include <agentio/threads/run_manager.hpp>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -44,9 +49,13 @@ struct chat_limits
 struct parsed_chat
 {
     std::vector<agentio::llm::message> messages;
-    unsigned status = 0; // 0: valid
+    std::optional<std::string> thread_id; // continue this stored thread
+    unsigned status = 0;                  // 0: valid
     std::string detail;
 };
+
+/// Whether `id` is a thread or run id as this server makes them (a UUID, lower-case).
+bool is_valid_id(std::string_view id) noexcept;
 
 /// Validates a request body (exposed for tests).
 parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits);
@@ -55,15 +64,18 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
 std::string describe_provider_error(agentio::llm::error const& e, chat_settings const& settings);
 
 /// The server log's line for a finished chat: outcome (and why a run was
-/// cancelled), time, rounds, tool calls and tokens (exposed for tests).
-std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed, bool client_left);
+/// cancelled: `cancel_reason` as the run manager says it), time, rounds,
+/// tool calls and tokens (exposed for tests).
+std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed,
+    std::string_view cancel_reason);
 
 class chat_service
 {
 public:
     /// @param charts where generar_grafico saves charts (null: no charts); outlives the service
-    chat_service(boost::asio::any_io_executor ex, chat_settings settings, charts::chart_store* charts = nullptr,
-        charts::render_options chart_options = {}, chat_limits limits = {});
+    /// @param store where threads and runs are kept; outlives the service
+    chat_service(boost::asio::any_io_executor ex, chat_settings settings, agentio::threads::thread_store& store,
+        charts::chart_store* charts = nullptr, charts::render_options chart_options = {}, chat_limits limits = {});
     ~chat_service();
 
     /// Builds the provider, the tools and the orchestrator. The tools call
@@ -71,9 +83,18 @@ public:
     /// over https verified with `self_tls` when it is set (the server serves TLS).
     void start(boost::asio::ip::tcp::endpoint self, std::shared_ptr<boost::asio::ssl::context> self_tls = {});
 
-    /// The streaming handler of the endpoint.
-    boost::asio::awaitable<std::optional<boost::beast::http::message_generator>> handle(agentio::http::request&& req,
-        agentio::http::any_stream& stream);
+    using reply = boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>;
+
+    /// POST /api/v1/agent/chat: starts a run and streams it.
+    reply handle(agentio::http::request&& req, agentio::http::any_stream& stream);
+
+    /// /api/v1/agent/runs/{run_id}/{action}: `events` (GET, the stream from
+    /// Last-Event-ID or ?after=N), `cancel` (POST).
+    reply handle_run(agentio::http::request&& req, agentio::http::any_stream& stream, std::string_view run_id,
+        std::string_view action);
+
+    /// /api/v1/threads (GET) and /api/v1/threads/{id} (GET, DELETE).
+    reply handle_threads(agentio::http::request&& req, std::string_view thread_id);
 
     chat_settings const& settings() const noexcept { return settings_; }
 
@@ -81,11 +102,22 @@ public:
     /// already running go on. Safe from any thread.
     void stop_accepting() noexcept { stopping_ = true; }
 
-    /// Chats running right now.
-    std::size_t running() const noexcept { return running_.load(); }
+    /// Runs of this process and streams open right now.
+    std::size_t running() const noexcept { return streaming_.load() + (runs_ ? runs_->running() : 0); }
+
+    /// Stops the runs of this process; their leases let another process (or
+    /// this server, restarted) resume them.
+    void stop_runs();
 
 private:
     using portfolio_agent = agentio::agent::orchestrator<agentio::llm::any_provider, portfolio_tools>;
+
+    /// Who asks: the owner of threads and runs ("" without AGENT_API_KEYS), or nothing when the key is wrong.
+    std::optional<std::string> owner_of(agentio::http::request const& req) const;
+
+    /// Streams a run's events after `after` as the response.
+    boost::asio::awaitable<void> stream_run(agentio::http::request const& req, agentio::http::any_stream& stream,
+        std::string const& thread_id, std::string const& run_id, std::string const& owner, std::int64_t after);
 
     chat_settings settings_;
     chat_limits limits_;
@@ -95,8 +127,11 @@ private:
     tool_environment tool_env_;
     std::optional<agentio::llm::any_provider> provider_; // AGENT_PROVIDER's
     std::optional<portfolio_agent> agent_;
+    agentio::threads::thread_store& store_;
+    std::unique_ptr<agentio::threads::run_manager<portfolio_agent>> runs_;
+    std::vector<std::string> owners_; // per AGENT_API_KEYS key, its owner id
     std::atomic<bool> stopping_{false};
-    std::atomic<std::size_t> running_{0};
+    std::atomic<std::size_t> streaming_{0};
 };
 
 } // namespace portfolio::agent

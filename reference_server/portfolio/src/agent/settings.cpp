@@ -60,9 +60,38 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
     s.model = env("AGENT_MODEL").value_or("");
     s.api_base_url = env("AGENT_API_BASE_URL").value_or("");
     std::string error;
+    unsigned grace = static_cast<unsigned>(s.detach_grace.count());
     if(!read_number("AGENT_MAX_TOKENS", s.max_tokens, 1u, 200000u, error) ||
-        !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error))
+        !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error) ||
+        !read_number("AGENT_DETACH_GRACE", grace, 0u, 86400u, error))
         return error;
+    s.detach_grace = std::chrono::seconds(grace);
+    if(auto store = env("AGENT_STORE"))
+    {
+        if(!store->starts_with("sqlite:") && !store->starts_with("postgresql://") && !store->starts_with("postgres://"))
+            return "AGENT_STORE: se esperaba 'sqlite:RUTA' o una URI 'postgresql://...', recibido '" + *store + "'";
+        if(*store == "sqlite:")
+            return std::string("AGENT_STORE: falta la ruta del fichero tras 'sqlite:'");
+        s.store = *store;
+    }
+    if(auto keys = env("AGENT_API_KEYS"))
+    {
+        std::string_view rest = *keys;
+        while(!rest.empty())
+        {
+            auto const comma = rest.find(',');
+            auto key = rest.substr(0, comma);
+            while(!key.empty() && key.front() == ' ')
+                key.remove_prefix(1);
+            while(!key.empty() && key.back() == ' ')
+                key.remove_suffix(1);
+            if(!key.empty())
+                s.api_keys.emplace_back(key);
+            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        }
+        if(s.api_keys.empty())
+            return std::string("AGENT_API_KEYS: ninguna clave (se esperaban claves separadas por comas)");
+    }
     if(auto t = env("AGENT_TEMPERATURE"))
     {
         double v = 0;

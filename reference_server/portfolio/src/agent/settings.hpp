@@ -8,7 +8,9 @@
 
 #include <boost/system/result.hpp>
 
+#include <chrono>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace portfolio::agent {
@@ -32,6 +34,9 @@ struct chat_settings
     double temperature = 0.3;                                     // AGENT_TEMPERATURE
     unsigned max_tool_rounds = 10;                                // AGENT_MAX_TOOL_ROUNDS
     std::string api_base_url;                                     // AGENT_API_BASE_URL; empty: this server
+    std::string store = "sqlite:data/agent.db";                   // AGENT_STORE: sqlite:PATH or postgresql://...
+    std::chrono::seconds detach_grace{30};                        // AGENT_DETACH_GRACE: a run nobody reads lives on
+    std::vector<std::string> api_keys;                            // AGENT_API_KEYS: comma-separated; empty: one user
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<chat_settings, std::string> from_environment();

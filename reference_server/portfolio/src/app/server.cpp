@@ -6,6 +6,8 @@
 
 #include "app/error_body.hpp"
 
+#include <agentio/sqlite/thread_store.hpp>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -18,6 +20,25 @@
 #include <stdexcept>
 
 namespace portfolio {
+
+namespace {
+
+// AGENT_STORE: "sqlite:PATH" or a PostgreSQL URI. A store that cannot be
+// opened stops the server at start, naming the variable.
+std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string const& spec)
+{
+    if(spec.starts_with("sqlite:"))
+    {
+        auto store = agentio::sqlite::thread_store::open(spec.substr(7));
+        if(!store)
+            throw std::runtime_error("AGENT_STORE: no se puede abrir '" + spec + "': " + store.error().message + " (" +
+                store.error().code.message() + ")");
+        return std::move(*store);
+    }
+    throw std::runtime_error("AGENT_STORE: PostgreSQL aún no está disponible en este servidor ('" + spec + "')");
+}
+
+} // namespace
 
 portfolio_server::portfolio_server(server_options options)
     : options_(std::move(options))
@@ -40,6 +61,7 @@ portfolio_server::portfolio_server(server_options options)
         std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
+    store_ = open_thread_store(options_.chat.store);
     auto const& cs = options_.charts;
     std::chrono::seconds const chart_max_age = std::chrono::hours(cs.max_age_hours);
     try
@@ -55,7 +77,7 @@ portfolio_server::portfolio_server(server_options options)
     render.width_in = cs.width_in;
     render.height_in = cs.height_in;
     render.max_categories = cs.max_categories;
-    chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, charts_.get(), render);
+    chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, *store_, charts_.get(), render);
     web_ = std::make_shared<agentio::http::static_files const>(load_web_page(options_.web_dir));
     options_.http.error_body = write_detail;
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
@@ -100,6 +122,7 @@ portfolio_server::portfolio_server(server_options options)
 portfolio_server::~portfolio_server()
 {
     stop();
+    chat_->stop_runs(); // while the io_context's services still run: the runs' queues and timers use them
     // Connections' coroutines die with the io_context, before the pool they may wait on.
     http_.reset();
 }
@@ -131,6 +154,17 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
     routes_.any("/api/v1/agent/chat",
         [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
             return p->chat->handle(std::move(req), stream);
+        });
+    routes_.any("/api/v1/agent/runs/{run_id}/{action}",
+        [p](request&& req, route_params const& params, agentio::http::any_stream& stream) -> reply {
+            return p->chat->handle_run(std::move(req), stream, params["run_id"], params["action"]);
+        });
+    routes_.any("/api/v1/threads", [p](request&& req, route_params const&, agentio::http::any_stream&) -> reply {
+        return p->chat->handle_threads(std::move(req), {});
+    });
+    routes_.any("/api/v1/threads/{thread_id}",
+        [p](request&& req, route_params const& params, agentio::http::any_stream&) -> reply {
+            return p->chat->handle_threads(std::move(req), params["thread_id"]);
         });
     routes_.any("/api/v1/charts/{file...}",
         [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
@@ -202,6 +236,7 @@ void portfolio_server::shutdown()
                 tick.expires_after(std::chrono::milliseconds(20));
                 co_await tick.async_wait(boost::asio::use_awaitable);
             }
+            chat_->stop_runs(); // what is left resumes from its checkpoint after a restart
             auto const left = until - std::chrono::steady_clock::now();
             http_->shutdown(std::max<std::chrono::steady_clock::duration>(left, std::chrono::seconds(0)),
                 [this] { ioc_.stop(); });

@@ -107,6 +107,7 @@ private:
     server_options options_;
     boost::asio::io_context ioc_;
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
+    std::unique_ptr<agentio::threads::thread_store> store_; // AGENT_STORE: threads and runs
     std::unique_ptr<charts::chart_store> charts_;
     std::shared_ptr<agent::chat_service> chat_;
     std::shared_ptr<agentio::http::static_files const> web_;

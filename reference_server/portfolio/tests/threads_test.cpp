@@ -1,0 +1,304 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// Conversations that last, end to end on 127.0.0.1: the real server with its
+// SQLite thread store, the agent against the fake LLM. A thread continued by
+// id, the threads API, a stream resumed after the client left (by
+// Last-Event-ID and ?after=), cancellation, owners under AGENT_API_KEYS, and
+// the answers to bad or foreign ids.
+#include "chat_fixture.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace portfolio_test;
+namespace http = boost::beast::http;
+
+namespace {
+
+std::string follow_up(std::string const& thread_id, std::string const& question)
+{
+    return json::serialize(json::object{{"thread_id", thread_id},
+        {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+}
+
+http::fields with(std::initializer_list<std::pair<std::string, std::string>> fields)
+{
+    http::fields out;
+    for(auto const& [name, value] : fields)
+        out.set(name, value);
+    return out;
+}
+
+test_http::reply get(asio::ip::tcp::endpoint ep, std::string const& target, http::fields const& extra = {})
+{
+    return test_http::request(ep, http::verb::get, target, {}, "application/json", extra);
+}
+
+// The rest of a stream, after the events already read.
+std::vector<agentio::sse::event> drain(test_http::event_stream& s)
+{
+    std::vector<agentio::sse::event> out;
+    while(!s.finished())
+    {
+        try
+        {
+            out.push_back(s.next());
+        }
+        catch(std::runtime_error const&)
+        {
+            break;
+        }
+    }
+    return out;
+}
+
+std::string text_of(std::vector<agentio::sse::event> const& events)
+{
+    std::string out;
+    for(auto const& e : events)
+        if(e.type == "chunk")
+            out += json::parse(e.data).at("content").as_string();
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(threads_api)
+
+BOOST_AUTO_TEST_CASE(a_thread_is_continued_by_its_id)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    auto const first = chat(s.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
+    BOOST_TEST(first.names() == "chunk clear_streaming tool_call chunk done ");
+    std::string const thread_id(first.http.headers["x-thread-id"]);
+
+    // The follow-up sends only the new question: the server prepends the thread,
+    // tool calls and results included, so the model sees what it did.
+    auto const second = chat(s.endpoint(), follow_up(thread_id, "¿Y cuántas planificadas?"));
+    BOOST_TEST(second.http.status == 200u);
+    BOOST_TEST(second.http.headers["x-thread-id"] == thread_id);
+    BOOST_TEST(second.http.headers["x-run-id"] != first.http.headers["x-run-id"]);
+    auto const requests = f.fake.requests();
+    BOOST_REQUIRE(requests.size() == 4u);
+    auto const& sent = requests[2].body.at("messages").as_array();
+    BOOST_REQUIRE(sent.size() == 5u);
+    BOOST_TEST(sent[1].at("content").as_array().back().at("type") == "tool_use");
+    BOOST_TEST(sent[2].at("content").as_array().front().at("type") == "tool_result");
+    BOOST_TEST(sent[4].at("content").as_array().front().at("text") == "¿Y cuántas planificadas?");
+
+    // The threads API shows it.
+    auto const list = get(s.endpoint(), "/api/v1/threads");
+    BOOST_TEST(list.status == 200u);
+    auto const threads = list.json().at("threads").as_array();
+    BOOST_REQUIRE(threads.size() == 1u);
+    BOOST_TEST(threads[0].at("id").as_string() == thread_id);
+    BOOST_TEST(threads[0].at("title") == "¿Cuántas iniciativas hay en ejecución?");
+    auto const one = get(s.endpoint(), "/api/v1/threads/" + thread_id);
+    BOOST_TEST(one.status == 200u);
+    auto const messages = one.json().at("messages").as_array();
+    BOOST_REQUIRE(messages.size() == 8u); // two turns of: question, tool call, tool result, answer
+    BOOST_TEST(messages[0].at("role") == "user");
+    BOOST_TEST(messages[1].at("tool_calls").as_array().at(0).at("tool") == "contar_iniciativas");
+    BOOST_TEST(messages[2].at("tool_results").as_array().size() == 1u);
+    BOOST_TEST(first.text().ends_with(std::string(messages[3].at("text").as_string())));
+    BOOST_TEST(!messages[3].at("text").as_string().empty());
+    BOOST_TEST(messages[4].at("text") == "¿Y cuántas planificadas?");
+    auto const run = one.json().at("run");
+    BOOST_TEST(run.at("run_id").as_string() == second.http.headers["x-run-id"]);
+    BOOST_TEST(run.at("status") == "completed");
+    BOOST_TEST(run.at("last_event_id").as_int64() == static_cast<std::int64_t>(second.events.size()));
+
+    // Deleted, it is gone with its runs.
+    auto const removed = test_http::request(s.endpoint(), http::verb::delete_, "/api/v1/threads/" + thread_id);
+    BOOST_TEST(removed.status == 204u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads/" + thread_id).status == 404u);
+    BOOST_TEST(
+        get(s.endpoint(), "/api/v1/agent/runs/" + std::string(first.http.headers["x-run-id"]) + "/events").status ==
+        404u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads").json().at("threads").as_array().empty());
+}
+
+BOOST_AUTO_TEST_CASE(bad_and_unknown_ids_are_answered_naming_the_field)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "anthropic-text-only"));
+    std::string const unknown = "0b3c7d1e-7a52-4d8e-9f10-2a6b5c4d3e2f";
+    auto post = [&](std::string const& body) { return test_http::post(s.endpoint(), "/api/v1/agent/chat", body); };
+
+    auto r = post(follow_up("no-es-un-id", "hola"));
+    BOOST_TEST(r.status == 400u);
+    BOOST_TEST(r.detail() == "thread_id: identificador de conversación no válido");
+    r = post(follow_up(unknown, "hola"));
+    BOOST_TEST(r.status == 404u);
+    BOOST_TEST(r.detail() == "thread_id: la conversación no existe");
+    r = post(R"({"thread_id":")" + unknown +
+        R"(","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]})");
+    BOOST_TEST(r.status == 422u);
+    BOOST_TEST(r.detail().starts_with("messages: con thread_id, solo el nuevo mensaje del usuario"));
+
+    r = get(s.endpoint(), "/api/v1/agent/runs/123/events");
+    BOOST_TEST(r.status == 400u);
+    BOOST_TEST(r.detail() == "run_id: identificador de ejecución no válido");
+    r = get(s.endpoint(), "/api/v1/agent/runs/" + unknown + "/events");
+    BOOST_TEST(r.status == 404u);
+    BOOST_TEST(r.detail() == "run_id: la ejecución no existe");
+    r = test_http::post(s.endpoint(), "/api/v1/agent/runs/" + unknown + "/cancel", "");
+    BOOST_TEST(r.status == 404u);
+    r = get(s.endpoint(), "/api/v1/threads/" + unknown);
+    BOOST_TEST(r.status == 404u);
+    r = get(s.endpoint(), "/api/v1/threads/xyz");
+    BOOST_TEST(r.status == 400u);
+    r = get(s.endpoint(), "/api/v1/threads?limit=0");
+    BOOST_TEST(r.status == 422u);
+    BOOST_TEST(r.detail().starts_with("limit:"));
+
+    // A real run, then malformed resumption points.
+    auto const done = chat(s.endpoint(), ask("hola"));
+    std::string const run_id(done.http.headers["x-run-id"]);
+    r = get(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events", with({{"Last-Event-ID", "tres"}}));
+    BOOST_TEST(r.status == 400u, r.body);
+    BOOST_TEST(r.detail() == "Last-Event-ID: se esperaba el número de un evento, recibido 'tres'");
+    r = get(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events?after=-1");
+    BOOST_TEST(r.status == 400u, r.body);
+    BOOST_TEST(r.detail().starts_with("after:"));
+    r = test_http::post(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/cancel", "");
+    BOOST_TEST(r.status == 409u);
+    BOOST_TEST(r.detail() == "La ejecución ya terminó");
+    r = test_http::post(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events", "");
+    BOOST_TEST(r.status == 405u);
+}
+
+// With AGENT_API_KEYS each key is an owner: another owner's thread or run is
+// not found, exactly as an unknown one.
+BOOST_AUTO_TEST_CASE(each_key_sees_only_its_own_conversations)
+{
+    fake_provider f;
+    auto settings = anthropic_at(f, "anthropic-text-only");
+    settings.api_keys = {"clave-ana", "clave-luis"};
+    chat_server s(settings);
+    auto const ana = with({{"Authorization", "Bearer clave-ana"}});
+    auto const luis = with({{"X-API-Key", "clave-luis"}});
+
+    auto const refused = test_http::post(s.endpoint(), "/api/v1/agent/chat", ask("hola"));
+    BOOST_TEST(refused.status == 401u);
+    BOOST_TEST(refused.headers["www-authenticate"] == "Bearer");
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads", with({{"Authorization", "Bearer otra"}})).status == 401u);
+
+    test_http::event_stream answer(s.endpoint(), "/api/v1/agent/chat", ana, http::verb::post, ask("hola"));
+    BOOST_TEST(answer.status == 200u);
+    auto const events = drain(answer);
+    BOOST_TEST(events.back().type == "done");
+    std::string const thread_id(answer.headers["x-thread-id"]);
+    std::string const run_id(answer.headers["x-run-id"]);
+
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads", ana).json().at("threads").as_array().size() == 1u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads", luis).json().at("threads").as_array().empty());
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads/" + thread_id, ana).status == 200u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads/" + thread_id, luis).status == 404u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events", luis).status == 404u);
+    BOOST_TEST(test_http::request(s.endpoint(), http::verb::delete_, "/api/v1/threads/" + thread_id, {},
+                   "application/json", luis)
+                   .status == 404u);
+    auto const foreign = test_http::request(s.endpoint(), http::verb::post, "/api/v1/agent/chat",
+        follow_up(thread_id, "¿y?"), "application/json", luis);
+    BOOST_TEST(foreign.status == 404u);
+    // Ana still has it all.
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads/" + thread_id, ana).json().at("messages").as_array().size() == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(resumable_runs)
+
+// The client leaves mid-answer; the run goes on, and a reattach with
+// Last-Event-ID gets exactly the rest.
+BOOST_AUTO_TEST_CASE(a_client_that_leaves_reattaches_where_it_was)
+{
+    agentio::testing::fake_llm_options slow;
+    slow.token_interval = std::chrono::milliseconds(25);
+    fake_provider f(slow);
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    std::vector<agentio::sse::event> seen;
+    std::string run_id;
+    {
+        test_http::event_stream first(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post,
+            ask("¿Cuántas iniciativas hay en ejecución?"));
+        run_id = std::string(first.headers["x-run-id"]);
+        for(int i = 0; i < 3; ++i)
+            seen.push_back(first.next());
+        first.close(); // F5
+    }
+    test_http::event_stream again(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events",
+        with({{"Last-Event-ID", seen.back().last_event_id}}));
+    BOOST_TEST(again.status == 200u);
+    BOOST_TEST(again.headers["x-run-id"] == run_id);
+    auto const rest = drain(again);
+    BOOST_REQUIRE(!rest.empty());
+    BOOST_TEST(rest.front().last_event_id == "4");
+    BOOST_TEST(rest.back().type == "done");
+    std::vector<agentio::sse::event> all = seen;
+    all.insert(all.end(), rest.begin(), rest.end());
+    for(std::size_t i = 0; i < all.size(); ++i)
+        BOOST_TEST(all[i].last_event_id == std::to_string(i + 1));
+
+    // The whole answer, as one uninterrupted reader got it.
+    auto const replay = get(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events?after=0");
+    std::vector<agentio::sse::event> replayed;
+    agentio::sse::parser p;
+    p.feed(replay.body, [&](agentio::sse::event const& e) { replayed.push_back(e); });
+    BOOST_REQUIRE(replayed.size() == all.size());
+    BOOST_TEST(text_of(replayed) == text_of(all));
+    BOOST_TEST(!text_of(all).empty());
+    auto const tail = get(s.endpoint(),
+        "/api/v1/agent/runs/" + run_id + "/events?after=" + std::to_string(all.size() - 1));
+    BOOST_TEST(tail.body.find("event: done") != std::string::npos, tail.body);
+    BOOST_TEST(tail.body.find("event: chunk") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(detener_stops_the_run_at_once)
+{
+    agentio::testing::fake_llm_options slow;
+    slow.token_interval = std::chrono::milliseconds(40);
+    fake_provider f(slow);
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    test_http::event_stream answer(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post, ask("hola"));
+    std::string const run_id(answer.headers["x-run-id"]);
+    std::string const thread_id(answer.headers["x-thread-id"]);
+    BOOST_TEST(answer.next().type == "chunk");
+    auto const began = std::chrono::steady_clock::now();
+    auto const cancel = test_http::post(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/cancel", "");
+    BOOST_TEST(cancel.status == 202u);
+    BOOST_TEST(cancel.json().at("status") == "cancelling");
+    auto const rest = drain(answer);
+    BOOST_TEST((std::chrono::steady_clock::now() - began < std::chrono::seconds(3)));
+    BOOST_REQUIRE(!rest.empty());
+    BOOST_TEST(rest.back().type == "done");
+    BOOST_TEST(json::parse(rest.back().data).at("status") == "cancelled");
+    // The conversation keeps the question; the thread takes a new one at once.
+    auto const view = get(s.endpoint(), "/api/v1/threads/" + thread_id).json();
+    BOOST_TEST(view.at("run").at("status") == "cancelled");
+    BOOST_TEST(view.at("messages").as_array().size() == 1u);
+    auto const next = chat(s.endpoint(), follow_up(thread_id, "otra pregunta"));
+    BOOST_TEST(next.http.status == 200u);
+}
+
+// One run at a time per thread: a second question while the first is still
+// being answered is refused, not interleaved.
+BOOST_AUTO_TEST_CASE(one_run_at_a_time_per_thread)
+{
+    agentio::testing::fake_llm_options slow;
+    slow.token_interval = std::chrono::milliseconds(40);
+    fake_provider f(slow);
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    test_http::event_stream answer(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post, ask("hola"));
+    std::string const thread_id(answer.headers["x-thread-id"]);
+    answer.next();
+    auto const busy = test_http::post(s.endpoint(), "/api/v1/agent/chat", follow_up(thread_id, "¿y?"));
+    BOOST_TEST(busy.status == 409u);
+    BOOST_TEST(busy.detail().starts_with("thread_id: la conversación tiene una respuesta en curso"));
+    BOOST_TEST(drain(answer).back().type == "done");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
