@@ -27,6 +27,7 @@
 
 #include <libpq-fe.h>
 
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
@@ -40,6 +41,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace agentio::postgres {
 
@@ -125,9 +127,9 @@ public:
     /// Other integers (`long long`, `std::size_t`, ...): `int8`, or `numeric`
     /// for unsigned 64-bit values, which may not fit.
     template<class Integer>
-        requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool> && !std::is_same_v<Integer, char> &&
-            !std::is_same_v<Integer, int> && !std::is_same_v<Integer, std::int64_t>)
-    param(Integer value) noexcept
+    requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool> && !std::is_same_v<Integer, char> &&
+        !std::is_same_v<Integer, int> && !std::is_same_v<Integer, std::int64_t>) param(Integer value)
+    noexcept
     {
         auto end = std::to_chars(buffer_, buffer_ + sizeof buffer_, value).ptr;
         set_inline({buffer_, static_cast<std::size_t>(end - buffer_)},
@@ -159,6 +161,19 @@ private:
     bool inline_ = false; // the text is in buffer_: text() finds it there, so copies stay right
     char buffer_[32] = {};
 };
+
+/** Parameters as an array: `conn.query(sql, postgres::params(id, name))`.
+
+    GCC 12 does not compile a braced list of parameters, `query(sql, {id,
+    name})`, inside a coroutine ("array used as initializer", a compiler bug);
+    this spelling compiles everywhere. The parameters refer to the strings
+    given, so write them in the `co_await` expression.
+*/
+template<class... Args>
+std::array<param, sizeof...(Args)> params(Args const&... args)
+{
+    return {param(args)...};
+}
 
 /** The rows of a statement (a `PGresult`), values in text format.
 
@@ -215,7 +230,8 @@ struct notification
     cancelled `receive_notification` keeps it open.
 
     A host name in the connection string is resolved by libpq synchronously;
-    an IP address (or `hostaddr`) avoids that.
+    an IP address (or `hostaddr`) avoids that. The server's notices (NOTICE,
+    WARNING) are dropped; set another processor on `native_handle()` to see them.
 */
 class connection
 {
@@ -245,6 +261,9 @@ public:
         connection dies.
     */
     asio::awaitable<result<rows>> query(std::string_view sql, std::span<param const> params = {});
+    /// As above; copies `sql` and the parameters (not the strings they refer
+    /// to), so the awaitable may be started after the call's full-expression.
+    /// @see params for GCC 12.
     asio::awaitable<result<rows>> query(std::string_view sql, std::initializer_list<param> params);
 
     /** Runs one or more statements separated by `;`, without parameters
@@ -283,6 +302,7 @@ private:
     asio::awaitable<system::error_code> wait_once(asio::posix::stream_descriptor::wait_type what);
     asio::awaitable<result<void>> connect_poll();
     asio::awaitable<result<rows>> finish();
+    asio::awaitable<result<rows>> query_owned(std::string sql, std::vector<param> params);
     error lost(std::string_view what);
     void keep_notifications() noexcept;
 
@@ -335,6 +355,7 @@ public:
 
     /// Runs one statement on a free connection. @see connection::query
     asio::awaitable<result<rows>> query(std::string_view sql, std::span<param const> params = {});
+    /// As above, copying `sql` and the parameters. @see connection::query
     asio::awaitable<result<rows>> query(std::string_view sql, std::initializer_list<param> params);
 
     /// Runs statements without parameters on a free connection. @see connection::execute
@@ -359,7 +380,8 @@ public:
     private:
         friend class pool;
         lease(std::shared_ptr<detail::pool_state> state, std::unique_ptr<connection> conn) noexcept
-            : state_(std::move(state)), conn_(std::move(conn))
+            : state_(std::move(state))
+            , conn_(std::move(conn))
         {
         }
         void reset() noexcept;
@@ -382,6 +404,7 @@ public:
 
 private:
     asio::awaitable<result<std::unique_ptr<connection>>> open_connection();
+    asio::awaitable<result<rows>> query_owned(std::string sql, std::vector<param> params);
 
     std::shared_ptr<detail::pool_state> state_;
 };

@@ -10,10 +10,10 @@
 //
 // How an operation waits: libpq says what it needs (PQconnectPoll's answer,
 // PQflush > 0, PQisBusy), and the coroutine waits for the socket with
-// stream_descriptor::async_wait. Asio's epoll reactor is edge-triggered and
-// libpq does not always read the socket dry, so a wait could miss data that is
-// already there; every wait therefore checks the socket with poll() after the
-// async_wait is queued (see socket_wait), which closes that window.
+// stream_descriptor::async_wait. libpq does not always read the socket dry,
+// and Asio's epoll registration is edge-triggered; a wait is still never
+// missed, because queuing a wait re-arms the registration (EPOLL_CTL_MOD),
+// which reports a socket that is ready already.
 //
 
 #ifndef AGENTIO_POSTGRES_IMPL_POSTGRES_IPP
@@ -21,10 +21,12 @@
 
 #include <agentio/config.hpp>
 
+#include <boost/asio/append.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -76,35 +78,16 @@ AGENTIO_DECL std::string trimmed(char const* message)
     return std::string(s);
 }
 
+// libpq prints the server's notices (NOTICE, WARNING) to stderr by default;
+// a library must not write there.
+AGENTIO_DECL void ignore_notice(void*, char const*) noexcept {}
+
 // Whether the socket is ready now, without waiting.
 AGENTIO_DECL bool socket_ready(int fd, asio::posix::stream_descriptor::wait_type what) noexcept
 {
     ::pollfd p{fd, static_cast<short>(what == asio::posix::stream_descriptor::wait_write ? POLLOUT : POLLIN), 0};
     return ::poll(&p, 1, 0) > 0; // POLLERR and POLLHUP count: libpq then reads the error
 }
-
-// Queues the async_wait first and checks the socket second: data that came
-// before the wait was queued is seen by poll(), data that comes after wakes
-// the wait. When poll() finds the socket ready, the wait is cancelled and
-// `*ready` tells the coroutine why.
-struct socket_wait
-{
-    asio::posix::stream_descriptor* socket;
-    asio::posix::stream_descriptor::wait_type what;
-    bool* ready;
-
-    template<class Handler>
-    void operator()(Handler&& handler) const
-    {
-        socket->async_wait(what, std::forward<Handler>(handler));
-        if(socket_ready(socket->native_handle(), what))
-        {
-            *ready = true;
-            system::error_code ignored;
-            socket->cancel(ignored);
-        }
-    }
-};
 
 // A libpq socket watched for one wait while connecting (PQconnectPoll may
 // close it and open another). Released, never closed: the socket is libpq's.
@@ -133,7 +116,7 @@ AGENTIO_DECL error result_error(PGresult const* r)
     if(char const* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY))
         e.message = primary;
     else
-        e.message = trimmed(PQresultErrorMessage(r));
+        e.message = detail::trimmed(PQresultErrorMessage(r));
     return e;
 }
 
@@ -145,7 +128,7 @@ AGENTIO_DECL error cancelled_error(system::error_code ec)
 // A caller waiting for a free connection. The fields are written and read
 // under pool_state::mutex; the timer both bounds the wait (acquire_timeout)
 // and is how the waiter is woken (cancelled once the fields are set).
-struct pool_waiter
+struct pool_waiter : std::enable_shared_from_this<pool_waiter>
 {
     explicit pool_waiter(asio::any_io_executor ex) : timer(std::move(ex)) {}
 
@@ -158,7 +141,9 @@ struct pool_waiter
 struct pool_state
 {
     pool_state(asio::any_io_executor ex, std::string info, pool_options opts)
-        : executor(std::move(ex)), conninfo(std::move(info)), options(opts)
+        : executor(std::move(ex))
+        , conninfo(std::move(info))
+        , options(opts)
     {
         if(options.max_connections == 0)
             options.max_connections = 1;
@@ -245,31 +230,31 @@ struct pool_state
     }
 };
 
-// Starts the waiter's timer, then (under the mutex, so nothing was freed in
-// between unseen) either grants it at once or queues it. Queued only after its
-// wait started, so a waker's cancel() always finds the wait.
+// Grants the waiter at once, or starts its timer and queues it, both under
+// the mutex: nothing freed in between goes unseen, and a waker's cancel()
+// always finds the wait. Nothing is touched after the mutex is released: the
+// waiter may already run on another thread.
+// Raw pointers: the acquiring coroutine keeps both alive while it waits (and
+// GCC 12 may destroy a temporary of a co_await expression twice).
 struct enqueue_waiter
 {
     pool_state* state;
-    std::shared_ptr<pool_waiter> waiter;
+    pool_waiter* waiter;
 
     template<class Handler>
     void operator()(Handler&& handler) const
     {
-        waiter->timer.async_wait(std::forward<Handler>(handler));
-        bool granted = true;
+        std::unique_lock lock(state->mutex);
+        if(state->closed)
+            waiter->closed = true;
+        else if(!state->take(waiter->conn, waiter->slot))
         {
-            std::lock_guard lock(state->mutex);
-            if(state->closed)
-                waiter->closed = true;
-            else if(!state->take(waiter->conn, waiter->slot))
-            {
-                state->waiters.push_back(waiter);
-                granted = false;
-            }
+            waiter->timer.async_wait(std::forward<Handler>(handler));
+            state->waiters.push_back(waiter->shared_from_this());
+            return;
         }
-        if(granted)
-            waiter->timer.cancel();
+        lock.unlock();
+        asio::post(asio::append(std::forward<Handler>(handler), system::error_code()));
     }
 };
 
@@ -435,7 +420,7 @@ AGENTIO_DECL error connection::lost(std::string_view what)
     broken_ = true;
     std::string message(what);
     if(message.empty())
-        message = conn_ ? trimmed(PQerrorMessage(conn_)) : "the connection is closed";
+        message = conn_ ? detail::trimmed(PQerrorMessage(conn_)) : "the connection is closed";
     if(message.empty())
         message = "the connection to the database was lost";
     return {make_error_code(errc::connection_lost), {}, std::move(message)};
@@ -471,14 +456,12 @@ AGENTIO_DECL bool connection::refresh() noexcept
 AGENTIO_DECL asio::awaitable<system::error_code> connection::wait(asio::posix::stream_descriptor& socket,
     asio::posix::stream_descriptor::wait_type what)
 {
+    // Already ready (libpq often reads only part of what arrived): no trip
+    // through the reactor.
     if(detail::socket_ready(socket.native_handle(), what))
         co_return system::error_code();
-    bool ready = false;
     system::error_code ec;
-    co_await asio::async_initiate<decltype(asio::redirect_error(asio::use_awaitable, ec)), void(system::error_code)>(
-        detail::socket_wait{&socket, what, &ready}, asio::redirect_error(asio::use_awaitable, ec));
-    if(ready)
-        ec = {};
+    co_await socket.async_wait(what, asio::redirect_error(asio::use_awaitable, ec));
     asio::cancellation_state state = co_await asio::this_coro::cancellation_state;
     if(state.cancelled() != asio::cancellation_type::none)
         ec = asio::error::operation_aborted;
@@ -502,9 +485,9 @@ AGENTIO_DECL asio::awaitable<result<void>> connection::connect_poll()
     while(status != PGRES_POLLING_OK)
     {
         if(status == PGRES_POLLING_FAILED || PQsocket(conn_) < 0)
-            co_return error{make_error_code(errc::connection_failed), {}, trimmed(PQerrorMessage(conn_))};
+            co_return error{make_error_code(errc::connection_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
         auto ec = co_await wait_once(status == PGRES_POLLING_READING ? asio::posix::stream_descriptor::wait_read
-                                                                      : asio::posix::stream_descriptor::wait_write);
+                                                                     : asio::posix::stream_descriptor::wait_write);
         if(ec == asio::error::operation_aborted)
             co_return error{ec, {}, "connecting was cancelled"};
         if(ec)
@@ -531,16 +514,17 @@ AGENTIO_DECL asio::awaitable<result<void>> connection::connect(std::string_view 
         co_return error{make_error_code(errc::connection_failed), {}, "out of memory"};
     if(PQstatus(conn_) == CONNECTION_BAD)
     {
-        error e{make_error_code(errc::connection_failed), {}, trimmed(PQerrorMessage(conn_))};
+        error e{make_error_code(errc::connection_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
         close();
         co_return e;
     }
+    PQsetNoticeProcessor(conn_, &detail::ignore_notice, nullptr);
 
     result<void> r;
     if(timeout > std::chrono::steady_clock::duration::zero())
     {
         // libpq ignores connect_timeout in PQconnectPoll: the timer is ours.
-        asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
+        asio::steady_timer timer(executor_, timeout);
         auto v = co_await (connect_poll() || timer.async_wait(asio::use_awaitable));
         if(v.index() == 1)
             r = error{make_error_code(errc::timeout), {}, "could not connect within the connect timeout"};
@@ -576,7 +560,13 @@ AGENTIO_DECL asio::awaitable<result<void>> connection::connect(std::string_view 
 
 AGENTIO_DECL asio::awaitable<result<rows>> connection::query(std::string_view sql, std::initializer_list<param> params)
 {
-    return query(sql, std::span<param const>(params.begin(), params.size()));
+    return query_owned(std::string(sql), std::vector<param>(params));
+}
+
+AGENTIO_DECL asio::awaitable<result<rows>> connection::query_owned(std::string sql, std::vector<param> params)
+{
+    auto r = co_await query(sql, std::span<param const>(params));
+    co_return r;
 }
 
 AGENTIO_DECL asio::awaitable<result<rows>> connection::query(std::string_view sql, std::span<param const> params)
@@ -600,12 +590,12 @@ AGENTIO_DECL asio::awaitable<result<rows>> connection::query(std::string_view sq
     for(std::size_t i = 0; i < params.size(); ++i)
         values[i] = params[i].is_null() ? nullptr : buffer.data() + offsets[i];
 
-    if(!PQsendQueryParams(conn_, buffer.c_str(), static_cast<int>(params.size()), types.data(), values.data(),
-           nullptr, nullptr, 0))
+    if(!PQsendQueryParams(conn_, buffer.c_str(), static_cast<int>(params.size()), types.data(), values.data(), nullptr,
+           nullptr, 0))
     {
         if(PQstatus(conn_) == CONNECTION_BAD)
             co_return lost("");
-        co_return error{make_error_code(errc::query_failed), {}, trimmed(PQerrorMessage(conn_))};
+        co_return error{make_error_code(errc::query_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
     }
     auto r = co_await finish();
     co_return r;
@@ -620,7 +610,7 @@ AGENTIO_DECL asio::awaitable<result<void>> connection::execute(std::string_view 
     {
         if(PQstatus(conn_) == CONNECTION_BAD)
             co_return lost("");
-        co_return error{make_error_code(errc::query_failed), {}, trimmed(PQerrorMessage(conn_))};
+        co_return error{make_error_code(errc::query_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
     }
     auto r = co_await finish();
     if(!r)
@@ -780,25 +770,30 @@ AGENTIO_DECL asio::awaitable<result<std::unique_ptr<connection>>> pool::open_con
 
 AGENTIO_DECL asio::awaitable<result<pool::lease>> pool::acquire()
 {
+    // Every local at function scope: GCC 12 mishandles the lifetime of a
+    // block-scope local whose initializer awaits.
     auto state = state_;
+    auto ex = co_await asio::this_coro::executor;
     std::unique_ptr<connection> conn;
+    std::shared_ptr<detail::pool_waiter> w;
+    system::error_code ec;
     bool slot = false;
     bool closed = false;
     {
         std::lock_guard lock(state->mutex);
         closed = state->closed;
-        if(!closed)
-            state->take(conn, slot);
+        if(!closed && !state->take(conn, slot))
+        {
+            w = std::make_shared<detail::pool_waiter>(ex);
+            w->timer.expires_after(state->options.acquire_timeout);
+        }
     }
 
-    if(!closed && !conn && !slot)
+    if(w)
     {
-        auto w = std::make_shared<detail::pool_waiter>(co_await asio::this_coro::executor);
-        w->timer.expires_after(state->options.acquire_timeout);
-        system::error_code ec;
-        co_await asio::async_initiate<decltype(asio::redirect_error(asio::use_awaitable, ec)),
-            void(system::error_code)>(detail::enqueue_waiter{state.get(), w},
-            asio::redirect_error(asio::use_awaitable, ec));
+        auto token = asio::redirect_error(asio::use_awaitable, ec);
+        detail::enqueue_waiter initiation{state.get(), w.get()};
+        co_await asio::async_initiate<decltype(token), void(system::error_code)>(initiation, token);
         {
             std::lock_guard lock(state->mutex);
             conn = std::move(w->conn);
@@ -822,15 +817,15 @@ AGENTIO_DECL asio::awaitable<result<pool::lease>> pool::acquire()
     if(closed)
         co_return error{make_error_code(errc::pool_closed), {}, "the connection pool is closed"};
 
-    if(conn)
+    if(conn && !conn->refresh())
     {
-        lease l(state, std::move(conn));
-        if(l->refresh())
-            co_return std::move(l);
         // Closed by the server while idle (a restart): open another in its place.
-        l.conn_.reset();
-        l.state_.reset();
+        conn.reset();
+        slot = true;
     }
+    if(conn)
+        co_return lease(state, std::move(conn));
+
     detail::slot_guard guard{state};
     auto opened = co_await open_connection();
     if(!opened)
@@ -849,7 +844,13 @@ AGENTIO_DECL asio::awaitable<result<void>> pool::check()
 
 AGENTIO_DECL asio::awaitable<result<rows>> pool::query(std::string_view sql, std::initializer_list<param> params)
 {
-    return query(sql, std::span<param const>(params.begin(), params.size()));
+    return query_owned(std::string(sql), std::vector<param>(params));
+}
+
+AGENTIO_DECL asio::awaitable<result<rows>> pool::query_owned(std::string sql, std::vector<param> params)
+{
+    auto r = co_await query(sql, std::span<param const>(params));
+    co_return r;
 }
 
 AGENTIO_DECL asio::awaitable<result<rows>> pool::query(std::string_view sql, std::span<param const> params)
