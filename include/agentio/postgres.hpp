@@ -200,7 +200,8 @@ public:
     std::int64_t int64(std::size_t row, int column) const;
     /// Whether a `bool` value is true (`t`).
     bool boolean(std::size_t row, int column) const noexcept;
-    /// The rows an INSERT, UPDATE, DELETE (...) touched (`PQcmdTuples`); 0 for others.
+    /// The rows an INSERT, UPDATE, DELETE or SELECT (...) touched or returned
+    /// (`PQcmdTuples`); 0 for other commands.
     std::uint64_t affected() const noexcept;
 
     PGresult* native_handle() const noexcept { return result_; }
@@ -229,8 +230,8 @@ struct notification
     connection, because libpq cannot abandon a statement in flight; a
     cancelled `receive_notification` keeps it open.
 
-    A host name in the connection string is resolved by libpq synchronously;
-    an IP address (or `hostaddr`) avoids that. The server's notices (NOTICE,
+    A host name is resolved with Asio's resolver (libpq's own lookup would
+    block), and libpq is given its addresses. The server's notices (NOTICE,
     WARNING) are dropped; set another processor on `native_handle()` to see them.
 */
 class connection
@@ -247,6 +248,8 @@ public:
         @param conninfo A URI (`postgresql://user@host:port/db`) or
         `key=value` pairs, as libpq takes them.
         @return `errc::connection_failed` with libpq's message when it fails.
+        No time limit of its own (libpq's `connect_timeout` does not apply
+        here): use the other overload, or cancel it.
     */
     asio::awaitable<result<void>> connect(std::string_view conninfo);
 
@@ -300,6 +303,7 @@ private:
     asio::awaitable<system::error_code> wait(asio::posix::stream_descriptor& socket,
         asio::posix::stream_descriptor::wait_type what);
     asio::awaitable<system::error_code> wait_once(asio::posix::stream_descriptor::wait_type what);
+    asio::awaitable<result<void>> start(std::string_view conninfo);
     asio::awaitable<result<void>> connect_poll();
     asio::awaitable<result<rows>> finish();
     asio::awaitable<result<rows>> query_owned(std::string sql, std::vector<param> params);

@@ -119,6 +119,34 @@ BOOST_AUTO_TEST_CASE(a_refused_connection_says_why)
     }());
 }
 
+BOOST_AUTO_TEST_CASE(a_host_name_is_resolved_without_blocking)
+{
+    asio::io_context ctx;
+    run(ctx, [&]() -> asio::awaitable<void> {
+        // The server listens on 127.0.0.1 only: when localhost is ::1 first,
+        // libpq must still be given the next address.
+        auto uri = postgres_uri();
+        auto at = uri.find("127.0.0.1");
+        BOOST_REQUIRE(at != std::string::npos);
+        uri.replace(at, 9, "localhost");
+        pg::connection conn(ctx.get_executor());
+        auto r = co_await conn.connect(uri, 5s);
+        BOOST_REQUIRE_MESSAGE(r, (r ? "" : r.error().message));
+        auto one = co_await scalar(conn, "SELECT 1");
+        BOOST_CHECK(one == "1");
+
+        std::string keywords = "host=localhost port=" +
+            uri.substr(uri.rfind(':') + 1, uri.rfind('/') - uri.rfind(':') - 1) + " user=postgres dbname=agentio_test";
+        auto kv = co_await conn.connect(keywords);
+        BOOST_REQUIRE_MESSAGE(kv, (kv ? "" : kv.error().message));
+
+        auto unknown = co_await conn.connect("postgresql://postgres@no-such-host.invalid/agentio_test", 3s);
+        BOOST_REQUIRE(!unknown);
+        BOOST_TEST_MESSAGE("unknown host: " << unknown.error().message);
+        BOOST_CHECK(unknown.error().code == pg::errc::connection_failed || unknown.error().code == pg::errc::timeout);
+    }());
+}
+
 BOOST_AUTO_TEST_CASE(parameters_of_every_kind_round_trip)
 {
     asio::io_context ctx;

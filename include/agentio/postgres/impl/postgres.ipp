@@ -25,6 +25,8 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -503,36 +505,117 @@ AGENTIO_DECL asio::awaitable<result<void>> connection::connect(std::string_view 
     co_return r;
 }
 
+// Starts libpq's connection and polls it to the end. A host name is resolved
+// here, by Asio, because libpq would call getaddrinfo() and block: libpq gets
+// the addresses as `hostaddr` (the name stays `host`, for TLS and Kerberos),
+// one entry per address so that it tries each in turn, as it would have.
+AGENTIO_DECL asio::awaitable<result<void>> connection::start(std::string_view conninfo)
+{
+    std::string info(conninfo); // libpq wants it NUL-terminated
+    char* message = nullptr;
+    PQconninfoOption* options = PQconninfoParse(info.c_str(), &message);
+    if(!options)
+    {
+        error e{make_error_code(errc::connection_failed), {}, message ? detail::trimmed(message) : "out of memory"};
+        PQfreemem(message);
+        co_return e;
+    }
+    std::vector<std::string> keys;
+    std::vector<std::string> values;
+    std::string host;
+    bool has_hostaddr = false;
+    for(PQconninfoOption const* o = options; o->keyword; ++o)
+    {
+        if(!o->val)
+            continue;
+        keys.emplace_back(o->keyword);
+        values.emplace_back(o->val);
+        if(keys.back() == "host")
+            host = o->val;
+        else if(keys.back() == "hostaddr" && *o->val)
+            has_hostaddr = true;
+    }
+    PQconninfoFree(options);
+
+    // Only a single host name: not a socket directory, not a list, not an address.
+    bool resolve = !host.empty() && !has_hostaddr && host.front() != '/' && host.front() != '@' &&
+        host.find(',') == std::string::npos;
+    system::error_code ec;
+    if(resolve)
+    {
+        asio::ip::make_address(host, ec);
+        resolve = !!ec;
+        ec = {};
+    }
+    asio::ip::tcp::resolver resolver(executor_);
+    asio::ip::tcp::resolver::results_type addresses;
+    if(resolve)
+    {
+        addresses = co_await resolver.async_resolve(host, std::string_view(),
+            asio::redirect_error(asio::use_awaitable, ec));
+        if(ec == asio::error::operation_aborted)
+            co_return error{ec, {}, "connecting was cancelled"};
+        if(ec || addresses.empty())
+            co_return error{make_error_code(errc::connection_failed), {},
+                "could not translate host name \"" + host + "\" to address: " + ec.message()};
+        std::string hosts;
+        std::string hostaddrs;
+        for(auto const& entry : addresses)
+        {
+            if(!hostaddrs.empty())
+            {
+                hosts += ',';
+                hostaddrs += ',';
+            }
+            hosts += host;
+            hostaddrs += entry.endpoint().address().to_string();
+        }
+        for(std::size_t i = 0; i < keys.size(); ++i)
+            if(keys[i] == "host")
+                values[i] = hosts;
+        keys.emplace_back("hostaddr");
+        values.emplace_back(hostaddrs);
+    }
+
+    std::vector<char const*> key_pointers;
+    std::vector<char const*> value_pointers;
+    for(std::size_t i = 0; i < keys.size(); ++i)
+    {
+        key_pointers.push_back(keys[i].c_str());
+        value_pointers.push_back(values[i].c_str());
+    }
+    key_pointers.push_back(nullptr);
+    value_pointers.push_back(nullptr);
+    conn_ = PQconnectStartParams(key_pointers.data(), value_pointers.data(), 0);
+    if(!conn_)
+        co_return error{make_error_code(errc::connection_failed), {}, "out of memory"};
+    if(PQstatus(conn_) == CONNECTION_BAD)
+        co_return error{make_error_code(errc::connection_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
+    PQsetNoticeProcessor(conn_, &detail::ignore_notice, nullptr);
+    auto polled = co_await connect_poll();
+    co_return polled;
+}
+
 AGENTIO_DECL asio::awaitable<result<void>> connection::connect(std::string_view conninfo,
     std::chrono::steady_clock::duration timeout)
 {
     using namespace asio::experimental::awaitable_operators;
     close();
-    std::string info(conninfo); // libpq wants it NUL-terminated
-    conn_ = PQconnectStart(info.c_str());
-    if(!conn_)
-        co_return error{make_error_code(errc::connection_failed), {}, "out of memory"};
-    if(PQstatus(conn_) == CONNECTION_BAD)
-    {
-        error e{make_error_code(errc::connection_failed), {}, detail::trimmed(PQerrorMessage(conn_))};
-        close();
-        co_return e;
-    }
-    PQsetNoticeProcessor(conn_, &detail::ignore_notice, nullptr);
-
     result<void> r;
+    asio::steady_timer timer(executor_);
+    std::variant<result<void>, std::monostate> raced;
     if(timeout > std::chrono::steady_clock::duration::zero())
     {
         // libpq ignores connect_timeout in PQconnectPoll: the timer is ours.
-        asio::steady_timer timer(executor_, timeout);
-        auto v = co_await (connect_poll() || timer.async_wait(asio::use_awaitable));
-        if(v.index() == 1)
+        timer.expires_after(timeout);
+        raced = co_await (start(conninfo) || timer.async_wait(asio::use_awaitable));
+        if(raced.index() == 1)
             r = error{make_error_code(errc::timeout), {}, "could not connect within the connect timeout"};
         else
-            r = std::get<0>(std::move(v));
+            r = std::get<0>(std::move(raced));
     }
     else
-        r = co_await connect_poll();
+        r = co_await start(conninfo);
     if(!r)
     {
         close();
