@@ -712,6 +712,8 @@ AGENTIO_DECL asio::awaitable<result<rows>> connection::finish()
             break;
         if(flushed < 0)
             co_return lost("");
+        // Writability alone: the server reads a whole statement before it
+        // answers, so it is not waiting for us to read while we send.
         auto ec = co_await wait(*socket_, asio::posix::stream_descriptor::wait_write);
         if(ec)
         {
