@@ -2,6 +2,5 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The stores' tests: each suite against a real server started by a CTest fixture.
 #define BOOST_TEST_MODULE agentio store tests
 #include <boost/test/unit_test.hpp>
