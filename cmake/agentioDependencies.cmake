@@ -22,11 +22,12 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http mcp sqlite testing)
+set(_agentio_components core http mcp sqlite postgres testing)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_mcp http)
 set(_agentio_builds_on_sqlite core)
+set(_agentio_builds_on_postgres core)
 set(_agentio_builds_on_testing http)
 
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
@@ -70,6 +71,15 @@ macro(agentio_find_dependencies)
         find_package(SQLite3 QUIET)
         if(NOT SQLite3_FOUND)
             _agentio_missing("SQLite3" "libsqlite3-dev")
+        endif()
+    endif()
+
+    # postgres: the client library only (FindPostgreSQL asks for server headers
+    # only with its Server component).
+    if("postgres" IN_LIST _agentio_needed)
+        find_package(PostgreSQL QUIET)
+        if(NOT PostgreSQL_FOUND)
+            _agentio_missing("libpq (PostgreSQL client library)" "libpq-dev")
         endif()
     endif()
 endmacro()

@@ -20,6 +20,7 @@
 //   http        <agentio/http/src.hpp>
 //   mcp         <agentio/mcp/src.hpp>
 //   sqlite      <agentio/sqlite/src.hpp>
+//   postgres    <agentio/postgres/src.hpp>
 //   testing     <agentio/testing/src.hpp>
 //
 // A file with one tool, the orchestrator, a provider

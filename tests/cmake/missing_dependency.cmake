@@ -4,7 +4,8 @@
 
 # Configuring without a dependency fails at once, naming the Debian package.
 foreach(case "Boost;libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev"
-             "SQLite3;libsqlite3-dev" "OpenSSL;libssl-dev")
+             "SQLite3;libsqlite3-dev" "OpenSSL;libssl-dev"
+             "PostgreSQL;libpq-dev")
     list(GET case 0 package)
     list(GET case 1 debian)
     set(dir "${WORK}/${package}")
