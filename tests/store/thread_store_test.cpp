@@ -7,6 +7,7 @@
 // scripts/postgres.sh starts (a real server, never a stand-in).
 
 #include <agentio/llm/message_json.hpp>
+#include <agentio/postgres/thread_store.hpp>
 #include <agentio/sqlite/thread_store.hpp>
 #include <agentio/threads.hpp>
 
@@ -17,6 +18,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include "postgres_fixture.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -50,6 +53,60 @@ struct sqlite_backend
         return agentio::sqlite::thread_store::open(dir / "data" / "agent.db").value();
     }
     ~sqlite_backend() { std::filesystem::remove_all(dir); }
+};
+
+// Runs `task` on `ctx` until it finishes (a PostgreSQL store's listener keeps
+// the context busy for good, so running it dry would never return).
+void run_until_done(asio::io_context& ctx, asio::awaitable<void> task)
+{
+    std::exception_ptr failure;
+    bool done = false;
+    if(ctx.stopped())
+        ctx.restart(); // it ran out of work at the end of the previous task
+    asio::co_spawn(ctx, std::move(task), [&](std::exception_ptr e) {
+        failure = e;
+        done = true;
+    });
+    auto const until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while(!done && std::chrono::steady_clock::now() < until)
+        ctx.run_one_for(std::chrono::milliseconds(100));
+    BOOST_REQUIRE_MESSAGE(done, "the check did not finish within 60 s");
+    if(failure)
+        std::rethrow_exception(failure);
+}
+
+// A PostgreSQL store on the test cluster, its schema dropped first so each
+// check starts from nothing (and the migration runs every time).
+struct postgres_backend
+{
+    asio::io_context ctx;
+    std::unique_ptr<threads::thread_store> store;
+
+    static asio::awaitable<void> drop_schema()
+    {
+        agentio::postgres::connection c(co_await asio::this_coro::executor);
+        (co_await c.connect(agentio_test::postgres_uri())).value();
+        (co_await c.execute("DROP TABLE IF EXISTS agentio_run_events, agentio_runs, agentio_thread_items, "
+                            "agentio_threads, agentio_schema_version CASCADE; "
+                            "DROP FUNCTION IF EXISTS agentio_now_ms()"))
+            .value();
+    }
+
+    std::unique_ptr<threads::thread_store> open()
+    {
+        std::unique_ptr<threads::thread_store> out;
+        run_until_done(ctx, [&]() -> asio::awaitable<void> {
+            auto s = co_await agentio::postgres::thread_store::open(ctx.get_executor(), agentio_test::postgres_uri());
+            out = std::move(s.value());
+        }());
+        return out;
+    }
+
+    postgres_backend()
+    {
+        run_until_done(ctx, drop_schema());
+        store = open();
+    }
 };
 
 void run_check(threads::thread_store& store, check c)
@@ -463,6 +520,108 @@ BOOST_AUTO_TEST_CASE(reopens_and_refuses_a_newer_schema)
     BOOST_REQUIRE(!refused);
     BOOST_TEST(refused.error().code == make_error_code(threads::errc::schema_too_new));
     BOOST_TEST(refused.error().message.find("99") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(thread_store_postgres)
+
+#define AGENTIO_POSTGRES_CASE(name)                                                                                    \
+    BOOST_AUTO_TEST_CASE(name)                                                                                         \
+    {                                                                                                                  \
+        postgres_backend backend;                                                                                      \
+        run_until_done(backend.ctx, ::name(*backend.store));                                                           \
+    }
+AGENTIO_STORE_CHECKS(AGENTIO_POSTGRES_CASE)
+
+// A second process's store (its own pool and listening connection) is woken
+// by the first one's commits through NOTIFY, not by anything in memory.
+BOOST_AUTO_TEST_CASE(another_replica_is_woken_through_notify)
+{
+    postgres_backend backend;
+    auto other = backend.open();
+    run_until_done(backend.ctx, [&]() -> asio::awaitable<void> {
+        using namespace asio::experimental::awaitable_operators;
+        auto& a = *backend.store;
+        auto& b = *other;
+        (co_await a.create_thread(thread("t"))).value();
+        (co_await a.start_run(run_of("r", "t", "a"))).value();
+        auto const ex = co_await asio::this_coro::executor;
+        auto writer = [&]() -> asio::awaitable<void> {
+            asio::steady_timer t(ex, std::chrono::milliseconds(200)); // b is listening by then
+            co_await t.async_wait(asio::use_awaitable);
+            std::vector<threads::run_events> batch{events("r", 1, 2)};
+            (co_await a.append_events("a", batch)).value();
+        };
+        auto const started = std::chrono::steady_clock::now();
+        co_await (b.hub().wait("r", 0, std::chrono::seconds(10)) && writer());
+        BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(3)));
+        BOOST_TEST((co_await b.events_after("r", 0, 10)).value().size() == 2u);
+    }());
+}
+
+// Two stores claiming the same expired run: one gets it (SKIP LOCKED), and
+// the store's clock is the database's.
+BOOST_AUTO_TEST_CASE(replicas_never_claim_the_same_run)
+{
+    postgres_backend backend;
+    auto other = backend.open();
+    run_until_done(backend.ctx, [&]() -> asio::awaitable<void> {
+        using namespace asio::experimental::awaitable_operators;
+        auto& a = *backend.store;
+        auto& b = *other;
+        for(int i = 0; i < 6; ++i)
+        {
+            (co_await a.create_thread(thread("t" + std::to_string(i)))).value();
+            (co_await a.start_run(run_of("r" + std::to_string(i), "t" + std::to_string(i), "dead",
+                 std::chrono::milliseconds(1))))
+                .value();
+        }
+        asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::milliseconds(50));
+        co_await t.async_wait(asio::use_awaitable);
+        std::vector<std::string> got_a, got_b;
+        auto claimer = [&](threads::thread_store& s, std::string holder,
+                           std::vector<std::string>& got) -> asio::awaitable<void> {
+            for(;;)
+            {
+                auto r = (co_await s.claim_expired_run(holder, std::chrono::seconds(30))).value();
+                if(!r)
+                    co_return;
+                got.push_back(r->id);
+            }
+        };
+        co_await (claimer(a, "a", got_a) && claimer(b, "b", got_b));
+        std::set<std::string> all(got_a.begin(), got_a.end());
+        all.insert(got_b.begin(), got_b.end());
+        BOOST_TEST(got_a.size() + got_b.size() == 6u);
+        BOOST_TEST(all.size() == 6u);
+    }());
+}
+
+// The database restarts under the store: what fails says so, and the store
+// recovers by itself (the pool reconnects, the listener too).
+BOOST_AUTO_TEST_CASE(recovers_when_the_database_comes_back)
+{
+    postgres_backend backend;
+    run_until_done(backend.ctx,
+        [&]() -> asio::awaitable<void> { (co_await backend.store->create_thread(thread("before"))).value(); }());
+    agentio_test::postgres_restart();
+    run_until_done(backend.ctx, [&]() -> asio::awaitable<void> {
+        auto& s = *backend.store;
+        // The first call may meet a connection the restart closed; the next ones work.
+        (void)co_await s.find_thread("before", "");
+        auto found = (co_await s.find_thread("before", "")).value();
+        BOOST_TEST(found.has_value());
+        (co_await s.create_thread(thread("after"))).value();
+        (co_await s.start_run(run_of("r", "after", "a"))).value();
+        auto const ex = co_await asio::this_coro::executor;
+        // The listener reconnects too: a commit wakes the hub through NOTIFY again.
+        asio::steady_timer t(ex, std::chrono::milliseconds(1500));
+        co_await t.async_wait(asio::use_awaitable);
+        std::vector<threads::run_events> batch{events("r", 1, 1)};
+        (co_await s.append_events("a", batch)).value();
+        BOOST_TEST((co_await s.events_after("r", 0, 10)).value().size() == 1u);
+    }());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

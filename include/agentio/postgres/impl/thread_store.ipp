@@ -1,0 +1,709 @@
+//
+// agentio/postgres/impl/thread_store.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_POSTGRES_IMPL_THREAD_STORE_IPP
+#define AGENTIO_POSTGRES_IMPL_THREAD_STORE_IPP
+
+#include <agentio/config.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/llm/message_json.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <charconv>
+
+namespace agentio::postgres {
+
+namespace detail {
+
+namespace threads = agentio::threads;
+
+// Each entry moves the schema from its index to the next version.
+inline constexpr char const* thread_store_migrations[] = {
+    R"sql(
+CREATE FUNCTION agentio_now_ms() RETURNS bigint LANGUAGE sql VOLATILE
+    AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+CREATE TABLE agentio_threads(
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    agent text NOT NULL,
+    title text NOT NULL,
+    metadata text NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    next_seq bigint NOT NULL DEFAULT 1);
+CREATE INDEX agentio_threads_by_owner ON agentio_threads(owner, updated_at DESC);
+CREATE TABLE agentio_thread_items(
+    thread_id text NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    seq bigint NOT NULL,
+    run_id text NOT NULL,
+    message text NOT NULL,
+    created_at bigint NOT NULL,
+    PRIMARY KEY(thread_id, seq));
+CREATE TABLE agentio_runs(
+    id text PRIMARY KEY,
+    n bigserial,
+    thread_id text NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    owner text NOT NULL,
+    status text NOT NULL,
+    rounds integer NOT NULL DEFAULT 0,
+    last_event_id bigint NOT NULL DEFAULT 0,
+    lease_holder text NOT NULL DEFAULT '',
+    lease_expires_at bigint NOT NULL DEFAULT 0,
+    state text NOT NULL DEFAULT 'null',
+    cancel_requested boolean NOT NULL DEFAULT false,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL);
+CREATE INDEX agentio_runs_by_thread ON agentio_runs(thread_id, n DESC);
+CREATE INDEX agentio_runs_by_lease ON agentio_runs(status, lease_expires_at);
+CREATE UNIQUE INDEX agentio_runs_one_active ON agentio_runs(thread_id) WHERE status IN ('running', 'waiting');
+CREATE TABLE agentio_run_events(
+    run_id text NOT NULL REFERENCES agentio_runs(id) ON DELETE CASCADE,
+    id bigint NOT NULL,
+    type text NOT NULL,
+    data text NOT NULL,
+    PRIMARY KEY(run_id, id));
+)sql"};
+
+// The channel of committed events; the payload is "RUN_ID LAST_ID".
+inline constexpr char const* events_channel = "agentio_run_events";
+
+inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
+                                           "lease_expires_at, state, created_at, updated_at";
+inline constexpr char const* thread_columns = "id, owner, agent, title, metadata, created_at, updated_at";
+
+AGENTIO_DECL threads::error failure(error const& e)
+{
+    return {e.code, e.message};
+}
+
+AGENTIO_DECL threads::error failure(threads::errc e, std::string message = {})
+{
+    return {threads::make_error_code(e), std::move(message)};
+}
+
+// Strings as views, for text_array.
+struct as_view
+{
+    template<class String>
+    std::string_view operator()(String const& s) const noexcept
+    {
+        return s;
+    }
+};
+
+// A text[] literal: every element quoted, `"` and `\` escaped.
+template<class Range, class Project>
+std::string text_array(Range const& range, Project project)
+{
+    std::string out = "{";
+    bool first = true;
+    for(auto const& element : range)
+    {
+        if(!first)
+            out += ',';
+        first = false;
+        out += '"';
+        for(char c : project(element))
+        {
+            if(c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
+AGENTIO_DECL std::string int_array(std::vector<std::int64_t> const& values)
+{
+    std::string out = "{";
+    for(std::size_t i = 0; i < values.size(); ++i)
+    {
+        if(i)
+            out += ',';
+        out += std::to_string(values[i]);
+    }
+    out += '}';
+    return out;
+}
+
+AGENTIO_DECL std::string messages_array(std::span<llm::message const> messages)
+{
+    std::vector<std::string> texts;
+    texts.reserve(messages.size());
+    for(auto const& m : messages)
+        texts.push_back(agentio::to_json_text(llm::to_json(m)));
+    return text_array(texts, as_view{});
+}
+
+AGENTIO_DECL threads::timestamp from_millis(std::int64_t ms) noexcept
+{
+    return threads::timestamp(std::chrono::milliseconds(ms));
+}
+
+AGENTIO_DECL threads::result<threads::thread_info> read_thread(rows const& r, std::size_t i)
+{
+    threads::thread_info t;
+    t.id = r.text(i, 0);
+    t.owner = r.text(i, 1);
+    t.agent = r.text(i, 2);
+    t.title = r.text(i, 3);
+    system::error_code ec;
+    auto metadata = json::parse(r.text(i, 4), ec);
+    if(ec || !metadata.is_object())
+        return failure(threads::errc::corrupt_data, "thread " + t.id + ": metadata is not a JSON object");
+    t.metadata = std::move(metadata.get_object());
+    t.created_at = from_millis(r.int64(i, 5));
+    t.updated_at = from_millis(r.int64(i, 6));
+    return t;
+}
+
+AGENTIO_DECL threads::result<threads::run_info> read_run(rows const& r, std::size_t i)
+{
+    threads::run_info run;
+    run.id = r.text(i, 0);
+    run.thread_id = r.text(i, 1);
+    run.owner = r.text(i, 2);
+    auto status = threads::parse_run_status(r.text(i, 3));
+    if(!status)
+        return failure(threads::errc::corrupt_data, "run " + run.id + ": unknown status");
+    run.status = *status;
+    run.rounds = static_cast<unsigned>(r.int64(i, 4));
+    run.last_event_id = r.int64(i, 5);
+    run.lease_holder = r.text(i, 6);
+    run.lease_expires_at = from_millis(r.int64(i, 7));
+    system::error_code ec;
+    run.state = json::parse(r.text(i, 8), ec);
+    if(ec)
+        return failure(threads::errc::corrupt_data, "run " + run.id + ": state is not JSON");
+    run.created_at = from_millis(r.int64(i, 9));
+    run.updated_at = from_millis(r.int64(i, 10));
+    return run;
+}
+
+AGENTIO_DECL std::string select_runs(char const* where)
+{
+    return std::string("SELECT ") + run_columns + " FROM agentio_runs WHERE " + where;
+}
+
+AGENTIO_DECL std::string update_runs_returning(char const* set_and_where)
+{
+    return std::string("UPDATE agentio_runs SET ") + set_and_where + " RETURNING " + run_columns;
+}
+
+// "RUN_ID LAST_ID" → the hub.
+AGENTIO_DECL void publish_notification(threads::event_hub& hub, std::string_view payload)
+{
+    auto const space = payload.rfind(' ');
+    if(space == std::string_view::npos)
+        return;
+    std::int64_t last = 0;
+    auto const digits = payload.substr(space + 1);
+    auto const [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), last);
+    if(ec != std::errc() || ptr != digits.data() + digits.size())
+        return;
+    hub.publish(payload.substr(0, space), last);
+}
+
+} // namespace detail
+
+AGENTIO_DECL thread_store::thread_store(asio::any_io_executor ex, std::string conninfo,
+    thread_store_options const& options)
+    : pool_(ex, std::move(conninfo), options.pool)
+    , listen_executor_(asio::make_strand(ex))
+    , listener_(std::make_shared<listener_state>())
+{
+    listener_->hub = &hub_;
+}
+
+AGENTIO_DECL thread_store::~thread_store()
+{
+    {
+        std::lock_guard lock(listener_->mutex);
+        listener_->hub = nullptr;
+    }
+    auto state = listener_;
+    asio::post(listen_executor_, [state] { state->stop.emit(asio::cancellation_type::terminal); });
+    pool_.close();
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::unique_ptr<thread_store>>>
+thread_store::open(asio::any_io_executor ex, std::string conninfo, thread_store_options options)
+{
+    std::unique_ptr<thread_store> store(new thread_store(ex, conninfo, options));
+    auto lease = co_await store->pool_.acquire();
+    if(!lease)
+        co_return detail::failure(lease.error());
+    auto& conn = **lease;
+    // One migrator at a time: the others wait on the lock, then find the schema current.
+    if(auto r = co_await conn.execute("BEGIN; SELECT pg_advisory_xact_lock(7308411592)"); !r)
+        co_return detail::failure(r.error());
+    if(auto r = co_await conn.execute("CREATE TABLE IF NOT EXISTS agentio_schema_version(version integer NOT NULL)");
+        !r)
+        co_return detail::failure(r.error());
+    auto version_rows = co_await conn.query("SELECT version FROM agentio_schema_version");
+    if(!version_rows)
+        co_return detail::failure(version_rows.error());
+    int version = 0;
+    if(version_rows->size() == 0)
+    {
+        if(auto r = co_await conn.execute("INSERT INTO agentio_schema_version(version) VALUES(0)"); !r)
+            co_return detail::failure(r.error());
+    }
+    else
+        version = static_cast<int>(version_rows->int64(0, 0));
+    constexpr int known = static_cast<int>(std::size(detail::thread_store_migrations));
+    if(version > known)
+    {
+        (void)co_await conn.execute("ROLLBACK");
+        co_return detail::failure(threads::errc::schema_too_new,
+            "schema version " + std::to_string(version) + ", this program knows up to " + std::to_string(known));
+    }
+    for(; version < known; ++version)
+        if(auto r = co_await conn.execute(detail::thread_store_migrations[version]); !r)
+            co_return detail::failure(r.error());
+    auto const update = "UPDATE agentio_schema_version SET version = " + std::to_string(version) + "; COMMIT";
+    if(auto r = co_await conn.execute(update); !r)
+        co_return detail::failure(r.error());
+    asio::co_spawn(store->listen_executor_,
+        listen(store->listen_executor_, store->pool_.conninfo(), store->listener_, options.reconnect_delay),
+        asio::bind_cancellation_slot(store->listener_->stop.slot(), asio::detached));
+    co_return std::move(store);
+}
+
+// LISTENs on its own connection and wakes the hub's readers for every commit
+// of events, this process's and the others'. A lost connection is reopened;
+// readers look at the journal on their own meanwhile (their poll interval).
+AGENTIO_DECL asio::awaitable<void> thread_store::listen(asio::any_io_executor ex, std::string conninfo,
+    std::shared_ptr<listener_state> state, std::chrono::milliseconds reconnect_delay)
+{
+    asio::steady_timer pause(ex);
+    for(;;)
+    {
+        connection conn(ex);
+        auto opened = co_await conn.connect(conninfo);
+        if(opened)
+        {
+            auto const listen_sql = std::string("LISTEN ") + detail::events_channel;
+            auto listening = co_await conn.execute(listen_sql);
+            while(listening)
+            {
+                auto n = co_await conn.receive_notification();
+                if(!n)
+                {
+                    if(n.error().code == asio::error::operation_aborted)
+                        co_return; // the store is gone
+                    break;
+                }
+                std::lock_guard lock(state->mutex);
+                if(!state->hub)
+                    co_return;
+                detail::publish_notification(*state->hub, n->payload);
+            }
+        }
+        {
+            std::lock_guard lock(state->mutex);
+            if(!state->hub)
+                co_return;
+        }
+        pause.expires_after(reconnect_delay);
+        auto [ec] = co_await pause.async_wait(asio::as_tuple(asio::use_awaitable));
+        if(ec)
+            co_return;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Threads
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::create_thread(threads::thread_info const& thread)
+{
+    auto const metadata = agentio::to_json_text(thread.metadata);
+    std::int64_t const created = thread.created_at.time_since_epoch().count();
+    std::int64_t const updated = thread.updated_at.time_since_epoch().count();
+    auto r =
+        co_await pool_.query("INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at) "
+                             "VALUES($1, $2, $3, $4, $5, COALESCE(NULLIF($6, 0), agentio_now_ms()), "
+                             "COALESCE(NULLIF($7, 0), NULLIF($6, 0), agentio_now_ms()))",
+            params(thread.id, thread.owner, thread.agent, thread.title, metadata, created, updated));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::thread_info>>>
+thread_store::find_thread(std::string_view id, std::string_view owner)
+{
+    auto const sql = std::string("SELECT ") + detail::thread_columns +
+        " FROM agentio_threads WHERE id = $1 AND owner = $2";
+    auto r = co_await pool_.query(sql, params(id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->size() == 0)
+        co_return std::optional<threads::thread_info>{};
+    auto t = detail::read_thread(*r, 0);
+    if(!t)
+        co_return t.error();
+    co_return std::optional<threads::thread_info>{std::move(*t)};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::thread_info>>>
+thread_store::list_threads(std::string_view owner, std::size_t limit)
+{
+    auto const sql = std::string("SELECT ") + detail::thread_columns +
+        " FROM agentio_threads WHERE owner = $1 ORDER BY updated_at DESC, id LIMIT $2";
+    auto const capped = static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX));
+    auto r = co_await pool_.query(sql, params(owner, capped));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::thread_info> out;
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        auto t = detail::read_thread(*r, i);
+        if(!t)
+            co_return t.error();
+        out.push_back(std::move(*t));
+    }
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_thread(std::string_view id,
+    std::string_view owner)
+{
+    auto r = co_await pool_.query("DELETE FROM agentio_threads WHERE id = $1 AND owner = $2", params(id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return r->affected() > 0;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::int64_t>> thread_store::append_messages(std::string_view thread_id,
+    std::span<llm::message const> messages)
+{
+    auto const items = detail::messages_array(messages);
+    auto const count = static_cast<std::int64_t>(messages.size());
+    // One statement: the sequence moves and the messages land together.
+    auto r = co_await pool_.query(
+        "WITH t AS (UPDATE agentio_threads SET next_seq = next_seq + $2, updated_at = agentio_now_ms() "
+        "WHERE id = $1 RETURNING next_seq - $2 AS first, next_seq - 1 AS last), "
+        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+        "SELECT $1, t.first + m.ord - 1, '', m.msg, agentio_now_ms() FROM t, "
+        "unnest($3::text[]) WITH ORDINALITY AS m(msg, ord)) "
+        "SELECT last FROM t",
+        params(thread_id, count, items));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->size() == 0)
+        co_return detail::failure(threads::errc::not_found, "thread " + std::string(thread_id));
+    co_return r->int64(0, 0);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
+thread_store::load_items(std::string_view thread_id)
+{
+    auto r = co_await pool_.query(
+        "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $1 ORDER BY seq",
+        params(thread_id));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::item> out;
+    out.reserve(r->size());
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        system::error_code ec;
+        auto const v = json::parse(r->text(i, 2), ec);
+        std::string why;
+        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
+        if(!m)
+            co_return detail::failure(threads::errc::corrupt_data,
+                "thread " + std::string(thread_id) + ", message " + std::string(r->text(i, 0)) + ": " +
+                    (ec ? ec.message() : why));
+        out.push_back({r->int64(i, 0), std::move(*m), std::string(r->text(i, 1)), detail::from_millis(r->int64(i, 3))});
+    }
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::size_t>>
+thread_store::apply_retention(threads::retention const& policy)
+{
+    std::size_t removed = 0;
+    if(policy.max_age)
+    {
+        std::int64_t const age = policy.max_age->count();
+        auto r = co_await pool_.query("DELETE FROM agentio_threads WHERE updated_at < agentio_now_ms() - $1",
+            params(age));
+        if(!r)
+            co_return detail::failure(r.error());
+        removed += r->affected();
+    }
+    if(policy.max_threads_per_owner)
+    {
+        auto const keep = static_cast<std::int64_t>(*policy.max_threads_per_owner);
+        auto r = co_await pool_.query(
+            "DELETE FROM agentio_threads WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER "
+            "(PARTITION BY owner ORDER BY updated_at DESC, id) AS n FROM agentio_threads) AS ranked WHERE n > $1)",
+            params(keep));
+        if(!r)
+            co_return detail::failure(r.error());
+        removed += r->affected();
+    }
+    co_return removed;
+}
+
+// ---------------------------------------------------------------------------
+// Runs
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(threads::new_run const& run)
+{
+    auto const items = detail::messages_array(run.messages);
+    auto const count = static_cast<std::int64_t>(run.messages.size());
+    std::int64_t const lease = run.lease.count();
+    auto r = co_await pool_.query(
+        "WITH r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
+        "created_at, updated_at) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, agentio_now_ms(), "
+        "agentio_now_ms()) RETURNING thread_id), "
+        "t AS (UPDATE agentio_threads SET next_seq = next_seq + $6, updated_at = agentio_now_ms() "
+        "WHERE id = (SELECT thread_id FROM r) RETURNING next_seq - $6 AS first), "
+        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+        "SELECT $2, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
+        "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord)) "
+        "SELECT count(*) FROM t",
+        params(run.id, run.thread_id, run.owner, run.holder, lease, count, items));
+    if(!r)
+    {
+        // The database enforces one running run per thread (a partial unique index).
+        if(r.error().sqlstate == "23505" && r.error().message.find("agentio_runs_one_active") != std::string::npos)
+            co_return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
+        if(r.error().sqlstate == "23503")
+            co_return detail::failure(threads::errc::not_found, "thread " + run.thread_id);
+        co_return detail::failure(r.error());
+    }
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::one_run(std::string_view sql, std::span<param const> args)
+{
+    auto r = co_await pool_.query(sql, args);
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->size() == 0)
+        co_return std::optional<threads::run_info>{};
+    auto run = detail::read_run(*r, 0);
+    if(!run)
+        co_return run.error();
+    co_return std::optional<threads::run_info>{std::move(*run)};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::find_run(std::string_view id, std::string_view owner)
+{
+    auto const sql = detail::select_runs("id = $1 AND owner = $2");
+    auto const args = params(id, owner);
+    co_return co_await one_run(sql, args);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::latest_run(std::string_view thread_id, std::string_view owner)
+{
+    auto const sql = detail::select_runs("thread_id = $1 AND owner = $2 ORDER BY n DESC LIMIT 1");
+    auto const args = params(thread_id, owner);
+    co_return co_await one_run(sql, args);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::checkpoint(std::string_view run_id,
+    std::string_view holder, std::span<llm::message const> messages, unsigned rounds, json::value const& state)
+{
+    auto const items = detail::messages_array(messages);
+    auto const count = static_cast<std::int64_t>(messages.size());
+    auto const state_text = agentio::to_json_text(state);
+    std::int64_t const done_rounds = rounds;
+    auto r = co_await pool_.query(
+        "WITH r AS (UPDATE agentio_runs SET rounds = $3, state = $4, updated_at = agentio_now_ms() "
+        "WHERE id = $1 AND lease_holder = $2 AND status = 'running' RETURNING thread_id), "
+        "t AS (UPDATE agentio_threads SET next_seq = next_seq + $5, updated_at = agentio_now_ms() "
+        "WHERE id = (SELECT thread_id FROM r) RETURNING id, next_seq - $5 AS first), "
+        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+        "SELECT t.id, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
+        "unnest($6::text[]) WITH ORDINALITY AS m(msg, ord)) "
+        "SELECT count(*) FROM r",
+        params(run_id, holder, done_rounds, state_text, count, items));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->int64(0, 0) == 0)
+        co_return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<std::string>>>
+thread_store::append_events(std::string_view holder, std::span<threads::run_events const> batch)
+{
+    std::vector<std::string> runs;
+    std::vector<std::int64_t> firsts, lasts, ids;
+    std::vector<std::string_view> event_runs, types, datas;
+    for(auto const& run : batch)
+    {
+        if(run.events.empty())
+            continue;
+        runs.push_back(run.run_id);
+        firsts.push_back(run.events.front().id);
+        lasts.push_back(run.events.back().id);
+        for(auto const& e : run.events)
+        {
+            event_runs.push_back(run.run_id);
+            ids.push_back(e.id);
+            types.push_back(e.type);
+            datas.push_back(e.data);
+        }
+    }
+    if(runs.empty())
+        co_return std::vector<std::string>{};
+    detail::as_view const view;
+    auto const runs_array = detail::text_array(runs, view);
+    auto const firsts_array = detail::int_array(firsts);
+    auto const lasts_array = detail::int_array(lasts);
+    auto const event_runs_array = detail::text_array(event_runs, view);
+    auto const ids_array = detail::int_array(ids);
+    auto const types_array = detail::text_array(types, view);
+    auto const datas_array = detail::text_array(datas, view);
+    // One statement for every run of the batch: each run's journal moves on
+    // only when this process holds it and the ids continue it exactly; the
+    // NOTIFY is delivered at commit, to every listening replica.
+    auto r = co_await pool_.query(
+        "WITH b AS (SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS b(run_id, first_id, last_id)), "
+        "u AS (UPDATE agentio_runs AS r SET last_event_id = b.last_id, updated_at = agentio_now_ms() FROM b "
+        "WHERE r.id = b.run_id AND r.lease_holder = $1 AND r.status = 'running' AND r.last_event_id = b.first_id - 1 "
+        "RETURNING r.id, b.last_id), "
+        "e AS (INSERT INTO agentio_run_events(run_id, id, type, data) SELECT ev.run_id, ev.id, ev.type, ev.data "
+        "FROM unnest($5::text[], $6::bigint[], $7::text[], $8::text[]) AS ev(run_id, id, type, data) "
+        "WHERE ev.run_id IN (SELECT id FROM u)), "
+        "n AS (SELECT pg_notify('agentio_run_events', u.id || ' ' || u.last_id) FROM u) "
+        "SELECT u.id, u.last_id, (SELECT count(*) FROM n) FROM u",
+        params(holder, runs_array, firsts_array, lasts_array, event_runs_array, ids_array, types_array, datas_array));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<std::string> refused;
+    for(auto const& id : runs)
+    {
+        bool accepted = false;
+        for(std::size_t i = 0; i < r->size() && !accepted; ++i)
+            accepted = r->text(i, 0) == id;
+        if(!accepted)
+            refused.push_back(id);
+    }
+    for(std::size_t i = 0; i < r->size(); ++i)
+        hub_.publish(r->text(i, 0), r->int64(i, 1));
+    co_return refused;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::event_record>>>
+thread_store::events_after(std::string_view run_id, std::int64_t after, std::size_t limit)
+{
+    auto const capped = static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX));
+    auto r = co_await pool_.query(
+        "SELECT id, type, data FROM agentio_run_events WHERE run_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+        params(run_id, after, capped));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::event_record> out;
+    out.reserve(r->size());
+    for(std::size_t i = 0; i < r->size(); ++i)
+        out.push_back({r->int64(i, 0), std::string(r->text(i, 1)), std::string(r->text(i, 2))});
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::finish_run(std::string_view run_id,
+    std::string_view holder, threads::run_status status, json::value const& state)
+{
+    auto const state_text = agentio::to_json_text(state);
+    auto const status_text = threads::to_string(status);
+    auto r = co_await pool_.query(
+        "UPDATE agentio_runs SET status = $3, state = $4, lease_holder = '', lease_expires_at = 0, "
+        "updated_at = agentio_now_ms() WHERE id = $1 AND lease_holder = $2 AND status = 'running'",
+        params(run_id, holder, status_text, state_text));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->affected() == 0)
+        co_return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(std::string_view run_id,
+    std::string_view holder, json::value const& state)
+{
+    co_return co_await finish_run(run_id, holder, threads::run_status::waiting, state);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::claim_waiting_run(
+    std::string_view run_id, std::string_view owner, std::string_view holder, std::chrono::milliseconds lease)
+{
+    auto const sql = detail::update_runs_returning(
+        "status = 'running', lease_holder = $3, lease_expires_at = agentio_now_ms() + $4, "
+        "updated_at = agentio_now_ms() WHERE id = $1 AND owner = $2 AND status = 'waiting'");
+    std::int64_t const ms = lease.count();
+    auto const args = params(run_id, owner, holder, ms);
+    co_return co_await one_run(sql, args);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> thread_store::renew_leases(
+    std::string_view holder, std::span<std::string const> run_ids, std::chrono::milliseconds lease)
+{
+    if(run_ids.empty())
+        co_return std::vector<threads::held_lease>{};
+    auto const ids = detail::text_array(run_ids, detail::as_view{});
+    std::int64_t const ms = lease.count();
+    auto r = co_await pool_.query(
+        "UPDATE agentio_runs SET lease_expires_at = agentio_now_ms() + $3 "
+        "WHERE id = ANY($1::text[]) AND lease_holder = $2 AND status = 'running' RETURNING id, cancel_requested",
+        params(ids, holder, ms));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::held_lease> held;
+    for(std::size_t i = 0; i < r->size(); ++i)
+        held.push_back({std::string(r->text(i, 0)), r->boolean(i, 1)});
+    co_return held;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::request_cancel(std::string_view run_id,
+    std::string_view owner)
+{
+    auto r = co_await pool_.query("UPDATE agentio_runs SET cancel_requested = true "
+                                  "WHERE id = $1 AND owner = $2 AND status IN ('running', 'waiting')",
+        params(run_id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return r->affected() > 0;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
+thread_store::claim_expired_run(std::string_view holder, std::chrono::milliseconds lease)
+{
+    // SKIP LOCKED: replicas looking at once each get a different run, or none.
+    auto const sql = detail::update_runs_returning(
+        "lease_holder = $1, lease_expires_at = agentio_now_ms() + $2, updated_at = agentio_now_ms() "
+        "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND lease_expires_at < agentio_now_ms() "
+        "ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED)");
+    std::int64_t const ms = lease.count();
+    auto const args = params(holder, ms);
+    co_return co_await one_run(sql, args);
+}
+
+} // namespace agentio::postgres
+
+#endif

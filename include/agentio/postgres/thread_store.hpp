@@ -1,0 +1,129 @@
+//
+// agentio/postgres/thread_store.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The thread store several processes share: PostgreSQL through the
+// non-blocking pool. Each write is one statement (a transaction of its own),
+// leases and timestamps use the database's clock (replicas' clocks may
+// disagree), the database itself enforces one running run per thread, and
+// committed events are announced with NOTIFY so that readers attached to any
+// replica wake up at once.
+//
+
+#ifndef AGENTIO_POSTGRES_THREAD_STORE_HPP
+#define AGENTIO_POSTGRES_THREAD_STORE_HPP
+
+#include <agentio/config.hpp>
+#include <agentio/postgres.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/cancellation_signal.hpp>
+
+#include <memory>
+#include <mutex>
+
+namespace agentio::postgres {
+
+/// How @ref thread_store uses its database.
+struct thread_store_options
+{
+    /// The connection pool (the listening connection is one more).
+    pool_options pool = {};
+    /// How long the listening connection waits before reconnecting after losing the server.
+    std::chrono::milliseconds reconnect_delay = std::chrono::seconds(1);
+};
+
+/** A @ref threads::thread_store in PostgreSQL, for replicas sharing one database.
+
+    @code
+    auto store = (co_await agentio::postgres::thread_store::open(ex, "postgresql://app@db/agents")).value();
+    @endcode
+*/
+class thread_store final : public threads::thread_store
+{
+public:
+    /** Connects, migrates the schema (under an advisory lock: replicas may
+        start together) and starts listening for other processes' events.
+
+        @return the store, or why the database cannot be used (unreachable,
+        a schema newer than this program, ...)
+    */
+    static asio::awaitable<threads::result<std::unique_ptr<thread_store>>> open(asio::any_io_executor ex,
+        std::string conninfo, thread_store_options options = {});
+
+    /// The schema version this program writes.
+    static constexpr int schema_version = 1;
+
+    /// Stops listening; the pool's connections close as they come back.
+    ~thread_store() override;
+
+    asio::awaitable<threads::result<void>> create_thread(threads::thread_info const& thread) override;
+    asio::awaitable<threads::result<std::optional<threads::thread_info>>> find_thread(std::string_view id,
+        std::string_view owner) override;
+    asio::awaitable<threads::result<std::vector<threads::thread_info>>> list_threads(std::string_view owner,
+        std::size_t limit) override;
+    asio::awaitable<threads::result<bool>> delete_thread(std::string_view id, std::string_view owner) override;
+    asio::awaitable<threads::result<std::int64_t>> append_messages(std::string_view thread_id,
+        std::span<llm::message const> messages) override;
+    asio::awaitable<threads::result<std::vector<threads::item>>> load_items(std::string_view thread_id) override;
+    asio::awaitable<threads::result<std::size_t>> apply_retention(threads::retention const& policy) override;
+
+    asio::awaitable<threads::result<void>> start_run(threads::new_run const& run) override;
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> find_run(std::string_view id,
+        std::string_view owner) override;
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> latest_run(std::string_view thread_id,
+        std::string_view owner) override;
+    asio::awaitable<threads::result<void>> checkpoint(std::string_view run_id, std::string_view holder,
+        std::span<llm::message const> messages, unsigned rounds, json::value const& state) override;
+    asio::awaitable<threads::result<std::vector<std::string>>> append_events(std::string_view holder,
+        std::span<threads::run_events const> batch) override;
+    asio::awaitable<threads::result<std::vector<threads::event_record>>> events_after(std::string_view run_id,
+        std::int64_t after, std::size_t limit) override;
+    asio::awaitable<threads::result<void>> finish_run(std::string_view run_id, std::string_view holder,
+        threads::run_status status, json::value const& state) override;
+    asio::awaitable<threads::result<void>> suspend_run(std::string_view run_id, std::string_view holder,
+        json::value const& state) override;
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_waiting_run(std::string_view run_id,
+        std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) override;
+    asio::awaitable<threads::result<std::vector<threads::held_lease>>> renew_leases(std::string_view holder,
+        std::span<std::string const> run_ids, std::chrono::milliseconds lease) override;
+    asio::awaitable<threads::result<bool>> request_cancel(std::string_view run_id, std::string_view owner) override;
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_expired_run(std::string_view holder,
+        std::chrono::milliseconds lease) override;
+
+    /// The pool, for what this class does not cover.
+    postgres::pool& pool() noexcept { return pool_; }
+
+private:
+    // What the listening coroutine shares with the store: it may outlive it.
+    struct listener_state
+    {
+        std::mutex mutex;
+        threads::event_hub* hub = nullptr; // null once the store is gone
+        asio::cancellation_signal stop;
+    };
+
+    thread_store(asio::any_io_executor ex, std::string conninfo, thread_store_options const& options);
+
+    static asio::awaitable<void> listen(asio::any_io_executor ex, std::string conninfo,
+        std::shared_ptr<listener_state> state, std::chrono::milliseconds reconnect_delay);
+
+    asio::awaitable<threads::result<std::optional<threads::run_info>>> one_run(std::string_view sql,
+        std::span<param const> params);
+
+    postgres::pool pool_;
+    asio::any_io_executor listen_executor_;
+    std::shared_ptr<listener_state> listener_;
+};
+
+} // namespace agentio::postgres
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/postgres/impl/thread_store.ipp>
+#endif
+
+#endif
