@@ -31,12 +31,28 @@ as_owner() {
   fi
 }
 
-running() { [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; }
+# The cluster lives in a folder of its own under /tmp, owned by whoever runs the
+# server: DIR may sit where the postgres user cannot reach (a clone in /root).
+# DIR keeps the URI, the port and the cluster's path.
+data_dir() { cat "$dir/datadir" 2>/dev/null || true; }
+
+running() {
+  local data
+  data=$(data_dir)
+  [ -n "$data" ] && [ -f "$data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1
+}
 
 stop_server() {
   if running; then
-    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null
+    as_owner "$bin/pg_ctl" -D "$(data_dir)" -m fast -w -t 30 stop >/dev/null
   fi
+}
+
+remove_cluster() {
+  local data
+  data=$(data_dir)
+  case "$data" in /tmp/agentio-pg.*/data) rm -rf -- "$(dirname -- "$data")" ;; esac
+  rm -rf -- "$dir"
 }
 
 free_port() {
@@ -44,9 +60,10 @@ free_port() {
 }
 
 start_server() {
-  local port=$1
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off" start >/dev/null
+  local port=$1 data
+  data=$(data_dir)
+  as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$data -c fsync=off" start >/dev/null
 }
 
 case "$command" in
@@ -57,39 +74,41 @@ case "$command" in
       exit 0
     fi
     stop_server || true
-    rm -rf -- "$dir" # stale leftovers of an earlier run
+    remove_cluster # stale leftovers of an earlier run
     mkdir -p -- "$dir"
+    data=$(mktemp -d /tmp/agentio-pg.XXXXXX)
+    echo "$data" >"$dir/datadir"
     if [ "$(id -u)" -eq 0 ]; then
-      chown postgres: "$dir"
-      chmod 700 "$dir"
+      chown postgres: "$data"
     fi
-    as_owner "$bin/initdb" -D "$dir/data" --auth=trust -U postgres --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
+    chmod 700 "$data"
+    as_owner "$bin/initdb" -D "$data/data" --auth=trust -U postgres --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
       { cat "$dir/initdb.log" >&2; exit 1; }
+    echo "$data/data" >"$dir/datadir"
     # A port another process takes between the choice and the start: try again.
     for attempt in 1 2 3 4 5; do
       port=$(free_port)
       if start_server "$port"; then
         break
       fi
-      [ "$attempt" -eq 5 ] && { cat "$dir/server.log" >&2; exit 1; }
+      [ "$attempt" -eq 5 ] && { cat "$(data_dir)/server.log" >&2; exit 1; }
     done
     echo "$port" >"$dir/port"
     as_owner "$bin/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -c 'CREATE DATABASE agentio_test' >/dev/null
     uri="postgresql://postgres@127.0.0.1:$port/agentio_test"
     echo "$uri" >"$dir/uri"
-    [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/uri" "$dir/port"
     echo "$uri"
     ;;
   stop)
     [ -d "$dir" ] || exit 0
     stop_server
-    rm -rf -- "$dir"
+    remove_cluster
     ;;
   restart)
     [ -f "$dir/port" ] || { echo "postgres.sh: no cluster in $dir (start it first)" >&2; exit 1; }
     dir=$(realpath -- "$dir")
     stop_server
-    start_server "$(cat "$dir/port")" || { cat "$dir/server.log" >&2; exit 1; }
+    start_server "$(cat "$dir/port")" || { cat "$(data_dir)/server.log" >&2; exit 1; }
     ;;
   *) usage ;;
 esac

@@ -11,6 +11,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
+#include <fstream>
+
 using namespace portfolio_test;
 namespace http = boost::beast::http;
 
@@ -299,6 +302,54 @@ BOOST_AUTO_TEST_CASE(one_run_at_a_time_per_thread)
     BOOST_TEST(busy.status == 409u);
     BOOST_TEST(busy.detail().starts_with("thread_id: la conversación tiene una respuesta en curso"));
     BOOST_TEST(drain(answer).back().type == "done");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(threads_postgres)
+
+// AGENT_STORE naming a PostgreSQL that does not answer: the server does not start, and says why.
+BOOST_AUTO_TEST_CASE(an_unreachable_database_stops_the_server_naming_agent_store)
+{
+    fake_provider f;
+    auto settings = anthropic_at(f, "anthropic-text-only");
+    settings.store = "postgresql://agentio:secreto@127.0.0.1:1/agentio";
+    try
+    {
+        chat_server s(settings);
+        BOOST_FAIL("the server started without its store");
+    }
+    catch(std::runtime_error const& e)
+    {
+        std::string const what = e.what();
+        BOOST_TEST(what.starts_with("AGENT_STORE: no se puede usar la base de datos PostgreSQL"), what);
+        BOOST_TEST(what.find("secreto") == std::string::npos, what); // no password in logs
+    }
+}
+
+// The same conversation on PostgreSQL (the cluster scripts/postgres.sh started for the suite).
+BOOST_AUTO_TEST_CASE(a_conversation_continues_on_postgresql)
+{
+    char const* dir = std::getenv("AGENTIO_TEST_POSTGRES_DIR");
+    BOOST_REQUIRE_MESSAGE(dir, "AGENTIO_TEST_POSTGRES_DIR is not set: run through CTest");
+    std::ifstream in(std::string(dir) + "/uri");
+    std::string uri;
+    std::getline(in, uri);
+    fake_provider f;
+    auto settings = anthropic_at(f, "portfolio-two-rounds");
+    settings.store = uri;
+    chat_server s(settings);
+    auto const first = chat(s.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
+    BOOST_TEST(first.names() == "chunk clear_streaming tool_call chunk done ");
+    std::string const thread_id(first.http.headers["x-thread-id"]);
+    auto const second = chat(s.endpoint(), follow_up(thread_id, "¿Y planificadas?"));
+    BOOST_TEST(second.names() == "chunk clear_streaming tool_call chunk done ");
+    BOOST_TEST(f.fake.requests().at(2).body.at("messages").as_array().size() == 5u);
+    auto const view = get(s.endpoint(), "/api/v1/threads/" + thread_id).json();
+    BOOST_TEST(view.at("messages").as_array().size() == 8u);
+    auto const replay = get(s.endpoint(),
+        "/api/v1/agent/runs/" + std::string(first.http.headers["x-run-id"]) + "/events?after=0");
+    BOOST_TEST(replay.body.find("event: done") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,6 +6,7 @@
 
 #include "app/error_body.hpp"
 
+#include <agentio/postgres/thread_store.hpp>
 #include <agentio/sqlite/thread_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -23,9 +24,24 @@ namespace portfolio {
 
 namespace {
 
+// What a URI shows in a message: no password.
+std::string without_password(std::string const& uri)
+{
+    auto const scheme = uri.find("://");
+    auto const at = uri.find('@');
+    if(scheme == std::string::npos || at == std::string::npos)
+        return uri;
+    auto const colon = uri.find(':', scheme + 3);
+    if(colon == std::string::npos || colon > at)
+        return uri;
+    return uri.substr(0, colon) + ":***" + uri.substr(at);
+}
+
 // AGENT_STORE: "sqlite:PATH" or a PostgreSQL URI. A store that cannot be
-// opened stops the server at start, naming the variable.
-std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string const& spec)
+// opened stops the server at start, naming the variable. PostgreSQL is opened
+// on the server's own io_context (its pool lives there), driven here before
+// the server runs.
+std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string const& spec, boost::asio::io_context& ioc)
 {
     if(spec.starts_with("sqlite:"))
     {
@@ -35,7 +51,22 @@ std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string co
                 store.error().code.message() + ")");
         return std::move(*store);
     }
-    throw std::runtime_error("AGENT_STORE: PostgreSQL aún no está disponible en este servidor ('" + spec + "')");
+    using opened_type = agentio::threads::result<std::unique_ptr<agentio::postgres::thread_store>>;
+    std::optional<opened_type> opened;
+    boost::asio::co_spawn(ioc, agentio::postgres::thread_store::open(ioc.get_executor(), spec),
+        [&](std::exception_ptr e, opened_type r) {
+            if(e)
+                std::rethrow_exception(e);
+            opened = std::move(r);
+        });
+    while(!opened && ioc.run_one() != 0)
+        ;
+    if(ioc.stopped())
+        ioc.restart();
+    if(!opened || !*opened)
+        throw std::runtime_error("AGENT_STORE: no se puede usar la base de datos PostgreSQL " + without_password(spec) +
+            ": " + (opened ? opened->error().message : std::string("sin respuesta")));
+    return std::move(**opened);
 }
 
 } // namespace
@@ -61,7 +92,7 @@ portfolio_server::portfolio_server(server_options options)
         std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
-    store_ = open_thread_store(options_.chat.store);
+    store_ = open_thread_store(options_.chat.store, ioc_);
     auto const& cs = options_.charts;
     std::chrono::seconds const chart_max_age = std::chrono::hours(cs.max_age_hours);
     try
