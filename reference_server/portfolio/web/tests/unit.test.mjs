@@ -3,11 +3,13 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 // The page's pure pieces under node's test runner (`node --test tests/`): the
-// SSE framing of fetch() bodies and the history sent back to the server.
+// SSE framing of fetch() bodies, the answer folded from a run's events, a
+// stored thread as bubbles, and the history sent back to the server.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readEventStream } from '../src/sse.js';
 import { historyForServer, SERVER_LIMITS } from '../src/chat/history.js';
+import { applyEvent, conversationFromThread, newRun } from '../src/chat/run.js';
 
 // A fetch()-like body delivering `text` as the given byte pieces.
 function body(text, cuts = []) {
@@ -68,6 +70,101 @@ test('an event without a type is a message; a field without a colon has an empty
     { type: 'message', data: 'x' },
     { type: 'message', data: '' },
   ]);
+});
+
+test('the last event id goes with every later event, as the SSE rules say', async () => {
+  const { seen } = await events('id: 1\nevent: chunk\ndata: a\n\ndata: b\n\nid: 7\ndata: c\n\n');
+  assert.deepEqual(seen.map((e) => e.id), ['1', '1', '7']);
+});
+
+// The events of a run as readEventStream gives them.
+const ev = (id, type, payload) => ({ id: String(id), type, data: JSON.stringify(payload) });
+const fold = (events, run = newRun()) => events.reduce(applyEvent, run);
+
+test('a run folds chunks, rounds and tool steps, and ends on done', () => {
+  const run = fold([
+    ev(1, 'chunk', { content: 'Voy a ' }),
+    ev(2, 'chunk', { content: 'contar.' }),
+    ev(3, 'clear_streaming', {}),
+    ev(4, 'tool_call', { tool: 'contar_iniciativas' }),
+    ev(5, 'chunk', { content: 'Hay 850.' }),
+    ev(6, 'done', { status: 'completed', thread_id: 't', run_id: 'r' }),
+  ]);
+  assert.equal(run.text, 'Hay 850.');
+  assert.deepEqual(run.thinking, ['Voy a contar.']);
+  assert.deepEqual(run.steps.map((s) => s.tool), ['contar_iniciativas']);
+  assert.equal(run.done, true);
+  assert.equal(run.status, 'completed');
+  assert.equal(run.lastId, 6);
+});
+
+test('events already seen (a reattach that overlaps) change nothing', () => {
+  const first = fold([ev(1, 'chunk', { content: 'Hola' }), ev(2, 'chunk', { content: ', qué' })]);
+  const again = fold([ev(1, 'chunk', { content: 'Hola' }), ev(2, 'chunk', { content: ', qué' }), ev(3, 'chunk', { content: ' tal' })], first);
+  assert.equal(again.text, 'Hola, qué tal');
+  assert.equal(again.lastId, 3);
+});
+
+test('round_restart drops what came after discard_after, then the round goes on', () => {
+  const run = fold([
+    ev(1, 'chunk', { content: 'Voy a contar.' }),
+    ev(2, 'clear_streaming', {}),
+    ev(3, 'tool_call', { tool: 'contar_iniciativas' }),
+    ev(4, 'chunk', { content: 'Hay 8' }), // the second round, cut when its server died
+    ev(5, 'clear_streaming', {}),
+    ev(6, 'tool_call', { tool: 'generar_grafico' }),
+    ev(7, 'round_restart', { iteration: 2, discard_after: 3 }),
+    ev(8, 'chunk', { content: 'Hay 850.' }),
+    ev(9, 'done', { status: 'completed' }),
+  ]);
+  assert.equal(run.text, 'Hay 850.');
+  assert.deepEqual(run.thinking, ['Voy a contar.']);
+  assert.deepEqual(run.steps.map((s) => s.tool), ['contar_iniciativas']);
+  assert.equal(run.lastId, 9);
+  assert.equal(run.done, true);
+
+  // Everything discarded: the answer starts over; a late copy of a dropped event stays out.
+  const all = fold([ev(1, 'chunk', { content: 'abc' }), ev(2, 'round_restart', { iteration: 1, discard_after: 0 }),
+    ev(2, 'chunk', { content: 'no' }), ev(3, 'chunk', { content: 'xyz' })]);
+  assert.equal(all.text, 'xyz');
+  assert.deepEqual(all.events.map((e) => e.id), [3]);
+});
+
+test('a malformed event or an error event keeps what came before', () => {
+  const run = fold([ev(1, 'chunk', { content: 'Hola' }), { id: '2', type: 'chunk', data: '{' }, ev(3, 'error', { message: 'caído' })]);
+  assert.equal(run.text, 'Hola');
+  assert.equal(run.error, 'caído');
+  assert.equal(run.lastId, 3);
+});
+
+// A stored thread as GET /api/v1/threads/{id} returns it.
+const stored = (messages, run = null) => ({ id: 't', title: 'x', messages, run });
+const turns = [
+  { seq: 1, role: 'user', text: '¿Cuántas hay?', run_id: 'r1' },
+  { seq: 2, role: 'assistant', text: 'Voy a contar.', tool_calls: [{ id: 'c1', tool: 'contar_iniciativas', input: { campo_agrupacion: 'unidad' } }], run_id: 'r1' },
+  { seq: 3, role: 'user', text: '', tool_results: [{ tool_use_id: 'c1', is_error: false, text: '{}' }], run_id: 'r1' },
+  { seq: 4, role: 'assistant', text: 'Hay 850.', run_id: 'r1' },
+  { seq: 5, role: 'user', text: '¿Y por estado?', run_id: 'r2' },
+];
+
+test('a stored thread shows questions and answers, the tool calls as the steps of the answer after them', () => {
+  const { messages, running } = conversationFromThread(stored(turns.slice(0, 4), { run_id: 'r1', status: 'completed', last_event_id: 9 }));
+  assert.equal(running, null);
+  assert.deepEqual(messages.map((m) => [m.role, m.content]), [['user', '¿Cuántas hay?'], ['assistant', 'Hay 850.']]);
+  assert.deepEqual(messages[1].toolSteps, [{ tool: 'contar_iniciativas', input_summary: 'campo_agrupacion=unidad' }]);
+  assert.equal(messages[1].thinking, 'Voy a contar.');
+});
+
+test('a run in progress shows its question only (its answer comes from its events); a stopped one says so', () => {
+  const inProgress = [...turns, { seq: 6, role: 'assistant', text: 'Cuento.', tool_calls: [{ id: 'c2', tool: 'contar_iniciativas', input: {} }], run_id: 'r2' }];
+  const { messages, running } = conversationFromThread(stored(inProgress, { run_id: 'r2', status: 'running', last_event_id: 4 }));
+  assert.equal(running, 'r2');
+  assert.deepEqual(messages.map((m) => m.content), ['¿Cuántas hay?', 'Hay 850.', '¿Y por estado?']);
+
+  const stopped = conversationFromThread(stored(turns, { run_id: 'r2', status: 'cancelled', last_event_id: 4 }));
+  assert.equal(stopped.running, null);
+  assert.equal(stopped.messages.at(-1).role, 'assistant');
+  assert.equal(stopped.messages.at(-1).stopped, true);
 });
 
 const user = (content) => ({ role: 'user', content });

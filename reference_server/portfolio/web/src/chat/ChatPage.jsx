@@ -6,6 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useDocumentTitle } from '../router.jsx';
 import { useChatContext } from './ChatContext.jsx';
 import ChatInput from './ChatInput.jsx';
+import ConversationList from './ConversationList.jsx';
 import MarkdownRenderer from './MarkdownRenderer.jsx';
 import MessageBubble from './MessageBubble.jsx';
 import { ToolStepList } from './ToolSteps.jsx';
@@ -45,8 +46,9 @@ function useStickToBottom(askedKey) {
 export default function ChatPage() {
   const {
     messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
-    openPanels, togglePanel,
+    openPanels, togglePanel, loadingThread, threadId,
   } = useChatContext();
+  const [listOpen, setListOpen] = useState(false);
   useDocumentTitle('Asistente');
   const questions = messages.filter((m) => m.role === 'user').length;
   const { scroller, content, onScroll } = useStickToBottom(questions);
@@ -71,6 +73,11 @@ export default function ChatPage() {
     reset();
     box.current?.focus(); // the button disables itself
   };
+  // An opened conversation is read from the question box; the list closes behind it.
+  const opened = () => {
+    setListOpen(false);
+    box.current?.focus();
+  };
 
   // Escape stops the answer wherever the focus is (not while an IME composes).
   useEffect(() => {
@@ -86,10 +93,27 @@ export default function ChatPage() {
     <main className="chat-page">
       <div className="chat-toolbar">
         <h1>Asistente de la cartera</h1>
-        <button type="button" className="button ghost" onClick={startOver} disabled={messages.length === 0 && !isLoading}>
-          Nueva conversación
-        </button>
+        <div className="toolbar-actions">
+          <button
+            type="button"
+            className="button ghost"
+            onClick={startOver}
+            disabled={messages.length === 0 && !isLoading && !threadId}
+          >
+            Nueva conversación
+          </button>
+          <button
+            type="button"
+            className="button ghost"
+            aria-expanded={listOpen}
+            aria-controls="conversations"
+            onClick={() => setListOpen((o) => !o)}
+          >
+            Conversaciones
+          </button>
+        </div>
       </div>
+      {listOpen && <ConversationList id="conversations" onOpened={opened} />}
 
       <div className="visually-hidden" role="status" aria-live="polite">
         {announcement}
@@ -104,7 +128,8 @@ export default function ChatPage() {
         aria-label="Conversación"
       >
         <div className="messages" ref={content}>
-          {messages.length === 0 && !isLoading && (
+          {loadingThread && <p className="muted">Cargando la conversación…</p>}
+          {messages.length === 0 && !isLoading && !loadingThread && (
             <div className="empty">
               <p>Pregunte por las iniciativas, sus importes, estados o documentos. Algunas ideas:</p>
               <ul>
