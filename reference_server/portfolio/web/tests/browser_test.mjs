@@ -53,9 +53,10 @@ process.on('exit', cleanup);
 const logs = new Map();
 
 // Starts a program and resolves with the first http:// URL it prints on stdout.
+// In the temporary folder, so nothing it writes by default lands in the tree.
 function start(cmd, args, env = {}) {
   return new Promise((resolveUrl, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let seen = '';
     let errors = '';
@@ -88,8 +89,12 @@ const run = (cmd, args) =>
 const db = join(work, 'portfolio.db');
 await run(exe, ['init-db', db]);
 
+// Each server keeps its conversations in a store of its own.
+let stores = 0;
+const ownStore = () => ({ AGENT_STORE: `sqlite:${join(work, `agent-${++stores}.db`)}` });
+
 // A first server only to learn a real portfolio_id for the scripted answer.
-const probeUrl = await start(exe, ['serve', '--db', db, '--port', '0', '--threads', '1']);
+const probeUrl = await start(exe, ['serve', '--db', db, '--port', '0', '--threads', '1'], ownStore());
 const apiBase = probeUrl.replace(/\/api\/v1$/, '');
 const first = await (await fetch(`${apiBase}/api/v1/datos-relevantes?limit=1`)).json();
 const pid = first.data[0].portfolio_id;
@@ -115,14 +120,26 @@ writeFileSync(join(scenarios, 'web-slow.json'), JSON.stringify({
   token_interval_ms: 150,
   turns: [{ text: Array.from({ length: 200 }, (_, i) => `palabra${i}`).join(' ') }],
 }));
+// A first round with a tool, then a second one long enough to reload the page in the middle of it.
+const resumeWords = Array.from({ length: 150 }, (_, i) => `dato${i}`).join(' ');
+writeFileSync(join(scenarios, 'web-resume.json'), JSON.stringify({
+  name: 'web-resume',
+  token_interval_ms: 80, // about 6 s of text
+  turns: [
+    { text: 'Consulto los datos.', tool_calls: [{ name: 'contar_iniciativas', input: { campo_agrupacion: 'unidad' } }] },
+    { text: resumeWords },
+  ],
+}));
 const fakeUrl = await start(fakeExe, ['--scenarios', scenarios, '--port', '0']);
 
 const agentEnv = (model) => ({ AGENT_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'clave-de-prueba', ANTHROPIC_BASE_URL: fakeUrl,
   AGENT_MODEL: model, CHART_OUTPUT_DIR: join(work, 'charts') });
-const serve = (threads, env) => start(exe, ['serve', '--db', db, '--port', '0', '--threads', threads, ...pageArgs], env);
+const serve = (threads, env) =>
+  start(exe, ['serve', '--db', db, '--port', '0', '--threads', threads, ...pageArgs], { ...env, ...ownStore() });
 const serverUrl = await serve('2', agentEnv('web-chat'));
 const slowUrl = await serve('2', agentEnv('web-slow'));
 const bareUrl = await serve('1', { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
+const resumeUrl = await serve('2', agentEnv('web-resume'));
 // With --dist: the built page from node, /api proxied to `backend` (SPA fallback to index.html).
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml' };
 function pageServer(backend) {
@@ -143,7 +160,7 @@ function pageServer(backend) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${server.address().port}`)));
 }
 const pages = new Map();
-for (const backend of [serverUrl, slowUrl, bareUrl]) pages.set(backend, dist ? await pageServer(backend) : backend);
+for (const backend of [serverUrl, slowUrl, bareUrl, resumeUrl]) pages.set(backend, dist ? await pageServer(backend) : backend);
 const pageOf = (server) => pages.get(server);
 
 
@@ -280,7 +297,7 @@ try {
   const onLink = await tabTo(page, (f) => f.href === `/detail/${pid}`, { trail });
   const onBox = await tabTo(page, (f) => f.id === 'question', { trail });
   const order = trail.map((f) => f.name);
-  check(onLink !== null && onBox !== null && ['Portfolio Digital', 'Asistente', 'Nueva conversación', 'Conversación']
+  check(onLink !== null && onBox !== null && ['Portfolio Digital', 'Asistente', 'Nueva conversación', 'Conversaciones', 'Conversación']
     .every((name, i) => order[i] === name), 'the tab order: header, toolbar, conversation, answer, question box', order.join(' → '));
   const hidden = trail.filter((f) => !f.visible);
   check(hidden.length === 0, `every focus stop shows it (${trail.length} stops)`, hidden.map((f) => f.name).join(', '));
@@ -322,6 +339,42 @@ try {
   check(await page.locator('.message').count() === 0, '"Nueva conversación" starts over');
   check((await focused(page))?.id === 'question', 'with the focus in the question box (the button disables itself)');
 
+  // 4b. The conversation is stored: "Conversaciones" lists it with its date, and opens it again.
+  const toggle = page.getByRole('button', { name: 'Conversaciones' });
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  const nav = page.getByRole('navigation', { name: 'Conversaciones' });
+  const stored = nav.locator('.conversation-open', { hasText: '¿Cuántas iniciativas hay por unidad?' });
+  await stored.waitFor({ timeout: 5000 });
+  check(await toggle.getAttribute('aria-expanded') === 'true' && await nav.locator('li').count() === 1,
+    'the list of conversations opens from the keyboard, with the one asked', await nav.locator('li').count());
+  check(/\d{4}/.test(await stored.locator('time').textContent()), 'each conversation shows its date', await stored.locator('time').textContent());
+  await audit(page, 'the list of conversations');
+  await page.screenshot({ path: join(out, 'conversations.png') });
+  await stored.focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.message.assistant').first().waitFor({ timeout: 5000 });
+  const reopened = page.locator('.message.assistant').first();
+  check(await page.locator('.message.user').count() === 1 && (await page.locator('.message.user').innerText()).includes('Con un gráfico.') &&
+    (await reopened.innerText()).includes('Distribución'), 'an old conversation opens with its question and answer');
+  check(await reopened.locator('summary', { hasText: 'Proceso de respuesta · 2 consultas' }).count() === 1,
+    'its tool calls are the steps of the answer', await reopened.locator('summary').allTextContents());
+  check((await focused(page))?.id === 'question' && await nav.count() === 0, 'the list closes and the focus goes to the question box');
+  await audit(page, 'a conversation opened from the list');
+
+  // 4c. Deleting it: gone from the list and from the server, and the page starts over.
+  await toggle.click();
+  const remove = nav.getByRole('button', { name: /^Eliminar «¿Cuántas iniciativas hay por unidad\?/ });
+  await remove.waitFor({ timeout: 5000 });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  await nav.getByText('Aún no hay conversaciones guardadas.').waitFor({ timeout: 5000 }).catch(() => {});
+  const left = await (await fetch(`${serverUrl}/api/v1/threads`)).json();
+  check(await nav.locator('li').count() === 0 && left.threads.length === 0, '"Eliminar" deletes the conversation', JSON.stringify(left));
+  check(await page.locator('.message').count() === 0 && (await page.locator('[role=status]').first().textContent()).includes('eliminada'),
+    'the deleted conversation leaves the page, and the status says so');
+  await toggle.click();
+
   // An unknown address.
   await page.goto(`${pageOf(serverUrl)}/no-existe`);
   check(await page.locator('h1').textContent() === 'Página no encontrada', 'an unknown page says so');
@@ -330,7 +383,11 @@ try {
   // 5. Stop a stream mid-way, with the button and with Escape: the server cancels the run.
   const slow = await context.newPage();
   await slow.goto(`${pageOf(slowUrl)}/chat`);
-  const cancelled = () => (logs.get(slowUrl) ?? '').match(/chat: cancelada tras \d+ ms \(el cliente cerró la conexión\)/g)?.length ?? 0;
+  const cancelled = () => (logs.get(slowUrl) ?? '').match(/chat: cancelada tras \d+ ms \(el usuario la detuvo\)/g)?.length ?? 0;
+  const cancels = [];
+  slow.on('request', (r) => {
+    if (r.method() === 'POST' && /\/api\/v1\/agent\/runs\/[^/]+\/cancel$/.test(r.url())) cancels.push(r.url());
+  });
   for (const [i, how] of ['Detener', 'Escape'].entries()) {
     await slow.getByLabel('Pregunta al asistente').fill('Cuéntame algo largo');
     await slow.keyboard.press('Enter');
@@ -343,11 +400,43 @@ try {
     const stopped = await slow.locator('.message.assistant').last().textContent();
     check(stopped.includes('Respuesta detenida') && !stopped.includes('palabra199'), `${how} stops the stream`, stopped.slice(-80));
     while (cancelled() === before && Date.now() - stoppedAt < 5000) await new Promise((r) => setTimeout(r, 20));
+    check(cancels.length === i + 1, `${how} asks the server to cancel the run (POST …/runs/{id}/cancel)`, cancels.length);
     check(cancelled() > before, `the server cancels the run (${how}; its log line came ${Date.now() - stoppedAt} ms later)`,
       (logs.get(slowUrl) ?? '').trim().split('\n').slice(-2).join(' / '));
     check((await focused(slow))?.id === 'question' && await slow.getByRole('button', { name: 'Enviar' }).isVisible(),
       'the question box is ready again, with the focus');
   }
+
+  // 5b. F5 in the middle of an answer: the page reopens the conversation, reads the run's
+  //     events again and follows it to its end, with nothing twice.
+  const resume = await context.newPage();
+  await resume.bringToFront(); // a page in the background gets no animation frames to poll with
+  await resume.goto(`${pageOf(resumeUrl)}/chat`);
+  await resume.getByLabel('Pregunta al asistente').fill('Dame los datos');
+  await resume.keyboard.press('Enter');
+  const streaming = await resume.waitForFunction(() => document.querySelector('.message.assistant.live .bubble > .markdown')
+    ?.textContent.includes('dato5 '), null, { timeout: 15000, polling: 50 }).then(() => true, () => false);
+  check(streaming, 'a slow answer streams', `${await resume.locator('.messages').innerText()} / ${logs.get(resumeUrl)}`);
+  await resume.reload();
+  await resume.locator('.message.assistant.live').waitFor({ timeout: 5000 }).catch(() => {});
+  const wasLive = await resume.locator('.message.assistant.live').count();
+  const partial = await resume.locator('.message.assistant.live .bubble > .markdown').textContent().catch(() => '');
+  check(wasLive === 1 && await resume.locator('.message.user').count() === 1, 'after F5 the question is back and the answer streams on',
+    JSON.stringify(partial.slice(-40)));
+  await audit(resume, 'an answer followed again after a reload');
+  const resumed = resume.locator('.message.assistant:not(.live)');
+  await resumed.waitFor({ timeout: 20000 });
+  const full = (await resumed.locator('.bubble > .markdown').textContent()).trim();
+  check(full === resumeWords, 'the answer completes with its whole text exactly once', JSON.stringify(full.slice(0, 80)));
+  check(await resumed.locator('summary', { hasText: 'Proceso de respuesta · 1 consulta' }).count() === 1,
+    'with the tool step of its first round, once');
+  check((logs.get(resumeUrl) ?? '').match(/chat: completada/g)?.length === 1, 'the server ran the answer once',
+    (logs.get(resumeUrl) ?? '').trim());
+  await resume.reload();
+  await resume.locator('.message.assistant').waitFor({ timeout: 5000 });
+  check((await resume.locator('.message.assistant .bubble > .markdown').textContent()).trim() === resumeWords &&
+    await resume.locator('.message.user').count() === 1, 'a reload after the end shows the stored conversation');
+  await resume.close();
 
   // 6. No provider configured: the 503 notice says what to set, and the question stays.
   const bare = await context.newPage();

@@ -51,8 +51,8 @@ export default function ConversationList({ id, onOpened }) {
       setAnnouncement(`No se pudo eliminar «${titleOf(t)}».`);
       return;
     }
-    const rest = threads.filter((x) => x.id !== t.id);
-    setThreads(rest);
+    forget(t.id); // first: a page that starts over says so, and this says more
+    setThreads((now) => now.filter((x) => x.id !== t.id));
     setAnnouncement(`Conversación «${titleOf(t)}» eliminada.`);
     // The focus was on the button that went away: the next conversation, else the heading.
     requestAnimationFrame(() => {
@@ -60,7 +60,6 @@ export default function ConversationList({ id, onOpened }) {
       const next = buttons?.[Math.min(index, buttons.length - 1)];
       (next ?? heading.current)?.focus();
     });
-    forget(t.id);
   };
 
   return (
