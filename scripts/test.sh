@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
-bash scripts/setup.sh
+bash scripts/setup.sh nginx python3 # the scale-out test: replicas behind nginx, driven from Python
 bash scripts/build.sh "$preset"
 ctest --preset "$preset"
 if [ "$preset" = release ]; then

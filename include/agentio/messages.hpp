@@ -84,6 +84,10 @@ struct messages
     std::string_view arguments_not_json = "The arguments are not valid JSON: {input}";
     /// {tool}, {seconds}
     std::string_view tool_timed_out = "The tool '{tool}' did not answer within {seconds} s";
+    /// {tool}, {reason}: a person decided not to run the call
+    std::string_view approval_rejected = "The user rejected the call to '{tool}': {reason}";
+    /// {tool}
+    std::string_view approval_rejected_without_reason = "The user rejected the call to '{tool}'";
 
     // --- a run's end: what the user reads -----------------------------------
     /// {message}: the provider's or the transport's text, in each of the four below

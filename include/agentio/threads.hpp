@@ -241,6 +241,10 @@ public:
     AGENTIO_DECL asio::awaitable<void> wait(std::string run_id, std::int64_t after,
         std::chrono::steady_clock::duration timeout);
 
+    /** Wakes every reader of the run and forgets it: its next readers start
+        afresh (a run that left this process, to sleep or to another). */
+    AGENTIO_DECL void wake_all(std::string_view run_id);
+
     /// Runs with readers waiting right now (for tests and metrics).
     AGENTIO_DECL std::size_t waiting_runs() const;
 
@@ -325,6 +329,11 @@ public:
     /// Suspends a run until a decision (`run_status::waiting`), releasing its lease. Fenced.
     virtual asio::awaitable<result<void>> suspend_run(std::string_view run_id, std::string_view holder,
         json::value const& state) = 0;
+    /** Replaces the state of a waiting run (a decision recorded while others
+        are pending) if it is still `expected`: false when the run is not
+        waiting or its state changed meanwhile (read it again and retry). */
+    virtual asio::awaitable<result<bool>> update_waiting_state(std::string_view run_id, std::string_view owner,
+        json::value const& expected, json::value const& state) = 0;
     /** Takes a waiting run to resume it: it becomes running under `holder`.
         Nothing when it is not waiting (another decision took it first). */
     virtual asio::awaitable<result<std::optional<run_info>>> claim_waiting_run(std::string_view run_id,

@@ -89,7 +89,7 @@ struct bench
             char last = 0;
             for(auto const& e : events)
             {
-                char const k = "TRCKDE"[e.index()]; // K: round_complete
+                char const k = "TRCKADE"[e.index()]; // K: round_complete, A: approval_required
                 if(k == 'T' && last == 'T')
                     continue; // text deltas: one letter for a run of them
                 out += k;

@@ -45,6 +45,8 @@ std::optional<threads::event_record> to_record(threads::run_event const& e, thre
     };
     if(auto const* r = std::get_if<threads::round_restart>(&e))
         return record("round_restart", {{"iteration", r->iteration}, {"discard_after", r->discard_after}});
+    if(auto const* a = std::get_if<threads::approval_pending>(&e))
+        return record("approval_required", {{"tool_call_id", a->tool_call_id}, {"tool", a->tool}, {"input", a->input}});
     if(auto const* c = std::get_if<threads::run_cancelled>(&e))
         return record("done", {{"status", "cancelled"}, {"reason", c->reason}, {"run_id", ctx.run_id}});
     auto const& ev = std::get<agent::event>(e);
@@ -178,12 +180,13 @@ struct read_result
         {
             if(e.type == "chunk" && !out.empty() && out.back() == 'c')
                 continue;
-            out += e.type == "chunk"          ? 'c'
-                : e.type == "clear_streaming" ? 'R'
-                : e.type == "tool_call"       ? 'T'
-                : e.type == "round_restart"   ? '!'
-                : e.type == "done"            ? 'D'
-                                              : 'E';
+            out += e.type == "chunk"            ? 'c'
+                : e.type == "clear_streaming"   ? 'R'
+                : e.type == "tool_call"         ? 'T'
+                : e.type == "round_restart"     ? '!'
+                : e.type == "approval_required" ? 'A'
+                : e.type == "done"              ? 'D'
+                                                : 'E';
         }
         return out;
     }
@@ -393,6 +396,120 @@ BOOST_AUTO_TEST_CASE(another_process_takes_over_from_the_checkpoint)
     auto const items = b.run(b.store->load_items(thread)).value();
     BOOST_TEST(items.size() == 4u);
     other->stop();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(run_approvals)
+
+namespace {
+
+// The same agent, its tool call waiting for a person's decision.
+std::unique_ptr<test_agent> approving_agent(runs_bench& b)
+{
+    agentio::toolset_options spanish_tools;
+    spanish_tools.validation.texts = agentio_test::spanish_messages;
+    agent::options o{.model = "portfolio-two-rounds"};
+    o.texts = agentio_test::spanish_messages;
+    o.requires_approval = [](std::string_view tool) { return tool == "contar_iniciativas"; };
+    return std::make_unique<test_agent>(*b.provider,
+        test_tools{spanish_tools, agent_test::contar_iniciativas{&b.counters, 0ms},
+            agent_test::sumar_presupuesto{&b.counters}},
+        o);
+}
+
+} // namespace
+
+// The run stops at the call, holding nothing; an approval days later (here:
+// at once) resumes it from the stored turn and the tool runs then.
+BOOST_AUTO_TEST_CASE(an_approved_call_runs_after_the_decision)
+{
+    runs_bench b;
+    auto const ag = approving_agent(b);
+    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
+    m.start();
+    auto const thread = b.new_thread();
+    auto const started =
+        b.run(m.start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")})).value();
+    auto const first = b.run(read(m, started.run_id));
+    BOOST_TEST((first.end == threads::stream_end::waiting));
+    BOOST_REQUIRE(!first.events.empty());
+    BOOST_TEST(first.events.back().type == "approval_required");
+    auto const call = json::parse(first.events.back().data);
+    BOOST_TEST(call.at("tool").as_string() == "contar_iniciativas");
+    std::string const call_id(call.at("tool_call_id").as_string());
+    b.settle(m);
+    auto run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::waiting);
+    BOOST_TEST(run->lease_holder.empty());
+    BOOST_TEST(b.counters.calls == 0);                                   // nothing ran
+    BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 2u); // the question, the model's call
+
+    // Wrong call, then the decision.
+    BOOST_TEST((b.run(m.decide(started.run_id, "", {"toolu_otro", true, ""})).value() ==
+        threads::decision_outcome::unknown_call));
+    BOOST_TEST((b.run(m.decide(started.run_id, "ana", {call_id, true, ""})).value() ==
+        threads::decision_outcome::not_found));
+    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, true, ""})).value() ==
+        threads::decision_outcome::resumed));
+    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    BOOST_TEST((rest.end == threads::stream_end::finished));
+    BOOST_TEST(rest.types() == "TcD");
+    check_ids(rest.events, first.events.back().id + 1);
+    b.settle(m);
+    BOOST_TEST(b.counters.calls == 1);
+    BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 4u);
+    run = b.run(b.store->find_run(started.run_id, "")).value();
+    BOOST_TEST(run->status == threads::run_status::completed);
+    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, true, ""})).value() ==
+        threads::decision_outcome::not_waiting));
+    m.stop();
+}
+
+// A rejection goes back to the model as an error result naming the reason;
+// the tool never runs.
+BOOST_AUTO_TEST_CASE(a_rejected_call_reaches_the_model_with_the_reason)
+{
+    runs_bench b;
+    auto const ag = approving_agent(b);
+    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
+    m.start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(m.start_run(thread, "", {llm::message::user("hola")})).value();
+    auto const first = b.run(read(m, started.run_id));
+    std::string const call_id(json::parse(first.events.back().data).at("tool_call_id").as_string());
+    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, false, "no toques la cartera"})).value() ==
+        threads::decision_outcome::resumed));
+    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    BOOST_TEST(rest.types().back() == 'D');
+    b.settle(m);
+    BOOST_TEST(b.counters.calls == 0);
+    auto const requests = b.fake.requests();
+    BOOST_REQUIRE(requests.size() == 2u);
+    auto const result = requests[1].body.at("messages").as_array().back().at("content").at(0);
+    BOOST_TEST(result.at("is_error").as_bool());
+    BOOST_TEST(result.at("content").at(0).at("text").as_string() ==
+        "El usuario rechazó la llamada a 'contar_iniciativas': no toques la cartera");
+    m.stop();
+}
+
+// Cancelling a run that waits for a decision ends it (nobody holds it).
+BOOST_AUTO_TEST_CASE(a_waiting_run_can_be_cancelled)
+{
+    runs_bench b;
+    auto const ag = approving_agent(b);
+    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
+    m.start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(m.start_run(thread, "", {llm::message::user("hola")})).value();
+    auto const first = b.run(read(m, started.run_id));
+    b.settle(m);
+    BOOST_TEST(b.run(m.cancel(started.run_id, "")).value());
+    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    BOOST_REQUIRE(rest.events.size() == 1u);
+    BOOST_TEST(json::parse(rest.events[0].data).at("status").as_string() == "cancelled");
+    BOOST_TEST(b.run(b.store->find_run(started.run_id, "")).value()->status == threads::run_status::cancelled);
+    m.stop();
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -398,12 +398,23 @@ asio::awaitable<void> a_waiting_run_is_resumed_once(threads::thread_store& s)
     BOOST_TEST(run->lease_holder.empty());
     // A waiting run has no lease to expire.
     BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(1))).value());
+    // A decision recorded while the run waits: compare-and-set on the state.
+    json::object decided = pending;
+    json::object decisions;
+    decisions["toolu_1"] = true;
+    decided["decisions"] = decisions;
+    BOOST_TEST(!(co_await s.update_waiting_state("r", "ana", decided, decided)).value()); // not the current state
+    BOOST_TEST(!(co_await s.update_waiting_state("r", "luis", pending, decided)).value());
+    BOOST_TEST((co_await s.update_waiting_state("r", "ana", pending, decided)).value());
+    BOOST_TEST((co_await s.find_run("r", "ana")).value()->state.at("decisions").at("toolu_1").as_bool());
     BOOST_TEST(!(co_await s.claim_waiting_run("r", "luis", "b", std::chrono::seconds(30))).value());
     auto claimed = (co_await s.claim_waiting_run("r", "ana", "b", std::chrono::seconds(30))).value();
     BOOST_REQUIRE(claimed);
     BOOST_TEST(claimed->state.at("pending").as_string() == "toolu_1"sv);
+    BOOST_TEST(claimed->state.as_object().contains("decisions"));
     BOOST_TEST(claimed->status == threads::run_status::running);
     BOOST_TEST(!(co_await s.claim_waiting_run("r", "ana", "c", std::chrono::seconds(30))).value());
+    BOOST_TEST(!(co_await s.update_waiting_state("r", "ana", decided, pending)).value()); // running now
 }
 
 asio::awaitable<void> a_cancel_request_reaches_the_holder(threads::thread_store& s)

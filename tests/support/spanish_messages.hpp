@@ -39,6 +39,8 @@ inline constexpr agentio::messages spanish_messages{
     .tool_failed = "La herramienta '{tool}' falló: {reason}",
     .arguments_not_json = "Los argumentos no son JSON válido: {input}",
     .tool_timed_out = "La herramienta '{tool}' no respondió en {seconds} s",
+    .approval_rejected = "El usuario rechazó la llamada a '{tool}': {reason}",
+    .approval_rejected_without_reason = "El usuario rechazó la llamada a '{tool}'",
     .provider_unreachable = "No se pudo conectar con el proveedor del modelo: {message}",
     .provider_http_error = "El proveedor del modelo respondió con un error ({status}): {message}",
     .provider_stream_error = "El proveedor del modelo informó de un error: {message}",

@@ -89,6 +89,9 @@ struct options
     /// generic message with the provider's text. Applications use it to
     /// point at their own settings (a wrong model name, a wrong key).
     std::function<std::string(llm::error const&)> describe_error = {};
+    /// Whether a call of this tool waits for a person's approval, besides the
+    /// tools that say so themselves (`static constexpr bool requires_approval`).
+    std::function<bool(std::string_view tool)> requires_approval = {};
 };
 
 /// Text of the answer, as it streams.
@@ -131,6 +134,39 @@ struct round_complete
     llm::usage usage = {};
 };
 
+/// A tool call waiting for a person's decision.
+struct approval_request
+{
+    std::string tool_call_id = {};
+    std::string tool = {};
+    json::value input = {};
+};
+
+/** The model called tools that need a person's approval: the run stops after
+    this event (`run_result::outcome::suspended`), holding nothing. The model's
+    turn is at the end of the conversation; `run` with the decisions resumes it.
+    Sent after `round_end`. */
+struct approval_required
+{
+    unsigned iteration = 0;
+    /// The calls that need a decision (others of the round run on resumption).
+    std::vector<approval_request> calls = {};
+    /// The model's turn with the calls, at the end of the conversation (valid
+    /// during the call): what a checkpoint stores before the run sleeps.
+    std::span<llm::message const> messages = {};
+    /// Tokens of the run so far.
+    llm::usage usage = {};
+};
+
+/// A person's decision on a call that needed approval.
+struct approval_decision
+{
+    std::string tool_call_id = {};
+    bool approved = false;
+    /// Why not: goes back to the model in the call's error result.
+    std::string reason = {};
+};
+
 /// The run finished normally.
 struct done
 {
@@ -145,7 +181,7 @@ struct error
 };
 
 /// What a run tells its sink, in order.
-using event = std::variant<text_delta, round_end, tool_call, round_complete, done, error>;
+using event = std::variant<text_delta, round_end, tool_call, round_complete, approval_required, done, error>;
 
 /** What a run can report to: called as `sink(event)` for each @ref event.
 
@@ -176,7 +212,9 @@ struct run_result
     {
         completed,
         failed,
-        cancelled
+        cancelled,
+        /// Waiting for approvals (see @ref approval_required).
+        suspended
     };
 
     run_result::outcome status = outcome::completed;
@@ -196,6 +234,7 @@ constexpr std::string_view to_string(run_result::outcome o) noexcept
     case run_result::outcome::completed: return "completed";
     case run_result::outcome::failed: return "failed";
     case run_result::outcome::cancelled: return "cancelled";
+    case run_result::outcome::suspended: return "suspended";
     }
     return "unknown";
 }
@@ -255,10 +294,24 @@ public:
     /** Resumes a run after its checkpoint: `conversation` holds what the
         first `completed_rounds` rounds wrote, and the next round is
         numbered `completed_rounds + 1` (the round limit counts them all).
+
+        When the conversation ends with the model's tool calls (a run that
+        stopped for approvals), that round's calls run first: those that
+        needed approval as `decisions` say (a rejected one becomes an error
+        result naming the reason), the others as usual.
     */
     template<class Sink>
-    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink,
-        unsigned completed_rounds) const;
+    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink, unsigned completed_rounds,
+        std::span<approval_decision const> decisions = {}) const;
+
+    /// Whether a call of `tool` waits for approval.
+    bool requires_approval(std::string_view tool) const
+    {
+        for(auto const& d : descriptors_)
+            if(d.name == tool && d.requires_approval)
+                return true;
+        return options_.requires_approval && options_.requires_approval(tool);
+    }
 
 private:
     struct call_outcome
@@ -275,11 +328,18 @@ private:
 
     template<class Sink>
     asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        unsigned completed_rounds) const;
+        unsigned completed_rounds, std::span<approval_decision const> decisions) const;
+
+    // Runs the calls of the model's turn at the end of `conversation`,
+    // reports them, and appends their results.
+    template<class Sink>
+    asio::awaitable<void> finish_round(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
+        unsigned iteration, std::span<approval_decision const> decisions) const;
 
     asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call) const;
 
-    asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls) const;
+    asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls,
+        std::span<approval_decision const> decisions) const;
 
     std::string describe(llm::error const& e) const;
     messages const& texts() const noexcept { return options_.texts; }

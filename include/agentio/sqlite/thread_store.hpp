@@ -86,6 +86,8 @@ public:
         threads::run_status status, json::value const& state) override;
     asio::awaitable<threads::result<void>> suspend_run(std::string_view run_id, std::string_view holder,
         json::value const& state) override;
+    asio::awaitable<threads::result<bool>> update_waiting_state(std::string_view run_id, std::string_view owner,
+        json::value const& expected, json::value const& state) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_waiting_run(std::string_view run_id,
         std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) override;
     asio::awaitable<threads::result<std::vector<threads::held_lease>>> renew_leases(std::string_view holder,

@@ -33,6 +33,7 @@
 #include <boost/uuid/uuid_io.hpp>
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,8 +57,32 @@ struct run_cancelled
     std::string reason = {};
 };
 
+/// A call waits for a person's decision; one event per call (the run then
+/// sleeps: `run_status::waiting`, until `run_manager::decide`).
+struct approval_pending
+{
+    std::string tool_call_id = {};
+    std::string tool = {};
+    json::value input = {};
+};
+
 /// What a durable run journals: the agent's events and the run's own.
-using run_event = std::variant<agent::event, round_restart, run_cancelled>;
+using run_event = std::variant<agent::event, round_restart, run_cancelled, approval_pending>;
+
+/// What became of a decision on a call (`run_manager::decide`).
+enum class decision_outcome
+{
+    /// Recorded; other calls of the run still wait for theirs.
+    recorded,
+    /// The last decision: the run goes on.
+    resumed,
+    /// No such run (or another owner's).
+    not_found,
+    /// The run is not waiting for decisions (over, running, resumed by another).
+    not_waiting,
+    /// The run does not wait for a decision on this call (unknown, or decided).
+    unknown_call
+};
 
 /// Names a run's events are journaled under, for the mapping function.
 struct run_context
@@ -73,14 +98,17 @@ struct run_manager_options
     /// store. Empty: host-independent random id.
     std::string holder = {};
     /// A run whose holder stops renewing is taken over this long after the
-    /// last renewal.
-    std::chrono::milliseconds lease = std::chrono::seconds(6);
-    /// How often leases are renewed (and cancel requests noticed).
-    std::chrono::milliseconds renew_every = std::chrono::seconds(2);
-    /// How often this process looks for runs to take over; zero: never
-    /// (a single process on its own store has nobody to take over from,
-    /// except its own previous life: see `resume_own_on_start`).
-    std::chrono::milliseconds takeover_every = std::chrono::seconds(1);
+    /// last renewal. With the defaults a dead process's runs move within
+    /// about 2.7 s; a live one would have to miss three renewals in a row to
+    /// lose one (and then it is fenced off, never duplicated).
+    std::chrono::milliseconds lease = std::chrono::milliseconds(2500);
+    /// How often leases are renewed (and cancel requests noticed): one
+    /// statement for all the runs of the process.
+    std::chrono::milliseconds renew_every = std::chrono::milliseconds(800);
+    /// How often this process looks for runs to take over (one indexed
+    /// query); zero: never. A process alone on its store takes over the runs
+    /// its previous life left when it restarts.
+    std::chrono::milliseconds takeover_every = std::chrono::milliseconds(250);
     /// A run with no reader for this long is cancelled.
     std::chrono::milliseconds detach_grace = std::chrono::seconds(30);
     /// How long a reader waits for a wake-up before looking at the journal
@@ -102,6 +130,8 @@ enum class stream_end
     finished,
     /// The reader's `send` returned false (its client left).
     reader_gone,
+    /// The run sleeps until decisions on its calls (its approval events were sent).
+    waiting,
     /// The store failed; `error` says how.
     store_failed
 };
@@ -235,12 +265,20 @@ public:
         std::int64_t last = after;
         for(;;)
         {
-            auto batch = co_await store_.events_after(run_id, last, 256);
-            if(!batch)
+            // A run of this process is followed from memory; others (and a
+            // reader far behind) from the store.
+            auto batch = recent_after(run_id, last);
+            bool const local = batch.has_value();
+            if(!local)
             {
-                if(failure)
-                    *failure = batch.error();
-                co_return stream_end::store_failed;
+                auto stored = co_await store_.events_after(run_id, last, 256);
+                if(!stored)
+                {
+                    if(failure)
+                        *failure = stored.error();
+                    co_return stream_end::store_failed;
+                }
+                batch = std::move(*stored);
             }
             for(auto const& e : *batch)
             {
@@ -253,17 +291,28 @@ public:
             }
             if(!batch->empty())
                 continue;
-            // Nothing new: a run that is over has nothing more to send (it
-            // may have ended without a final event, when its store failed).
-            auto run = co_await store_.find_run(run_id, owner);
-            if(run && *run && is_final((*run)->status) && (*run)->last_event_id <= last)
-                co_return stream_end::finished;
-            co_await store_.hub().wait(run_id, last, options_.reader_poll);
+            if(!local)
+            {
+                // Nothing new: a run that is over has nothing more to send (it
+                // may have ended without a final event, when its store failed).
+                auto run = co_await store_.find_run(run_id, owner);
+                if(run && *run && is_final((*run)->status) && (*run)->last_event_id <= last)
+                    co_return stream_end::finished;
+                if(run && *run && (*run)->status == run_status::waiting && (*run)->last_event_id <= last)
+                    co_return stream_end::waiting;
+            }
+            // A local reader waits for this process's writer to have updated
+            // what it reads from memory, not merely for the commit.
+            if(local)
+                co_await local_hub_.wait(run_id, last, options_.reader_poll);
+            else
+                co_await store_.hub().wait(run_id, last, options_.reader_poll);
         }
     }
 
     /** Stops a run at once when this process runs it, else asks its holder
-        to (it stops at its next lease renewal).
+        to (it stops at its next lease renewal). A run waiting for decisions
+        has no holder: it is ended here.
         @return false when the run is unknown, another owner's, or over. */
     asio::awaitable<result<bool>> cancel(std::string run_id, std::string owner, std::string reason = "cancelled")
     {
@@ -275,7 +324,85 @@ public:
                 co_return true;
             }
         }
-        co_return co_await store_.request_cancel(run_id, owner);
+        auto requested = co_await store_.request_cancel(run_id, owner);
+        if(!requested || !*requested)
+            co_return requested;
+        auto claimed = co_await store_.claim_waiting_run(run_id, owner, options_.holder, options_.lease);
+        if(!claimed)
+            co_return claimed.error();
+        if(*claimed)
+        {
+            // Journal the end and close it, as the run itself would have.
+            auto const& run = **claimed;
+            auto rec = map_(run_cancelled{reason}, run_context{run.id, run.thread_id});
+            if(rec)
+            {
+                rec->id = run.last_event_id + 1;
+                std::vector<run_events> batch{run_events{run.id, {std::move(*rec)}}};
+                auto appended = co_await store_.append_events(options_.holder, batch);
+                if(!appended)
+                    co_return appended.error();
+            }
+            auto finished = co_await store_.finish_run(run.id, options_.holder, run_status::cancelled, run.state);
+            if(!finished)
+                co_return finished.error();
+        }
+        co_return true;
+    }
+
+    /** Records a person's decision on a call the run waits for; the last
+        decision resumes the run (in this process): approved calls run,
+        rejected ones go back to the model as errors naming the reason. */
+    asio::awaitable<result<decision_outcome>> decide(std::string run_id, std::string owner,
+        agent::approval_decision decision)
+    {
+        for(int attempt = 0; attempt < 8; ++attempt)
+        {
+            auto found = co_await store_.find_run(run_id, owner);
+            if(!found)
+                co_return found.error();
+            if(!*found)
+                co_return decision_outcome::not_found;
+            auto const& run = **found;
+            if(run.status != run_status::waiting || !run.state.is_object())
+                co_return decision_outcome::not_waiting;
+            auto state = run.state.get_object();
+            auto const* pending = state.if_contains("pending");
+            if(!pending || !pending->is_array())
+                co_return decision_outcome::not_waiting;
+            json::object decisions;
+            if(auto const* d = state.if_contains("decisions"); d && d->is_object())
+                decisions = d->get_object();
+            bool waits_for_it = false;
+            for(auto const& p : pending->get_array())
+                if(p.is_object() && p.get_object().if_contains("tool_call_id") &&
+                    p.get_object().at("tool_call_id") == decision.tool_call_id.c_str())
+                    waits_for_it = true;
+            if(!waits_for_it || decisions.contains(decision.tool_call_id))
+                co_return decision_outcome::unknown_call;
+            json::object d;
+            d["approved"] = decision.approved;
+            d["reason"] = decision.reason;
+            decisions[decision.tool_call_id] = std::move(d);
+            bool const complete = decisions.size() >= pending->get_array().size();
+            state["decisions"] = decisions;
+            json::value const updated = state;
+            auto stored = co_await store_.update_waiting_state(run_id, owner, run.state, updated);
+            if(!stored)
+                co_return stored.error();
+            if(!*stored)
+                continue; // another decision landed meanwhile: read again
+            if(!complete)
+                co_return decision_outcome::recorded;
+            auto claimed = co_await store_.claim_waiting_run(run_id, owner, options_.holder, options_.lease);
+            if(!claimed)
+                co_return claimed.error();
+            if(!*claimed)
+                co_return decision_outcome::not_waiting; // resumed or cancelled by someone else
+            co_await resume(std::move(**claimed), false);
+            co_return decision_outcome::resumed;
+        }
+        co_return decision_outcome::not_waiting;
     }
 
 private:
@@ -287,15 +414,25 @@ private:
         asio::strand<asio::any_io_executor> strand;
         asio::cancellation_signal signal;
         // Journal state, under the manager's mutex.
-        std::int64_t next_id = 1;
-        std::int64_t committed = 0;
-        std::vector<event_record> pending;
+        std::int64_t next_id = 1;   // of the next record, given when a batch is taken
+        std::int64_t committed = 0; // the last id committed
+        // Not yet handed to the writer: text deltas that follow each other are
+        // merged here (nobody has seen them), so a slow store means fewer, larger
+        // events rather than a backlog.
+        std::vector<run_event> pending;
+        // The last committed records, for readers in this process: they follow
+        // the run from memory instead of querying the store for every event.
+        std::deque<event_record> recent;
+        std::size_t recent_bytes = 0;
         bool in_flight = false;
         std::optional<error> journal_failure;
         bool lease_lost = false;
         // Why it was cancelled; journaled as run_cancelled when `announce`.
         std::optional<std::string> cancel_reason;
         bool announce_cancel = true;
+        // The run stopped for decisions: suspended rather than finished.
+        bool suspending = false;
+        json::object suspend_state;
         std::unique_ptr<async_queue<char>> committed_signal;
         std::size_t readers = 0;
         // Cancels the run when it has had no reader for the grace period; on the strand.
@@ -350,7 +487,8 @@ private:
     }
 
     void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
-        std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {})
+        std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {},
+        std::vector<agent::approval_decision> decisions = {})
     {
         auto run = std::make_shared<run_slot>(std::move(run_id), std::move(thread_id), std::move(owner), ex_);
         run->next_id = next_id;
@@ -360,23 +498,56 @@ private:
             runs_[run->id] = run;
         }
         arm_detach_timer(run);
-        asio::co_spawn(run->strand, execute(run, std::move(conversation), rounds, restart), asio::detached);
+        asio::co_spawn(run->strand, execute(run, std::move(conversation), rounds, restart, std::move(decisions)),
+            asio::detached);
     }
 
-    // Queues a record for the journal writer; false when the run must stop.
+    // Queues an event for the journal writer; false when the run must stop.
     bool record(run_slot& run, run_event const& e)
     {
-        auto rec = map_(e, run_context{run.id, run.thread_id});
         std::lock_guard lock(mutex_);
         if(run.lease_lost || run.journal_failure)
             return false;
-        if(!rec)
-            return true;
-        rec->id = run.next_id++;
-        run.pending.push_back(std::move(*rec));
+        if(!run.pending.empty())
+            if(auto const* delta = as_text_delta(e))
+                if(auto* last = as_text_delta(run.pending.back()))
+                {
+                    last->text += delta->text;
+                    return true;
+                }
+        run.pending.push_back(e);
         journal_wake_->try_push('!');
         return true;
     }
+
+    template<class RunEvent>
+    static auto as_text_delta(RunEvent& e) noexcept
+    {
+        auto* ev = std::get_if<agent::event>(&e);
+        return ev ? std::get_if<agent::text_delta>(ev) : nullptr;
+    }
+
+    // Records committed for a run of this process after `after`, from memory;
+    // nothing when the run is not here or memory does not reach back that far.
+    std::optional<std::vector<event_record>> recent_after(std::string_view run_id, std::int64_t after) const
+    {
+        std::lock_guard lock(mutex_);
+        auto it = runs_.find(run_id);
+        if(it == runs_.end())
+            return std::nullopt;
+        auto const& run = *it->second;
+        if(after >= run.committed)
+            return std::vector<event_record>{};
+        if(run.recent.empty() || run.recent.front().id > after + 1)
+            return std::nullopt;
+        std::vector<event_record> out;
+        for(auto const& r : run.recent)
+            if(r.id > after)
+                out.push_back(r);
+        return out;
+    }
+
+    static constexpr std::size_t recent_bytes_kept = 64 * 1024;
 
     // Waits until what the run has queued is committed; false when it cannot be.
     asio::awaitable<bool> flush(run_slot& run)
@@ -395,11 +566,11 @@ private:
     }
 
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
-        unsigned rounds, std::optional<round_restart> restart)
+        unsigned rounds, std::optional<round_restart> restart, std::vector<agent::approval_decision> decisions)
     {
         auto const began = std::chrono::steady_clock::now();
         json::object state;
-        std::int64_t checkpoint_event = run->next_id - 1;
+        std::int64_t checkpoint_event = run->committed;
         bool store_failed = false;
         if(restart)
         {
@@ -430,9 +601,48 @@ private:
                 }
                 co_return true;
             }
+            if(auto const* wait = std::get_if<agent::approval_required>(&e))
+            {
+                // Journal one event per call, store the model's turn, then sleep.
+                json::array pending;
+                for(auto const& c : wait->calls)
+                {
+                    if(!record(*run, approval_pending{c.tool_call_id, c.tool, c.input}))
+                        co_return false;
+                    json::object p;
+                    p["tool_call_id"] = c.tool_call_id;
+                    p["tool"] = c.tool;
+                    p["input"] = c.input;
+                    pending.push_back(std::move(p));
+                }
+                if(!co_await flush(*run))
+                    co_return false;
+                {
+                    std::lock_guard lock(mutex_);
+                    checkpoint_event = run->committed;
+                }
+                state["event_id"] = checkpoint_event;
+                state["pending"] = std::move(pending);
+                state["decisions"] = json::object{};
+                state["input_tokens"] = wait->usage.input_tokens;
+                state["output_tokens"] = wait->usage.output_tokens;
+                auto saved = co_await store_.checkpoint(run->id, options_.holder, wait->messages, wait->iteration - 1,
+                    state);
+                if(!saved)
+                {
+                    std::lock_guard lock(mutex_);
+                    if(saved.error().code == errc::lease_lost)
+                        run->lease_lost = true;
+                    else
+                        run->journal_failure = saved.error();
+                    co_return false;
+                }
+                run->suspending = true;
+                co_return true;
+            }
             co_return record(*run, run_event{e});
         };
-        auto result = co_await asio::co_spawn(run->strand, agent_.run(conversation, sink, rounds),
+        auto result = co_await asio::co_spawn(run->strand, agent_.run(conversation, sink, rounds, decisions),
             asio::bind_cancellation_slot(run->signal.slot(), asio::use_awaitable));
 
         std::optional<std::string> cancel_reason;
@@ -452,7 +662,9 @@ private:
         if(!lost && !store_failed && !abandoned)
         {
             run_status status = run_status::completed;
-            if(result.status == agent::run_result::outcome::failed)
+            if(result.status == agent::run_result::outcome::suspended && run->suspending)
+                status = run_status::waiting;
+            else if(result.status == agent::run_result::outcome::failed)
                 status = run_status::failed;
             else if(result.status == agent::run_result::outcome::cancelled)
             {
@@ -461,7 +673,9 @@ private:
                     record(*run, run_cancelled{cancel_reason.value_or("cancelled")});
             }
             bool const flushed = co_await flush(*run);
-            if(flushed && (status != run_status::cancelled || announce))
+            if(flushed && status == run_status::waiting)
+                co_await store_.suspend_run(run->id, options_.holder, state);
+            else if(flushed && (status != run_status::cancelled || announce))
             {
                 state["status_reason"] = result.error_message;
                 co_await store_.finish_run(run->id, options_.holder, status, state);
@@ -471,8 +685,13 @@ private:
         if(options_.on_end)
             options_.on_end(run_context{run->id, run->thread_id}, result, cancel_reason.value_or(""),
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began));
-        std::lock_guard lock(mutex_);
-        runs_.erase(run->id);
+        {
+            std::lock_guard lock(mutex_);
+            runs_.erase(run->id);
+        }
+        // Readers following it from memory look at the store now (it may be
+        // waiting for a decision, or another process may run it).
+        local_hub_.wake_all(run->id);
     }
 
     // One writer commits every run's pending events together: the number of
@@ -493,8 +712,19 @@ private:
                 for(auto& [id, run] : runs_)
                     if(!run->pending.empty() && !run->lease_lost && !run->journal_failure)
                     {
-                        batch.push_back({run->id, std::move(run->pending)});
+                        // Ids are given now, in order: nobody sees a record before it is committed.
+                        run_events taken{run->id, {}};
+                        taken.events.reserve(run->pending.size());
+                        for(auto const& e : run->pending)
+                            if(auto rec = map_(e, run_context{run->id, run->thread_id}))
+                            {
+                                rec->id = run->next_id++;
+                                taken.events.push_back(std::move(*rec));
+                            }
                         run->pending.clear();
+                        if(taken.events.empty())
+                            continue;
+                        batch.push_back(std::move(taken));
                         run->in_flight = true;
                         slots.push_back(run);
                     }
@@ -512,7 +742,20 @@ private:
                 else if(std::find(refused->begin(), refused->end(), run.id) != refused->end())
                     run.lease_lost = true;
                 else
+                {
                     run.committed = batch[i].events.back().id;
+                    for(auto& r : batch[i].events)
+                    {
+                        run.recent_bytes += r.data.size() + r.type.size();
+                        run.recent.push_back(std::move(r));
+                    }
+                    while(run.recent.size() > 1 && run.recent_bytes > recent_bytes_kept)
+                    {
+                        run.recent_bytes -= run.recent.front().data.size() + run.recent.front().type.size();
+                        run.recent.pop_front();
+                    }
+                    local_hub_.publish(run.id, run.committed);
+                }
                 if(run.lease_lost || run.journal_failure)
                     cancel_local(slots[i], run.lease_lost ? "lease lost" : "store failed", false);
                 run.committed_signal->try_push('!');
@@ -571,13 +814,15 @@ private:
                 auto claimed = co_await store_.claim_expired_run(options_.holder, options_.lease);
                 if(!claimed || !*claimed)
                     break;
-                co_await resume(std::move(**claimed));
+                co_await resume(std::move(**claimed), true);
             }
         }
     }
 
-    // Continues a run whose process died, from its last checkpoint.
-    asio::awaitable<void> resume(run_info run)
+    // Continues a run from its last checkpoint: one whose process died
+    // (`restarted`: its interrupted round is retracted), or one whose calls
+    // were all decided.
+    asio::awaitable<void> resume(run_info run, bool restarted)
     {
         auto items = co_await store_.load_items(run.thread_id);
         if(!items)
@@ -586,11 +831,26 @@ private:
         for(auto& item : *items)
             conversation.push_back(std::move(item.message));
         std::int64_t discard_after = 0;
+        std::vector<agent::approval_decision> decisions;
         if(auto const* o = run.state.if_object())
+        {
             if(auto const* e = o->if_contains("event_id"); e && e->is_int64())
                 discard_after = e->get_int64();
-        launch(run.id, run.thread_id, std::move(conversation), run.rounds, run.last_event_id + 1,
-            round_restart{run.rounds + 1, discard_after}, run.owner);
+            if(auto const* d = o->if_contains("decisions"); d && d->is_object())
+                for(auto const& [id, v] : d->get_object())
+                    if(auto const* dv = v.if_object())
+                    {
+                        auto const* approved = dv->if_contains("approved");
+                        auto const* reason = dv->if_contains("reason");
+                        decisions.push_back({std::string(id), approved && approved->is_bool() && approved->get_bool(),
+                            reason && reason->is_string() ? std::string(reason->get_string()) : std::string()});
+                    }
+        }
+        std::optional<round_restart> retract;
+        if(restarted)
+            retract = round_restart{run.rounds + 1, discard_after};
+        launch(run.id, run.thread_id, std::move(conversation), run.rounds, run.last_event_id + 1, retract, run.owner,
+            std::move(decisions));
     }
 
     void attach(std::string const& run_id)
@@ -641,6 +901,7 @@ private:
     final_test is_final_;
     run_manager_options options_;
     std::unique_ptr<async_queue<char>> journal_wake_;
+    event_hub local_hub_; // what the writer has committed and kept in memory
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<run_slot>, std::less<>> runs_;
     std::vector<std::shared_ptr<loop_state>> loops_;

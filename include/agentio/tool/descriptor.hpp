@@ -38,6 +38,9 @@ struct tool_descriptor
     json::object const* input_schema = nullptr;
     /// Keeps a runtime tool's strings alive; empty for static tools.
     std::shared_ptr<void const> owner;
+    /// A call waits for a person's approval (a tool says so with
+    /// `static constexpr bool requires_approval = true`).
+    bool requires_approval = false;
 };
 
 } // namespace agentio

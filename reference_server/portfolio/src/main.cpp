@@ -8,7 +8,7 @@
 //   agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
 //                           [--tls-cert FILE --tls-key FILE]
 //                           [--shutdown-grace S] [--max-connections-per-address N]
-//   agentio-portfolio chat "pregunta" [--url URL]
+//   agentio-portfolio chat "pregunta" [--url URL] [--thread ID] [--api-key K]
 //   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
 
 #include "agent/settings.hpp"
@@ -24,6 +24,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
@@ -53,9 +54,11 @@ Uso:
       El asistente responde en POST /api/v1/agent/chat (eventos SSE).
       Con SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones
       en curso antes de cancelarlas. Cada dirección de cliente puede tener N conexiones a la vez (256; 0: sin límite).
-  agentio-portfolio chat "pregunta" [--url URL]
+  agentio-portfolio chat "pregunta" [--url URL] [--thread ID] [--api-key K]
       Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
-      la respuesta a medida que llega, con la actividad de las herramientas.
+      la respuesta a medida que llega, con la actividad de las herramientas. Con --thread continúa una
+      conversación guardada (el identificador que muestra al terminar). Si la conexión se corta, se
+      vuelve a conectar y sigue donde estaba. --api-key (o AGENT_API_KEY): la clave del servidor.
   agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
       Servidor MCP (Model Context Protocol) con las herramientas del portfolio, cliente de la API REST
       (por defecto http://127.0.0.1:8080/api/v1). stdio, o HTTP en H:P (por defecto 127.0.0.1:8001):
@@ -64,7 +67,9 @@ Uso:
 Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT;
 el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
 OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL, AGENT_MAX_TOKENS, AGENT_TEMPERATURE, AGENT_MAX_TOOL_ROUNDS,
-AGENT_API_BASE_URL.
+AGENT_API_BASE_URL; las conversaciones: AGENT_STORE (sqlite:data/agent.db, o una URI postgresql://),
+AGENT_DETACH_GRACE (30 s), AGENT_API_KEYS (claves separadas por comas; cada una ve solo sus conversaciones),
+AGENT_APPROVAL_TOOLS (herramientas cuyas llamadas esperan la aprobación de una persona).
 gráficos: CHART_OUTPUT_DIR (charts_output), CHART_DPI (150), CHART_DEFAULT_WIDTH (10), CHART_DEFAULT_HEIGHT (6),
 CHART_MAX_CATEGORIES (15), CHART_MAX_AGE_HOURS (24), CHART_LOCALE (es_ES).
 MCP: MCP_TRANSPORT, MCP_HOST, MCP_PORT, API_BASE_URL, API_TIMEOUT, LOG_LEVEL, LOG_FILE, MAX_QUERY_ROWS,
@@ -282,20 +287,29 @@ int serve(std::span<char* const> args)
 }
 
 // A terminal client of the chat endpoint: the answer as it streams on
-// stdout, tool activity on stderr.
+// stdout, tool activity on stderr. A stream cut before the end (the server
+// restarted, a proxy timed out) is resumed from the last event id.
 int chat(std::span<char* const> args)
 {
     namespace json = boost::json;
     namespace asio = boost::asio;
+    namespace bhttp = boost::beast::http;
     if(args.empty() || std::string_view(args[0]).starts_with("--"))
         throw usage_error{"chat: falta la pregunta"};
     std::string const question = args[0];
     std::string url = "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":" +
         portfolio::env("PORTFOLIO_PORT").value_or("8080");
+    std::string thread_id;
+    std::string api_key = portfolio::env("AGENT_API_KEY").value_or("");
     for_each_flag(args.subspan(1), [&](std::string_view flag, std::string_view value) {
-        if(flag != "--url")
+        if(flag == "--url")
+            url = value;
+        else if(flag == "--thread")
+            thread_id = value;
+        else if(flag == "--api-key")
+            api_key = value;
+        else
             return false;
-        url = value;
         return true;
     });
     while(!url.empty() && url.back() == '/')
@@ -305,33 +319,14 @@ int chat(std::span<char* const> args)
     agentio::http::client client(ioc.get_executor());
     int status = 1;
     auto session = [&]() -> asio::awaitable<void> {
-        agentio::http::client_request req;
-        req.method = boost::beast::http::verb::post;
-        req.url = url + "/api/v1/agent/chat";
-        req.headers.set(boost::beast::http::field::content_type, "application/json");
-        req.body = agentio::to_json_text(json::object{
-            {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
-        req.idle_timeout = std::chrono::minutes(5);
-        req.total_timeout = std::chrono::minutes(15);
-        auto [err, res] = co_await client.async_open(std::move(req), asio::use_awaitable);
-        if(err)
-        {
-            std::fprintf(stderr, "agentio-portfolio: %s\n", err.message.c_str());
-            co_return;
-        }
-        if(res.status() != 200)
-        {
-            auto [read_err, body] = co_await res.async_read_all(asio::use_awaitable);
-            boost::system::error_code ec;
-            auto v = json::parse(body, ec);
-            auto const* detail = !ec && v.is_object() ? v.get_object().if_contains("detail") : nullptr;
-            std::fprintf(stderr, "agentio-portfolio: %u: %s\n", res.status(),
-                detail && detail->is_string() ? detail->get_string().c_str() : body.c_str());
-            co_return;
-        }
-        agentio::sse::parser parser;
+        json::object body{{"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}};
+        if(!thread_id.empty())
+            body["thread_id"] = thread_id;
+        std::string run_id;
+        std::string last_event_id;
         bool finished = false;
         auto on_event = [&](agentio::sse::event const& e) {
+            last_event_id = e.last_event_id;
             boost::system::error_code ec;
             auto const v = json::parse(e.data, ec);
             if(ec || !v.is_object())
@@ -348,10 +343,17 @@ int chat(std::span<char* const> args)
             else if(e.type == "tool_call")
                 std::fprintf(stderr, "  · %s(%s) → %s [%s ms]\n", text("tool").c_str(), text("input_summary").c_str(),
                     text("result_summary").c_str(), text("duration_ms").c_str());
+            else if(e.type == "round_restart")
+                // What this round printed is void: say so rather than show it twice unannounced.
+                std::fprintf(stdout, "\n[se interrumpió la ronda %s; otro servidor la repite desde el principio]\n",
+                    text("iteration").c_str());
             else if(e.type == "done")
             {
                 std::fputs("\n", stdout);
-                status = 0;
+                if(text("status") == "completed")
+                    status = 0;
+                else
+                    std::fputs("(respuesta detenida)\n", stderr);
                 finished = true;
             }
             else if(e.type == "error")
@@ -361,20 +363,75 @@ int chat(std::span<char* const> args)
             }
             std::fflush(stdout);
         };
-        while(!finished)
+        auto const started = std::chrono::steady_clock::now();
+        for(int attempt = 0; !finished; ++attempt)
         {
-            auto [read_err, piece] = co_await res.async_read_some(asio::use_awaitable);
-            if(read_err)
+            agentio::http::client_request req;
+            if(run_id.empty())
             {
-                std::fprintf(stderr, "\nagentio-portfolio: %s\n", read_err.message.c_str());
+                req.method = bhttp::verb::post;
+                req.url = url + "/api/v1/agent/chat";
+                req.headers.set(bhttp::field::content_type, "application/json");
+                req.body = agentio::to_json_text(body);
+            }
+            else
+            {
+                req.method = bhttp::verb::get;
+                req.url = url + "/api/v1/agent/runs/" + run_id + "/events";
+                if(!last_event_id.empty())
+                    req.headers.set("Last-Event-ID", last_event_id);
+            }
+            if(!api_key.empty())
+                req.headers.set(bhttp::field::authorization, "Bearer " + api_key);
+            req.idle_timeout = std::chrono::minutes(5);
+            req.total_timeout = std::chrono::minutes(15);
+            auto [err, res] = co_await client.async_open(std::move(req), asio::use_awaitable);
+            bool broken = static_cast<bool>(err);
+            if(!broken && res.status() != 200)
+            {
+                auto [read_err, text] = co_await res.async_read_all(asio::use_awaitable);
+                boost::system::error_code ec;
+                auto v = json::parse(text, ec);
+                auto const* detail = !ec && v.is_object() ? v.get_object().if_contains("detail") : nullptr;
+                std::fprintf(stderr, "agentio-portfolio: %u: %s\n", res.status(),
+                    detail && detail->is_string() ? detail->get_string().c_str() : text.c_str());
+                if(run_id.empty() || res.status() < 500)
+                    co_return;
+                broken = true; // a replica stopping: try another
+            }
+            if(!broken)
+            {
+                if(run_id.empty())
+                {
+                    run_id = std::string(res.headers()["X-Run-Id"]);
+                    thread_id = std::string(res.headers()["X-Thread-Id"]);
+                }
+                agentio::sse::parser parser;
+                while(!finished)
+                {
+                    auto [read_err, piece] = co_await res.async_read_some(asio::use_awaitable);
+                    if(read_err || piece.empty())
+                        break;
+                    parser.feed(piece, on_event);
+                }
+            }
+            if(finished)
+                break;
+            // Cut before the end: resume after the last event, for up to a minute.
+            if(run_id.empty() || std::chrono::steady_clock::now() - started > std::chrono::minutes(1))
+            {
+                std::fprintf(stderr, "\nagentio-portfolio: la respuesta se cortó antes de terminar%s\n",
+                    err ? (": " + err.message).c_str() : "");
                 co_return;
             }
-            if(piece.empty())
-                break;
-            parser.feed(piece, on_event);
+            if(attempt == 0)
+                std::fputs("\n(reconectando…)\n", stderr);
+            asio::steady_timer pause(ioc, std::chrono::milliseconds(std::min(200 * (attempt + 1), 2000)));
+            co_await pause.async_wait(asio::use_awaitable);
         }
-        if(!finished)
-            std::fprintf(stderr, "\nagentio-portfolio: la respuesta se cortó antes de terminar\n");
+        if(!thread_id.empty())
+            std::fprintf(stderr, "conversación %s (continúela con --thread %s)\n", thread_id.c_str(),
+                thread_id.c_str());
     };
     asio::co_spawn(ioc, session(), asio::detached);
     ioc.run();

@@ -353,3 +353,107 @@ BOOST_AUTO_TEST_CASE(a_conversation_continues_on_postgresql)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(approvals)
+
+// AGENT_APPROVAL_TOOLS: the model's call waits for a person; the run sleeps
+// (no process holds it), and the decision, on any replica, resumes it.
+BOOST_AUTO_TEST_CASE(aprobar_runs_the_call_and_the_answer_continues)
+{
+    fake_provider f;
+    auto settings = anthropic_at(f, "portfolio-two-rounds");
+    settings.approval_tools = {"contar_iniciativas"};
+    chat_server s(settings);
+    test_http::event_stream answer(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post,
+        ask("¿Cuántas iniciativas hay en ejecución?"));
+    std::string const run_id(answer.headers["x-run-id"]);
+    auto const first = drain(answer);
+    BOOST_REQUIRE(!first.empty());
+    BOOST_TEST(first.back().type == "approval_required");
+    auto const call = json::parse(first.back().data).as_object();
+    std::vector<std::string> keys;
+    for(auto const& kv : call)
+        keys.emplace_back(kv.key());
+    BOOST_TEST((keys == std::vector<std::string>{"run_id", "tool_call_id", "tool", "input"}));
+    BOOST_TEST(call.at("run_id").as_string() == run_id);
+    BOOST_TEST(call.at("tool").as_string() == "contar_iniciativas");
+    BOOST_TEST(call.at("input").at("campo_agrupacion").as_string() == "estado_de_la_iniciativa");
+    std::string const call_id(call.at("tool_call_id").as_string());
+    auto const approvals = "/api/v1/agent/runs/" + run_id + "/approvals";
+
+    auto r = test_http::post(s.endpoint(), approvals, "{}");
+    BOOST_TEST(r.status == 422u);
+    BOOST_TEST(r.detail().starts_with("tool_call_id: campo obligatorio"));
+    r = test_http::post(s.endpoint(), approvals, R"({"tool_call_id":")" + call_id + R"(","approved":"sí"})");
+    BOOST_TEST(r.status == 422u);
+    BOOST_TEST(r.detail() == "approved: campo obligatorio (true o false)");
+    r = test_http::post(s.endpoint(), approvals, R"({"tool_call_id":"toolu_otra","approved":true})");
+    BOOST_TEST(r.status == 409u);
+    BOOST_TEST(r.detail() == "tool_call_id: la llamada 'toolu_otra' no espera aprobación");
+    r = test_http::post(s.endpoint(), "/api/v1/agent/runs/0b3c7d1e-7a52-4d8e-9f10-2a6b5c4d3e2f/approvals",
+        R"({"tool_call_id":"x","approved":true})");
+    BOOST_TEST(r.status == 404u);
+    BOOST_TEST(get(s.endpoint(), "/api/v1/threads/" + std::string(answer.headers["x-thread-id"]))
+                   .json()
+                   .at("run")
+                   .at("status") == "waiting");
+
+    r = test_http::post(s.endpoint(), approvals, R"({"tool_call_id":")" + call_id + R"(","approved":true})");
+    BOOST_TEST(r.status == 202u);
+    BOOST_TEST(r.json().at("status") == "running");
+    test_http::event_stream rest(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events",
+        with({{"Last-Event-ID", first.back().last_event_id}}));
+    auto const after = drain(rest);
+    BOOST_REQUIRE(!after.empty());
+    BOOST_TEST(after.front().type == "tool_call");
+    BOOST_TEST(after.back().type == "done");
+    BOOST_TEST(json::parse(after.back().data).at("status") == "completed");
+    BOOST_TEST(text_of(after).find("\"total_iniciativas\"") != std::string::npos); // the tool ran
+
+    r = test_http::post(s.endpoint(), approvals, R"({"tool_call_id":")" + call_id + R"(","approved":true})");
+    BOOST_TEST(r.status == 409u);
+    BOOST_TEST(r.detail() == "La ejecución no espera ninguna aprobación");
+}
+
+BOOST_AUTO_TEST_CASE(rechazar_tells_the_model_why)
+{
+    fake_provider f;
+    auto settings = anthropic_at(f, "portfolio-two-rounds");
+    settings.approval_tools = {"contar_iniciativas"};
+    chat_server s(settings);
+    test_http::event_stream answer(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post, ask("hola"));
+    std::string const run_id(answer.headers["x-run-id"]);
+    auto const first = drain(answer);
+    std::string const call_id(json::parse(first.back().data).at("tool_call_id").as_string());
+    auto const r = test_http::post(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/approvals",
+        R"({"tool_call_id":")" + call_id + R"(","approved":false,"reason":"prefiero no consultarlo"})");
+    BOOST_TEST(r.status == 202u);
+    test_http::event_stream rest(s.endpoint(), "/api/v1/agent/runs/" + run_id + "/events",
+        with({{"Last-Event-ID", first.back().last_event_id}}));
+    auto const after = drain(rest);
+    BOOST_TEST(after.back().type == "done");
+    auto const tool = std::find_if(after.begin(), after.end(), [](auto const& e) { return e.type == "tool_call"; });
+    BOOST_REQUIRE(tool != after.end());
+    BOOST_TEST(json::parse(tool->data).at("result_summary").as_string() ==
+        "El usuario rechazó la llamada a 'contar_iniciativas': prefiero no consultarlo");
+    auto const sent = f.fake.requests().at(1).body.at("messages").as_array().back().at("content").at(0);
+    BOOST_TEST(sent.at("is_error").as_bool());
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_approval_tool_stops_the_server)
+{
+    fake_provider f;
+    auto settings = anthropic_at(f, "portfolio-two-rounds");
+    settings.approval_tools = {"borrar_todo"};
+    try
+    {
+        chat_server s(settings);
+        BOOST_FAIL("the server started");
+    }
+    catch(std::runtime_error const& e)
+    {
+        BOOST_TEST(std::string(e.what()) == "AGENT_APPROVAL_TOOLS: no hay ninguna herramienta 'borrar_todo'");
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

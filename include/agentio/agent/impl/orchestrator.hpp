@@ -177,9 +177,43 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<std::vector<typename orchestrator<Provider, Tools>::call_outcome>>
-orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*> const& calls) const
+orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*> const& calls,
+    std::span<approval_decision const> decisions) const
 {
     std::vector<call_outcome> outcomes(calls.size());
+    // A call a person rejected is not run: its result says why, for the model.
+    std::vector<bool> decided(calls.size(), false);
+    for(std::size_t i = 0; i < calls.size(); ++i)
+    {
+        if(!requires_approval(calls[i]->name))
+            continue;
+        auto const d = std::find_if(decisions.begin(), decisions.end(),
+            [&](approval_decision const& x) { return x.tool_call_id == calls[i]->id; });
+        if(d != decisions.end() && d->approved)
+            continue;
+        decided[i] = true;
+        std::string reason = d == decisions.end() ? std::string() : d->reason;
+        outcomes[i].result = tool_result::error(reason.empty()
+                ? format_message(texts().approval_rejected_without_reason, {{"tool", calls[i]->name}})
+                : format_message(texts().approval_rejected, {{"tool", calls[i]->name}, {"reason", reason}}));
+    }
+    std::vector<llm::tool_use_block const*> to_run;
+    std::vector<std::size_t> where;
+    for(std::size_t i = 0; i < calls.size(); ++i)
+        if(!decided[i])
+        {
+            to_run.push_back(calls[i]);
+            where.push_back(i);
+        }
+    if(to_run.size() != calls.size())
+    {
+        auto ran = co_await run_tools(to_run, {});
+        for(std::size_t k = 0; k < ran.size(); ++k)
+            outcomes[where[k]] = std::move(ran[k]);
+        co_return outcomes;
+    }
+    if(calls.empty())
+        co_return outcomes;
     if(calls.size() == 1)
     {
         outcomes[0] = co_await call_tool(*calls[0]);
@@ -212,8 +246,35 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
+asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<llm::message>& conversation, Sink& sink,
+    run_result& result, unsigned iteration, std::span<approval_decision const> decisions) const
+{
+    std::vector<llm::tool_use_block const*> calls;
+    for(auto const& b : conversation.back().content)
+        if(auto const* c = std::get_if<llm::tool_use_block>(&b))
+            calls.push_back(c);
+    std::string const round_text = conversation.back().text();
+    auto const outcomes = co_await run_tools(calls, decisions);
+    llm::message results{llm::role::user, {}};
+    for(std::size_t i = 0; i < calls.size(); ++i)
+    {
+        auto const& o = outcomes[i];
+        result.tools.push_back({calls[i]->name, o.duration, o.result.is_error});
+        event const ev = tool_call{calls[i]->name, summarize_input(calls[i]->input), calls[i]->input, round_text,
+            summarize_result(o.result),
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
+            iteration, o.result.is_error};
+        results.content.emplace_back(detail::to_result_block(calls[i]->id, o.result));
+        if(!co_await detail::emit(sink, ev))
+            detail::stop_run();
+    }
+    conversation.push_back(std::move(results)); // invalidates `calls`
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
 asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result, unsigned completed_rounds) const
+    run_result& result, unsigned completed_rounds, std::span<approval_decision const> decisions) const
 {
     auto const started = std::chrono::steady_clock::now();
     std::vector<llm::stream_event> events;
@@ -232,6 +293,16 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     };
 
     result.rounds = completed_rounds;
+    // Resumed after approvals: the stored round ends with the model's calls.
+    if(!conversation.empty() && conversation.back().role == llm::role::assistant &&
+        std::any_of(conversation.back().content.begin(), conversation.back().content.end(),
+            [](llm::content_block const& b) { return std::holds_alternative<llm::tool_use_block>(b); }))
+    {
+        ++completed_rounds;
+        result.rounds = completed_rounds;
+        co_await finish_round(conversation, sink, result, completed_rounds, decisions);
+        co_await complete(completed_rounds, 1);
+    }
     for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
         llm::request const request{.model = options_.model,
@@ -316,22 +387,20 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                 event const end = round_end{iteration};
                 if(!co_await detail::emit(sink, end))
                     detail::stop_run();
-                auto const outcomes = co_await run_tools(calls);
-                llm::message results{llm::role::user, {}};
-                for(std::size_t i = 0; i < calls.size(); ++i)
+                // Calls that need a person: the run stops here, its turn kept.
+                approval_required wait{iteration, {}, std::span(conversation).last(1), result.usage};
+                for(auto const* c : calls)
+                    if(requires_approval(c->name))
+                        wait.calls.push_back({c->id, c->name, c->input});
+                if(!wait.calls.empty())
                 {
-                    auto const& o = outcomes[i];
-                    result.tools.push_back({calls[i]->name, o.duration, o.result.is_error});
-                    event const ev = tool_call{calls[i]->name, summarize_input(calls[i]->input), calls[i]->input,
-                        round_text, summarize_result(o.result),
-                        static_cast<std::uint64_t>(
-                            std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
-                        iteration, o.result.is_error};
-                    results.content.emplace_back(detail::to_result_block(calls[i]->id, o.result));
+                    result.status = run_result::outcome::suspended;
+                    event const ev = std::move(wait);
                     if(!co_await detail::emit(sink, ev))
                         detail::stop_run();
+                    co_return;
                 }
-                conversation.push_back(std::move(results)); // invalidates `calls`
+                co_await finish_round(conversation, sink, result, iteration, {});
                 co_await complete(iteration, 2);
             }
             continue;
@@ -375,7 +444,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink,
-    unsigned completed_rounds) const
+    unsigned completed_rounds, std::span<approval_decision const> decisions) const
 {
     using namespace asio::experimental::awaitable_operators;
     run_result result;
@@ -386,7 +455,7 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
     auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
         try
         {
-            co_await loop(conversation, sink, result, completed_rounds);
+            co_await loop(conversation, sink, result, completed_rounds, decisions);
         }
         catch(...)
         {

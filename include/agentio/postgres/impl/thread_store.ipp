@@ -650,6 +650,19 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(st
     co_return co_await finish_run(run_id, holder, threads::run_status::waiting, state);
 }
 
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::update_waiting_state(std::string_view run_id,
+    std::string_view owner, json::value const& expected, json::value const& state)
+{
+    auto const before = agentio::to_json_text(expected);
+    auto const after = agentio::to_json_text(state);
+    auto r = co_await pool_.query("UPDATE agentio_runs SET state = $3, updated_at = agentio_now_ms() "
+                                  "WHERE id = $1 AND owner = $2 AND status = 'waiting' AND state = $4",
+        params(run_id, owner, after, before));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return r->affected() > 0;
+}
+
 AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::claim_waiting_run(
     std::string_view run_id, std::string_view owner, std::string_view holder, std::chrono::milliseconds lease)
 {

@@ -717,6 +717,24 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(st
         asio::use_awaitable);
 }
 
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::update_waiting_state(std::string_view run_id,
+    std::string_view owner, json::value const& expected, json::value const& state)
+{
+    return writer_.async_run(
+        [run_id, owner, &expected, &state](connection& c) -> threads::result<bool> {
+            auto const before = agentio::to_json_text(expected);
+            auto const after = agentio::to_json_text(state);
+            auto r = detail::run(c,
+                "UPDATE agentio_runs SET state = ?, updated_at = ? WHERE id = ? AND owner = ? AND status = 'waiting' "
+                "AND state = ?",
+                after, detail::millis(threads::now()), run_id, owner, before);
+            if(!r)
+                return r.error();
+            return *r > 0;
+        },
+        asio::use_awaitable);
+}
+
 AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>> thread_store::claim_waiting_run(
     std::string_view run_id, std::string_view owner, std::string_view holder, std::chrono::milliseconds lease)
 {

@@ -140,6 +140,17 @@ AGENTIO_DECL asio::awaitable<void> event_hub::wait(std::string run_id, std::int6
     co_await wake.pop_for(timeout);
 }
 
+AGENTIO_DECL void event_hub::wake_all(std::string_view run_id)
+{
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(run_id);
+    if(it == runs_.end())
+        return;
+    for(auto const& w : it->second.waiters)
+        w.wake->try_push('!');
+    runs_.erase(it); // the waiters' registrations find it gone
+}
+
 AGENTIO_DECL std::size_t event_hub::waiting_runs() const
 {
     std::lock_guard lock(mutex_);

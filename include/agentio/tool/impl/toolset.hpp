@@ -18,11 +18,26 @@
 
 namespace agentio {
 
+namespace detail {
+
+// A tool asks for approval with `static constexpr bool requires_approval = true`.
+template<class Tool>
+constexpr bool requires_approval() noexcept
+{
+    if constexpr(requires { Tool::requires_approval; })
+        return static_cast<bool>(Tool::requires_approval);
+    else
+        return false;
+}
+
+} // namespace detail
+
 template<class... Tools>
 std::span<tool_descriptor const> toolset<Tools...>::descriptors()
 {
-    static std::array<tool_descriptor, size> const all{tool_descriptor{Tools::name, Tools::description,
-        schema_of<typename Tools::args>, &detail::parsed_schema<typename Tools::args>(), nullptr}...};
+    static std::array<tool_descriptor, size> const all{
+        tool_descriptor{Tools::name, Tools::description, schema_of<typename Tools::args>,
+            &detail::parsed_schema<typename Tools::args>(), nullptr, detail::requires_approval<Tools>()}...};
     return all;
 }
 

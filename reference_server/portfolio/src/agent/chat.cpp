@@ -69,6 +69,15 @@ std::optional<agentio::threads::event_record> to_record(agentio::threads::run_ev
     }
     if(std::holds_alternative<agentio::threads::run_cancelled>(e))
         return finished("cancelled");
+    if(auto const* wait = std::get_if<agentio::threads::approval_pending>(&e))
+    {
+        json::object o;
+        o["run_id"] = run.run_id;
+        o["tool_call_id"] = wait->tool_call_id;
+        o["tool"] = wait->tool;
+        o["input"] = wait->input;
+        return record("approval_required", o);
+    }
     auto const& ev = std::get<agentio::agent::event>(e);
     if(auto const* d = std::get_if<agentio::agent::text_delta>(&ev))
         return record("chunk", json::object{{"content", d->text}});
@@ -237,6 +246,7 @@ std::string describe_run(agentio::agent::run_result const& result, std::chrono::
     {
     case outcome::completed: line += "completada en " + ms; break;
     case outcome::failed: line += "fallida tras " + ms + " (" + result.error_message + ")"; break;
+    case outcome::suspended: line += "en espera de aprobación tras " + ms; break;
     case outcome::cancelled:
         line += "cancelada tras " + ms;
         if(cancel_reason == "cancelled")
@@ -503,6 +513,17 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
 
     tool_env_.api = api_.get();
     auto tools = make_portfolio_tools(tool_env_, spanish_messages);
+    // AGENT_APPROVAL_TOOLS: names the model knows, or the server does not start.
+    for(auto const& name : settings_.approval_tools)
+    {
+        auto const d = tools.descriptors();
+        if(std::none_of(d.begin(), d.end(), [&](agentio::tool_descriptor const& t) { return t.name == name; }))
+            throw std::runtime_error("AGENT_APPROVAL_TOOLS: no hay ninguna herramienta '" + name + "'");
+    }
+    if(!settings_.approval_tools.empty())
+        options.requires_approval = [names = settings_.approval_tools](std::string_view tool) {
+            return std::find(names.begin(), names.end(), tool) != names.end();
+        };
     if(settings_.provider == provider_kind::anthropic)
     {
         llm::provider_options p;
@@ -673,7 +694,8 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_ru
     agentio::http::any_stream& stream, std::string_view run_id, std::string_view action)
 {
     bool const events = action == "events";
-    if(!events && action != "cancel")
+    bool const approvals = action == "approvals";
+    if(!events && !approvals && action != "cancel")
         co_return error_reply(bhttp::status::not_found, "Ruta no encontrada: " + std::string(req.target()), req);
     if(events && req.method() != bhttp::verb::get)
         co_return method_not_allowed(req, "GET");
@@ -708,6 +730,8 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_ru
             after = *id;
         }
     }
+    if(approvals)
+        co_return co_await handle_approval(req, run_id, *owner);
     auto const run = co_await store_.find_run(run_id, *owner);
     if(!run)
         co_return store_unavailable(run.error(), req);
@@ -729,6 +753,61 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_ru
     o["run_id"] = run_id;
     o["status"] = "cancelling";
     co_return json_response(bhttp::status::accepted, o, req);
+}
+
+asio::awaitable<bhttp::message_generator> chat_service::handle_approval(agentio::http::request const& req,
+    std::string_view run_id, std::string const& owner)
+{
+    auto parsed = api::parse_json_body(req.body());
+    if(auto const* e = std::get_if<api::api_error>(&parsed))
+        co_return error_reply(static_cast<bhttp::status>(e->status), e->detail, req);
+    auto const& v = std::get<json::value>(parsed);
+    if(!v.is_object())
+        co_return error_reply(bhttp::status::unprocessable_entity,
+            "El cuerpo debe ser un objeto JSON con tool_call_id y approved", req);
+    auto const& o = v.get_object();
+    for(auto const& kv : o)
+        if(kv.key() != "tool_call_id" && kv.key() != "approved" && kv.key() != "reason")
+            co_return error_reply(bhttp::status::unprocessable_entity,
+                std::string(kv.key()) + ": campo desconocido (se admiten: tool_call_id, approved, reason)", req);
+    agentio::agent::approval_decision decision;
+    auto const* call = o.if_contains("tool_call_id");
+    if(!call || !call->is_string() || call->get_string().empty())
+        co_return error_reply(bhttp::status::unprocessable_entity,
+            "tool_call_id: campo obligatorio (el identificador de la llamada que espera aprobación)", req);
+    decision.tool_call_id = std::string(call->get_string());
+    auto const* approved = o.if_contains("approved");
+    if(!approved || !approved->is_bool())
+        co_return error_reply(bhttp::status::unprocessable_entity, "approved: campo obligatorio (true o false)", req);
+    decision.approved = approved->get_bool();
+    if(auto const* reason = o.if_contains("reason"); reason && !reason->is_null())
+    {
+        if(!reason->is_string())
+            co_return error_reply(bhttp::status::unprocessable_entity, "reason: debe ser un texto", req);
+        if(reason->get_string().size() > 2000)
+            co_return error_reply(bhttp::status::unprocessable_entity, "reason: como máximo 2000 caracteres", req);
+        decision.reason = std::string(reason->get_string());
+    }
+    auto const outcome = co_await runs_->decide(std::string(run_id), owner, decision);
+    if(!outcome)
+        co_return store_unavailable(outcome.error(), req);
+    using agentio::threads::decision_outcome;
+    switch(*outcome)
+    {
+    case decision_outcome::not_found:
+        co_return error_reply(bhttp::status::not_found, "run_id: la ejecución no existe", req);
+    case decision_outcome::not_waiting:
+        co_return error_reply(bhttp::status::conflict, "La ejecución no espera ninguna aprobación", req);
+    case decision_outcome::unknown_call:
+        co_return error_reply(bhttp::status::conflict,
+            "tool_call_id: la llamada '" + decision.tool_call_id + "' no espera aprobación", req);
+    case decision_outcome::recorded:
+    case decision_outcome::resumed: break;
+    }
+    json::object body;
+    body["run_id"] = run_id;
+    body["status"] = *outcome == decision_outcome::resumed ? "running" : "waiting";
+    co_return json_response(bhttp::status::accepted, body, req);
 }
 
 asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle_threads(agentio::http::request&& req,

@@ -115,6 +115,10 @@ private:
     /// Who asks: the owner of threads and runs ("" without AGENT_API_KEYS), or nothing when the key is wrong.
     std::optional<std::string> owner_of(agentio::http::request const& req) const;
 
+    /// POST /api/v1/agent/runs/{run_id}/approvals: a decision on a call the run waits for.
+    boost::asio::awaitable<boost::beast::http::message_generator> handle_approval(agentio::http::request const& req,
+        std::string_view run_id, std::string const& owner);
+
     /// Streams a run's events after `after` as the response.
     boost::asio::awaitable<void> stream_run(agentio::http::request const& req, agentio::http::any_stream& stream,
         std::string const& thread_id, std::string const& run_id, std::string const& owner, std::int64_t after);

@@ -74,6 +74,22 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
             return std::string("AGENT_STORE: falta la ruta del fichero tras 'sqlite:'");
         s.store = *store;
     }
+    if(auto tools = env("AGENT_APPROVAL_TOOLS"))
+    {
+        std::string_view rest = *tools;
+        while(!rest.empty())
+        {
+            auto const comma = rest.find(',');
+            auto name = rest.substr(0, comma);
+            while(!name.empty() && name.front() == ' ')
+                name.remove_prefix(1);
+            while(!name.empty() && name.back() == ' ')
+                name.remove_suffix(1);
+            if(!name.empty())
+                s.approval_tools.emplace_back(name);
+            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        }
+    }
     if(auto keys = env("AGENT_API_KEYS"))
     {
         std::string_view rest = *keys;

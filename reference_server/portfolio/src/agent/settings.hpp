@@ -37,6 +37,7 @@ struct chat_settings
     std::string store = "sqlite:data/agent.db";                   // AGENT_STORE: sqlite:PATH or postgresql://...
     std::chrono::seconds detach_grace{30};                        // AGENT_DETACH_GRACE: a run nobody reads lives on
     std::vector<std::string> api_keys;                            // AGENT_API_KEYS: comma-separated; empty: one user
+    std::vector<std::string> approval_tools;                      // AGENT_APPROVAL_TOOLS: their calls wait for a person
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<chat_settings, std::string> from_environment();

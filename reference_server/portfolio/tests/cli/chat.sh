@@ -9,6 +9,7 @@
 set -euo pipefail
 exe=$1 fake=$2 scenarios=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
+export AGENT_STORE="sqlite:$work/agent.db"
 "$exe" init-db "$work/p.db" --initiatives 60 >/dev/null
 "$fake" --scenarios "$scenarios" --port 0 >"$work/fake.txt" 2>&1 &
 fake_pid=$!
@@ -29,6 +30,20 @@ grep -q '"total_iniciativas":60' "$work/out.txt" || { echo "no answer from the t
 grep -q 'contar_iniciativas(campo_agrupacion=estado_de_la_iniciativa) → .* grupos, 60 iniciativas' "$work/err.txt" \
     || { echo "no tool line"; cat "$work/err.txt"; exit 1; }
 
+# The conversation is stored: --thread continues it, and the server prepends it.
+thread=$(grep -o 'conversación [0-9a-f-]\{36\}' "$work/err.txt" | cut -d' ' -f2)
+[ -n "$thread" ] || { echo "no conversation id"; cat "$work/err.txt"; exit 1; }
+"$exe" chat "¿Y cuántas planificadas?" --url "$url" --thread "$thread" >"$work/out3.txt" 2>"$work/err3.txt" \
+    || { cat "$work/out3.txt" "$work/err3.txt"; exit 1; }
+grep -q "conversación $thread" "$work/err3.txt" || { echo "not the same conversation"; cat "$work/err3.txt"; exit 1; }
+count=$(python3 -c 'import json, sys, urllib.request
+print(len(json.load(urllib.request.urlopen(sys.argv[1]))["messages"]))' "$url/api/v1/threads/$thread")
+[ "$count" = 8 ] || { echo "the thread holds $count messages, not 8"; exit 1; }
+if "$exe" chat "hola" --url "$url" --thread 0b3c7d1e-7a52-4d8e-9f10-2a6b5c4d3e2f >"$work/out4.txt" 2>"$work/err4.txt"; then
+    echo "chat continued an unknown thread"; exit 1
+fi
+grep -q '404: thread_id: la conversación no existe' "$work/err4.txt" || { cat "$work/err4.txt"; exit 1; }
+
 # A model the provider does not know: exit status 1 and the setting to change.
 kill $srv_pid; wait $srv_pid 2>/dev/null || true
 ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL=$fake_url AGENT_MODEL=no-existe \
@@ -40,4 +55,4 @@ if "$exe" chat "hola" --url "$url" >"$work/out2.txt" 2>"$work/err2.txt"; then
     echo "chat succeeded with an unknown model"; exit 1
 fi
 grep -q 'cambie AGENT_MODEL' "$work/err2.txt" || { cat "$work/err2.txt"; exit 1; }
-echo "chat streamed the answer and reported the unknown model"
+echo "chat streamed the answer, continued the stored conversation with --thread, and reported the unknown model"

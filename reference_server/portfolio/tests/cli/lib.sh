@@ -11,6 +11,7 @@ wait_for() { for _ in $(seq 100); do grep -q "$2" "$1" 2>/dev/null && return 0; 
 # on an ephemeral port with the given token interval: sets fake_pid, fake_url.
 start_fake() { # exe fake scenarios work token-interval-ms
     rm -rf "$4" && mkdir -p "$4"
+    export AGENT_STORE="sqlite:$4/agent.db" # each test's conversations, apart from the others'
     "$1" init-db "$4/p.db" --initiatives 60 >/dev/null
     "$2" --scenarios "$3" --port 0 --token-interval-ms "$5" >"$4/fake.txt" 2>&1 &
     fake_pid=$!
