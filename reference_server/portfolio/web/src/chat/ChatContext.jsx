@@ -162,48 +162,53 @@ export function ChatProvider({ children }) {
   // the first stream; without one the reading starts after the last event seen.
   const follow = useCallback(
     async (run, response) => {
-      for (let tries = 0; ; ) {
-        if (response) {
+      run.reading = true; // one reader at a time: a decision sent meanwhile leaves the reading to it
+      try {
+        for (let tries = 0; ; ) {
+          if (response) {
+            try {
+              await readEventStream(response.body, (event) => {
+                const before = run.state;
+                run.state = applyEvent(run.state, event);
+                if (live.current !== run || run.state === before) return;
+                setShown(run.state);
+                if (run.state.steps.length > before.steps.length) {
+                  const step = run.state.steps.at(-1);
+                  setAnnouncement(`Consulta ${run.state.steps.length}: ${step.tool ?? ''}`);
+                }
+                if (run.state.approvals.length > before.approvals.length) {
+                  const pending = undecided(run).length;
+                  setAnnouncement(`El asistente pide su aprobación para usar ${run.state.approvals.at(-1).tool}` +
+                    (pending > 1 ? ` (${pending} consultas por decidir).` : '.'));
+                }
+                if (event.type === 'done') adoptThread(run.state.events.at(-1)?.payload.thread_id);
+              });
+            } catch (e) {
+              if (e.name === 'AbortError' || run.controller.signal.aborted) return;
+            }
+            // A stream that ends on a call to decide is the run asleep, not a cut one.
+            if (run.state.done || run.state.error || run.controller.signal.aborted || undecided(run).length) return;
+          }
+          // Cut before the end: the server keeps the run a while, so read on from where it stopped.
+          if (!run.runId || tries++ >= REATTACH_TRIES) break;
+          if (response) await sleep(300 * tries, run.controller.signal);
+          if (run.controller.signal.aborted) return;
+          response = null;
           try {
-            await readEventStream(response.body, (event) => {
-              const before = run.state;
-              run.state = applyEvent(run.state, event);
-              if (live.current !== run || run.state === before) return;
-              setShown(run.state);
-              if (run.state.steps.length > before.steps.length) {
-                const step = run.state.steps.at(-1);
-                setAnnouncement(`Consulta ${run.state.steps.length}: ${step.tool ?? ''}`);
-              }
-              if (run.state.approvals.length > before.approvals.length) {
-                const pending = undecided(run).length;
-                setAnnouncement(`El asistente pide su aprobación para usar ${run.state.approvals.at(-1).tool}` +
-                  (pending > 1 ? ` (${pending} consultas por decidir).` : '.'));
-              }
-              if (event.type === 'done') adoptThread(run.state.events.at(-1)?.payload.thread_id);
+            response = await fetch(`/api/v1/agent/runs/${encodeURIComponent(run.runId)}/events`, {
+              headers: { ...SSE, 'Last-Event-ID': String(run.state.lastId) },
+              signal: run.controller.signal,
             });
           } catch (e) {
-            if (e.name === 'AbortError' || run.controller.signal.aborted) return;
+            if (e.name === 'AbortError') return;
+            continue;
           }
-          // A stream that ends on a call to decide is the run asleep, not a cut one.
-          if (run.state.done || run.state.error || run.controller.signal.aborted || undecided(run).length) return;
+          if (!response.ok) break;
         }
-        // Cut before the end: the server keeps the run a while, so read on from where it stopped.
-        if (!run.runId || tries++ >= REATTACH_TRIES) break;
-        if (response) await sleep(300 * tries, run.controller.signal);
-        if (run.controller.signal.aborted) return;
-        response = null;
-        try {
-          response = await fetch(`/api/v1/agent/runs/${encodeURIComponent(run.runId)}/events`, {
-            headers: { ...SSE, 'Last-Event-ID': String(run.state.lastId) },
-            signal: run.controller.signal,
-          });
-        } catch (e) {
-          if (e.name === 'AbortError') return;
-          continue;
-        }
-        if (!response.ok) break;
+        run.state = { ...run.state, error: run.state.error ?? (run.state.text ? MESSAGES.cut : MESSAGES.network) };
+      } finally {
+        run.reading = false;
       }
-      run.state = { ...run.state, error: run.state.error ?? (run.state.text ? MESSAGES.cut : MESSAGES.network) };
     },
     [adoptThread],
   );
@@ -352,6 +357,8 @@ export function ChatProvider({ children }) {
         return null;
       }
       setAnnouncement(approved ? 'Consulta aprobada: el asistente sigue.' : 'Consulta rechazada: el asistente sigue.');
+      // Decided before the stream ended: the reader still on it goes on past the end.
+      if (run.reading) return null;
       // "waiting" with nothing left here: the stream was cut before the other calls; reading on shows them.
       await follow(run, null);
       settle(run);
