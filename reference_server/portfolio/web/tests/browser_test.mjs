@@ -130,6 +130,9 @@ writeFileSync(join(scenarios, 'web-resume.json'), JSON.stringify({
     { text: resumeWords },
   ],
 }));
+// The repository's canned conversation: round 0 calls contar_iniciativas, round 1 answers.
+writeFileSync(join(scenarios, 'portfolio-two-rounds.json'),
+  readFileSync(new URL('../../../../tests/fixtures/scenarios/portfolio-two-rounds.json', import.meta.url)));
 const fakeUrl = await start(fakeExe, ['--scenarios', scenarios, '--port', '0']);
 
 const agentEnv = (model) => ({ AGENT_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'clave-de-prueba', ANTHROPIC_BASE_URL: fakeUrl,
@@ -140,6 +143,8 @@ const serverUrl = await serve('2', agentEnv('web-chat'));
 const slowUrl = await serve('2', agentEnv('web-slow'));
 const bareUrl = await serve('1', { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' });
 const resumeUrl = await serve('2', agentEnv('web-resume'));
+// contar_iniciativas waits for the user's approval on this server only.
+const approvalUrl = await serve('2', { ...agentEnv('portfolio-two-rounds'), AGENT_APPROVAL_TOOLS: 'contar_iniciativas' });
 // With --dist: the built page from node, /api proxied to `backend` (SPA fallback to index.html).
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml' };
 function pageServer(backend) {
@@ -160,7 +165,7 @@ function pageServer(backend) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${server.address().port}`)));
 }
 const pages = new Map();
-for (const backend of [serverUrl, slowUrl, bareUrl, resumeUrl]) pages.set(backend, dist ? await pageServer(backend) : backend);
+for (const backend of [serverUrl, slowUrl, bareUrl, resumeUrl, approvalUrl]) pages.set(backend, dist ? await pageServer(backend) : backend);
 const pageOf = (server) => pages.get(server);
 
 
@@ -437,6 +442,99 @@ try {
   check((await resume.locator('.message.assistant .bubble > .markdown').textContent()).trim() === resumeWords &&
     await resume.locator('.message.user').count() === 1, 'a reload after the end shows the stored conversation');
   await resume.close();
+
+  // 5c. A tool call that needs the user's approval: a prompt in the answer, with the focus;
+  //     approved or rejected (with a reason) the answer goes on; after F5 the prompt is back.
+  const approvals = await context.newPage();
+  await approvals.bringToFront();
+  await approvals.goto(`${pageOf(approvalUrl)}/chat`);
+  const prompt = approvals.getByRole('group', { name: 'Se necesita su aprobación' });
+  const finished = approvals.locator('.message.assistant:not(.live)');
+  const inPrompt = () => approvals.evaluate(() => Boolean(document.activeElement?.closest('.approval')));
+  const askForApproval = async (q) => {
+    await approvals.getByLabel('Pregunta al asistente').fill(q);
+    await approvals.keyboard.press('Enter');
+    return prompt.waitFor({ timeout: 15000 }).then(() => true, () => false);
+  };
+  const threadRun = async () => {
+    const id = await approvals.evaluate(() => sessionStorage.getItem('agentio.thread'));
+    return (await (await fetch(`${approvalUrl}/api/v1/threads/${id}`)).json()).run?.status;
+  };
+  const approvalLog = () => (logs.get(approvalUrl) ?? '').trim().split('\n').slice(-3).join(' / ');
+
+  // (a) Approved from the keyboard.
+  check(await askForApproval('¿Cuántas iniciativas hay por estado?'), 'a call that needs approval shows a prompt', approvalLog());
+  const asking = await prompt.innerText();
+  check(asking.includes('El asistente quiere usar contar_iniciativas con campo_agrupacion = estado_de_la_iniciativa'),
+    'the prompt names the tool and its arguments', JSON.stringify(asking));
+  check(await inPrompt(), 'the focus moves to the prompt');
+  check((await approvals.locator('[role=status]').first().textContent()).includes('aprobación para usar contar_iniciativas'),
+    'the status region announces it');
+  const box = approvals.getByLabel('Pregunta al asistente');
+  check(await box.getAttribute('placeholder') === 'El asistente espera su decisión…' &&
+    (await box.getAttribute('aria-describedby')).includes('question-waiting') &&
+    await approvals.getByRole('button', { name: 'Detener' }).isVisible() && await approvals.getByRole('button', { name: 'Enviar' }).count() === 0,
+  'the question box says the assistant waits for a decision, and "Detener" stays');
+  check(await threadRun() === 'waiting', "the thread's run waits", await threadRun());
+  await audit(approvals, 'a tool call waiting for approval');
+  await approvals.screenshot({ path: join(out, 'approval.png') });
+  const onApprove = await tabTo(approvals, (f) => f.name === 'Aprobar', { limit: 3 });
+  check(onApprove?.visible === true, 'Tab from the prompt reaches "Aprobar", its focus shown');
+  await approvals.keyboard.press('Enter');
+  const approved = await finished.first().waitFor({ timeout: 20000 }).then(() => true, () => false);
+  const approvedText = approved ? await finished.first().textContent() : '';
+  check(approved && approvedText.includes('La herramienta devolvió') && await prompt.count() === 0,
+    'approved, the answer completes in the same bubble', `${JSON.stringify(approvedText.slice(0, 120))} / ${approvalLog()}`);
+  check(await finished.first().locator('summary', { hasText: 'Proceso de respuesta · 1 consulta' }).count() === 1 &&
+    (await finished.first().locator('.tool-name').textContent()) === 'contar_iniciativas' &&
+    !(await finished.first().locator('.tool-result').allTextContents()).join().includes('rechazó'), 'with the approved call as its step');
+  check((await focused(approvals))?.id === 'question', 'the focus goes back to the question box at the end');
+
+  // (b) Rejected with a reason, from the keyboard.
+  await approvals.getByRole('button', { name: 'Nueva conversación' }).click();
+  check(await askForApproval('¿Cuántas iniciativas hay por estado?'), 'a new question asks again');
+  await tabTo(approvals, (f) => f.name === 'Rechazar', { limit: 4 });
+  await approvals.keyboard.press('Enter');
+  const reasonBox = approvals.getByLabel('Motivo (opcional)');
+  check(await reasonBox.evaluate((el) => el === document.activeElement), '"Rechazar" opens a labelled reason field, with the focus');
+  await audit(approvals, 'the rejection with its reason field');
+  await approvals.keyboard.type('no hace falta contarlas');
+  await approvals.keyboard.press('Enter');
+  const rejected = await finished.first().waitFor({ timeout: 20000 }).then(() => true, () => false);
+  const step = rejected ? (await finished.first().locator('.tool-result').allTextContents()).join(' | ') : '';
+  check(step.includes("El usuario rechazó la llamada a 'contar_iniciativas': no hace falta contarlas"),
+    'rejected, the step shows why', `${JSON.stringify(step)} / ${approvalLog()}`);
+  check(rejected && (await finished.first().locator('.bubble > .markdown').textContent()).trim() !== '' &&
+    await finished.first().locator('.message-error').count() === 0, 'and the answer completes');
+
+  // (c) F5 while waiting: the prompt is back; approved then, the answer completes once.
+  await approvals.getByRole('button', { name: 'Nueva conversación' }).click();
+  check(await askForApproval('¿Y por estado, otra vez?'), 'a third question waits for approval');
+  await approvals.reload();
+  const back = await prompt.waitFor({ timeout: 10000 }).then(() => true, () => false);
+  check(back && await approvals.locator('.message.user').count() === 1 && (await prompt.innerText()).includes('contar_iniciativas'),
+    'after F5 the question and the prompt are back');
+  check(await inPrompt(), 'with the focus on the prompt');
+  await audit(approvals, 'the prompt after a reload');
+  await prompt.getByRole('button', { name: 'Aprobar' }).click();
+  const after = await finished.first().waitFor({ timeout: 20000 }).then(() => true, () => false);
+  check(after && await finished.count() === 1 &&
+    await finished.first().locator('summary', { hasText: 'Proceso de respuesta · 1 consulta' }).count() === 1,
+  'approved after the reload, the answer completes with its step, once', approvalLog());
+
+  // (d) "Detener" while waiting cancels the run.
+  await approvals.getByRole('button', { name: 'Nueva conversación' }).click();
+  check(await askForApproval('¿Cuántas por estado?'), 'a fourth question waits for approval');
+  await approvals.getByRole('button', { name: 'Detener' }).click();
+  check((await finished.first().textContent()).includes('Respuesta detenida') && await prompt.count() === 0,
+    '"Detener" while waiting stops the answer');
+  let status = await threadRun();
+  for (let i = 0; i < 50 && status !== 'cancelled'; ++i) {
+    await new Promise((r) => setTimeout(r, 100));
+    status = await threadRun();
+  }
+  check(status === 'cancelled', 'and the server cancels the waiting run', status);
+  await approvals.close();
 
   // 6. No provider configured: the 503 notice says what to set, and the question stays.
   const bare = await context.newPage();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readEventStream } from '../src/sse.js';
 import { historyForServer, SERVER_LIMITS } from '../src/chat/history.js';
-import { applyEvent, conversationFromThread, newRun } from '../src/chat/run.js';
+import { applyEvent, conversationFromThread, describeInput, newRun } from '../src/chat/run.js';
 
 // A fetch()-like body delivering `text` as the given byte pieces.
 function body(text, cuts = []) {
@@ -137,6 +137,64 @@ test('a malformed event or an error event keeps what came before', () => {
   assert.equal(run.lastId, 3);
 });
 
+// approval_required as the server sends it, and the tool_call of the decided call.
+const approval = (id, call, tool = 'contar_iniciativas', input = { campo_agrupacion: 'estado_de_la_iniciativa' }) =>
+  ev(id, 'approval_required', { run_id: 'r', tool_call_id: call, tool, input });
+const decided = (id, tool, input, result_summary = '{}') =>
+  ev(id, 'tool_call', { tool, input_summary: describeInput(input), input_raw: JSON.stringify(input), result_summary });
+
+test('approval_required leaves the call pending until its tool_call comes', () => {
+  const input = { campo_agrupacion: 'estado_de_la_iniciativa' };
+  const waiting = fold([ev(1, 'chunk', { content: 'Voy a contar.' }), ev(2, 'clear_streaming', {}), approval(3, 'toolu_1')]);
+  assert.deepEqual(waiting.approvals, [{ tool_call_id: 'toolu_1', tool: 'contar_iniciativas', input }]);
+  assert.equal(waiting.done, false);
+  assert.deepEqual(waiting.thinking, ['Voy a contar.']);
+
+  // A replay from the start (F5) asks once, not twice.
+  assert.equal(fold([approval(3, 'toolu_1')], { ...waiting, lastId: 0 }).approvals.length, 1);
+
+  const rejected = "El usuario rechazó la llamada a 'contar_iniciativas': no hace falta";
+  const resumed = fold([decided(4, 'contar_iniciativas', input, rejected), ev(5, 'chunk', { content: 'Sin datos.' }),
+    ev(6, 'done', { status: 'completed' })], waiting);
+  assert.deepEqual(fold([decided(4, 'contar_iniciativas', input)], waiting).approvals, []);
+  assert.deepEqual(resumed.steps.map((s) => s.result_summary), [rejected]);
+  assert.equal(resumed.text, 'Sin datos.');
+  assert.equal(resumed.done, true);
+});
+
+test('several calls in one round: one pending approval each, settled call by call', () => {
+  const a = { campo_agrupacion: 'unidad' };
+  const b = { campo_agrupacion: 'estado_de_la_iniciativa' };
+  const waiting = fold([approval(1, 'toolu_a', 'contar_iniciativas', a), approval(2, 'toolu_b', 'contar_iniciativas', b),
+    approval(3, 'toolu_c', 'generar_grafico', {})]);
+  assert.deepEqual(waiting.approvals.map((x) => x.tool_call_id), ['toolu_a', 'toolu_b', 'toolu_c']);
+  // Matched by tool and input (the event does not name its call), in whatever order they ran.
+  const one = fold([decided(4, 'contar_iniciativas', b)], waiting);
+  assert.deepEqual(one.approvals.map((x) => x.tool_call_id), ['toolu_a', 'toolu_c']);
+  // A tool_call_id, when the event has one, wins.
+  const named = fold([ev(5, 'tool_call', { tool: 'generar_grafico', tool_call_id: 'toolu_c' })], one);
+  assert.deepEqual(named.approvals.map((x) => x.tool_call_id), ['toolu_a']);
+  // A call no prompt asked about changes no prompt.
+  assert.deepEqual(fold([decided(6, 'buscar_iniciativas', {})], named).approvals.map((x) => x.tool_call_id), ['toolu_a']);
+});
+
+test('done (a cancelled waiting run) or an error clears the pending approvals; round_restart refolds them', () => {
+  const waiting = fold([approval(1, 'toolu_1'), approval(2, 'toolu_2')]);
+  const cancelled = fold([ev(3, 'done', { status: 'cancelled' })], waiting);
+  assert.deepEqual(cancelled.approvals, []);
+  assert.equal(cancelled.status, 'cancelled');
+  assert.deepEqual(fold([ev(3, 'error', { message: 'caído' })], waiting).approvals, []);
+  assert.deepEqual(fold([ev(3, 'round_restart', { iteration: 1, discard_after: 1 })], waiting).approvals.map((x) => x.tool_call_id),
+    ['toolu_1']);
+});
+
+test('a call\'s arguments read as a sentence', () => {
+  assert.equal(describeInput({ campo_agrupacion: 'estado_de_la_iniciativa' }), 'campo_agrupacion = estado_de_la_iniciativa');
+  assert.equal(describeInput({ anio: 2025, unidades: ['A', 'B'] }), 'anio = 2025, unidades = ["A","B"]');
+  assert.equal(describeInput({}), '');
+  assert.equal(describeInput(null), '');
+});
+
 // A stored thread as GET /api/v1/threads/{id} returns it.
 const stored = (messages, run = null) => ({ id: 't', title: 'x', messages, run });
 const turns = [
@@ -160,6 +218,11 @@ test('a run in progress shows its question only (its answer comes from its event
   const { messages, running } = conversationFromThread(stored(inProgress, { run_id: 'r2', status: 'running', last_event_id: 4 }));
   assert.equal(running, 'r2');
   assert.deepEqual(messages.map((m) => m.content), ['¿Cuántas hay?', 'Hay 850.', '¿Y por estado?']);
+
+  // Waiting for an approval is in progress too: the prompt comes back from the run's events.
+  const waiting = conversationFromThread(stored(inProgress, { run_id: 'r2', status: 'waiting', last_event_id: 3 }));
+  assert.equal(waiting.running, 'r2');
+  assert.deepEqual(waiting.messages.map((m) => m.content), ['¿Cuántas hay?', 'Hay 850.', '¿Y por estado?']);
 
   const stopped = conversationFromThread(stored(turns, { run_id: 'r2', status: 'cancelled', last_event_id: 4 }));
   assert.equal(stopped.running, null);

@@ -11,6 +11,10 @@
 // thread and, if an answer was still being written, reads its events again
 // from the start and follows it live. A broken stream is picked up where it
 // stopped (Last-Event-ID).
+//
+// A tool that needs the user's approval stops the run (`approval_required`,
+// then the stream ends): the answer stays open with a prompt per call until
+// each is decided (POST …/runs/{id}/approvals), then its events are read on.
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { readEventStream } from '../sse.js';
 import { historyForServer } from './history.js';
@@ -21,6 +25,7 @@ export const MESSAGES = {
   empty: 'No se recibio respuesta del asistente',
   stopped: 'Respuesta detenida.',
   cut: 'La respuesta se cortó antes de terminar.',
+  waiting: 'El asistente espera su decisión.',
 };
 
 const ChatContext = createContext(null);
@@ -50,6 +55,9 @@ const sleep = (ms, signal) =>
     const timer = setTimeout(ok, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), ok()), { once: true });
   });
+
+// The calls still waiting for this page's decision (one sent is not asked again).
+const undecided = (run) => run.state.approvals.filter((a) => !run.decided.has(a.tool_call_id));
 
 /** Asks the server to stop a run; resolves when it answered (never rejects). */
 function cancelRun(runId) {
@@ -87,6 +95,7 @@ export function ChatProvider({ children }) {
   const [messages, setMessages] = useState([]);
   const [isLoading, setLoading] = useState(false);
   const [shown, setShown] = useState(newRun); // the answer in progress as displayed
+  const [decided, setDecided] = useState(() => new Set()); // its approvals already sent
   const [threadId, setThreadId] = useState(null);
   const [loadingThread, setLoadingThread] = useState(false);
   const [threadsVersion, setThreadsVersion] = useState(0); // bumps when the list of conversations changed
@@ -119,10 +128,11 @@ export function ChatProvider({ children }) {
   }, []);
 
   const startLive = () => {
-    const run = { controller: new AbortController(), state: newRun(), runId: null, stopped: false };
+    const run = { controller: new AbortController(), state: newRun(), runId: null, stopped: false, decided: new Set() };
     live.current = run;
     setLoading(true);
     setShown(run.state);
+    setDecided(run.decided);
     return run;
   };
 
@@ -138,43 +148,67 @@ export function ChatProvider({ children }) {
     live.current = null;
   }, []);
 
-  // Reads a run's events into `run` until `done` or `error`; a stream that breaks
-  // is asked again from the last event seen. `response` is the first stream.
+  // The end of a reading: the answer, unless it waits for the user's decisions.
+  const settle = useCallback(
+    (run) => {
+      if (live.current !== run || run.controller.signal.aborted || !undecided(run).length) return finish(run);
+      return undefined; // the prompts are up, and the status already asked for a decision
+    },
+    [finish],
+  );
+
+  // Reads a run's events into `run` until `done`, `error` or a wait for approvals;
+  // a stream that breaks is asked again from the last event seen. `response` is
+  // the first stream; without one the reading starts after the last event seen.
   const follow = useCallback(
     async (run, response) => {
-      for (let tries = 0; ; ) {
-        try {
-          await readEventStream(response.body, (event) => {
-            const before = run.state;
-            run.state = applyEvent(run.state, event);
-            if (live.current !== run || run.state === before) return;
-            setShown(run.state);
-            if (run.state.steps.length > before.steps.length) {
-              const step = run.state.steps.at(-1);
-              setAnnouncement(`Consulta ${run.state.steps.length}: ${step.tool ?? ''}`);
+      run.reading = true; // one reader at a time: a decision sent meanwhile leaves the reading to it
+      try {
+        for (let tries = 0; ; ) {
+          if (response) {
+            try {
+              await readEventStream(response.body, (event) => {
+                const before = run.state;
+                run.state = applyEvent(run.state, event);
+                if (live.current !== run || run.state === before) return;
+                setShown(run.state);
+                if (run.state.steps.length > before.steps.length) {
+                  const step = run.state.steps.at(-1);
+                  setAnnouncement(`Consulta ${run.state.steps.length}: ${step.tool ?? ''}`);
+                }
+                if (run.state.approvals.length > before.approvals.length) {
+                  const pending = undecided(run).length;
+                  setAnnouncement(`El asistente pide su aprobación para usar ${run.state.approvals.at(-1).tool}` +
+                    (pending > 1 ? ` (${pending} consultas por decidir).` : '.'));
+                }
+                if (event.type === 'done') adoptThread(run.state.events.at(-1)?.payload.thread_id);
+              });
+            } catch (e) {
+              if (e.name === 'AbortError' || run.controller.signal.aborted) return;
             }
-            if (event.type === 'done') adoptThread(run.state.events.at(-1)?.payload.thread_id);
-          });
-        } catch (e) {
-          if (e.name === 'AbortError' || run.controller.signal.aborted) return;
+            // A stream that ends on a call to decide is the run asleep, not a cut one.
+            if (run.state.done || run.state.error || run.controller.signal.aborted || undecided(run).length) return;
+          }
+          // Cut before the end: the server keeps the run a while, so read on from where it stopped.
+          if (!run.runId || tries++ >= REATTACH_TRIES) break;
+          if (response) await sleep(300 * tries, run.controller.signal);
+          if (run.controller.signal.aborted) return;
+          response = null;
+          try {
+            response = await fetch(`/api/v1/agent/runs/${encodeURIComponent(run.runId)}/events`, {
+              headers: { ...SSE, 'Last-Event-ID': String(run.state.lastId) },
+              signal: run.controller.signal,
+            });
+          } catch (e) {
+            if (e.name === 'AbortError') return;
+            continue;
+          }
+          if (!response.ok) break;
         }
-        if (run.state.done || run.state.error || run.controller.signal.aborted) return;
-        // Cut before the end: the server keeps the run a while, so read on from where it stopped.
-        if (!run.runId || tries++ >= REATTACH_TRIES) break;
-        await sleep(300 * tries, run.controller.signal);
-        if (run.controller.signal.aborted) return;
-        try {
-          response = await fetch(`/api/v1/agent/runs/${encodeURIComponent(run.runId)}/events`, {
-            headers: { ...SSE, 'Last-Event-ID': String(run.state.lastId) },
-            signal: run.controller.signal,
-          });
-        } catch (e) {
-          if (e.name === 'AbortError') return;
-          continue;
-        }
-        if (!response.ok) break;
+        run.state = { ...run.state, error: run.state.error ?? (run.state.text ? MESSAGES.cut : MESSAGES.network) };
+      } finally {
+        run.reading = false;
       }
-      run.state = { ...run.state, error: run.state.error ?? (run.state.text ? MESSAGES.cut : MESSAGES.network) };
     },
     [adoptThread],
   );
@@ -251,9 +285,9 @@ export function ChatProvider({ children }) {
       }
       setUnavailable(null);
       await follow(run, response);
-      return finish(run);
+      return settle(run);
     },
-    [messages, loadingThread, finish, follow, adoptThread],
+    [messages, loadingThread, finish, settle, follow, adoptThread],
   );
 
   // Reads again, from its first event, the answer a thread has in progress.
@@ -277,9 +311,60 @@ export function ChatProvider({ children }) {
         return finish(run);
       }
       await follow(run, response);
-      return finish(run);
+      return settle(run);
     },
-    [finish, follow],
+    [finish, settle, follow],
+  );
+
+  // Sends the user's decision on a call; once none is left to decide, reads the
+  // run on from the last event seen. Resolves with an error to show at the
+  // prompt, or null.
+  const decide = useCallback(
+    async (toolCallId, approved, reason = '') => {
+      const run = live.current;
+      if (!run?.runId || run.decided.has(toolCallId)) return null;
+      let response;
+      try {
+        response = await fetch(`/api/v1/agent/runs/${encodeURIComponent(run.runId)}/approvals`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ tool_call_id: toolCallId, approved, ...(reason.trim() && { reason: reason.trim() }) }),
+          signal: run.controller.signal,
+        });
+      } catch (e) {
+        return e.name === 'AbortError' ? null : MESSAGES.network;
+      }
+      let answer = {};
+      try {
+        answer = await response.json();
+      } catch {
+        /* no body: the status says enough */
+      }
+      if (live.current !== run) return null;
+      if (response.status === 404) {
+        run.state = { ...run.state, error: 'La ejecución ya no existe.' };
+        finish(run);
+        return null;
+      }
+      // 409: decided already (another tab, or before a reload) or the run waits no more: the events say what follows.
+      if (!response.ok && response.status !== 409)
+        return answer.detail ? `Error ${response.status}: ${answer.detail}` : `Error ${response.status}`;
+      run.decided.add(toolCallId);
+      setDecided(new Set(run.decided));
+      const left = undecided(run).length;
+      if (left) {
+        setAnnouncement(`Decisión enviada. ${left === 1 ? 'Queda 1 consulta' : `Quedan ${left} consultas`} por decidir.`);
+        return null;
+      }
+      setAnnouncement(approved ? 'Consulta aprobada: el asistente sigue.' : 'Consulta rechazada: el asistente sigue.');
+      // Decided before the stream ended: the reader still on it goes on past the end.
+      if (run.reading) return null;
+      // "waiting" with nothing left here: the stream was cut before the other calls; reading on shows them.
+      await follow(run, null);
+      settle(run);
+      return null;
+    },
+    [finish, settle, follow],
   );
 
   // Stops reading and asks the server to stop the run; the answer shows as stopped at once.
@@ -378,6 +463,7 @@ export function ChatProvider({ children }) {
 
   const value = {
     messages, isLoading, streamingContent: shown.text, toolSteps: shown.steps, thinkingParts: shown.thinking,
+    approvals: shown.approvals.filter((a) => !decided.has(a.tool_call_id)), decide,
     unavailable, omitted, announcement, send, stop, reset, open, forget, threadId, loadingThread, threadsVersion,
     openPanels, togglePanel, setAnnouncement,
   };

@@ -3,6 +3,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 import { useEffect, useRef } from 'react';
+import { MESSAGES } from './ChatContext.jsx';
 import { questionBytes, SERVER_LIMITS } from './history.js';
 
 const number = (n) => n.toLocaleString('es-ES');
@@ -12,7 +13,8 @@ const number = (n) => n.toLocaleString('es-ES');
 // `setText`), so a question the server could not take goes back into the box.
 // When an answer ends the focus comes back here only from the form itself or
 // from nowhere: a reader elsewhere in the conversation is left where they are.
-export default function ChatInput({ text, setText, onSend, onStop, busy, inputRef }) {
+// While a tool call waits for the reader's decision (`waiting`) the box says so.
+export default function ChatInput({ text, setText, onSend, onStop, busy, waiting = false, inputRef }) {
   const area = useRef(null);
   useEffect(() => {
     if (inputRef) inputRef.current = area.current;
@@ -30,6 +32,7 @@ export default function ChatInput({ text, setText, onSend, onStop, busy, inputRe
   }, [text]);
   const bytes = questionBytes(text.trim());
   const tooLong = bytes > SERVER_LIMITS.maxMessageBytes;
+  const described = ['question-hint', waiting && 'question-waiting', tooLong && 'question-too-long'].filter(Boolean).join(' ');
   const submit = () => {
     if (busy || !text.trim() || tooLong) return;
     onSend(text);
@@ -50,8 +53,8 @@ export default function ChatInput({ text, setText, onSend, onStop, busy, inputRe
         ref={area}
         rows={1}
         value={text}
-        placeholder="Pregunte sobre la cartera…"
-        aria-describedby={tooLong ? 'question-hint question-too-long' : 'question-hint'}
+        placeholder={waiting ? 'El asistente espera su decisión…' : 'Pregunte sobre la cartera…'}
+        aria-describedby={described}
         aria-invalid={tooLong || undefined}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -72,6 +75,11 @@ export default function ChatInput({ text, setText, onSend, onStop, busy, inputRe
         <button type="submit" className="button send" disabled={!text.trim() || tooLong}>
           Enviar
         </button>
+      )}
+      {waiting && (
+        <p id="question-waiting" className="input-note">
+          {MESSAGES.waiting} Apruebe o rechace la consulta en la respuesta; «Detener» la cancela.
+        </p>
       )}
       {tooLong && (
         <p id="question-too-long" className="input-error">

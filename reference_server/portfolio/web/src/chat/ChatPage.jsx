@@ -10,6 +10,7 @@ import ConversationList from './ConversationList.jsx';
 import MarkdownRenderer from './MarkdownRenderer.jsx';
 import MessageBubble from './MessageBubble.jsx';
 import { ToolStepList } from './ToolSteps.jsx';
+import { ApprovalPrompts } from './ApprovalPrompt.jsx';
 
 const EXAMPLES = [
   '¿Cuántas iniciativas hay por estado?',
@@ -46,8 +47,9 @@ function useStickToBottom(askedKey) {
 export default function ChatPage() {
   const {
     messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
-    openPanels, togglePanel, loadingThread, threadId,
+    openPanels, togglePanel, loadingThread, threadId, approvals, decide,
   } = useChatContext();
+  const waiting = isLoading && approvals.length > 0;
   const [listOpen, setListOpen] = useState(false);
   useDocumentTitle('Asistente');
   const questions = messages.filter((m) => m.role === 'user').length;
@@ -152,7 +154,8 @@ export default function ChatPage() {
             />
           ))}
           {isLoading && (
-            <div className="message assistant live" aria-busy="true">
+            // Busy hides changes from screen readers: not while it asks the reader something.
+            <div className="message assistant live" aria-busy={!waiting}>
               <div className="bubble">
                 <h2 className="visually-hidden">El asistente está respondiendo:</h2>
                 {/* A round without text has nothing to show; the key is the one the finished message takes. */}
@@ -172,9 +175,9 @@ export default function ChatPage() {
                     <ToolStepList steps={toolSteps} />
                   </div>
                 )}
-                {streamingContent ? (
-                  <MarkdownRenderer text={streamingContent} />
-                ) : (
+                {streamingContent && <MarkdownRenderer text={streamingContent} />}
+                {waiting && <ApprovalPrompts approvals={approvals} onDecide={decide} />}
+                {!streamingContent && !waiting && (
                   <div className="typing" aria-hidden="true">
                     <span />
                     <span />
@@ -204,7 +207,7 @@ export default function ChatPage() {
             {omitted === 1 ? 'mensaje anterior queda' : 'mensajes anteriores quedan'} fuera).
           </p>
         )}
-        <ChatInput text={text} setText={setText} onSend={ask} onStop={stop} busy={isLoading} inputRef={box} />
+        <ChatInput text={text} setText={setText} onSend={ask} onStop={stop} busy={isLoading} waiting={waiting} inputRef={box} />
       </div>
     </main>
   );

@@ -7,7 +7,24 @@
 
 /** An answer before its first event. */
 export function newRun() {
-  return { events: [], lastId: 0, text: '', steps: [], thinking: [], error: null, done: false, status: null };
+  return { events: [], lastId: 0, text: '', steps: [], thinking: [], approvals: [], error: null, done: false, status: null };
+}
+
+const sameInput = (a, b) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+
+// The pending approval a tool_call event settles. The event names its call only
+// if the server sends `tool_call_id`; otherwise the first pending call of that
+// tool, preferring the one with the same input (`input_raw` is its JSON text).
+function settledBy(approvals, call) {
+  if (call.tool_call_id) return approvals.findIndex((a) => a.tool_call_id === call.tool_call_id);
+  let input;
+  try {
+    input = typeof call.input_raw === 'string' ? JSON.parse(call.input_raw) : call.input_raw;
+  } catch {
+    input = undefined;
+  }
+  const same = approvals.findIndex((a) => a.tool === call.tool && input !== undefined && sameInput(a.input, input));
+  return same >= 0 ? same : approvals.findIndex((a) => a.tool === call.tool);
 }
 
 // One event's effect on a fresh copy (`run` is not shared yet).
@@ -16,11 +33,21 @@ function fold(run, { type, payload }) {
   else if (type === 'clear_streaming') {
     run.thinking = [...run.thinking, run.text];
     run.text = '';
-  } else if (type === 'tool_call') run.steps = [...run.steps, payload];
-  else if (type === 'error') run.error = payload.message || 'Error del asistente';
-  else if (type === 'done') {
+  } else if (type === 'tool_call') {
+    run.steps = [...run.steps, payload];
+    const i = settledBy(run.approvals, payload);
+    if (i >= 0) run.approvals = run.approvals.filter((_, j) => j !== i);
+  } else if (type === 'approval_required') {
+    // The run sleeps until each call is decided; a replay does not ask twice.
+    if (payload.tool_call_id && !run.approvals.some((a) => a.tool_call_id === payload.tool_call_id))
+      run.approvals = [...run.approvals, { tool_call_id: payload.tool_call_id, tool: payload.tool ?? '', input: payload.input ?? {} }];
+  } else if (type === 'error') {
+    run.error = payload.message || 'Error del asistente';
+    run.approvals = [];
+  } else if (type === 'done') {
     run.done = true;
     run.status = payload.status ?? 'completed';
+    run.approvals = []; // a cancelled run decides nothing more
   }
   return run;
 }
@@ -30,6 +57,8 @@ function fold(run, { type, payload }) {
  * An event whose id was already seen is skipped: a reattach that overlaps
  * shows nothing twice. `round_restart` drops what came after `discard_after`
  * (another server asks that round again) and goes on from there.
+ * `approval_required` adds a call waiting for the user's decision to
+ * `approvals`; its `tool_call`, or the run's end, takes it out.
  */
 export function applyEvent(run, { type, data, id }) {
   const n = id === undefined ? null : Number(id);
@@ -48,6 +77,17 @@ export function applyEvent(run, { type, data, id }) {
   }
   const event = { type, payload, id: n };
   return { ...fold({ ...run }, event), events: [...run.events, event], lastId };
+}
+
+/**
+ * A call's arguments as a sentence reads them: "campo_agrupacion = unidad, anio = 2025"
+ * ('' without arguments).
+ */
+export function describeInput(input) {
+  if (!input || typeof input !== 'object') return '';
+  return Object.entries(input)
+    .map(([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
 }
 
 // "campo_agrupacion=unidad, anio=2025": a stored call's input as the live step shows it.
