@@ -136,33 +136,18 @@ enum class stream_end
     store_failed
 };
 
-/** Durable runs of one agent on a @ref thread_store.
+namespace detail {
 
-    @tparam Agent an `agent::orchestrator<...>`
-
-    @code
-    threads::run_manager runs(ex, store, agent, to_sse, {.holder = "replica-1"});
-    runs.start();
-    auto run = co_await runs.start_run(thread_id, owner, {llm::message::user("Hola")});
-    co_await runs.stream(run->run_id, 0, [&](threads::event_record const& e) -> asio::awaitable<bool> {
-        co_return !co_await writer.send(e.type, e.data, std::to_string(e.id));
-    });
-    @endcode
-
-    The mapping function turns each @ref run_event into the record journaled
-    (the SSE event name and data, typically), or nothing to journal none.
-    Thread-safe; the runs run on strands of the executor.
-*/
 template<class Agent>
-class run_manager
+class run_manager_core : public std::enable_shared_from_this<run_manager_core<Agent>>
 {
 public:
     using mapping = std::function<std::optional<event_record>(run_event const&, run_context const&)>;
     /// Whether a record ends its run's stream.
     using final_test = std::function<bool(event_record const&)>;
 
-    run_manager(asio::any_io_executor ex, thread_store& store, Agent const& agent, mapping map, final_test is_final,
-        run_manager_options options = {})
+    run_manager_core(asio::any_io_executor ex, thread_store& store, Agent const& agent, mapping map,
+        final_test is_final, run_manager_options options)
         : ex_(std::move(ex))
         , store_(store)
         , agent_(agent)
@@ -175,10 +160,8 @@ public:
             options_.holder = boost::uuids::to_string(boost::uuids::random_generator()());
     }
 
-    run_manager(run_manager const&) = delete;
-    run_manager& operator=(run_manager const&) = delete;
-
-    ~run_manager() { stop(); }
+    run_manager_core(run_manager_core const&) = delete;
+    run_manager_core& operator=(run_manager_core const&) = delete;
 
     run_manager_options const& options() const noexcept { return options_; }
     thread_store& store() noexcept { return store_; }
@@ -186,10 +169,10 @@ public:
     /// Starts the journal writer, the lease renewal and the takeover loops.
     void start()
     {
-        spawn_loop(&run_manager::journal_loop);
-        spawn_loop(&run_manager::renew_loop);
+        spawn_loop(&run_manager_core::journal_loop);
+        spawn_loop(&run_manager_core::renew_loop);
         if(options_.takeover_every.count() > 0)
-            spawn_loop(&run_manager::takeover_loop);
+            spawn_loop(&run_manager_core::takeover_loop);
     }
 
     /** Stops the loops and cancels the runs of this process. Their leases
@@ -257,7 +240,7 @@ public:
         attach(run_id);
         struct detach_guard
         {
-            run_manager& self;
+            run_manager_core& self;
             std::string const& id;
             ~detach_guard() { self.detach(id); }
         } guard{*this, run_id};
@@ -464,7 +447,9 @@ private:
             std::lock_guard lock(mutex_);
             loops_.push_back(loop);
         }
-        asio::co_spawn(loop->strand, (this->*member)(),
+        // The loop keeps the state alive: the manager may be destroyed first.
+        asio::co_spawn(
+            loop->strand, [self = this->shared_from_this(), member]() { return ((*self).*member)(); },
             asio::bind_cancellation_slot(loop->signal.slot(), [loop](std::exception_ptr) {}));
     }
 
@@ -498,7 +483,12 @@ private:
             runs_[run->id] = run;
         }
         arm_detach_timer(run);
-        asio::co_spawn(run->strand, execute(run, std::move(conversation), rounds, restart, std::move(decisions)),
+        asio::co_spawn(
+            run->strand,
+            [self = this->shared_from_this(), run, conversation = std::move(conversation), rounds, restart,
+                decisions = std::move(decisions)]() mutable {
+                return self->execute(run, std::move(conversation), rounds, restart, std::move(decisions));
+            },
             asio::detached);
     }
 
@@ -882,14 +872,14 @@ private:
     // attaching meanwhile cancels the wait (`attach`).
     void arm_detach_timer(std::shared_ptr<run_slot> const& run)
     {
-        asio::post(run->strand, [this, run] {
-            run->grace.expires_after(options_.detach_grace);
-            run->grace.async_wait([this, run](boost::system::error_code ec) {
+        asio::post(run->strand, [self = this->shared_from_this(), run] {
+            run->grace.expires_after(self->options_.detach_grace);
+            run->grace.async_wait([self, run](boost::system::error_code ec) {
                 if(ec)
                     return;
-                std::lock_guard lock(mutex_);
-                if(run->readers == 0 && runs_.count(run->id))
-                    cancel_local(run, "detached", true);
+                std::lock_guard lock(self->mutex_);
+                if(run->readers == 0 && self->runs_.count(run->id))
+                    self->cancel_local(run, "detached", true);
             });
         });
     }
@@ -906,6 +896,113 @@ private:
     std::map<std::string, std::shared_ptr<run_slot>, std::less<>> runs_;
     std::vector<std::shared_ptr<loop_state>> loops_;
     std::atomic<bool> stopped_{false};
+};
+
+} // namespace detail
+
+/** Durable runs of one agent on a @ref thread_store.
+
+    @tparam Agent an `agent::orchestrator<...>`
+
+    @code
+    threads::run_manager runs(ex, store, agent, to_sse, {.holder = "replica-1"});
+    runs.start();
+    auto run = co_await runs.start_run(thread_id, owner, {llm::message::user("Hola")});
+    co_await runs.stream(run->run_id, 0, [&](threads::event_record const& e) -> asio::awaitable<bool> {
+        co_return !co_await writer.send(e.type, e.data, std::to_string(e.id));
+    });
+    @endcode
+
+    The mapping function turns each @ref run_event into the record journaled
+    (the SSE event name and data, typically), or nothing to journal none.
+    Thread-safe; the runs run on strands of the executor.
+*/
+template<class Agent>
+class run_manager
+{
+    using core_type = detail::run_manager_core<Agent>;
+
+public:
+    /// Turns a run's event into the record journaled, or nothing.
+    using mapping = typename core_type::mapping;
+    /// Whether a record ends its run's stream.
+    using final_test = typename core_type::final_test;
+    using started = typename core_type::started;
+
+    /** @param ex where the runs and the manager's loops run (on strands)
+        @param store where threads, runs and journals are kept; outlives the runs
+        @param agent the orchestrator; outlives the runs
+    */
+    run_manager(asio::any_io_executor ex, thread_store& store, Agent const& agent, mapping map, final_test is_final,
+        run_manager_options options = {})
+        : core_(std::make_shared<core_type>(std::move(ex), store, agent, std::move(map), std::move(is_final),
+              std::move(options)))
+    {
+    }
+
+    run_manager(run_manager const&) = delete;
+    run_manager& operator=(run_manager const&) = delete;
+
+    /// Stops the loops and the runs (@ref stop); what is still unwinding keeps
+    /// the manager's state alive, not the manager.
+    ~run_manager() { core_->stop(); }
+
+    run_manager_options const& options() const noexcept { return core_->options(); }
+    thread_store& store() noexcept { return core_->store(); }
+
+    /// Starts the journal writer, the lease renewal and the takeover loops.
+    void start() { core_->start(); }
+
+    /** Stops the loops and cancels the runs of this process. Their leases
+        stay as they are: another process takes the runs over when they
+        expire. Safe from any thread. */
+    void stop() { core_->stop(); }
+
+    /// Runs of this process right now.
+    std::size_t running() const { return core_->running(); }
+
+    /** Starts a run on a stored thread: `messages` (the user's turn) join the
+        thread, and the agent runs on the whole thread in the background until
+        it ends, whoever reads it. `errc::thread_busy` while another runs. */
+    asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
+        std::vector<llm::message> messages)
+    {
+        return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages));
+    }
+
+    /** Sends a run's journal after event `after` to `send`, then its events
+        as they are committed, until its final event (or until it sleeps
+        waiting for decisions).
+
+        @param send called as `send(event_record const&)`, returns
+        `asio::awaitable<bool>`: false when its client has gone.
+        @param failure set to the store's failure when the result is `store_failed`.
+    */
+    template<class Send>
+    asio::awaitable<stream_end> stream(std::string run_id, std::string owner, std::int64_t after, Send send,
+        error* failure = nullptr)
+    {
+        return core_->stream(std::move(run_id), std::move(owner), after, std::move(send), failure);
+    }
+
+    /** Stops a run at once when this process runs it, else asks its holder
+        to (it stops at its next lease renewal); a run waiting for decisions
+        is ended here. False when the run is unknown, another owner's, or over. */
+    asio::awaitable<result<bool>> cancel(std::string run_id, std::string owner, std::string reason = "cancelled")
+    {
+        return core_->cancel(std::move(run_id), std::move(owner), std::move(reason));
+    }
+
+    /** Records a person's decision on a call the run waits for; the last
+        decision resumes the run in this process. */
+    asio::awaitable<result<decision_outcome>> decide(std::string run_id, std::string owner,
+        agent::approval_decision decision)
+    {
+        return core_->decide(std::move(run_id), std::move(owner), std::move(decision));
+    }
+
+private:
+    std::shared_ptr<core_type> core_;
 };
 
 } // namespace agentio::threads
