@@ -5,17 +5,25 @@
 #
 # Concurrent chats at 20 tokens/s: agentio-portfolio with its agent pointed at
 # agentio-fake-llm (both on 127.0.0.1), loaded by agentio_chat_load.
-#   bench/chat_bench.sh [N ...]        (default: 1000 5000 9000)
+#   bench/chat_bench.sh [N ...]        (default: 1000 5000 10000)
+#   STORE=postgres bench/chat_bench.sh ...   (the threads in a throwaway PostgreSQL; default: SQLite)
 # Each chat holds two sockets in the server (the client's and the provider's):
-# with this machine's limit of 20000 open files, 9000 chats is the ceiling.
+# run as root, the script raises the open-file limit (hard and soft) to the
+# kernel's maximum first, and the server raises its soft limit to the hard one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build/release}
 counts=("$@")
-[ ${#counts[@]} -eq 0 ] && counts=(1000 5000 9000)
+[ ${#counts[@]} -eq 0 ] && counts=(1000 5000 10000)
+ulimit -Hn "$(cat /proc/sys/fs/nr_open)" 2>/dev/null || true # needs CAP_SYS_RESOURCE; without it the hard limit stays
 ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; bash scripts/postgres.sh stop "$work/pg" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+store="sqlite:$work/agent.db"
+if [ "${STORE:-sqlite}" = postgres ]; then
+    store=$(bash scripts/postgres.sh start "$work/pg")
+fi
+echo "== threads in ${store%%:*}; open files: $(ulimit -n)"
 
 "$build/reference_server/portfolio/agentio-portfolio" init-db "$work/p.db" > /dev/null
 "$build/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0 > "$work/fake.out" &
@@ -23,7 +31,7 @@ for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; 
 fake_port=$(grep -o '[0-9]*$' "$work/fake.out")
 
 for n in "${counts[@]}"; do
-    ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" AGENT_MODEL=load-20tps \
+    AGENT_STORE=$store ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="http://127.0.0.1:$fake_port" AGENT_MODEL=load-20tps \
         "$build/reference_server/portfolio/agentio-portfolio" serve --db "$work/p.db" --port 0 --threads 2 --max-connections-per-address 0 > "$work/srv.out" 2> "$work/srv.err" &
     srv=$!
     for _ in $(seq 50); do grep -q escuchando "$work/srv.out" 2>/dev/null && break; sleep 0.1; done
