@@ -145,12 +145,17 @@ asio::awaitable<void> store_latency(threads::thread_store& store, char const* na
     (co_await store.start_run(nr)).value();
     auto const round = a_round();
     json::value const state = json::object{{"event_id", 10}};
+    // A round's last events, journaled with its checkpoint.
+    std::vector<threads::event_record> journal;
 
     std::vector<double> append, load;
     for(int i = 0; i < n; ++i)
     {
         auto const t0 = clock_type::now();
-        (co_await store.checkpoint(run, "bench", round, static_cast<unsigned>(i + 1), state)).value();
+        journal.clear();
+        for(std::int64_t e = 0; e < 3; ++e)
+            journal.push_back({3 * i + e + 1, "chunk", R"({"content": "Hay 12 iniciativas en ejecución."})"});
+        (co_await store.checkpoint(run, "bench", journal, round, static_cast<unsigned>(i + 1), state)).value();
         append.push_back(us(clock_type::now() - t0).count());
         auto const t1 = clock_type::now();
         auto items = (co_await store.load_items(loaded)).value();
@@ -247,9 +252,8 @@ asio::awaitable<void> chat_cost(agent_type const& ag, threads::thread_store* sql
                 .created_at = {},
                 .updated_at = {},
                 .metadata = {}};
-            (co_await store->create_thread(info)).value();
             std::vector<llm::message> question{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
-            auto started = (co_await runs.start_run(thread, "", question)).value();
+            auto started = (co_await runs.start_run(info, question)).value();
             auto end = co_await runs.stream(started.run_id, "", 0,
                 [](threads::event_record const&) -> asio::awaitable<bool> { co_return true; });
             if(end != threads::stream_end::finished)

@@ -201,6 +201,9 @@ struct new_run
     std::string holder = {};
     std::chrono::milliseconds lease = std::chrono::seconds(10);
     std::vector<llm::message> messages = {};
+    /** The thread to create with the run (its id is `thread_id`, its owner
+        `owner`), in the same transaction; empty: the thread exists. */
+    std::optional<thread_info> new_thread = {};
 };
 
 /// A lease still held, as `renew_leases` finds it.
@@ -209,6 +212,9 @@ struct held_lease
     std::string run_id = {};
     /// Someone asked to stop the run (possibly through another process).
     bool cancel_requested = false;
+    /** How long ago a reader in another process last followed the run
+        (`thread_store::note_readers`); nothing when none ever did. */
+    std::optional<std::chrono::milliseconds> remote_reader_age = {};
 };
 
 /// What `apply_retention` removes.
@@ -303,18 +309,26 @@ public:
 
     /// @name Runs
     /// @{
-    /** Starts a run: the run, its lease and the thread's new messages at once.
-        `errc::thread_busy` when the thread has a run running or waiting. */
-    virtual asio::awaitable<result<void>> start_run(new_run const& run) = 0;
+    /** Starts a run: the run, its lease and the thread's new messages (and
+        the thread itself, when new) in one transaction.
+        @return the whole thread as the run begins, the new messages last,
+        so the runner needs no second read.
+        `errc::thread_busy` when the thread has a run running or waiting;
+        `errc::not_found` when it does not exist. */
+    virtual asio::awaitable<result<std::vector<item>>> start_run(new_run const& run) = 0;
     /// The run, or nothing when unknown or another owner's.
     virtual asio::awaitable<result<std::optional<run_info>>> find_run(std::string_view id, std::string_view owner) = 0;
     /// The thread's most recent run, or nothing (none yet, or another owner's thread).
     virtual asio::awaitable<result<std::optional<run_info>>> latest_run(std::string_view thread_id,
         std::string_view owner) = 0;
-    /** Records a completed round: its messages join the thread and the run's
-        round count and state move forward, together. Fenced by the lease. */
+    /** Records a completed round: the run's last events join its journal,
+        the round's messages join the thread, and the run's round count and
+        state move forward, together. Fenced by the lease; `events` must
+        continue the journal exactly (`errc::lease_lost` otherwise), and are
+        published to the hub once committed. */
     virtual asio::awaitable<result<void>> checkpoint(std::string_view run_id, std::string_view holder,
-        std::span<llm::message const> messages, unsigned rounds, json::value const& state) = 0;
+        std::span<event_record const> events, std::span<llm::message const> messages, unsigned rounds,
+        json::value const& state) = 0;
     /** Appends events to the journals of runs this process holds, in one
         transaction, and publishes them to the hub.
         @return the runs whose events were refused: their lease is lost. */
@@ -323,12 +337,14 @@ public:
     /// The run's events after `after`, in order, at most `limit`.
     virtual asio::awaitable<result<std::vector<event_record>>> events_after(std::string_view run_id, std::int64_t after,
         std::size_t limit) = 0;
-    /// Ends a run (completed, failed, cancelled) and releases its lease. Fenced.
+    /** Ends a run (completed, failed, cancelled) with its last events, and
+        releases its lease. Fenced, as `checkpoint`. */
     virtual asio::awaitable<result<void>> finish_run(std::string_view run_id, std::string_view holder,
-        run_status status, json::value const& state) = 0;
-    /// Suspends a run until a decision (`run_status::waiting`), releasing its lease. Fenced.
+        std::span<event_record const> events, run_status status, json::value const& state) = 0;
+    /** Suspends a run until a decision (`run_status::waiting`) with its last
+        events, releasing its lease. Fenced, as `checkpoint`. */
     virtual asio::awaitable<result<void>> suspend_run(std::string_view run_id, std::string_view holder,
-        json::value const& state) = 0;
+        std::span<event_record const> events, json::value const& state) = 0;
     /** Replaces the state of a waiting run (a decision recorded while others
         are pending) if it is still `expected`: false when the run is not
         waiting or its state changed meanwhile (read it again and retry). */
@@ -341,6 +357,10 @@ public:
     /// Extends the leases `holder` still has among `run_ids`; returns those.
     virtual asio::awaitable<result<std::vector<held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) = 0;
+    /** Notes that clients of this process follow these runs, which other
+        processes run: their holders see it in `held_lease::remote_reader_age`
+        (a run is not abandoned while someone reads it elsewhere). */
+    virtual asio::awaitable<result<void>> note_readers(std::span<std::string const> run_ids) = 0;
     /** Asks the process running a run to stop it (it learns at its next
         lease renewal). False when the run is unknown, another owner's, or over. */
     virtual asio::awaitable<result<bool>> request_cancel(std::string_view run_id, std::string_view owner) = 0;

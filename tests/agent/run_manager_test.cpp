@@ -334,6 +334,35 @@ BOOST_AUTO_TEST_CASE(a_run_nobody_reads_is_cancelled_after_the_grace)
     m->stop();
 }
 
+// The client reattached through another process (another replica behind
+// the proxy): the holder counts that reader, and the run outlives its grace.
+BOOST_AUTO_TEST_CASE(a_reader_in_another_process_keeps_the_run)
+{
+    runs_bench b(100ms);
+    auto a = b.make_manager({.holder = "a", .renew_every = 100ms, .takeover_every = 0ms, .detach_grace = 300ms});
+    auto other = b.make_manager({.holder = "b", .renew_every = 100ms, .takeover_every = 0ms});
+    a->start();
+    other->start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(a->start_run(thread, "", {llm::message::user("hola")})).value();
+    auto const first = b.run(read(*a, started.run_id, 0, [](auto const&) { return true; }));
+    auto const left = std::chrono::steady_clock::now();
+    auto const rest = b.run(read(*other, started.run_id, first.events.back().id));
+    BOOST_TEST((rest.end == threads::stream_end::finished));
+    BOOST_REQUIRE(!rest.events.empty());
+    BOOST_TEST(rest.events.back().type == "done"sv);
+    check_ids(rest.events, first.events.back().id + 1);
+    // Long enough that the grace alone would have cancelled it.
+    auto const read_for = std::chrono::steady_clock::now() - left;
+    BOOST_TEST_MESSAGE("read elsewhere for " << std::chrono::duration_cast<std::chrono::milliseconds>(read_for).count()
+                                             << " ms");
+    BOOST_TEST((read_for > 600ms));
+    b.settle(*a);
+    BOOST_TEST(b.run(b.store->find_run(started.run_id, "")).value()->status == threads::run_status::completed);
+    a->stop();
+    other->stop();
+}
+
 // Process "a" stops (as if killed) in the middle of the second round; "b"
 // takes the run over when the lease expires, asks the interrupted round again
 // without re-running the tool of the first, and the reader gets every event

@@ -238,7 +238,10 @@ asio::awaitable<void> items_keep_every_block_in_order(threads::thread_store& s)
 asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
 {
     (co_await s.create_thread(thread("t"))).value();
-    (co_await s.start_run(run_of("r", "t", "replica-a"))).value();
+    auto started = (co_await s.start_run(run_of("r", "t", "replica-a"))).value();
+    BOOST_REQUIRE(started.size() == 1u); // the thread as the run sees it
+    BOOST_TEST(started[0].message.text() == "¿Cuántos proyectos hay?"sv);
+    BOOST_TEST(started[0].run_id == "r"sv);
     auto run = (co_await s.find_run("r", "")).value();
     BOOST_REQUIRE(run);
     BOOST_TEST(run->status == threads::run_status::running);
@@ -254,34 +257,91 @@ asio::awaitable<void> a_run_checkpoints_its_rounds(threads::thread_store& s)
     std::vector<llm::message> const round{tool_round(), tool_results()};
     json::object tokens;
     tokens["tokens"] = 12;
-    (co_await s.checkpoint("r", "replica-a", round, 1, tokens)).value();
+    // The round's last events, its messages and the state: one write.
+    auto const first_events = events("r", 1, 2);
+    (co_await s.checkpoint("r", "replica-a", first_events.events, round, 1, tokens)).value();
     run = (co_await s.find_run("r", "")).value();
     BOOST_TEST(run->rounds == 1u);
+    BOOST_TEST(run->last_event_id == 2);
     BOOST_TEST(run->state.at("tokens").as_int64() == 12);
+    BOOST_TEST((co_await s.events_after("r", 0, 10)).value().size() == 2u);
     auto items = (co_await s.load_items("t")).value();
     BOOST_REQUIRE(items.size() == 3u);
     BOOST_TEST(items[0].message.text() == "¿Cuántos proyectos hay?"sv);
     BOOST_TEST(items[0].run_id == "r"sv);
     BOOST_TEST(same(items[2].message, tool_results()));
 
+    // Events that do not continue the journal refuse the whole checkpoint.
+    auto const gap = events("r", 4, 4);
+    auto refused = co_await s.checkpoint("r", "replica-a", gap.events, round, 2, nullptr);
+    BOOST_REQUIRE(!refused);
+    BOOST_TEST(refused.error().code == make_error_code(threads::errc::lease_lost));
+    BOOST_TEST((co_await s.find_run("r", "")).value()->rounds == 1u);
+    BOOST_TEST((co_await s.load_items("t")).value().size() == 3u);
+
     // Another process cannot write for the run.
-    auto fenced = co_await s.checkpoint("r", "replica-b", round, 2, nullptr);
+    std::span<threads::event_record const> const none;
+    auto fenced = co_await s.checkpoint("r", "replica-b", none, round, 2, nullptr);
     BOOST_REQUIRE(!fenced);
     BOOST_TEST(fenced.error().code == make_error_code(threads::errc::lease_lost));
     BOOST_TEST((co_await s.load_items("t")).value().size() == 3u);
+    auto const stale = events("r", 3, 3);
+    auto foreign_end = co_await s.finish_run("r", "replica-b", stale.events, threads::run_status::failed, nullptr);
+    BOOST_TEST(!foreign_end);
+    BOOST_TEST((co_await s.events_after("r", 0, 10)).value().size() == 2u);
 
-    (co_await s.finish_run("r", "replica-a", threads::run_status::completed, nullptr)).value();
+    // The last events and the end together.
+    (co_await s.finish_run("r", "replica-a", stale.events, threads::run_status::completed, nullptr)).value();
     run = (co_await s.find_run("r", "")).value();
     BOOST_TEST(run->status == threads::run_status::completed);
     BOOST_TEST(run->lease_holder.empty());
-    auto twice = co_await s.finish_run("r", "replica-a", threads::run_status::failed, nullptr);
+    BOOST_TEST(run->last_event_id == 3);
+    BOOST_TEST((co_await s.events_after("r", 2, 10)).value().at(0).data == R"({"content": "3"})"sv);
+    auto twice = co_await s.finish_run("r", "replica-a", none, threads::run_status::failed, nullptr);
     BOOST_TEST(!twice);
-    (co_await s.start_run(run_of("r-next", "t", "replica-a"))).value(); // the thread is free again
+    // The thread is free again, and the next run sees all of it.
+    auto next = (co_await s.start_run(run_of("r-next", "t", "replica-a"))).value();
+    BOOST_REQUIRE(next.size() == 4u);
+    for(std::size_t i = 0; i < next.size(); ++i)
+        BOOST_TEST(next[i].seq == static_cast<std::int64_t>(i + 1));
+    BOOST_TEST(same(next[2].message, tool_results()));
+    BOOST_TEST(next[3].run_id == "r-next"sv);
     BOOST_TEST((co_await s.latest_run("t", "")).value()->id == "r-next"sv);
 
     // Deleting the thread takes its runs and journals.
     BOOST_TEST((co_await s.delete_thread("t", "")).value());
     BOOST_TEST(!(co_await s.find_run("r", "")).value());
+}
+
+asio::awaitable<void> a_run_can_start_its_thread(threads::thread_store& s)
+{
+    auto r = run_of("r", "t", "a");
+    r.owner = "ana";
+    r.new_thread = thread("ignored", "ignored too"); // the run names the thread
+    r.new_thread->title = "Proyectos";
+    auto items = (co_await s.start_run(r)).value();
+    BOOST_REQUIRE(items.size() == 1u);
+    BOOST_TEST(items[0].seq == 1);
+    BOOST_TEST(items[0].message.text() == "¿Cuántos proyectos hay?"sv);
+    auto found = (co_await s.find_thread("t", "ana")).value();
+    BOOST_REQUIRE(found);
+    BOOST_TEST(found->title == "Proyectos"sv);
+    BOOST_TEST(found->metadata.at("lang").as_string() == "es"sv);
+    BOOST_TEST((co_await s.find_run("r", "ana")).value()->status == threads::run_status::running);
+    BOOST_TEST((co_await s.load_items("t")).value().size() == 1u);
+
+    // A thread that exists already is not created twice: nothing is written.
+    auto again = run_of("r2", "t", "a");
+    again.new_thread = thread("t");
+    BOOST_TEST(!(co_await s.start_run(again)));
+    BOOST_TEST(!(co_await s.find_run("r2", "")).value());
+    BOOST_TEST((co_await s.load_items("t")).value().size() == 1u);
+
+    // A run on a thread that does not exist.
+    auto orphan = co_await s.start_run(run_of("r3", "nope", "a"));
+    BOOST_REQUIRE(!orphan);
+    BOOST_TEST(orphan.error().code == make_error_code(threads::errc::not_found));
+    BOOST_TEST(!(co_await s.find_run("r3", "")).value());
 }
 
 asio::awaitable<void> the_journal_has_no_gap_and_no_repeat(threads::thread_store& s)
@@ -392,7 +452,8 @@ asio::awaitable<void> a_waiting_run_is_resumed_once(threads::thread_store& s)
     (co_await s.start_run(r)).value();
     json::object pending;
     pending["pending"] = "toolu_1";
-    (co_await s.suspend_run("r", "a", pending)).value();
+    std::span<threads::event_record const> const none;
+    (co_await s.suspend_run("r", "a", none, pending)).value();
     auto run = (co_await s.find_run("r", "ana")).value();
     BOOST_TEST(run->status == threads::run_status::waiting);
     BOOST_TEST(run->lease_holder.empty());
@@ -433,7 +494,8 @@ asio::awaitable<void> a_cancel_request_reaches_the_holder(threads::thread_store&
     held = (co_await s.renew_leases("a", mine, std::chrono::seconds(30))).value();
     BOOST_REQUIRE(held.size() == 1u);
     BOOST_TEST(held[0].cancel_requested);
-    (co_await s.finish_run("r", "a", threads::run_status::cancelled, nullptr)).value();
+    std::span<threads::event_record const> const none;
+    (co_await s.finish_run("r", "a", none, threads::run_status::cancelled, nullptr)).value();
     BOOST_TEST(!(co_await s.request_cancel("r", "ana")).value()); // over
 }
 
@@ -488,6 +550,7 @@ asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
     X(threads_are_scoped_by_owner)                                                                                     \
     X(items_keep_every_block_in_order)                                                                                 \
     X(a_run_checkpoints_its_rounds)                                                                                    \
+    X(a_run_can_start_its_thread)                                                                                      \
     X(the_journal_has_no_gap_and_no_repeat)                                                                            \
     X(readers_wake_when_events_commit)                                                                                 \
     X(an_expired_lease_is_taken_over_once)                                                                             \

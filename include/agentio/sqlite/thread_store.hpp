@@ -58,7 +58,7 @@ public:
         thread_store_options const& options = {});
 
     /// The schema version this program writes.
-    static constexpr int schema_version = 1;
+    static constexpr int schema_version = 2;
 
     asio::awaitable<threads::result<void>> create_thread(threads::thread_info const& thread) override;
     asio::awaitable<threads::result<std::optional<threads::thread_info>>> find_thread(std::string_view id,
@@ -71,33 +71,39 @@ public:
     asio::awaitable<threads::result<std::vector<threads::item>>> load_items(std::string_view thread_id) override;
     asio::awaitable<threads::result<std::size_t>> apply_retention(threads::retention const& policy) override;
 
-    asio::awaitable<threads::result<void>> start_run(threads::new_run const& run) override;
+    asio::awaitable<threads::result<std::vector<threads::item>>> start_run(threads::new_run const& run) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> find_run(std::string_view id,
         std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> latest_run(std::string_view thread_id,
         std::string_view owner) override;
     asio::awaitable<threads::result<void>> checkpoint(std::string_view run_id, std::string_view holder,
-        std::span<llm::message const> messages, unsigned rounds, json::value const& state) override;
+        std::span<threads::event_record const> events, std::span<llm::message const> messages, unsigned rounds,
+        json::value const& state) override;
     asio::awaitable<threads::result<std::vector<std::string>>> append_events(std::string_view holder,
         std::span<threads::run_events const> batch) override;
     asio::awaitable<threads::result<std::vector<threads::event_record>>> events_after(std::string_view run_id,
         std::int64_t after, std::size_t limit) override;
     asio::awaitable<threads::result<void>> finish_run(std::string_view run_id, std::string_view holder,
-        threads::run_status status, json::value const& state) override;
+        std::span<threads::event_record const> events, threads::run_status status, json::value const& state) override;
     asio::awaitable<threads::result<void>> suspend_run(std::string_view run_id, std::string_view holder,
-        json::value const& state) override;
+        std::span<threads::event_record const> events, json::value const& state) override;
     asio::awaitable<threads::result<bool>> update_waiting_state(std::string_view run_id, std::string_view owner,
         json::value const& expected, json::value const& state) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_waiting_run(std::string_view run_id,
         std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) override;
     asio::awaitable<threads::result<std::vector<threads::held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) override;
+    asio::awaitable<threads::result<void>> note_readers(std::span<std::string const> run_ids) override;
     asio::awaitable<threads::result<bool>> request_cancel(std::string_view run_id, std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) override;
 
 private:
     thread_store(std::vector<connection> writer, std::vector<connection> readers);
+
+    // Journals a run's last events and ends or suspends it, on the writer.
+    threads::result<void> release(connection& c, std::string_view run_id, std::string_view holder,
+        std::span<threads::event_record const> events, threads::run_status status, json::value const& state);
 
     query_pool writer_;
     query_pool readers_;

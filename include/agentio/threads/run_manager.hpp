@@ -109,7 +109,8 @@ struct run_manager_options
     /// query); zero: never. A process alone on its store takes over the runs
     /// its previous life left when it restarts.
     std::chrono::milliseconds takeover_every = std::chrono::milliseconds(250);
-    /// A run with no reader for this long is cancelled.
+    /// A run with no reader for this long is cancelled. Readers in other
+    /// processes sharing the store count: they say so at each renewal.
     std::chrono::milliseconds detach_grace = std::chrono::seconds(30);
     /// How long a reader waits for a wake-up before looking at the journal
     /// anyway (a wake-up lost with a connection costs at most this).
@@ -208,22 +209,17 @@ public:
     asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
         std::vector<llm::message> messages)
     {
-        started out{boost::uuids::to_string(boost::uuids::random_generator()())};
-        new_run nr{out.run_id, thread_id, owner, options_.holder, options_.lease, messages};
-        if(auto r = co_await store_.start_run(nr); !r)
-            co_return r.error();
-        auto items = co_await store_.load_items(thread_id);
-        if(!items)
-        {
-            co_await abandon(out.run_id, items.error());
-            co_return items.error();
-        }
-        std::vector<llm::message> conversation;
-        conversation.reserve(items->size());
-        for(auto& item : *items)
-            conversation.push_back(std::move(item.message));
-        launch(out.run_id, std::move(thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(owner));
-        co_return out;
+        new_run nr{{}, std::move(thread_id), std::move(owner), options_.holder, options_.lease, std::move(messages)};
+        return begin(std::move(nr));
+    }
+
+    /** Starts a run on a new thread, created with it in one write: `thread`
+        names it (its id and owner); `messages` are its first turn. */
+    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages)
+    {
+        new_run nr{{}, thread.id, thread.owner, options_.holder, options_.lease, std::move(messages)};
+        nr.new_thread = std::move(thread);
+        return begin(std::move(nr));
     }
 
     /** Sends a run's journal after event `after` to `send`, then its events
@@ -317,16 +313,13 @@ public:
         {
             // Journal the end and close it, as the run itself would have.
             auto const& run = **claimed;
-            auto rec = map_(run_cancelled{reason}, run_context{run.id, run.thread_id});
-            if(rec)
+            std::vector<event_record> last;
+            if(auto rec = map_(run_cancelled{reason}, run_context{run.id, run.thread_id}))
             {
                 rec->id = run.last_event_id + 1;
-                std::vector<run_events> batch{run_events{run.id, {std::move(*rec)}}};
-                auto appended = co_await store_.append_events(options_.holder, batch);
-                if(!appended)
-                    co_return appended.error();
+                last.push_back(std::move(*rec));
             }
-            auto finished = co_await store_.finish_run(run.id, options_.holder, run_status::cancelled, run.state);
+            auto finished = co_await store_.finish_run(run.id, options_.holder, last, run_status::cancelled, run.state);
             if(!finished)
                 co_return finished.error();
         }
@@ -453,6 +446,22 @@ private:
             asio::bind_cancellation_slot(loop->signal.slot(), [loop](std::exception_ptr) {}));
     }
 
+    asio::awaitable<result<started>> begin(new_run nr)
+    {
+        started out{boost::uuids::to_string(boost::uuids::random_generator()())};
+        nr.id = out.run_id;
+        // The store hands the whole thread back: no second read.
+        auto items = co_await store_.start_run(nr);
+        if(!items)
+            co_return items.error();
+        std::vector<llm::message> conversation;
+        conversation.reserve(items->size());
+        for(auto& item : *items)
+            conversation.push_back(std::move(item.message));
+        launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner));
+        co_return out;
+    }
+
     // Under mutex_.
     void cancel_local(std::shared_ptr<run_slot> const& run, std::string reason, bool announce)
     {
@@ -468,7 +477,8 @@ private:
     {
         json::object state;
         state["error"] = why.message;
-        co_await store_.finish_run(run_id, options_.holder, run_status::failed, state);
+        std::span<event_record const> const none;
+        co_await store_.finish_run(run_id, options_.holder, none, run_status::failed, state);
     }
 
     void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
@@ -539,20 +549,87 @@ private:
 
     static constexpr std::size_t recent_bytes_kept = 64 * 1024;
 
-    // Waits until what the run has queued is committed; false when it cannot be.
-    asio::awaitable<bool> flush(run_slot& run)
+    // Under mutex_: the run's queued events as journal records, their ids
+    // given now, in order (nobody sees a record before it is committed). The
+    // run is in flight until `settle` says how the write that carries them
+    // went: one write at a time per run keeps its ids in order.
+    std::vector<event_record> take_pending(run_slot& run)
+    {
+        std::vector<event_record> out;
+        out.reserve(run.pending.size());
+        for(auto const& e : run.pending)
+            if(auto rec = map_(e, run_context{run.id, run.thread_id}))
+            {
+                rec->id = run.next_id++;
+                out.push_back(std::move(*rec));
+            }
+        run.pending.clear();
+        run.in_flight = !out.empty();
+        return out;
+    }
+
+    // Under mutex_: the outcome of a write that carried the run's `records`.
+    void settle(std::shared_ptr<run_slot> const& slot, std::vector<event_record>& records, bool lost,
+        std::optional<error> failure)
+    {
+        auto& run = *slot;
+        run.in_flight = false;
+        if(failure)
+            run.journal_failure = std::move(failure);
+        else if(lost)
+            run.lease_lost = true;
+        else if(!records.empty())
+        {
+            run.committed = records.back().id;
+            for(auto& r : records)
+            {
+                run.recent_bytes += r.data.size() + r.type.size();
+                run.recent.push_back(std::move(r));
+            }
+            while(run.recent.size() > 1 && run.recent_bytes > recent_bytes_kept)
+            {
+                run.recent_bytes -= run.recent.front().data.size() + run.recent.front().type.size();
+                run.recent.pop_front();
+            }
+            local_hub_.publish(run.id, run.committed);
+        }
+        if(run.lease_lost || run.journal_failure)
+            cancel_local(slot, run.lease_lost ? "lease lost" : "store failed", false);
+        else if(!run.pending.empty())
+            journal_wake_->try_push('!');
+        run.committed_signal->try_push('!');
+    }
+
+    // Takes the run's queued events to commit them with a write of the run's
+    // own (a checkpoint, its end) once the journal writer has none of them in
+    // flight; nothing when the run cannot write any more.
+    asio::awaitable<std::optional<std::vector<event_record>>> take_journal(run_slot& run)
     {
         for(;;)
         {
             {
                 std::lock_guard lock(mutex_);
                 if(run.lease_lost || run.journal_failure || stopped_)
-                    co_return false;
-                if(run.pending.empty() && !run.in_flight)
-                    co_return true;
+                    co_return std::nullopt;
+                if(!run.in_flight)
+                    co_return take_pending(run);
             }
             co_await run.committed_signal->pop_for(std::chrono::seconds(1));
         }
+    }
+
+    // Settles a run's own write (`ok`: the store's answer) that carried `records`.
+    template<class Result>
+    bool settle_write(std::shared_ptr<run_slot> const& run, std::vector<event_record>& records, Result const& ok)
+    {
+        std::lock_guard lock(mutex_);
+        if(ok)
+            settle(run, records, false, std::nullopt);
+        else if(ok.error().code == errc::lease_lost)
+            settle(run, records, true, std::nullopt);
+        else
+            settle(run, records, false, ok.error());
+        return static_cast<bool>(ok);
     }
 
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
@@ -566,30 +643,29 @@ private:
         {
             record(*run, *restart);
         }
+        // A round's last events, its messages and the run's state, in one write.
+        auto save_checkpoint = [&](std::span<llm::message const> messages, unsigned rounds_done,
+                                   json::object extra) -> asio::awaitable<bool> {
+            auto events = co_await take_journal(*run);
+            if(!events)
+                co_return false;
+            {
+                std::lock_guard lock(mutex_);
+                checkpoint_event = events->empty() ? run->committed : events->back().id;
+            }
+            state["event_id"] = checkpoint_event;
+            for(auto& [key, value] : extra)
+                state[key] = std::move(value);
+            auto saved = co_await store_.checkpoint(run->id, options_.holder, *events, messages, rounds_done, state);
+            co_return settle_write(run, *events, saved);
+        };
         auto sink = [&](agent::event const& e) -> asio::awaitable<bool> {
             if(auto const* complete = std::get_if<agent::round_complete>(&e))
             {
-                if(!co_await flush(*run))
-                    co_return false;
-                {
-                    std::lock_guard lock(mutex_);
-                    checkpoint_event = run->committed;
-                }
-                state["event_id"] = checkpoint_event;
-                state["input_tokens"] = complete->usage.input_tokens;
-                state["output_tokens"] = complete->usage.output_tokens;
-                auto saved = co_await store_.checkpoint(run->id, options_.holder, complete->messages,
-                    complete->iteration, state);
-                if(!saved)
-                {
-                    std::lock_guard lock(mutex_);
-                    if(saved.error().code == errc::lease_lost)
-                        run->lease_lost = true;
-                    else
-                        run->journal_failure = saved.error();
-                    co_return false;
-                }
-                co_return true;
+                json::object usage;
+                usage["input_tokens"] = complete->usage.input_tokens;
+                usage["output_tokens"] = complete->usage.output_tokens;
+                co_return co_await save_checkpoint(complete->messages, complete->iteration, std::move(usage));
             }
             if(auto const* wait = std::get_if<agent::approval_required>(&e))
             {
@@ -605,28 +681,13 @@ private:
                     p["input"] = c.input;
                     pending.push_back(std::move(p));
                 }
-                if(!co_await flush(*run))
+                json::object extra;
+                extra["pending"] = std::move(pending);
+                extra["decisions"] = json::object{};
+                extra["input_tokens"] = wait->usage.input_tokens;
+                extra["output_tokens"] = wait->usage.output_tokens;
+                if(!co_await save_checkpoint(wait->messages, wait->iteration - 1, std::move(extra)))
                     co_return false;
-                {
-                    std::lock_guard lock(mutex_);
-                    checkpoint_event = run->committed;
-                }
-                state["event_id"] = checkpoint_event;
-                state["pending"] = std::move(pending);
-                state["decisions"] = json::object{};
-                state["input_tokens"] = wait->usage.input_tokens;
-                state["output_tokens"] = wait->usage.output_tokens;
-                auto saved = co_await store_.checkpoint(run->id, options_.holder, wait->messages, wait->iteration - 1,
-                    state);
-                if(!saved)
-                {
-                    std::lock_guard lock(mutex_);
-                    if(saved.error().code == errc::lease_lost)
-                        run->lease_lost = true;
-                    else
-                        run->journal_failure = saved.error();
-                    co_return false;
-                }
                 run->suspending = true;
                 co_return true;
             }
@@ -662,13 +723,20 @@ private:
                 if(announce)
                     record(*run, run_cancelled{cancel_reason.value_or("cancelled")});
             }
-            bool const flushed = co_await flush(*run);
-            if(flushed && status == run_status::waiting)
-                co_await store_.suspend_run(run->id, options_.holder, state);
-            else if(flushed && (status != run_status::cancelled || announce))
+            // The last events and the run's end, in one write.
+            if(auto events = co_await take_journal(*run))
             {
-                state["status_reason"] = result.error_message;
-                co_await store_.finish_run(run->id, options_.holder, status, state);
+                if(status == run_status::waiting)
+                {
+                    auto ended = co_await store_.suspend_run(run->id, options_.holder, *events, state);
+                    settle_write(run, *events, ended);
+                }
+                else
+                {
+                    state["status_reason"] = result.error_message;
+                    auto ended = co_await store_.finish_run(run->id, options_.holder, *events, status, state);
+                    settle_write(run, *events, ended);
+                }
             }
         }
         run->grace.cancel();
@@ -700,22 +768,12 @@ private:
             {
                 std::lock_guard lock(mutex_);
                 for(auto& [id, run] : runs_)
-                    if(!run->pending.empty() && !run->lease_lost && !run->journal_failure)
+                    if(!run->pending.empty() && !run->in_flight && !run->lease_lost && !run->journal_failure)
                     {
-                        // Ids are given now, in order: nobody sees a record before it is committed.
-                        run_events taken{run->id, {}};
-                        taken.events.reserve(run->pending.size());
-                        for(auto const& e : run->pending)
-                            if(auto rec = map_(e, run_context{run->id, run->thread_id}))
-                            {
-                                rec->id = run->next_id++;
-                                taken.events.push_back(std::move(*rec));
-                            }
-                        run->pending.clear();
+                        run_events taken{run->id, take_pending(*run)};
                         if(taken.events.empty())
                             continue;
                         batch.push_back(std::move(taken));
-                        run->in_flight = true;
                         slots.push_back(run);
                     }
             }
@@ -725,30 +783,9 @@ private:
             std::lock_guard lock(mutex_);
             for(std::size_t i = 0; i < slots.size(); ++i)
             {
-                auto& run = *slots[i];
-                run.in_flight = false;
-                if(!refused)
-                    run.journal_failure = refused.error();
-                else if(std::find(refused->begin(), refused->end(), run.id) != refused->end())
-                    run.lease_lost = true;
-                else
-                {
-                    run.committed = batch[i].events.back().id;
-                    for(auto& r : batch[i].events)
-                    {
-                        run.recent_bytes += r.data.size() + r.type.size();
-                        run.recent.push_back(std::move(r));
-                    }
-                    while(run.recent.size() > 1 && run.recent_bytes > recent_bytes_kept)
-                    {
-                        run.recent_bytes -= run.recent.front().data.size() + run.recent.front().type.size();
-                        run.recent.pop_front();
-                    }
-                    local_hub_.publish(run.id, run.committed);
-                }
-                if(run.lease_lost || run.journal_failure)
-                    cancel_local(slots[i], run.lease_lost ? "lease lost" : "store failed", false);
-                run.committed_signal->try_push('!');
+                bool const lost = refused &&
+                    std::find(refused->begin(), refused->end(), slots[i]->id) != refused->end();
+                settle(slots[i], batch[i].events, lost, refused ? std::nullopt : std::optional<error>(refused.error()));
             }
         }
     }
@@ -759,18 +796,28 @@ private:
         co_await t.async_wait(asio::use_awaitable);
     }
 
+    // Renews this process's leases, passes on cancel requests and readers
+    // that follow a run from another process, and tells the holders of the
+    // runs this process's clients follow that someone reads them here.
     asio::awaitable<void> renew_loop()
     {
+        // A note every renewal: three missed mean the remote reader is gone.
+        auto const remote_reader_window = 3 * options_.renew_every;
         for(;;)
         {
             co_await sleep(options_.renew_every);
-            std::vector<std::string> ids;
+            std::vector<std::string> ids, read_elsewhere;
             {
                 std::lock_guard lock(mutex_);
                 for(auto const& [id, run] : runs_)
                     if(!run->lease_lost)
                         ids.push_back(id);
+                for(auto const& [id, readers] : followed_)
+                    if(!runs_.count(id))
+                        read_elsewhere.push_back(id);
             }
+            if(!read_elsewhere.empty())
+                (void)co_await store_.note_readers(read_elsewhere); // at worst, the holder's grace runs out
             if(ids.empty())
                 continue;
             auto held = co_await store_.renew_leases(options_.holder, ids, options_.lease);
@@ -790,6 +837,9 @@ private:
                 }
                 else if(h->cancel_requested)
                     cancel_local(it->second, "cancelled", true);
+                else if(it->second->readers == 0 && h->remote_reader_age &&
+                    *h->remote_reader_age <= remote_reader_window)
+                    arm_detach_timer(it->second); // read elsewhere: the grace starts again
             }
         }
     }
@@ -846,6 +896,7 @@ private:
     void attach(std::string const& run_id)
     {
         std::lock_guard lock(mutex_);
+        ++followed_[run_id];
         if(auto it = runs_.find(run_id); it != runs_.end() && it->second->readers++ == 0)
         {
             auto run = it->second;
@@ -858,6 +909,8 @@ private:
         std::shared_ptr<run_slot> run;
         {
             std::lock_guard lock(mutex_);
+            if(auto f = followed_.find(run_id); f != followed_.end() && --f->second == 0)
+                followed_.erase(f);
             auto it = runs_.find(run_id);
             if(it == runs_.end())
                 return;
@@ -894,6 +947,8 @@ private:
     event_hub local_hub_; // what the writer has committed and kept in memory
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<run_slot>, std::less<>> runs_;
+    // Runs this process's clients follow, wherever they run: readers of each.
+    std::map<std::string, std::size_t, std::less<>> followed_;
     std::vector<std::shared_ptr<loop_state>> loops_;
     std::atomic<bool> stopped_{false};
 };
@@ -968,6 +1023,14 @@ public:
         std::vector<llm::message> messages)
     {
         return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages));
+    }
+
+    /** Starts a run on a new thread, created with the run in one write:
+        `thread` names it (its id, owner, title, ...); `messages` are its
+        first turn. */
+    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages)
+    {
+        return core_->start_run(std::move(thread), std::move(messages));
     }
 
     /** Sends a run's journal after event `after` to `send`, then its events

@@ -78,6 +78,10 @@ CREATE TABLE agentio_run_events(
     type text NOT NULL,
     data text NOT NULL,
     PRIMARY KEY(run_id, id));
+)sql",
+    // 2: when a reader in another process last followed the run.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN readers_seen_at bigint NOT NULL DEFAULT 0;
 )sql"};
 
 // The channel of committed events; the payload is "RUN_ID LAST_ID".
@@ -156,6 +160,45 @@ AGENTIO_DECL std::string messages_array(std::span<llm::message const> messages)
 AGENTIO_DECL threads::timestamp from_millis(std::int64_t ms) noexcept
 {
     return threads::timestamp(std::chrono::milliseconds(ms));
+}
+
+// A run's events as the arrays of one statement: ids, types, data.
+struct journal_arrays
+{
+    std::string ids;
+    std::string types;
+    std::string datas;
+
+    explicit journal_arrays(std::span<threads::event_record const> events)
+    {
+        std::vector<std::int64_t> numbers;
+        numbers.reserve(events.size());
+        for(auto const& e : events)
+            numbers.push_back(e.id);
+        ids = int_array(numbers);
+        types = text_array(events, [](threads::event_record const& e) -> std::string_view { return e.type; });
+        datas = text_array(events, [](threads::event_record const& e) -> std::string_view { return e.data; });
+    }
+};
+
+// Rows (seq, run_id, message, created_at) as thread items.
+AGENTIO_DECL threads::result<std::vector<threads::item>> read_items(rows const& r, std::string_view thread_id)
+{
+    std::vector<threads::item> out;
+    out.reserve(r.size());
+    for(std::size_t i = 0; i < r.size(); ++i)
+    {
+        system::error_code ec;
+        auto const v = json::parse(r.text(i, 2), ec);
+        std::string why;
+        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
+        if(!m)
+            return failure(threads::errc::corrupt_data,
+                "thread " + std::string(thread_id) + ", message " + std::string(r.text(i, 0)) + ": " +
+                    (ec ? ec.message() : why));
+        out.push_back({r.int64(i, 0), std::move(*m), std::string(r.text(i, 1)), from_millis(r.int64(i, 3))});
+    }
+    return out;
 }
 
 AGENTIO_DECL threads::result<threads::thread_info> read_thread(rows const& r, std::size_t i)
@@ -422,21 +465,7 @@ thread_store::load_items(std::string_view thread_id)
         params(thread_id));
     if(!r)
         co_return detail::failure(r.error());
-    std::vector<threads::item> out;
-    out.reserve(r->size());
-    for(std::size_t i = 0; i < r->size(); ++i)
-    {
-        system::error_code ec;
-        auto const v = json::parse(r->text(i, 2), ec);
-        std::string why;
-        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
-        if(!m)
-            co_return detail::failure(threads::errc::corrupt_data,
-                "thread " + std::string(thread_id) + ", message " + std::string(r->text(i, 0)) + ": " +
-                    (ec ? ec.message() : why));
-        out.push_back({r->int64(i, 0), std::move(*m), std::string(r->text(i, 1)), detail::from_millis(r->int64(i, 3))});
-    }
-    co_return out;
+    co_return detail::read_items(*r, thread_id);
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<std::size_t>>
@@ -469,22 +498,35 @@ thread_store::apply_retention(threads::retention const& policy)
 // ---------------------------------------------------------------------------
 // Runs
 
-AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(threads::new_run const& run)
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
+thread_store::start_run(threads::new_run const& run)
 {
     auto const items = detail::messages_array(run.messages);
     auto const count = static_cast<std::int64_t>(run.messages.size());
     std::int64_t const lease = run.lease.count();
+    bool const create = run.new_thread.has_value();
+    threads::thread_info const none{};
+    auto const& thread = create ? *run.new_thread : none;
+    auto const metadata = agentio::to_json_text(thread.metadata);
+    // One statement: the thread when new (its sequence already past the new
+    // messages, since the thread's UPDATE below cannot see a row inserted by
+    // the same statement), the run, the messages, and the whole thread back.
     auto r = co_await pool_.query(
-        "WITH r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
+        "WITH th AS (INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at, next_seq) "
+        "SELECT $2, $3, $8, $9, $10, agentio_now_ms(), agentio_now_ms(), $6 + 1 WHERE $11 RETURNING 1::bigint AS first), "
+        "r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
         "created_at, updated_at) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, agentio_now_ms(), "
         "agentio_now_ms()) RETURNING thread_id), "
         "t AS (UPDATE agentio_threads SET next_seq = next_seq + $6, updated_at = agentio_now_ms() "
         "WHERE id = (SELECT thread_id FROM r) RETURNING next_seq - $6 AS first), "
+        "f AS (SELECT first FROM t UNION ALL SELECT first FROM th), "
         "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
-        "SELECT $2, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
-        "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord)) "
-        "SELECT count(*) FROM t",
-        params(run.id, run.thread_id, run.owner, run.holder, lease, count, items));
+        "SELECT $2, f.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM f, "
+        "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord) RETURNING seq, run_id, message, created_at) "
+        "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $2 "
+        "UNION ALL SELECT seq, run_id, message, created_at FROM i ORDER BY 1",
+        params(run.id, run.thread_id, run.owner, run.holder, lease, count, items, thread.agent, thread.title, metadata,
+            create));
     if(!r)
     {
         // The database enforces one running run per thread (a partial unique index).
@@ -494,7 +536,7 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(thre
             co_return detail::failure(threads::errc::not_found, "thread " + run.thread_id);
         co_return detail::failure(r.error());
     }
-    co_return threads::result<void>{};
+    co_return detail::read_items(*r, run.thread_id);
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
@@ -527,27 +569,43 @@ thread_store::latest_run(std::string_view thread_id, std::string_view owner)
     co_return co_await one_run(sql, args);
 }
 
+// The clauses that journal a run's events in the statement that updates
+// its row (PostgreSQL updates a row once per statement): $J1 ids, $J2
+// types, $J3 data; the run's UPDATE is named r and returns last_event_id.
+#define AGENTIO_PG_JOURNAL_SET(J1)                                                                                     \
+    "last_event_id = COALESCE((" J1 "::bigint[])[cardinality(" J1 "::bigint[])], last_event_id)"
+#define AGENTIO_PG_JOURNAL_FENCE(J1) " AND last_event_id = COALESCE((" J1 "::bigint[])[1] - 1, last_event_id)"
+#define AGENTIO_PG_JOURNAL_CTES(J1, J2, J3)                                                                            \
+    "e AS (INSERT INTO agentio_run_events(run_id, id, type, data) SELECT $1, ev.id, ev.type, ev.data FROM r, "         \
+    "unnest(" J1 "::bigint[], " J2 "::text[], " J3 "::text[]) AS ev(id, type, data)), "                                \
+    "n AS (SELECT pg_notify('agentio_run_events', $1 || ' ' || r.last_event_id) FROM r "                               \
+    "WHERE cardinality(" J1 "::bigint[]) > 0) "
+
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::checkpoint(std::string_view run_id,
-    std::string_view holder, std::span<llm::message const> messages, unsigned rounds, json::value const& state)
+    std::string_view holder, std::span<threads::event_record const> events, std::span<llm::message const> messages,
+    unsigned rounds, json::value const& state)
 {
     auto const items = detail::messages_array(messages);
     auto const count = static_cast<std::int64_t>(messages.size());
     auto const state_text = agentio::to_json_text(state);
     std::int64_t const done_rounds = rounds;
+    detail::journal_arrays const journal(events);
     auto r = co_await pool_.query(
-        "WITH r AS (UPDATE agentio_runs SET rounds = $3, state = $4, updated_at = agentio_now_ms() "
-        "WHERE id = $1 AND lease_holder = $2 AND status = 'running' RETURNING thread_id), "
-        "t AS (UPDATE agentio_threads SET next_seq = next_seq + $5, updated_at = agentio_now_ms() "
-        "WHERE id = (SELECT thread_id FROM r) RETURNING id, next_seq - $5 AS first), "
-        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
-        "SELECT t.id, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
-        "unnest($6::text[]) WITH ORDINALITY AS m(msg, ord)) "
-        "SELECT count(*) FROM r",
-        params(run_id, holder, done_rounds, state_text, count, items));
+        "WITH r AS (UPDATE agentio_runs SET rounds = $3, state = $4, updated_at = agentio_now_ms(), " AGENTIO_PG_JOURNAL_SET("$7") " WHERE id = $1 AND lease_holder = $2 AND status = 'running'" AGENTIO_PG_JOURNAL_FENCE(
+            "$7") " RETURNING thread_id, last_event_id), "
+                  "t AS (UPDATE agentio_threads SET next_seq = next_seq + $5, updated_at = agentio_now_ms() "
+                  "WHERE id = (SELECT thread_id FROM r) RETURNING id, next_seq - $5 AS first), "
+                  "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+                  "SELECT t.id, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
+                  "unnest($6::text[]) WITH ORDINALITY AS m(msg, ord)), " AGENTIO_PG_JOURNAL_CTES("$7", "$8",
+                      "$9") "SELECT count(*), (SELECT count(*) FROM n) FROM r",
+        params(run_id, holder, done_rounds, state_text, count, items, journal.ids, journal.types, journal.datas));
     if(!r)
         co_return detail::failure(r.error());
     if(r->int64(0, 0) == 0)
         co_return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    if(!events.empty())
+        hub_.publish(run_id, events.back().id);
     co_return threads::result<void>{};
 }
 
@@ -629,25 +687,35 @@ thread_store::events_after(std::string_view run_id, std::int64_t after, std::siz
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::finish_run(std::string_view run_id,
-    std::string_view holder, threads::run_status status, json::value const& state)
+    std::string_view holder, std::span<threads::event_record const> events, threads::run_status status,
+    json::value const& state)
 {
     auto const state_text = agentio::to_json_text(state);
     auto const status_text = threads::to_string(status);
+    detail::journal_arrays const journal(events);
     auto r = co_await pool_.query(
-        "UPDATE agentio_runs SET status = $3, state = $4, lease_holder = '', lease_expires_at = 0, "
-        "updated_at = agentio_now_ms() WHERE id = $1 AND lease_holder = $2 AND status = 'running'",
-        params(run_id, holder, status_text, state_text));
+        "WITH r AS (UPDATE agentio_runs SET status = $3, state = $4, lease_holder = '', lease_expires_at = 0, "
+        "updated_at = agentio_now_ms(), " AGENTIO_PG_JOURNAL_SET("$5") " WHERE id = $1 AND lease_holder = $2 AND status = 'running'" AGENTIO_PG_JOURNAL_FENCE(
+            "$5") " RETURNING last_event_id), " AGENTIO_PG_JOURNAL_CTES("$5", "$6",
+            "$7") "SELECT count(*), (SELECT count(*) FROM n) FROM r",
+        params(run_id, holder, status_text, state_text, journal.ids, journal.types, journal.datas));
     if(!r)
         co_return detail::failure(r.error());
-    if(r->affected() == 0)
+    if(r->int64(0, 0) == 0)
         co_return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    if(!events.empty())
+        hub_.publish(run_id, events.back().id);
     co_return threads::result<void>{};
 }
 
+#undef AGENTIO_PG_JOURNAL_SET
+#undef AGENTIO_PG_JOURNAL_FENCE
+#undef AGENTIO_PG_JOURNAL_CTES
+
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(std::string_view run_id,
-    std::string_view holder, json::value const& state)
+    std::string_view holder, std::span<threads::event_record const> events, json::value const& state)
 {
-    co_return co_await finish_run(run_id, holder, threads::run_status::waiting, state);
+    co_return co_await finish_run(run_id, holder, events, threads::run_status::waiting, state);
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::update_waiting_state(std::string_view run_id,
@@ -681,16 +749,35 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
         co_return std::vector<threads::held_lease>{};
     auto const ids = detail::text_array(run_ids, detail::as_view{});
     std::int64_t const ms = lease.count();
-    auto r = co_await pool_.query(
-        "UPDATE agentio_runs SET lease_expires_at = agentio_now_ms() + $3 "
-        "WHERE id = ANY($1::text[]) AND lease_holder = $2 AND status = 'running' RETURNING id, cancel_requested",
+    auto r = co_await pool_.query("UPDATE agentio_runs SET lease_expires_at = agentio_now_ms() + $3 "
+                                  "WHERE id = ANY($1::text[]) AND lease_holder = $2 AND status = 'running' "
+                                  "RETURNING id, cancel_requested, CASE WHEN readers_seen_at > 0 "
+                                  "THEN greatest(agentio_now_ms() - readers_seen_at, 0) ELSE -1 END",
         params(ids, holder, ms));
     if(!r)
         co_return detail::failure(r.error());
     std::vector<threads::held_lease> held;
     for(std::size_t i = 0; i < r->size(); ++i)
-        held.push_back({std::string(r->text(i, 0)), r->boolean(i, 1)});
+    {
+        threads::held_lease h{std::string(r->text(i, 0)), r->boolean(i, 1)};
+        if(auto const age = r->int64(i, 2); age >= 0)
+            h.remote_reader_age = std::chrono::milliseconds(age);
+        held.push_back(std::move(h));
+    }
     co_return held;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::note_readers(std::span<std::string const> run_ids)
+{
+    if(run_ids.empty())
+        co_return threads::result<void>{};
+    auto const ids = detail::text_array(run_ids, detail::as_view{});
+    auto r = co_await pool_.query(
+        "UPDATE agentio_runs SET readers_seen_at = agentio_now_ms() WHERE id = ANY($1::text[]) AND status = 'running'",
+        params(ids));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return threads::result<void>{};
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::request_cancel(std::string_view run_id,

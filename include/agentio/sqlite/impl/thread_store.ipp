@@ -64,6 +64,10 @@ CREATE TABLE agentio_run_events(
     type TEXT NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY(run_id, id)) WITHOUT ROWID;
+)sql",
+    // 2: when a reader in another process last followed the run.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN readers_seen_at INTEGER NOT NULL DEFAULT 0;
 )sql"};
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
@@ -263,6 +267,75 @@ AGENTIO_DECL threads::result<std::int64_t> append_items(connection& c, std::stri
     return next - 1;
 }
 
+// Inserts a thread inside the caller's transaction.
+AGENTIO_DECL threads::result<void> insert_thread(connection& c, threads::thread_info const& thread, std::int64_t now_ms)
+{
+    auto const created = thread.created_at.time_since_epoch().count() ? millis(thread.created_at) : now_ms;
+    auto const updated = thread.updated_at.time_since_epoch().count() ? millis(thread.updated_at) : created;
+    auto const metadata = agentio::to_json_text(thread.metadata);
+    auto r = run(c,
+        "INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at) "
+        "VALUES(?, ?, ?, ?, ?, ?, ?)",
+        thread.id, thread.owner, thread.agent, thread.title, metadata, created, updated);
+    if(!r)
+        return r.error();
+    return {};
+}
+
+// A thread's messages in order.
+AGENTIO_DECL threads::result<std::vector<threads::item>> read_items(connection& c, std::string_view thread_id)
+{
+    auto s = prepare(c,
+        "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = ? ORDER BY seq",
+        thread_id);
+    if(!s)
+        return failure(c, s.error());
+    std::vector<threads::item> out;
+    for(;;)
+    {
+        auto row = s->step();
+        if(!row)
+            return failure(c, row.error());
+        if(!*row)
+            break;
+        system::error_code ec;
+        auto const v = json::parse(s->column_text(2), ec);
+        std::string why;
+        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
+        if(!m)
+            return failure(threads::errc::corrupt_data,
+                "thread " + std::string(thread_id) + ", message " + std::to_string(s->column_int64(0)) + ": " +
+                    (ec ? ec.message() : why));
+        out.push_back({s->column_int64(0), std::move(*m), std::string(s->column_text(1)),
+            from_millis(s->column_int64(3))});
+    }
+    return out;
+}
+
+// Appends a run's events to its journal inside the caller's transaction:
+// false (nothing written) unless `holder` runs it and the ids continue the
+// journal exactly, with no gap and no repeat.
+AGENTIO_DECL threads::result<bool> append_journal(connection& c, std::string_view run_id, std::string_view holder,
+    std::span<threads::event_record const> events, std::int64_t now_ms)
+{
+    if(events.empty())
+        return true;
+    auto changed = run(c,
+        "UPDATE agentio_runs SET last_event_id = ?, updated_at = ? "
+        "WHERE id = ? AND lease_holder = ? AND status = 'running' AND last_event_id = ?",
+        events.back().id, now_ms, run_id, holder, events.front().id - 1);
+    if(!changed)
+        return changed.error();
+    if(*changed == 0)
+        return false;
+    for(auto const& e : events)
+        if(auto r = run(c, "INSERT INTO agentio_run_events(run_id, id, type, data) VALUES(?, ?, ?, ?)", run_id, e.id,
+               e.type, e.data);
+            !r)
+            return r.error();
+    return true;
+}
+
 // Sets a running run's final or waiting status and releases its lease.
 AGENTIO_DECL threads::result<void> release_run(connection& c, std::string_view run_id, std::string_view holder,
     threads::run_status status, json::value const& state)
@@ -368,20 +441,7 @@ AGENTIO_DECL thread_store::thread_store(std::vector<connection> writer, std::vec
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::create_thread(threads::thread_info const& thread)
 {
     return writer_.async_run(
-        [&thread](connection& c) -> threads::result<void> {
-            auto const now = detail::millis(threads::now());
-            auto const created = thread.created_at.time_since_epoch().count() ? detail::millis(thread.created_at) : now;
-            auto const updated = thread.updated_at.time_since_epoch().count() ? detail::millis(thread.updated_at)
-                                                                              : created;
-            auto const metadata = agentio::to_json_text(thread.metadata);
-            auto r = detail::run(c,
-                "INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at) "
-                "VALUES(?, ?, ?, ?, ?, ?, ?)",
-                thread.id, thread.owner, thread.agent, thread.title, metadata, created, updated);
-            if(!r)
-                return r.error();
-            return {};
-        },
+        [&thread](connection& c) { return detail::insert_thread(c, thread, detail::millis(threads::now())); },
         asio::use_awaitable);
 }
 
@@ -471,34 +531,7 @@ AGENTIO_DECL asio::awaitable<threads::result<std::int64_t>> thread_store::append
 AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
 thread_store::load_items(std::string_view thread_id)
 {
-    return readers_.async_run(
-        [thread_id](connection& c) -> threads::result<std::vector<threads::item>> {
-            auto s = detail::prepare(c,
-                "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = ? ORDER BY seq",
-                thread_id);
-            if(!s)
-                return detail::failure(c, s.error());
-            std::vector<threads::item> out;
-            for(;;)
-            {
-                auto row = s->step();
-                if(!row)
-                    return detail::failure(c, row.error());
-                if(!*row)
-                    break;
-                system::error_code ec;
-                auto const v = json::parse(s->column_text(2), ec);
-                std::string why;
-                auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
-                if(!m)
-                    return detail::failure(threads::errc::corrupt_data,
-                        "thread " + std::string(thread_id) + ", message " + std::to_string(s->column_int64(0)) + ": " +
-                            (ec ? ec.message() : why));
-                out.push_back({s->column_int64(0), std::move(*m), std::string(s->column_text(1)),
-                    detail::from_millis(s->column_int64(3))});
-            }
-            return out;
-        },
+    return readers_.async_run([thread_id](connection& c) { return detail::read_items(c, thread_id); },
         asio::use_awaitable);
 }
 
@@ -534,14 +567,24 @@ thread_store::apply_retention(threads::retention const& policy)
 // ---------------------------------------------------------------------------
 // Runs
 
-AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(threads::new_run const& run)
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
+thread_store::start_run(threads::new_run const& run)
 {
     return writer_.async_run(
-        [&run](connection& c) -> threads::result<void> {
+        [&run](connection& c) -> threads::result<std::vector<threads::item>> {
             detail::write_transaction tx(c);
             if(auto b = tx.begun(); !b)
                 return b.error();
             auto const now = detail::millis(threads::now());
+            if(run.new_thread)
+            {
+                auto thread = *run.new_thread;
+                thread.id = run.thread_id;
+                thread.owner = run.owner;
+                if(auto r = detail::insert_thread(c, thread, now); !r)
+                    return r.error();
+            }
+            else
             {
                 auto busy = detail::prepare(c,
                     "SELECT 1 FROM agentio_runs WHERE thread_id = ? AND status IN ('running', 'waiting') LIMIT 1",
@@ -554,15 +597,20 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::start_run(thre
                 if(*row)
                     return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
             }
+            if(auto last = detail::append_items(c, run.thread_id, run.id, run.messages, now); !last)
+                return last.error();
             auto r = detail::run(c,
                 "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
                 "updated_at) VALUES(?, ?, ?, 'running', ?, ?, ?, ?)",
                 run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now);
             if(!r)
                 return r.error();
-            if(auto last = detail::append_items(c, run.thread_id, run.id, run.messages, now); !last)
-                return last.error();
-            return tx.commit();
+            auto items = detail::read_items(c, run.thread_id);
+            if(!items)
+                return items;
+            if(auto committed = tx.commit(); !committed)
+                return committed.error();
+            return items;
         },
         asio::use_awaitable);
 }
@@ -599,14 +647,20 @@ thread_store::latest_run(std::string_view thread_id, std::string_view owner)
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::checkpoint(std::string_view run_id,
-    std::string_view holder, std::span<llm::message const> messages, unsigned rounds, json::value const& state)
+    std::string_view holder, std::span<threads::event_record const> events, std::span<llm::message const> messages,
+    unsigned rounds, json::value const& state)
 {
     return writer_.async_run(
-        [run_id, holder, messages, rounds, &state](connection& c) -> threads::result<void> {
+        [this, run_id, holder, events, messages, rounds, &state](connection& c) -> threads::result<void> {
             detail::write_transaction tx(c);
             if(auto b = tx.begun(); !b)
                 return b.error();
             auto const now = detail::millis(threads::now());
+            auto journaled = detail::append_journal(c, run_id, holder, events, now);
+            if(!journaled)
+                return journaled.error();
+            if(!*journaled)
+                return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
             auto const state_text = agentio::to_json_text(state);
             auto s = detail::prepare(c,
                 "UPDATE agentio_runs SET rounds = ?, state = ?, updated_at = ? "
@@ -623,7 +677,11 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::checkpoint(std
             (void)s->step();
             if(auto last = detail::append_items(c, thread_id, run_id, messages, now); !last)
                 return last.error();
-            return tx.commit();
+            if(auto committed = tx.commit(); !committed)
+                return committed;
+            if(!events.empty())
+                hub_.publish(run_id, events.back().id);
+            return {};
         },
         asio::use_awaitable);
 }
@@ -643,27 +701,13 @@ thread_store::append_events(std::string_view holder, std::span<threads::run_even
             {
                 if(run.events.empty())
                     continue;
-                // Ids continue the journal exactly: no gap, no repeat.
-                auto const first = run.events.front().id;
-                auto const last = run.events.back().id;
-                auto changed = detail::run(c,
-                    "UPDATE agentio_runs SET last_event_id = ?, updated_at = ? "
-                    "WHERE id = ? AND lease_holder = ? AND status = 'running' AND last_event_id = ?",
-                    last, now, run.run_id, holder, first - 1);
-                if(!changed)
-                    return changed.error();
-                if(*changed == 0)
-                {
+                auto journaled = detail::append_journal(c, run.run_id, holder, run.events, now);
+                if(!journaled)
+                    return journaled.error();
+                if(*journaled)
+                    committed.emplace_back(run.run_id, run.events.back().id);
+                else
                     lost.push_back(run.run_id);
-                    continue;
-                }
-                for(auto const& e : run.events)
-                    if(auto r = detail::run(c,
-                           "INSERT INTO agentio_run_events(run_id, id, type, data) VALUES(?, ?, ?, ?)", run.run_id,
-                           e.id, e.type, e.data);
-                        !r)
-                        return r.error();
-                committed.emplace_back(run.run_id, last);
             }
             if(auto r = tx.commit(); !r)
                 return r.error();
@@ -699,20 +743,42 @@ thread_store::events_after(std::string_view run_id, std::int64_t after, std::siz
         asio::use_awaitable);
 }
 
-AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::finish_run(std::string_view run_id,
-    std::string_view holder, threads::run_status status, json::value const& state)
+AGENTIO_DECL threads::result<void> thread_store::release(connection& c, std::string_view run_id,
+    std::string_view holder, std::span<threads::event_record const> events, threads::run_status status,
+    json::value const& state)
 {
-    return writer_.async_run([run_id, holder, status, &state](
-                                 connection& c) { return detail::release_run(c, run_id, holder, status, state); },
+    detail::write_transaction tx(c);
+    if(auto b = tx.begun(); !b)
+        return b.error();
+    auto journaled = detail::append_journal(c, run_id, holder, events, detail::millis(threads::now()));
+    if(!journaled)
+        return journaled.error();
+    if(!*journaled)
+        return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    if(auto r = detail::release_run(c, run_id, holder, status, state); !r)
+        return r;
+    if(auto committed = tx.commit(); !committed)
+        return committed;
+    if(!events.empty())
+        hub_.publish(run_id, events.back().id);
+    return {};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::finish_run(std::string_view run_id,
+    std::string_view holder, std::span<threads::event_record const> events, threads::run_status status,
+    json::value const& state)
+{
+    return writer_.async_run([this, run_id, holder, events, status,
+                                 &state](connection& c) { return release(c, run_id, holder, events, status, state); },
         asio::use_awaitable);
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::suspend_run(std::string_view run_id,
-    std::string_view holder, json::value const& state)
+    std::string_view holder, std::span<threads::event_record const> events, json::value const& state)
 {
     return writer_.async_run(
-        [run_id, holder, &state](connection& c) {
-            return detail::release_run(c, run_id, holder, threads::run_status::waiting, state);
+        [this, run_id, holder, events, &state](connection& c) {
+            return release(c, run_id, holder, events, threads::run_status::waiting, state);
         },
         asio::use_awaitable);
 }
@@ -761,13 +827,14 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
             detail::write_transaction tx(c);
             if(auto b = tx.begun(); !b)
                 return b.error();
-            auto const expires = detail::millis(threads::now()) + lease.count();
+            auto const now = detail::millis(threads::now());
+            auto const expires = now + lease.count();
             std::vector<threads::held_lease> held;
             for(auto const& id : run_ids)
             {
                 auto s = detail::prepare(c,
                     "UPDATE agentio_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND status = "
-                    "'running' RETURNING cancel_requested",
+                    "'running' RETURNING cancel_requested, readers_seen_at",
                     expires, id, holder);
                 if(!s)
                     return detail::failure(c, s.error());
@@ -776,13 +843,34 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
                     return detail::failure(c, row.error());
                 if(*row)
                 {
-                    held.push_back({id, s->column_int64(0) != 0});
+                    threads::held_lease h{id, s->column_int64(0) != 0};
+                    if(auto const seen = s->column_int64(1); seen > 0)
+                        h.remote_reader_age = std::chrono::milliseconds(std::max<std::int64_t>(now - seen, 0));
+                    held.push_back(std::move(h));
                     (void)s->step();
                 }
             }
             if(auto r = tx.commit(); !r)
                 return r.error();
             return held;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::note_readers(std::span<std::string const> run_ids)
+{
+    return writer_.async_run(
+        [run_ids](connection& c) -> threads::result<void> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto const now = detail::millis(threads::now());
+            for(auto const& id : run_ids)
+                if(auto r = detail::run(c,
+                       "UPDATE agentio_runs SET readers_seen_at = ? WHERE id = ? AND status = 'running'", now, id);
+                    !r)
+                    return r.error();
+            return tx.commit();
         },
         asio::use_awaitable);
 }

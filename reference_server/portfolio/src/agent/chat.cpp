@@ -610,7 +610,14 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
         co_return error_reply(bhttp::status::service_unavailable, reason ? *reason : "El asistente no está disponible",
             req);
 
-    std::string thread_id;
+    // A new conversation is created with its first run, in one write.
+    agentio::threads::thread_info info{.id = {},
+        .owner = *owner,
+        .agent = "portfolio",
+        .title = {},
+        .created_at = {},
+        .updated_at = {},
+        .metadata = {}};
     if(parsed.thread_id)
     {
         auto const found = co_await store_.find_thread(*parsed.thread_id, *owner);
@@ -618,23 +625,17 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
             co_return store_unavailable(found.error(), req);
         if(!*found)
             co_return error_reply(bhttp::status::not_found, "thread_id: la conversación no existe", req);
-        thread_id = *parsed.thread_id;
+        info.id = *parsed.thread_id;
     }
     else
     {
-        agentio::threads::thread_info const info{.id = boost::uuids::to_string(boost::uuids::random_generator()()),
-            .owner = *owner,
-            .agent = "portfolio",
-            .title = title_of(parsed.messages),
-            .created_at = {},
-            .updated_at = {},
-            .metadata = {}};
-        auto const created = co_await store_.create_thread(info);
-        if(!created)
-            co_return store_unavailable(created.error(), req);
-        thread_id = info.id;
+        info.id = boost::uuids::to_string(boost::uuids::random_generator()());
+        info.title = title_of(parsed.messages);
     }
-    auto const started = co_await runs_->start_run(thread_id, *owner, std::move(parsed.messages));
+    std::string const thread_id = info.id;
+    auto starting = parsed.thread_id ? runs_->start_run(thread_id, *owner, std::move(parsed.messages))
+                                     : runs_->start_run(std::move(info), std::move(parsed.messages));
+    auto const started = co_await std::move(starting);
     if(!started)
     {
         if(started.error().code == agentio::threads::errc::thread_busy)
