@@ -5,9 +5,10 @@
 // Concurrent chats against a running agentio-portfolio: N clients POST
 // /api/v1/agent/chat at once and read their streams to the end. Reports the
 // completed and failed streams, the time, and the server's memory (VmRSS
-// sampled from /proc/PID/status while the streams are open).
+// sampled from /proc/PID/status while the streams are open; several servers,
+// as replicas, are summed).
 //
-//   agentio_chat_load HOST PORT N SERVER_PID
+//   agentio_chat_load HOST PORT N SERVER_PID[,SERVER_PID...]
 //
 // bench/chat_bench.sh runs it with the fake LLM pacing 20 tokens/s.
 #include <boost/asio/co_spawn.hpp>
@@ -40,13 +41,28 @@ long rss_kib(std::string const& pid)
     return -1;
 }
 
+// The sum over comma-separated pids.
+long rss_kib_of(std::string const& pids)
+{
+    long sum = 0;
+    std::size_t begin = 0;
+    while(begin <= pids.size())
+    {
+        auto const end = std::min(pids.find(',', begin), pids.size());
+        if(end > begin)
+            sum += rss_kib(pids.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return sum;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     if(argc != 5)
     {
-        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT N SERVER_PID\n");
+        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT N SERVER_PID[,SERVER_PID...]\n");
         return 2;
     }
     std::string const host = argv[1], port = argv[2], pid = argv[4];
@@ -60,7 +76,7 @@ int main(int argc, char** argv)
     asio::io_context ioc;
     tcp::endpoint const ep(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(port)));
     int done = 0, failed = 0, open = 0, peak_open = 0;
-    long const rss_before = rss_kib(pid);
+    long const rss_before = rss_kib_of(pid);
     long rss_peak = rss_before;
     auto const started = std::chrono::steady_clock::now();
 
@@ -104,7 +120,7 @@ int main(int argc, char** argv)
     // Sample the server's memory while streams run.
     asio::steady_timer sampler(ioc);
     std::function<void()> sample = [&] {
-        rss_peak = std::max(rss_peak, rss_kib(pid));
+        rss_peak = std::max(rss_peak, rss_kib_of(pid));
         if(done + failed < n)
         {
             sampler.expires_after(std::chrono::milliseconds(100));

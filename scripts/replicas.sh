@@ -8,7 +8,14 @@
 # deploy/nginx/agentio-portfolio.conf (its ports rewritten to ephemeral ones).
 #
 #   scripts/replicas.sh start DIR --exe PATH/agentio-portfolio [--replicas 2] [--db PATH]
+#                       [--serve-arg ARG]... [--nginx-workers 1] [--nginx-connections 4096]
 #   scripts/replicas.sh stop DIR
+#
+# --serve-arg adds an argument to each replica's `serve` command line (as
+# `--serve-arg --max-connections-per-address --serve-arg 0`). With several
+# nginx workers the listening socket is shared with `reuseport`, so the kernel
+# spreads connections evenly; --nginx-connections is per worker, a client's
+# connection and its upstream one counting twice.
 #
 # The replicas inherit the caller's environment (ANTHROPIC_BASE_URL, AGENT_MODEL,
 # ...). DIR/env then holds, as shell assignments: NGINX_URL, PG_URI, PG_DIR,
@@ -43,12 +50,16 @@ stop_all() {
 
 case "$command" in
 start)
-    exe= replicas=2 db=
+    exe= replicas=2 db= workers=1 connections=4096
+    serve_args=()
     while [ $# -gt 0 ]; do
         case "$1" in
         --exe) exe=$2; shift 2 ;;
         --replicas) replicas=$2; shift 2 ;;
         --db) db=$2; shift 2 ;;
+        --serve-arg) serve_args+=("$2"); shift 2 ;;
+        --nginx-workers) workers=$2; shift 2 ;;
+        --nginx-connections) connections=$2; shift 2 ;;
         *) usage ;;
         esac
     done
@@ -67,7 +78,8 @@ start)
     urls= pids=
     for n in $(seq "$replicas"); do
         AGENT_STORE=$pg_uri CHART_OUTPUT_DIR="$dir/charts" \
-            "$exe" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 >"$dir/replica-$n.out" 2>"$dir/replica-$n.err" &
+            "$exe" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 ${serve_args[@]+"${serve_args[@]}"} \
+            >"$dir/replica-$n.out" 2>"$dir/replica-$n.err" &
         pids="$pids $!"
     done
     n=0
@@ -84,14 +96,15 @@ start)
     chmod 755 "$dir" "$dir/nginx"
     sed -e "/^    server 127.0.0.1:808[12] /d" \
         -e "s|^    keepalive 32;|$servers    keepalive 32;|" \
-        -e "s|listen 127.0.0.1:8080;|listen 127.0.0.1:$port;|" \
+        -e "s|listen 127.0.0.1:8080;|listen 127.0.0.1:$port$( [ "$workers" -gt 1 ] && echo ' reuseport');|" \
         "$root/deploy/nginx/agentio-portfolio.conf" >"$dir/nginx/site.conf"
     cat >"$dir/nginx/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes $workers;
+worker_rlimit_nofile $((connections + 1024));
 pid $dir/nginx/nginx.pid;
 error_log $dir/nginx/error.log warn;
 $( [ "$(id -u)" -eq 0 ] && echo "user root;" )
-events { worker_connections 4096; }
+events { worker_connections $connections; }
 http {
     access_log $dir/nginx/access.log;
     client_body_temp_path $dir/nginx/body;

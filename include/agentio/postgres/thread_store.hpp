@@ -33,6 +33,9 @@ struct thread_store_options
 {
     /// The connection pool (the listening connection is one more).
     pool_options pool = {};
+    /** The connections of lease renewals and takeovers, apart: however many
+        writes wait for `pool`, a live process renews its leases in time. */
+    pool_options lease_pool = {.max_connections = 1};
     /// How long the listening connection waits before reconnecting after losing the server.
     std::chrono::milliseconds reconnect_delay = std::chrono::seconds(1);
 };
@@ -120,6 +123,7 @@ private:
         std::span<param const> params);
 
     postgres::pool pool_;
+    postgres::pool lease_pool_;
     asio::any_io_executor listen_executor_;
     std::shared_ptr<listener_state> listener_;
 };

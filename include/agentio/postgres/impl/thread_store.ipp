@@ -87,6 +87,11 @@ ALTER TABLE agentio_runs ADD COLUMN readers_seen_at bigint NOT NULL DEFAULT 0;
 // The channel of committed events; the payload is "RUN_ID LAST_ID".
 inline constexpr char const* events_channel = "agentio_run_events";
 
+// Statements that update several runs lock their rows first, in id order:
+// two such statements (this process's lease renewal and journal batch,
+// another's) then never wait for each other in a cycle.
+#define AGENTIO_PG_LOCK_RUNS_IN_ORDER(IDS) "SELECT id FROM agentio_runs WHERE id IN (" IDS ") ORDER BY id FOR UPDATE"
+
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
                                            "lease_expires_at, state, created_at, updated_at";
 inline constexpr char const* thread_columns = "id, owner, agent, title, metadata, created_at, updated_at";
@@ -269,7 +274,8 @@ AGENTIO_DECL void publish_notification(threads::event_hub& hub, std::string_view
 
 AGENTIO_DECL thread_store::thread_store(asio::any_io_executor ex, std::string conninfo,
     thread_store_options const& options)
-    : pool_(ex, std::move(conninfo), options.pool)
+    : pool_(ex, conninfo, options.pool)
+    , lease_pool_(ex, std::move(conninfo), options.lease_pool)
     , listen_executor_(asio::make_strand(ex))
     , listener_(std::make_shared<listener_state>())
 {
@@ -285,6 +291,7 @@ AGENTIO_DECL thread_store::~thread_store()
     auto state = listener_;
     asio::post(listen_executor_, [state] { state->stop.emit(asio::cancellation_type::terminal); });
     pool_.close();
+    lease_pool_.close();
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<std::unique_ptr<thread_store>>>
@@ -645,14 +652,16 @@ thread_store::append_events(std::string_view holder, std::span<threads::run_even
     // NOTIFY is delivered at commit, to every listening replica.
     auto r = co_await pool_.query(
         "WITH b AS (SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS b(run_id, first_id, last_id)), "
-        "u AS (UPDATE agentio_runs AS r SET last_event_id = b.last_id, updated_at = agentio_now_ms() FROM b "
-        "WHERE r.id = b.run_id AND r.lease_holder = $1 AND r.status = 'running' AND r.last_event_id = b.first_id - 1 "
-        "RETURNING r.id, b.last_id), "
-        "e AS (INSERT INTO agentio_run_events(run_id, id, type, data) SELECT ev.run_id, ev.id, ev.type, ev.data "
-        "FROM unnest($5::text[], $6::bigint[], $7::text[], $8::text[]) AS ev(run_id, id, type, data) "
-        "WHERE ev.run_id IN (SELECT id FROM u)), "
-        "n AS (SELECT pg_notify('agentio_run_events', u.id || ' ' || u.last_id) FROM u) "
-        "SELECT u.id, u.last_id, (SELECT count(*) FROM n) FROM u",
+        "l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
+            "SELECT run_id FROM b") "), "
+                                    "u AS (UPDATE agentio_runs AS r SET last_event_id = b.last_id, updated_at = agentio_now_ms() FROM b, l "
+                                    "WHERE r.id = b.run_id AND r.id = l.id AND r.lease_holder = $1 AND r.status = 'running' "
+                                    "AND r.last_event_id = b.first_id - 1 RETURNING r.id, b.last_id), "
+                                    "e AS (INSERT INTO agentio_run_events(run_id, id, type, data) SELECT ev.run_id, ev.id, ev.type, ev.data "
+                                    "FROM unnest($5::text[], $6::bigint[], $7::text[], $8::text[]) AS ev(run_id, id, type, data) "
+                                    "WHERE ev.run_id IN (SELECT id FROM u)), "
+                                    "n AS (SELECT pg_notify('agentio_run_events', u.id || ' ' || u.last_id) FROM u) "
+                                    "SELECT u.id, u.last_id, (SELECT count(*) FROM n) FROM u",
         params(holder, runs_array, firsts_array, lasts_array, event_runs_array, ids_array, types_array, datas_array));
     if(!r)
         co_return detail::failure(r.error());
@@ -749,10 +758,13 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
         co_return std::vector<threads::held_lease>{};
     auto const ids = detail::text_array(run_ids, detail::as_view{});
     std::int64_t const ms = lease.count();
-    auto r = co_await pool_.query("UPDATE agentio_runs SET lease_expires_at = agentio_now_ms() + $3 "
-                                  "WHERE id = ANY($1::text[]) AND lease_holder = $2 AND status = 'running' "
-                                  "RETURNING id, cancel_requested, CASE WHEN readers_seen_at > 0 "
-                                  "THEN greatest(agentio_now_ms() - readers_seen_at, 0) ELSE -1 END",
+    auto r = co_await lease_pool_.query(
+        "WITH l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
+            "SELECT unnest($1::text[])") ") "
+                                         "UPDATE agentio_runs AS r SET lease_expires_at = agentio_now_ms() + $3 FROM l "
+                                         "WHERE r.id = l.id AND r.lease_holder = $2 AND r.status = 'running' "
+                                         "RETURNING r.id, r.cancel_requested, CASE WHEN r.readers_seen_at > 0 "
+                                         "THEN greatest(agentio_now_ms() - r.readers_seen_at, 0) ELSE -1 END",
         params(ids, holder, ms));
     if(!r)
         co_return detail::failure(r.error());
@@ -772,8 +784,11 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::note_readers(s
     if(run_ids.empty())
         co_return threads::result<void>{};
     auto const ids = detail::text_array(run_ids, detail::as_view{});
-    auto r = co_await pool_.query(
-        "UPDATE agentio_runs SET readers_seen_at = agentio_now_ms() WHERE id = ANY($1::text[]) AND status = 'running'",
+    auto r = co_await lease_pool_.query(
+        "WITH l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
+            "SELECT unnest($1::text[])") ") "
+                                         "UPDATE agentio_runs AS r SET readers_seen_at = agentio_now_ms() FROM l WHERE r.id = l.id "
+                                         "AND r.status = 'running'",
         params(ids));
     if(!r)
         co_return detail::failure(r.error());
@@ -805,5 +820,7 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
 }
 
 } // namespace agentio::postgres
+
+#undef AGENTIO_PG_LOCK_RUNS_IN_ORDER
 
 #endif
