@@ -12,13 +12,14 @@
 //   sink that does nothing; the difference is the orchestrator's cost per round;
 // - time to first text: from the call to the first text delta, both ways;
 // - two rounds with a tool call in between, per run.
+#include "bench_support.hpp"
+
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/describe.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -32,41 +33,7 @@ namespace agent = agentio::agent;
 using clock_type = std::chrono::steady_clock;
 using us = std::chrono::duration<double, std::micro>;
 
-namespace bench {
-
-struct contar_iniciativas
-{
-    static constexpr std::string_view name = "contar_iniciativas";
-    static constexpr std::string_view description = "Cuenta iniciativas";
-    struct args
-    {
-        std::string campo_agrupacion;
-    };
-    asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const
-    {
-        co_return agentio::tool_result::text(
-            R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})");
-    }
-};
-BOOST_DESCRIBE_STRUCT(contar_iniciativas::args, (), (campo_agrupacion))
-
-} // namespace bench
-
-template<>
-struct agentio::field_traits<bench::contar_iniciativas::args>
-{
-    static constexpr agentio::field_info fields[] = {{.name = "campo_agrupacion", .description = "Campo"}};
-};
-
-namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-} // namespace
+using bench::median;
 
 int main()
 {

@@ -14,18 +14,18 @@
 //    zero-delay fake LLM (in process, its own thread), run directly through
 //    the orchestrator ("off") and as durable runs through run_manager, read
 //    back by a reader ("on"): chats per second and p99 of a chat's time.
+#include "bench_support.hpp"
+
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/postgres/thread_store.hpp>
 #include <agentio/sqlite/thread_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 #include <agentio/threads/run_manager.hpp>
-#include <agentio/tool.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/describe.hpp>
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
 
@@ -43,51 +43,26 @@ namespace json = boost::json;
 using clock_type = std::chrono::steady_clock;
 using us = std::chrono::duration<double, std::micro>;
 
-namespace bench {
-
-struct contar_iniciativas
-{
-    static constexpr std::string_view name = "contar_iniciativas";
-    static constexpr std::string_view description = "Cuenta iniciativas";
-    struct args
-    {
-        std::string campo_agrupacion;
-    };
-    asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context&) const
-    {
-        co_return agentio::tool_result::text(
-            R"({"En ejecución": 12, "Planificada": 9, "Finalizada": 21, "Cancelada": 5})");
-    }
-};
-BOOST_DESCRIBE_STRUCT(contar_iniciativas::args, (), (campo_agrupacion))
-
-} // namespace bench
-
-template<>
-struct agentio::field_traits<bench::contar_iniciativas::args>
-{
-    static constexpr agentio::field_info fields[] = {{.name = "campo_agrupacion", .description = "Campo"}};
-};
-
 namespace {
 
 using tools_type = agentio::toolset<bench::contar_iniciativas>;
 using agent_type = agent::orchestrator<llm::anthropic_provider, tools_type>;
 
-struct percentiles
-{
-    double median = 0, p99 = 0;
-};
-
-percentiles of(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return {v[v.size() / 2], v[std::min(v.size() - 1, v.size() * 99 / 100)]};
-}
-
 std::string new_id()
 {
     return boost::uuids::to_string(boost::uuids::random_generator()());
+}
+
+// A new thread of the benchmark, with a fresh id.
+threads::thread_info new_thread()
+{
+    return {.id = new_id(),
+        .owner = "",
+        .agent = "bench",
+        .title = "t",
+        .created_at = {},
+        .updated_at = {},
+        .metadata = {}};
 }
 
 // A round as the orchestrator checkpoints it: a tool call, then its result.
@@ -108,14 +83,8 @@ asio::awaitable<void> store_latency(threads::thread_store& store, char const* na
 {
     constexpr int n = 500;
     // A 50-message thread to load.
-    std::string const loaded = new_id();
-    threads::thread_info const info{.id = loaded,
-        .owner = "",
-        .agent = "bench",
-        .title = "t",
-        .created_at = {},
-        .updated_at = {},
-        .metadata = {}};
+    threads::thread_info const info = new_thread();
+    std::string const& loaded = info.id;
     (co_await store.create_thread(info)).value();
     std::vector<llm::message> fifty;
     for(int i = 0; i < 25; ++i)
@@ -127,14 +96,9 @@ asio::awaitable<void> store_latency(threads::thread_store& store, char const* na
     (co_await store.append_messages(loaded, fifty)).value();
 
     // A running run to checkpoint rounds into.
-    std::string const thread = new_id(), run = new_id();
-    threads::thread_info const info2{.id = thread,
-        .owner = "",
-        .agent = "bench",
-        .title = "t",
-        .created_at = {},
-        .updated_at = {},
-        .metadata = {}};
+    threads::thread_info const info2 = new_thread();
+    std::string const& thread = info2.id;
+    std::string const run = new_id();
     (co_await store.create_thread(info2)).value();
     threads::new_run const nr{.id = run,
         .thread_id = thread,
@@ -163,7 +127,7 @@ asio::awaitable<void> store_latency(threads::thread_store& store, char const* na
         if(items.size() != 50)
             throw std::runtime_error("expected 50 messages");
     }
-    auto const a = of(append), l = of(load);
+    auto const a = bench::percentiles_of(append), l = bench::percentiles_of(load);
     std::printf("%-11s append one round %8.0f µs median %8.0f µs p99 | load 50 messages %8.0f µs median %8.0f µs p99\n",
         name, a.median, a.p99, l.median, l.p99);
 }
@@ -171,7 +135,7 @@ asio::awaitable<void> store_latency(threads::thread_store& store, char const* na
 struct chat_figures
 {
     double per_second = 0;
-    percentiles latency;
+    bench::percentiles latency;
 };
 
 // C chats at a time, `total` in all; each chat is timed from its start to its last event.
@@ -198,7 +162,7 @@ asio::awaitable<chat_figures> load(int concurrency, int total, Chat chat)
     co_await asio::experimental::make_parallel_group(std::move(ops))
         .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
     double const seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
-    co_return chat_figures{total / seconds, of(times)};
+    co_return chat_figures{total / seconds, bench::percentiles_of(times)};
 }
 
 std::optional<threads::event_record> to_record(threads::run_event const& e, threads::run_context const&)
@@ -244,14 +208,7 @@ asio::awaitable<void> chat_cost(agent_type const& ag, threads::thread_store* sql
         threads::run_manager<agent_type> runs(ex, *store, ag, &to_record, &is_final);
         runs.start();
         auto durable = [&]() -> asio::awaitable<void> {
-            std::string const thread = new_id();
-            threads::thread_info const info{.id = thread,
-                .owner = "",
-                .agent = "bench",
-                .title = "t",
-                .created_at = {},
-                .updated_at = {},
-                .metadata = {}};
+            threads::thread_info const info = new_thread();
             std::vector<llm::message> question{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
             auto started = (co_await runs.start_run(info, question)).value();
             auto end = co_await runs.stream(started.run_id, "", 0,

@@ -447,69 +447,73 @@ std::unique_ptr<test_agent> approving_agent(runs_bench& b)
         o);
 }
 
+// A run of that agent, read until it stopped to wait for the decision.
+struct waiting_run
+{
+    runs_bench b;
+    std::unique_ptr<test_agent> ag = approving_agent(b);
+    manager m{b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"}};
+    std::string thread;
+    std::string run_id;
+    read_result first;
+    std::string call_id; // the call waiting
+
+    waiting_run()
+    {
+        m.start();
+        thread = b.new_thread();
+        run_id = b.run(m.start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")}))
+                     .value()
+                     .run_id;
+        first = b.run(read(m, run_id));
+        BOOST_TEST_REQUIRE(!first.events.empty());
+        call_id = json::parse(first.events.back().data).at("tool_call_id").as_string();
+    }
+    waiting_run(waiting_run const&) = delete;
+    waiting_run& operator=(waiting_run const&) = delete;
+    ~waiting_run() { m.stop(); }
+};
+
 } // namespace
 
 // The run stops at the call, holding nothing; an approval days later (here:
 // at once) resumes it from the stored turn and the tool runs then.
-BOOST_AUTO_TEST_CASE(an_approved_call_runs_after_the_decision)
+BOOST_FIXTURE_TEST_CASE(an_approved_call_runs_after_the_decision, waiting_run)
 {
-    runs_bench b;
-    auto const ag = approving_agent(b);
-    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
-    m.start();
-    auto const thread = b.new_thread();
-    auto const started =
-        b.run(m.start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")})).value();
-    auto const first = b.run(read(m, started.run_id));
     BOOST_TEST((first.end == threads::stream_end::waiting));
-    BOOST_REQUIRE(!first.events.empty());
     BOOST_TEST(first.events.back().type == "approval_required");
-    auto const call = json::parse(first.events.back().data);
-    BOOST_TEST(call.at("tool").as_string() == "contar_iniciativas");
-    std::string const call_id(call.at("tool_call_id").as_string());
+    BOOST_TEST(json::parse(first.events.back().data).at("tool").as_string() == "contar_iniciativas");
     b.settle(m);
-    auto run = b.run(b.store->find_run(started.run_id, "")).value();
+    auto run = b.run(b.store->find_run(run_id, "")).value();
     BOOST_TEST(run->status == threads::run_status::waiting);
     BOOST_TEST(run->lease_holder.empty());
     BOOST_TEST(b.counters.calls == 0);                                   // nothing ran
     BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 2u); // the question, the model's call
 
     // Wrong call, then the decision.
-    BOOST_TEST((b.run(m.decide(started.run_id, "", {"toolu_otro", true, ""})).value() ==
+    BOOST_TEST((b.run(m.decide(run_id, "", {"toolu_otro", true, ""})).value() ==
         threads::decision_outcome::unknown_call));
-    BOOST_TEST((b.run(m.decide(started.run_id, "ana", {call_id, true, ""})).value() ==
-        threads::decision_outcome::not_found));
-    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, true, ""})).value() ==
-        threads::decision_outcome::resumed));
-    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    BOOST_TEST((b.run(m.decide(run_id, "ana", {call_id, true, ""})).value() == threads::decision_outcome::not_found));
+    BOOST_TEST((b.run(m.decide(run_id, "", {call_id, true, ""})).value() == threads::decision_outcome::resumed));
+    auto const rest = b.run(read(m, run_id, first.events.back().id));
     BOOST_TEST((rest.end == threads::stream_end::finished));
     BOOST_TEST(rest.types() == "TcD");
     check_ids(rest.events, first.events.back().id + 1);
     b.settle(m);
     BOOST_TEST(b.counters.calls == 1);
     BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 4u);
-    run = b.run(b.store->find_run(started.run_id, "")).value();
+    run = b.run(b.store->find_run(run_id, "")).value();
     BOOST_TEST(run->status == threads::run_status::completed);
-    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, true, ""})).value() ==
-        threads::decision_outcome::not_waiting));
-    m.stop();
+    BOOST_TEST((b.run(m.decide(run_id, "", {call_id, true, ""})).value() == threads::decision_outcome::not_waiting));
 }
 
 // A rejection goes back to the model as an error result naming the reason;
 // the tool never runs.
-BOOST_AUTO_TEST_CASE(a_rejected_call_reaches_the_model_with_the_reason)
+BOOST_FIXTURE_TEST_CASE(a_rejected_call_reaches_the_model_with_the_reason, waiting_run)
 {
-    runs_bench b;
-    auto const ag = approving_agent(b);
-    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
-    m.start();
-    auto const thread = b.new_thread();
-    auto const started = b.run(m.start_run(thread, "", {llm::message::user("hola")})).value();
-    auto const first = b.run(read(m, started.run_id));
-    std::string const call_id(json::parse(first.events.back().data).at("tool_call_id").as_string());
-    BOOST_TEST((b.run(m.decide(started.run_id, "", {call_id, false, "no toques la cartera"})).value() ==
+    BOOST_TEST((b.run(m.decide(run_id, "", {call_id, false, "no toques la cartera"})).value() ==
         threads::decision_outcome::resumed));
-    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    auto const rest = b.run(read(m, run_id, first.events.back().id));
     BOOST_TEST(rest.types().back() == 'D');
     b.settle(m);
     BOOST_TEST(b.counters.calls == 0);
@@ -519,26 +523,17 @@ BOOST_AUTO_TEST_CASE(a_rejected_call_reaches_the_model_with_the_reason)
     BOOST_TEST(result.at("is_error").as_bool());
     BOOST_TEST(result.at("content").at(0).at("text").as_string() ==
         "El usuario rechazó la llamada a 'contar_iniciativas': no toques la cartera");
-    m.stop();
 }
 
 // Cancelling a run that waits for a decision ends it (nobody holds it).
-BOOST_AUTO_TEST_CASE(a_waiting_run_can_be_cancelled)
+BOOST_FIXTURE_TEST_CASE(a_waiting_run_can_be_cancelled, waiting_run)
 {
-    runs_bench b;
-    auto const ag = approving_agent(b);
-    manager m(b.ioc.get_executor(), *b.store, *ag, &to_record, &is_final, {.holder = "a"});
-    m.start();
-    auto const thread = b.new_thread();
-    auto const started = b.run(m.start_run(thread, "", {llm::message::user("hola")})).value();
-    auto const first = b.run(read(m, started.run_id));
     b.settle(m);
-    BOOST_TEST(b.run(m.cancel(started.run_id, "")).value());
-    auto const rest = b.run(read(m, started.run_id, first.events.back().id));
+    BOOST_TEST(b.run(m.cancel(run_id, "")).value());
+    auto const rest = b.run(read(m, run_id, first.events.back().id));
     BOOST_REQUIRE(rest.events.size() == 1u);
     BOOST_TEST(json::parse(rest.events[0].data).at("status").as_string() == "cancelled");
-    BOOST_TEST(b.run(b.store->find_run(started.run_id, "")).value()->status == threads::run_status::cancelled);
-    m.stop();
+    BOOST_TEST(b.run(b.store->find_run(run_id, "")).value()->status == threads::run_status::cancelled);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

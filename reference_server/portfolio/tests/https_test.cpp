@@ -9,6 +9,7 @@
 // https) answer; a client that does not trust the CA, or speaks plain HTTP,
 // gets nothing, and the server lives on.
 
+#include "chat_fixture.hpp"
 #include "portfolio_fixture.hpp"
 #include "test_http.hpp"
 #include "test_tls.hpp"
@@ -47,6 +48,7 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace json = boost::json;
 namespace fs = std::filesystem;
+using portfolio_test::fake_provider;
 using portfolio_test::shared_server;
 
 namespace {
@@ -140,26 +142,6 @@ public:
 private:
     fs::path dir_;
     pid_t pid_ = -1;
-};
-
-// A fake LLM on its own thread.
-struct fake_provider
-{
-    asio::io_context ioc;
-    agentio::testing::fake_llm fake{ioc.get_executor()};
-    std::thread runner;
-
-    fake_provider()
-    {
-        fake.load_scenarios(AGENTIO_SCENARIOS);
-        fake.start().value();
-        runner = std::thread([this] { ioc.run(); });
-    }
-    ~fake_provider()
-    {
-        ioc.stop();
-        runner.join();
-    }
 };
 
 // The test CA, the server's certificate and key in files, and the program

@@ -36,6 +36,25 @@ bool read_number(char const* name, Number& out, Number lo, Number hi, std::strin
     return true;
 }
 
+// The non-empty items of a comma-separated list, without surrounding spaces.
+std::vector<std::string> split_list(std::string_view list)
+{
+    std::vector<std::string> out;
+    while(!list.empty())
+    {
+        auto const comma = list.find(',');
+        auto item = list.substr(0, comma);
+        while(!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while(!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        if(!item.empty())
+            out.emplace_back(item);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return out;
+}
+
 } // namespace
 
 boost::system::result<chat_settings, std::string> chat_settings::from_environment()
@@ -75,36 +94,10 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
         s.store = *store;
     }
     if(auto tools = env("AGENT_APPROVAL_TOOLS"))
-    {
-        std::string_view rest = *tools;
-        while(!rest.empty())
-        {
-            auto const comma = rest.find(',');
-            auto name = rest.substr(0, comma);
-            while(!name.empty() && name.front() == ' ')
-                name.remove_prefix(1);
-            while(!name.empty() && name.back() == ' ')
-                name.remove_suffix(1);
-            if(!name.empty())
-                s.approval_tools.emplace_back(name);
-            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        }
-    }
+        s.approval_tools = split_list(*tools);
     if(auto keys = env("AGENT_API_KEYS"))
     {
-        std::string_view rest = *keys;
-        while(!rest.empty())
-        {
-            auto const comma = rest.find(',');
-            auto key = rest.substr(0, comma);
-            while(!key.empty() && key.front() == ' ')
-                key.remove_prefix(1);
-            while(!key.empty() && key.back() == ' ')
-                key.remove_suffix(1);
-            if(!key.empty())
-                s.api_keys.emplace_back(key);
-            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        }
+        s.api_keys = split_list(*keys);
         if(s.api_keys.empty())
             return std::string("AGENT_API_KEYS: ninguna clave (se esperaban claves separadas por comas)");
     }
