@@ -112,6 +112,11 @@ struct run_manager_options
     /// A run with no reader for this long is cancelled. Readers in other
     /// processes sharing the store count: they say so at each renewal.
     std::chrono::milliseconds detach_grace = std::chrono::seconds(30);
+    /** How long the journal writer lets events gather after the first
+        before it commits them: fewer, larger transactions, and events that
+        a round's checkpoint or the run's end takes meanwhile need none of
+        their own. Readers see an event at most this much later. */
+    std::chrono::milliseconds journal_delay = std::chrono::milliseconds(5);
     /// How long a reader waits for a wake-up before looking at the journal
     /// anyway (a wake-up lost with a connection costs at most this).
     std::chrono::milliseconds reader_poll = std::chrono::seconds(2);
@@ -763,6 +768,8 @@ private:
             auto woke = co_await journal_wake_->pop();
             if(!woke)
                 break;
+            if(options_.journal_delay.count() > 0)
+                co_await sleep(options_.journal_delay);
             batch.clear();
             slots.clear();
             {
