@@ -23,12 +23,17 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/write.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -167,6 +172,41 @@ asio::awaitable<void> serve_stdio(server<Tools> const& srv, asio::posix::stream_
     using namespace asio::experimental::awaitable_operators;
     auto state = std::make_shared<detail::stdio_state>(co_await asio::this_coro::executor);
     co_await (detail::read_stdio_lines(srv, state, in, options) && detail::write_stdio_lines(state, out));
+}
+
+/** Serves `srv` on this process's standard input and output until the input
+    ends: what a program started by an MCP client (its stdio transport) does.
+    Runs `ioc` (single-threaded; the tools may use it too) until then, and
+    stops it. Returns 0, or 1 when the session failed (the reason is written
+    to stderr: stdout carries the protocol).
+*/
+template<tool_catalog Tools>
+int run_stdio(server<Tools> const& srv, asio::io_context& ioc, stdio_options options = {})
+{
+    asio::posix::stream_descriptor in(ioc, ::dup(STDIN_FILENO));
+    asio::posix::stream_descriptor out(ioc, ::dup(STDOUT_FILENO));
+    int status = 0;
+    asio::co_spawn(ioc, serve_stdio(srv, in, out, std::move(options)), [&](std::exception_ptr e) {
+        if(e)
+        {
+            status = 1;
+            try
+            {
+                std::rethrow_exception(e);
+            }
+            catch(std::exception const& failure)
+            {
+                std::fprintf(stderr, "mcp stdio: %s\n", failure.what());
+            }
+            catch(...)
+            {
+                std::fprintf(stderr, "mcp stdio: the session failed\n");
+            }
+        }
+        ioc.stop();
+    });
+    ioc.run();
+    return status;
 }
 
 } // namespace agentio::mcp

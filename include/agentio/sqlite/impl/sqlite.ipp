@@ -57,9 +57,12 @@ AGENTIO_DECL int read_only_authorizer(void*, int action, char const* arg1, char 
 {
     switch(action)
     {
+    case SQLITE_FUNCTION:
+        // Loading code is off on every connection; refusing it here too means
+        // a query calling it never starts.
+        return arg2 && sqlite3_stricmp(arg2, "load_extension") == 0 ? SQLITE_DENY : SQLITE_OK;
     case SQLITE_SELECT:
     case SQLITE_READ:
-    case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
     case SQLITE_TRANSACTION: // BEGIN/COMMIT hold a read snapshot; nothing to write
         return SQLITE_OK;

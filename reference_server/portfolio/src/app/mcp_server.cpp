@@ -172,11 +172,7 @@ int run_mcp(mcp_settings const& settings)
     if(settings.transport == "stdio")
     {
         log.write("INFO", "Servidor MCP portfolio-digital en stdio");
-        asio::posix::stream_descriptor in(ioc, ::dup(STDIN_FILENO));
-        asio::posix::stream_descriptor out(ioc, ::dup(STDOUT_FILENO));
-        asio::co_spawn(ioc, agentio::mcp::serve_stdio(server, in, out), [&](std::exception_ptr) { ioc.stop(); });
-        ioc.run();
-        return 0;
+        return agentio::mcp::run_stdio(server, ioc);
     }
 
     // Both HTTP transports on one port, as the spec's backwards compatibility asks:
