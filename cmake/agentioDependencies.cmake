@@ -22,10 +22,11 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http mcp sqlite postgres testing)
+set(_agentio_components core http mcp mcp_client sqlite postgres testing)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_mcp http)
+set(_agentio_builds_on_mcp_client http)
 set(_agentio_builds_on_sqlite core)
 set(_agentio_builds_on_postgres core)
 set(_agentio_builds_on_testing http)

@@ -62,6 +62,26 @@ inline system::error_code make_error_code(int sqlite_result) noexcept
 */
 bool configure_for_concurrency() noexcept;
 
+/** `identifier` as an SQL quoted identifier: in double quotes, each `"`
+    doubled. Any name SQLite allows (spaces, quotes, keywords) then reads as a
+    name, never as SQL, where a statement must name a table or column it cannot
+    bind as a parameter.
+*/
+inline std::string quote_identifier(std::string_view identifier)
+{
+    std::string out;
+    out.reserve(identifier.size() + 2);
+    out.push_back('"');
+    for(char c : identifier)
+    {
+        if(c == '"')
+            out.push_back('"');
+        out.push_back(c);
+    }
+    out.push_back('"');
+    return out;
+}
+
 /** How a connection opens its file.
 
     Either way the connection runs in SQLite's defensive mode

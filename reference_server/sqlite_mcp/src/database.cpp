@@ -18,6 +18,7 @@ namespace sqlite_mcp {
 
 namespace json = boost::json;
 namespace asio = boost::asio;
+using agentio::sqlite::quote_identifier;
 
 namespace {
 
@@ -129,19 +130,6 @@ outcome<json::array> rows_of(sqlite3* db, sqlite3_stmt* s)
             row[sqlite3_column_name(s, i)] = column_value(s, i);
         out.push_back(std::move(row));
     }
-    return out;
-}
-
-std::string quote_identifier(std::string_view identifier)
-{
-    std::string out = "\"";
-    for(char c : identifier)
-    {
-        if(c == '"')
-            out.push_back('"');
-        out.push_back(c);
-    }
-    out.push_back('"');
     return out;
 }
 

@@ -167,6 +167,27 @@ public:
     asio::cancellation_slot slot() { return request_->signal.slot(); }
     bool cancelled() const noexcept { return request_->cancelled.load(); }
 
+    /// Forwards the cancellation of `caller` (its coroutine's) to the request, until the guard goes.
+    auto forward_from(asio::cancellation_state caller)
+    {
+        auto slot = caller.slot();
+        if(slot.is_connected()) // a caller that cannot be cancelled has no slot
+            slot.assign([request = request_](asio::cancellation_type t) {
+                request->cancelled = true;
+                request->signal.emit(t);
+            });
+        struct disconnect
+        {
+            asio::cancellation_slot slot;
+            ~disconnect()
+            {
+                if(slot.is_connected())
+                    slot.clear();
+            }
+        };
+        return disconnect{slot};
+    }
+
 private:
     std::mutex& mutex_;
     Map& map_;
@@ -917,6 +938,9 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::call_tool
     // Once cancelled, the client expects no answer, whatever the tool made of the cancellation.
     auto const started = std::chrono::steady_clock::now();
     tool_result result;
+    // The caller's own cancellation (the transport saw the client leave: an
+    // HTTP stream closed) cancels the call as notifications/cancelled does.
+    auto const forwarding = entry.forward_from(co_await asio::this_coro::cancellation_state);
     for(std::size_t round = 0;; ++round)
     {
         auto call = tools_.call(tool_name, arguments, ctx);

@@ -43,19 +43,6 @@ table_schema const* database_schema::by_name(std::string_view name) const noexce
     return nullptr;
 }
 
-std::string quote_identifier(std::string_view name)
-{
-    std::string out = "\"";
-    for(char c : name)
-    {
-        if(c == '"')
-            out.push_back('"');
-        out.push_back(c);
-    }
-    out.push_back('"');
-    return out;
-}
-
 namespace {
 
 column_kind kind_of_declared_type(std::string_view declared)

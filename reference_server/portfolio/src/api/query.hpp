@@ -153,6 +153,6 @@ std::string_view column_kind_name(column_kind k) noexcept;
 void register_functions(agentio::sqlite::connection& db);
 
 /// Quotes an identifier for SQL ("name", inner quotes doubled).
-std::string quote_identifier(std::string_view name);
+using agentio::sqlite::quote_identifier;
 
 } // namespace portfolio::api
