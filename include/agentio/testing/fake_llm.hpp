@@ -236,6 +236,11 @@ struct scripted_response
     /// Only chosen when the last tool result contains this text; empty: always.
     std::string when_last_tool_result_contains;
 
+    /** Only chosen when the last user message (not one of only tool results)
+        contains this text; empty: always. Both conditions must hold. Lets one
+        scenario answer many questions, each by its own words. */
+    std::string when_user_message_contains;
+
     /// Extended thinking (Anthropic only; OpenAI clients do not see it).
     scripted_text thinking;
 

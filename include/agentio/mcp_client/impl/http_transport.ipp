@@ -101,6 +101,14 @@ inline std::string refusal(unsigned status, std::string_view url, std::string_vi
     return text;
 }
 
+// The completion of a reader bound to `signal`: owns it, so that the signal
+// outlives the coroutine and co_spawn's own use of the slot after it.
+struct keep_until_done
+{
+    std::shared_ptr<asio::cancellation_signal> signal;
+    void operator()(std::exception_ptr) const noexcept {}
+};
+
 // An event stream being read: cancelled by abandon() (its request) or close().
 struct stream_entry
 {
@@ -308,7 +316,7 @@ private:
         asio::co_spawn(strand_,
             read_events(std::static_pointer_cast<streamable_http_transport>(shared_from_this()), std::move(res),
                 request, serial),
-            asio::bind_cancellation_slot(signal->slot(), asio::detached));
+            asio::bind_cancellation_slot(signal->slot(), keep_until_done{signal}));
     }
 
     // Reads an event stream to its end; a stream that ends before its
@@ -444,7 +452,7 @@ public:
         asio::co_spawn(strand_,
             read_events(std::static_pointer_cast<legacy_sse_transport>(shared_from_this()), std::move(res),
                 std::move(parser)),
-            asio::bind_cancellation_slot(signal->slot(), asio::detached));
+            asio::bind_cancellation_slot(signal->slot(), keep_until_done{signal}));
     }
 
     asio::awaitable<void> send(json::object const& message, send_options const&) override

@@ -250,8 +250,21 @@ private:
             why = "the MCP server sent a message longer than " + std::to_string(options_.max_message_bytes) + " bytes";
         else if(ec != asio::error::eof && ec != asio::error::operation_aborted)
             why = "cannot read from the MCP server process: " + ec.message();
-        boost::system::error_code ignored;
-        if(child_ && !child_->running(ignored))
+        // Its output closes as it exits: a moment (polled, which works where
+        // pidfd waits do not) to learn how it ended. The first check that
+        // sees it ended reaps it: ask once per step.
+        boost::system::error_code wait_ec;
+        bool ended = false;
+        asio::steady_timer moment(strand_);
+        for(int i = 0; child_ && i < 50; ++i)
+        {
+            ended = !child_->running(wait_ec);
+            if(ended || wait_ec)
+                break;
+            moment.expires_after(std::chrono::milliseconds(10));
+            co_await moment.async_wait(asio::as_tuple(asio::use_awaitable));
+        }
+        if(ended && !wait_ec)
             why += " (exit code " + std::to_string(child_->exit_code()) + ")";
         if(receiver_.on_closed)
             receiver_.on_closed(client_error(client_errc::closed, why));

@@ -76,6 +76,7 @@ struct conversation
     bool include_usage = false; // OpenAI stream_options.include_usage
     std::size_t round = 0;
     std::string last_tool_result;
+    std::string last_user_text; // the text of the last user message that is not only tool results
     std::uint64_t messages_hash = 0;
 };
 
@@ -204,6 +205,9 @@ inline std::optional<api_failure> read_anthropic(json::object const& body, std::
     c.model = std::string(model->get_string());
     if(auto const* s = body.if_contains("stream"))
         c.stream = s->is_bool() && s->get_bool();
+    if(last_plain_user < list.size())
+        if(auto const* content = list[last_plain_user].get_object().if_contains("content"))
+            c.last_user_text = content_text(*content);
     c.round = 0;
     for(std::size_t i = last_plain_user == list.size() ? 0 : last_plain_user + 1; i < list.size(); ++i)
         if(string_or_empty(list[i].get_object(), "role") == "assistant")
@@ -292,6 +296,9 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
     if(auto const* so = body.if_contains("stream_options"); so && so->is_object())
         if(auto const* iu = so->get_object().if_contains("include_usage"))
             c.include_usage = iu->is_bool() && iu->get_bool();
+    if(last_user < list.size())
+        if(auto const* content = list[last_user].get_object().if_contains("content"))
+            c.last_user_text = content_text(*content);
     c.round = 0;
     for(std::size_t i = last_user == list.size() ? 0 : last_user + 1; i < list.size(); ++i)
         if(string_or_empty(list[i].get_object(), "role") == "assistant")

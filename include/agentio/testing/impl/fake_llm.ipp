@@ -336,14 +336,15 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     std::size_t const round = std::min(c.round, sc->turns.size() - 1);
     auto const& alternatives = sc->turns[round];
     auto const chosen = std::find_if(alternatives.begin(), alternatives.end(), [&](scripted_response const& r) {
-        return c.last_tool_result.find(r.when_last_tool_result_contains) != std::string::npos;
+        return c.last_tool_result.find(r.when_last_tool_result_contains) != std::string::npos &&
+            c.last_user_text.find(r.when_user_message_contains) != std::string::npos;
     });
     if(chosen == alternatives.end())
         co_return result(x.error(x.p == provider::anthropic
                 ? anthropic_invalid("fake_llm: no alternative of turn " + std::to_string(round) + " of scenario '" +
-                      sc->name + "' matches the last tool result")
+                      sc->name + "' matches the last tool result and user message")
                 : openai_invalid("fake_llm: no alternative of turn " + std::to_string(round) + " of scenario '" +
-                      sc->name + "' matches the last tool result")));
+                      sc->name + "' matches the last tool result and user message")));
     scripted_response const& r = *chosen;
 
     std::size_t attempt = 0;

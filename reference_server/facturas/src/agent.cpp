@@ -1,0 +1,472 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "agent.hpp"
+
+#include "prompts.hpp"
+#include "sql_text.hpp"
+
+#include <agentio/json_text.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace facturas {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+namespace mcp = agentio::mcp;
+
+namespace {
+
+// A step that failed: its stable code and what a person should read of it.
+class failure : public std::runtime_error
+{
+public:
+    failure(std::string code, std::string const& message) : std::runtime_error(message), code_(std::move(code)) {}
+    std::string const& code() const noexcept { return code_; }
+
+private:
+    std::string code_;
+};
+
+std::string thread_of(std::string const& session_id)
+{
+    return "facturas-" + session_id;
+}
+
+constexpr std::string_view query_tool = "sqlite_run_select";
+
+void notify(ask_observer const& o, std::string_view step, std::string_view message)
+{
+    if(o.on_step)
+        o.on_step(step, message);
+}
+
+asio::awaitable<void> close_quietly(mcp::client c)
+{
+    try
+    {
+        co_await c.close();
+    }
+    catch(std::exception const&)
+    {
+    }
+}
+
+} // namespace
+
+std::string answer_for_error(std::string_view code)
+{
+    if(code == "invalid_request")
+        return "No he podido atender la petición: falta la pregunta o la sesión, o no son válidas.";
+    if(code == "query_validation_failed")
+        return "No he podido convertir tu pregunta en una consulta de lectura válida. Prueba a reformularla.";
+    if(code == "sql_error")
+        return "La base de datos rechazó la consulta generada para tu pregunta, incluso tras corregirla. Prueba a "
+               "reformularla.";
+    if(code == "query_timeout")
+        return "La consulta tardaba demasiado y se ha cancelado. Prueba con una pregunta más concreta.";
+    if(code == "result_too_large")
+        return "El resultado es demasiado grande para mostrarlo. Prueba a acotar la pregunta (un año, un país…).";
+    if(code == "llm_unavailable")
+        return "El modelo de lenguaje no está disponible en este momento. Inténtalo de nuevo en unos minutos.";
+    if(code == "mcp_unavailable")
+        return "El servidor de datos de facturas no está disponible en este momento. Inténtalo de nuevo en unos "
+               "minutos.";
+    return "Ha ocurrido un error inesperado al responder. Inténtalo de nuevo.";
+}
+
+json::object ask_result::to_json() const
+{
+    json::object o;
+    o["session_id"] = session_id;
+    o["answer"] = answer;
+    o["sql"] = sql.empty() ? json::value(nullptr) : json::value(sql);
+    o["columns"] = columns;
+    o["rows"] = rows;
+    o["row_count"] = row_count;
+    o["truncated"] = truncated;
+    o["error_code"] = error_code.empty() ? json::value(nullptr) : json::value(error_code);
+    o["error_message"] = error_message.empty() ? json::value(nullptr) : json::value(error_message);
+    return o;
+}
+
+invoice_agent::invoice_agent(settings s, mcp_endpoint endpoint, llm::any_provider& provider,
+    agentio::threads::thread_store& store)
+    : settings_(std::move(s))
+    , endpoint_(std::move(endpoint))
+    , provider_(provider)
+    , store_(store)
+    , model_(settings_.effective_model())
+{
+}
+
+bool invoice_agent::mcp_connected() const
+{
+    std::lock_guard lock(mutex_);
+    return mcp_.has_value();
+}
+
+asio::awaitable<mcp::client> invoice_agent::mcp()
+{
+    {
+        std::lock_guard lock(mutex_);
+        if(mcp_)
+            co_return *mcp_;
+    }
+    auto const ex = co_await asio::this_coro::executor;
+    std::shared_ptr<mcp::client_transport> transport;
+    if(!endpoint_.url.empty())
+    {
+        mcp::http_transport_options t;
+        t.url = endpoint_.url;
+        transport = mcp::make_http_transport(ex, std::move(t));
+    }
+    else
+    {
+        mcp::process_options p;
+        try
+        {
+            p = mcp::process_options::from_command_line(endpoint_.command);
+        }
+        catch(std::invalid_argument const& e)
+        {
+            throw failure("mcp_unavailable", std::string("INVOICE_AGENT_MCP_COMMAND: ") + e.what());
+        }
+        transport = mcp::make_stdio_transport(ex, std::move(p));
+    }
+    mcp::client_options o;
+    o.name = "agentio-facturas";
+    o.request_timeout = settings_.mcp_timeout;
+    mcp::client fresh(std::move(transport), std::move(o));
+    std::string why;
+    try
+    {
+        co_await fresh.connect();
+    }
+    catch(mcp::client_error const& e)
+    {
+        why = e.what();
+    }
+    if(!why.empty())
+        throw failure("mcp_unavailable", "no se pudo conectar con el servidor MCP: " + why);
+    bool ours = false;
+    mcp::client chosen = fresh;
+    {
+        std::lock_guard lock(mutex_);
+        if(!mcp_)
+        {
+            mcp_ = fresh;
+            ours = true;
+        }
+        chosen = *mcp_;
+    }
+    if(!ours) // another request connected first: keep one connection
+        asio::co_spawn(ex, close_quietly(fresh), asio::detached);
+    co_return chosen;
+}
+
+void invoice_agent::forget_mcp(mcp::client const& broken)
+{
+    std::lock_guard lock(mutex_);
+    if(mcp_ && mcp_->get_executor() == broken.get_executor())
+        mcp_.reset();
+    schema_.reset();
+}
+
+asio::awaitable<void> invoice_agent::close()
+{
+    std::optional<mcp::client> c;
+    {
+        std::lock_guard lock(mutex_);
+        c.swap(mcp_);
+    }
+    if(c)
+        co_await close_quietly(*c);
+}
+
+asio::awaitable<json::object> invoice_agent::schema()
+{
+    {
+        std::lock_guard lock(mutex_);
+        if(schema_ && std::chrono::steady_clock::now() - schema_at_ < settings_.schema_ttl)
+            co_return *schema_;
+    }
+    auto c = co_await mcp();
+    mcp::call_options o;
+    o.timeout = settings_.mcp_timeout;
+    agentio::tool_result r;
+    std::string why;
+    try
+    {
+        json::value const no_arguments = json::object();
+        r = co_await c.call_tool("sqlite_get_schema", no_arguments, o);
+    }
+    catch(mcp::client_error const& e)
+    {
+        why = e.what();
+        forget_mcp(c);
+    }
+    if(!why.empty())
+        throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + why);
+    if(r.is_error || !r.structured || !r.structured->is_object())
+        throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + r.joined_text());
+    std::lock_guard lock(mutex_);
+    schema_ = r.structured->get_object();
+    schema_at_ = std::chrono::steady_clock::now();
+    co_return *schema_;
+}
+
+asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
+{
+    auto c = co_await mcp();
+    mcp::call_options o;
+    o.timeout = settings_.mcp_timeout;
+    json::value const arguments = json::object{{"sql", sql}, {"max_rows", settings_.sql_max_rows}};
+    agentio::tool_result r;
+    std::optional<failure> failed;
+    try
+    {
+        r = co_await c.call_tool(std::string(query_tool), arguments, o);
+    }
+    catch(mcp::client_error const& e)
+    {
+        if(e.code() == mcp::client_errc::timeout)
+            failed.emplace("query_timeout", "el servidor MCP no respondió a tiempo");
+        else
+        {
+            failed.emplace("mcp_unavailable", std::string("el servidor MCP falló: ") + e.what());
+            forget_mcp(c);
+        }
+    }
+    if(failed)
+        throw *failed;
+    if(r.is_error)
+    {
+        // The server's refusal: {error_code, message}.
+        json::object const* refusal = r.structured && r.structured->is_object() ? &r.structured->get_object() : nullptr;
+        auto const* code = refusal ? refusal->if_contains("error_code") : nullptr;
+        auto const* message = refusal ? refusal->if_contains("message") : nullptr;
+        throw failure(code && code->is_string() ? std::string(code->get_string()) : "sql_error",
+            message && message->is_string() ? std::string(message->get_string()) : r.joined_text());
+    }
+    if(!r.structured || !r.structured->is_object())
+        throw failure("mcp_unavailable", "el servidor MCP devolvió un resultado sin filas");
+    co_return r.structured->get_object();
+}
+
+asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
+    std::vector<llm::message> const& messages, std::function<void(std::string_view)> const* on_text)
+{
+    if(auto why = settings_.llm_unavailable_reason())
+        throw failure("llm_unavailable", *why);
+    llm::request request;
+    request.model = model_;
+    request.system = system;
+    request.messages = messages;
+    request.max_tokens = 2048;
+    request.temperature = 0.0;
+    auto opened = co_await provider_.open(request);
+    if(!opened)
+        throw failure("llm_unavailable", "el modelo no respondió: " + opened.error().message);
+    auto& stream = *opened;
+    std::vector<llm::stream_event> events;
+    while(!stream.done())
+    {
+        events.clear();
+        auto const error = co_await stream.read(events);
+        if(error)
+            throw failure("llm_unavailable", "el modelo dejó de responder: " + error->message);
+        if(on_text && *on_text)
+            for(auto const& e : events)
+                if(auto const* t = std::get_if<llm::text_delta>(&e))
+                    (*on_text)(t->text);
+    }
+    llm::error error;
+    auto response = stream.finish(error);
+    if(!response)
+        throw failure("llm_unavailable", "el modelo no terminó su respuesta: " + error.message);
+    co_return response->assistant.text();
+}
+
+asio::awaitable<std::vector<invoice_agent::turn>> invoice_agent::history(std::string const& session_id)
+{
+    std::vector<turn> turns;
+    if(settings_.max_history_turns == 0)
+        co_return turns;
+    auto items = co_await store_.load_items(thread_of(session_id));
+    if(!items)
+        co_return turns; // no thread yet, or the store failed: answer without history
+    for(auto const& item : *items)
+    {
+        auto const& m = item.message;
+        if(m.role == llm::role::user)
+        {
+            bool const only_results = !m.content.empty() &&
+                std::all_of(m.content.begin(), m.content.end(),
+                    [](auto const& b) { return std::holds_alternative<llm::tool_result_block>(b); });
+            if(!only_results)
+                turns.push_back({m.text(), {}, {}});
+            continue;
+        }
+        if(turns.empty())
+            continue;
+        for(auto const& b : m.content)
+            if(auto const* use = std::get_if<llm::tool_use_block>(&b);
+                use && use->name == query_tool && use->input.is_object())
+                if(auto const* sql = use->input.get_object().if_contains("sql"); sql && sql->is_string())
+                    turns.back().sql = sql->get_string();
+        if(auto text = m.text(); !text.empty())
+            turns.back().answer = std::move(text);
+    }
+    if(turns.size() > settings_.max_history_turns)
+        turns.erase(turns.begin(), turns.end() - settings_.max_history_turns);
+    co_return turns;
+}
+
+asio::awaitable<void> invoice_agent::save(std::string const& session_id, std::string const& question,
+    ask_result const& result)
+{
+    auto const id = thread_of(session_id);
+    auto found = co_await store_.find_thread(id, "");
+    if(found && !found->has_value())
+    {
+        agentio::threads::thread_info info;
+        info.id = id;
+        info.agent = "facturas";
+        info.title = question.substr(0, 120);
+        (void)co_await store_.create_thread(info); // a concurrent first question may have made it
+    }
+    // The turn as the model would have seen it: the question, the query as a
+    // call of the MCP tool and its outcome, then the answer.
+    std::vector<llm::message> messages{llm::message::user(question)};
+    if(!result.sql.empty())
+    {
+        llm::message call{llm::role::assistant, {}};
+        call.content.emplace_back(llm::tool_use_block{"sql_1", std::string(query_tool),
+            json::object{{"sql", result.sql}}, {}});
+        llm::message outcome{llm::role::user, {}};
+        llm::tool_result_block r{"sql_1", {}, !result.error_code.empty()};
+        r.content.emplace_back(llm::text_block{result.error_code.empty()
+                ? std::to_string(result.row_count) + " filas"
+                : result.error_code + ": " + result.error_message});
+        outcome.content.emplace_back(std::move(r));
+        messages.push_back(std::move(call));
+        messages.push_back(std::move(outcome));
+    }
+    messages.push_back(llm::message::assistant(result.answer));
+    auto saved = co_await store_.append_messages(id, messages);
+    if(!saved)
+        std::fprintf(stderr, "agentio-facturas: the turn of session %s was not saved: %s\n", session_id.c_str(),
+            saved.error().message.c_str());
+}
+
+asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::string question,
+    ask_observer const& observer)
+{
+    ask_result r;
+    r.session_id = session_id;
+    unsigned const max_rows = settings_.sql_max_rows;
+    std::optional<failure> failed;
+    try
+    {
+        notify(observer, "history", "Recuperando la conversación");
+        auto const turns = co_await history(session_id);
+
+        notify(observer, "schema", "Consultando el esquema de la base de datos");
+        auto const schema_object = co_await schema();
+        auto const schema_text = describe_schema(schema_object);
+
+        notify(observer, "generate_sql", "Generando la consulta SQL");
+        std::string const system = sql_system_prompt(schema_text, max_rows);
+        std::vector<llm::message> messages;
+        for(auto const& t : turns)
+        {
+            messages.push_back(llm::message::user(t.question));
+            messages.push_back(llm::message::assistant(t.sql.empty() ? t.answer : t.sql));
+        }
+        messages.push_back(llm::message::user(question));
+        std::string text = co_await complete(system, messages, nullptr);
+
+        json::object result;
+        for(int round = 0;; ++round)
+        {
+            notify(observer, "validate_sql", "Validando la consulta");
+            auto prepared = prepare_query(text, max_rows);
+            if(!prepared)
+                throw failure("query_validation_failed", prepared.error());
+            r.sql = strip_code_fences(text);
+            if(observer.on_sql)
+                observer.on_sql(r.sql);
+
+            notify(observer, "execute_sql", "Ejecutando la consulta en el servidor MCP");
+            std::string rejected;
+            try
+            {
+                result = co_await run_query(*prepared);
+            }
+            catch(failure const& f)
+            {
+                if(f.code() != "sql_error" || round == 1)
+                    throw;
+                rejected = f.what();
+            }
+            if(rejected.empty())
+                break;
+            // One repair round: SQLite's own words go back to the model.
+            notify(observer, "repair_sql", "Corrigiendo la consulta");
+            messages.push_back(llm::message::assistant(text));
+            messages.push_back(llm::message::user(repair_message(rejected)));
+            text = co_await complete(system, messages, nullptr);
+        }
+        if(auto const* c = result.if_contains("columns"); c && c->is_array())
+            r.columns = c->get_array();
+        if(auto const* rows = result.if_contains("rows"); rows && rows->is_array())
+            r.rows = rows->get_array();
+        r.row_count = static_cast<std::int64_t>(r.rows.size());
+        if(auto const* t = result.if_contains("truncated"); t && t->is_bool())
+            r.truncated = t->get_bool() || r.rows.size() >= max_rows;
+        if(observer.on_rows)
+            observer.on_rows(r);
+
+        notify(observer, "generate_answer", "Redactando la respuesta");
+        std::vector<llm::message> const answer_messages{llm::message::user(answer_message(question, r.sql, result))};
+        r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk);
+        if(r.answer.empty())
+            throw failure("llm_unavailable", "el modelo devolvió una respuesta vacía");
+    }
+    catch(failure const& f)
+    {
+        failed = f;
+    }
+    catch(std::exception const& e)
+    {
+        failed.emplace("internal_error", e.what());
+    }
+    if(failed)
+    {
+        r.error_code = failed->code();
+        r.error_message = failed->what();
+        r.answer = answer_for_error(r.error_code);
+        if(r.error_code != "sql_error" && r.error_code != "query_validation_failed")
+            r.columns.clear(), r.rows.clear(), r.row_count = 0;
+    }
+    try
+    {
+        co_await save(session_id, question, r);
+    }
+    catch(std::exception const& e)
+    {
+        std::fprintf(stderr, "agentio-facturas: the turn was not saved: %s\n", e.what());
+    }
+    co_return r;
+}
+
+} // namespace facturas

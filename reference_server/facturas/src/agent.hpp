@@ -1,0 +1,115 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The invoice agent: a Spanish question becomes SQL, run only through the
+// SQLite MCP server, and the rows become a Spanish answer. One coroutine per
+// question: history → schema → SQL → check → run (one repair round) → answer
+// → the turn saved.
+#pragma once
+
+#include "settings.hpp"
+
+#include <agentio/llm/any_provider.hpp>
+#include <agentio/mcp_client.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace facturas {
+
+/// What /ask answers: `answer` is always there, in Spanish, errors included.
+struct ask_result
+{
+    std::string session_id;
+    std::string answer;
+    std::string sql;
+    boost::json::array columns;
+    boost::json::array rows;
+    std::int64_t row_count = 0;
+    bool truncated = false;
+    std::string error_code;    // empty on success
+    std::string error_message; // Spanish, for a person
+
+    boost::json::object to_json() const;
+};
+
+/// Steps as they happen (the SSE endpoint streams them).
+struct ask_observer
+{
+    std::function<void(std::string_view step, std::string_view message)> on_step;
+    std::function<void(std::string const& sql)> on_sql;
+    std::function<void(ask_result const& rows)> on_rows;
+    std::function<void(std::string_view text)> on_chunk;
+};
+
+/// Where the MCP server is: a command to spawn (stdio) or a URL (Streamable HTTP).
+struct mcp_endpoint
+{
+    std::string command;
+    std::string url;
+};
+
+class invoice_agent
+{
+public:
+    invoice_agent(settings s, mcp_endpoint endpoint, agentio::llm::any_provider& provider,
+        agentio::threads::thread_store& store);
+
+    /// Answers one question of a session; never throws for the pipeline's own failures.
+    boost::asio::awaitable<ask_result> ask(std::string session_id, std::string question,
+        ask_observer const& observer = {});
+
+    /// The MCP server's schema (cached for INVOICE_AGENT_SCHEMA_TTL).
+    boost::asio::awaitable<boost::json::object> schema();
+
+    /// Whether the MCP server answered the last time it was asked.
+    bool mcp_connected() const;
+
+    /// Ends the MCP connection (the child process with it).
+    boost::asio::awaitable<void> close();
+
+    settings const& config() const noexcept { return settings_; }
+
+private:
+    struct turn
+    {
+        std::string question;
+        std::string answer;
+        std::string sql;
+    };
+
+    boost::asio::awaitable<agentio::mcp::client> mcp();
+    void forget_mcp(agentio::mcp::client const& broken);
+    boost::asio::awaitable<std::vector<turn>> history(std::string const& session_id);
+    boost::asio::awaitable<void> save(std::string const& session_id, std::string const& question,
+        ask_result const& result);
+    boost::asio::awaitable<std::string> complete(std::string const& system,
+        std::vector<agentio::llm::message> const& messages, std::function<void(std::string_view)> const* on_text);
+    boost::asio::awaitable<boost::json::object> run_query(std::string const& sql);
+
+    settings settings_;
+    mcp_endpoint endpoint_;
+    agentio::llm::any_provider& provider_;
+    agentio::threads::thread_store& store_;
+    std::string model_;
+
+    mutable std::mutex mutex_; // the two below: requests run on several threads
+    std::optional<agentio::mcp::client> mcp_;
+    std::optional<boost::json::object> schema_;
+    std::chrono::steady_clock::time_point schema_at_{};
+};
+
+/// The Spanish sentence a person reads for an error code.
+std::string answer_for_error(std::string_view code);
+
+} // namespace facturas

@@ -1,0 +1,168 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "http_api.hpp"
+
+#include <agentio/async_queue.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/sse/writer.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/json/parse.hpp>
+
+namespace facturas {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace json = boost::json;
+namespace bhttp = boost::beast::http;
+
+namespace {
+
+constexpr std::size_t max_question_bytes = 4000;
+constexpr std::size_t max_session_id_bytes = 128;
+
+ask_result invalid(std::string session_id, std::string message)
+{
+    ask_result r;
+    r.session_id = std::move(session_id);
+    r.error_code = "invalid_request";
+    r.error_message = std::move(message);
+    r.answer = answer_for_error(r.error_code);
+    return r;
+}
+
+bool session_id_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == ':';
+}
+
+bhttp::message_generator json_response(bhttp::status status, json::object const& body, unsigned version)
+{
+    bhttp::response<bhttp::string_body> res{status, version};
+    res.set(bhttp::field::content_type, "application/json; charset=utf-8");
+    res.set(bhttp::field::cache_control, "no-store");
+    res.body() = agentio::to_json_text(body);
+    res.prepare_payload();
+    return res;
+}
+
+using event_queue = agentio::async_queue<std::pair<std::string, std::string>>;
+
+// The pipeline of one streamed question; its steps go to `events`, then the outcome.
+asio::awaitable<void> stream_question(invoice_agent& agent, ask_request question, std::shared_ptr<event_queue> events)
+{
+    ask_observer observer;
+    observer.on_step = [events](std::string_view step, std::string_view message) {
+        events->try_push({"step", agentio::to_json_text(json::object{{"step", step}, {"message", message}})});
+    };
+    observer.on_sql = [events](std::string const& sql) {
+        events->try_push({"sql", agentio::to_json_text(json::object{{"sql", sql}})});
+    };
+    observer.on_rows = [events](ask_result const& r) {
+        events->try_push({"rows",
+            agentio::to_json_text(json::object{{"columns", r.columns}, {"rows", r.rows}, {"row_count", r.row_count},
+                {"truncated", r.truncated}})});
+    };
+    observer.on_chunk = [events](std::string_view text) {
+        events->try_push({"chunk", agentio::to_json_text(json::object{{"text", text}})});
+    };
+    auto result = co_await agent.ask(question.session_id, question.question, observer);
+    events->try_push({result.error_code.empty() ? "done" : "error", agentio::to_json_text(result.to_json())});
+    events->close();
+}
+
+} // namespace
+
+boost::system::result<ask_request, ask_result> parse_ask(std::string_view body)
+{
+    boost::system::error_code ec;
+    auto v = json::parse(body, ec);
+    if(ec || !v.is_object())
+        return invalid("", "el cuerpo debe ser un objeto JSON con session_id y question");
+    auto const& o = v.get_object();
+    ask_request out;
+    auto const* session = o.if_contains("session_id");
+    if(!session || !session->is_string())
+        return invalid("", "session_id: es obligatorio y debe ser un texto");
+    out.session_id = session->get_string();
+    if(out.session_id.empty() || out.session_id.size() > max_session_id_bytes ||
+        !std::all_of(out.session_id.begin(), out.session_id.end(), session_id_char))
+        return invalid("", "session_id: de 1 a 128 caracteres entre letras, dígitos y - _ . :");
+    auto const* question = o.if_contains("question");
+    if(!question || !question->is_string())
+        return invalid(out.session_id, "question: es obligatoria y debe ser un texto");
+    out.question = question->get_string();
+    if(out.question.find_first_not_of(" \t\r\n") == std::string::npos)
+        return invalid(out.session_id, "question: está vacía");
+    if(out.question.size() > max_question_bytes)
+        return invalid(out.session_id, "question: ocupa más de " + std::to_string(max_question_bytes) + " bytes");
+    for(auto const& [key, value] : o)
+        if(key != "session_id" && key != "question")
+            return invalid(out.session_id, std::string(key) + ": campo desconocido (se admiten session_id y question)");
+    return out;
+}
+
+agentio::http::router<> make_routes(invoice_agent& agent)
+{
+    agentio::http::router<> routes;
+    routes.get("/health", [&agent](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
+        json::object body{{"status", "ok"}, {"mcp", agent.mcp_connected() ? "connected" : "not_connected"},
+            {"llm", agent.config().llm_unavailable_reason() ? "not_configured" : "configured"}};
+        co_return json_response(bhttp::status::ok, body, req.version());
+    });
+    routes.post("/ask", [&agent](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
+        auto parsed = parse_ask(req.body());
+        if(!parsed)
+            co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
+        auto result = co_await agent.ask(parsed->session_id, parsed->question);
+        co_return json_response(bhttp::status::ok, result.to_json(), req.version());
+    });
+    routes.post("/ask/stream",
+        [&agent](auto&& req, auto const&,
+            agentio::http::any_stream& stream) -> asio::awaitable<std::optional<bhttp::message_generator>> {
+            auto parsed = parse_ask(req.body());
+            if(!parsed)
+                co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
+            auto const ex = co_await asio::this_coro::executor;
+            agentio::sse::basic_writer writer(stream);
+            if(auto ec = co_await writer.start(req.version()))
+            {
+                co_await writer.finish();
+                co_return std::nullopt;
+            }
+            auto events = std::make_shared<event_queue>(ex);
+            // A client that leaves cancels its question (the MCP call and the
+            // model's answer with it). The signal belongs to the pipeline's
+            // completion, which may outlive this handler; the writer only relays to it.
+            auto cancel = std::make_shared<asio::cancellation_signal>();
+            writer.disconnect_slot().assign([cancel](asio::cancellation_type t) { cancel->emit(t); });
+            asio::co_spawn(ex, stream_question(agent, std::move(*parsed), events),
+                asio::bind_cancellation_slot(cancel->slot(), [cancel](std::exception_ptr) {}));
+            // Until the pipeline ends, even after the client left: it is bound
+            // to the writer's disconnect signal, which must outlive it.
+            bool client_gone = false;
+            for(;;)
+            {
+                auto e = co_await events->pop();
+                if(!e)
+                    break;
+                if(client_gone)
+                    continue;
+                auto const failed = co_await writer.send(e->first, e->second);
+                client_gone = static_cast<bool>(failed);
+            }
+            writer.disconnect_slot().clear();
+            co_await writer.finish();
+            co_return std::nullopt;
+        });
+    return routes;
+}
+
+} // namespace facturas

@@ -1,0 +1,51 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The invoice agent's configuration, read from the environment once at start-up.
+#pragma once
+
+#include <boost/system/result.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace facturas {
+
+enum class provider_kind
+{
+    anthropic,
+    openai
+};
+
+struct settings
+{
+    // The model, as the portfolio server reads it.
+    provider_kind provider = provider_kind::anthropic;            // AGENT_PROVIDER
+    std::string anthropic_api_key;                                // ANTHROPIC_API_KEY
+    std::string anthropic_base_url = "https://api.anthropic.com"; // ANTHROPIC_BASE_URL
+    std::string anthropic_version = "2023-06-01";                 // ANTHROPIC_VERSION
+    std::string openai_api_key;                                   // OPENAI_API_KEY
+    std::string openai_base_url = "https://api.openai.com/v1";    // OPENAI_BASE_URL
+    std::string model;                                            // AGENT_MODEL
+
+    unsigned max_history_turns = 5;                 // INVOICE_AGENT_MAX_HISTORY_TURNS
+    unsigned sql_max_rows = 200;                    // INVOICE_AGENT_SQL_MAX_ROWS: LIMIT forced on every query
+    std::chrono::seconds mcp_timeout{30};           // INVOICE_AGENT_MCP_TIMEOUT
+    std::chrono::seconds schema_ttl{300};           // INVOICE_AGENT_SCHEMA_TTL: how long the schema is reused
+    std::string mcp_command;                        // INVOICE_AGENT_MCP_COMMAND; empty: agentio-sqlite-mcp --db DB
+    std::string mcp_url;                            // INVOICE_AGENT_MCP_URL: a Streamable HTTP server instead
+    std::string store = "data/facturas_threads.db"; // INVOICE_AGENT_STORE: the conversations (SQLite)
+
+    /// Reads the variables; a malformed value is an error naming it.
+    static boost::system::result<settings, std::string> from_environment();
+
+    /// Why the model cannot be called, or nothing.
+    std::optional<std::string> llm_unavailable_reason() const;
+
+    /// AGENT_MODEL, else the provider's default.
+    std::string effective_model() const;
+};
+
+} // namespace facturas

@@ -1,0 +1,484 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The invoice agent end to end: the Chinook database built by
+// `agentio-facturas init-db` from its SQL script, agentio-sqlite-mcp started
+// as a child process over stdio, the wire-exact fake LLM writing the SQL.
+// Every answer's rows must be those of the same SQL run directly; attacks
+// written by the "model" are refused with their code while the file stays
+// byte-identical; the HTTP interface is checked on a real socket.
+#define BOOST_TEST_MODULE agentio facturas tests
+#include "agent.hpp"
+#include "http_api.hpp"
+#include "sql_text.hpp"
+
+#include <agentio/http/client.hpp>
+#include <agentio/http/server.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/sse/parser.hpp>
+#include <agentio/testing/fake_llm.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace fs = std::filesystem;
+namespace llm = agentio::llm;
+namespace testing = agentio::testing;
+
+namespace {
+
+// A Spanish question and the SQL the "model" writes for it.
+struct case_
+{
+    char const* question;
+    char const* sql;
+};
+
+case_ const questions[] = {
+    {"¿Cuál es el total facturado por país?",
+        "SELECT BillingCountry AS pais, ROUND(SUM(Total), 2) AS total FROM Invoice GROUP BY BillingCountry "
+        "ORDER BY total DESC, pais"},
+    {"¿Cuánto se facturó cada año?",
+        "SELECT strftime('%Y', InvoiceDate) AS anio, ROUND(SUM(Total), 2) AS total FROM Invoice GROUP BY anio "
+        "ORDER BY anio"},
+    {"¿Quiénes son los 5 clientes que más han gastado?",
+        "```sql\nSELECT c.FirstName || ' ' || c.LastName AS cliente, ROUND(SUM(i.Total), 2) AS total\nFROM Customer c "
+        "JOIN Invoice i ON i.CustomerId = c.CustomerId\nGROUP BY c.CustomerId ORDER BY total DESC, cliente LIMIT 5;\n```"},
+    {"¿Cuántas líneas de factura hay por género musical?",
+        "SELECT g.Name AS genero, COUNT(*) AS lineas FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId "
+        "JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.GenreId ORDER BY lineas DESC, genero"},
+    {"¿Cuánto ha vendido cada empleado de soporte?",
+        "SELECT e.FirstName || ' ' || e.LastName AS empleado, ROUND(SUM(i.Total), 2) AS ventas FROM Employee e "
+        "JOIN Customer c ON c.SupportRepId = e.EmployeeId JOIN Invoice i ON i.CustomerId = c.CustomerId "
+        "GROUP BY e.EmployeeId ORDER BY ventas DESC"},
+    {"¿Cuántas facturas hay en total?", "SELECT COUNT(*) AS facturas FROM Invoice"},
+    {"¿Cuál es el importe medio de una factura?", "SELECT ROUND(AVG(Total), 2) AS importe_medio FROM Invoice"},
+    {"¿Cuál fue la factura más alta y de quién es?",
+        "SELECT i.InvoiceId, c.FirstName || ' ' || c.LastName AS cliente, i.Total FROM Invoice i "
+        "JOIN Customer c ON c.CustomerId = i.CustomerId ORDER BY i.Total DESC, i.InvoiceId LIMIT 1"},
+    {"¿Cuánto se facturó en 2022 cada mes?",
+        "SELECT strftime('%m', InvoiceDate) AS mes, ROUND(SUM(Total), 2) AS total FROM Invoice "
+        "WHERE strftime('%Y', InvoiceDate) = '2022' GROUP BY mes ORDER BY mes"},
+    {"¿Qué 10 canciones se han vendido más?",
+        "SELECT t.Name AS cancion, SUM(il.Quantity) AS unidades FROM InvoiceLine il JOIN Track t "
+        "ON t.TrackId = il.TrackId GROUP BY t.TrackId ORDER BY unidades DESC, cancion LIMIT 10"},
+    {"¿Qué artistas generan más ingresos?",
+        "SELECT ar.Name AS artista, ROUND(SUM(il.UnitPrice * il.Quantity), 2) AS ingresos FROM InvoiceLine il "
+        "JOIN Track t ON t.TrackId = il.TrackId JOIN Album al ON al.AlbumId = t.AlbumId JOIN Artist ar "
+        "ON ar.ArtistId = al.ArtistId GROUP BY ar.ArtistId ORDER BY ingresos DESC, artista LIMIT 10"},
+    {"¿Cuántos clientes hay en cada país?",
+        "SELECT Country AS pais, COUNT(*) AS clientes FROM Customer GROUP BY Country ORDER BY clientes DESC, pais"},
+    {"¿Qué ciudades de Brasil tienen facturas y cuánto suman?",
+        "SELECT BillingCity AS ciudad, ROUND(SUM(Total), 2) AS total FROM Invoice WHERE BillingCountry = 'Brazil' "
+        "GROUP BY BillingCity ORDER BY total DESC, ciudad"},
+    {"¿Cuántas facturas tiene cada cliente de Alemania?",
+        "SELECT c.FirstName || ' ' || c.LastName AS cliente, COUNT(i.InvoiceId) AS facturas FROM Customer c "
+        "JOIN Invoice i ON i.CustomerId = c.CustomerId WHERE c.Country = 'Germany' GROUP BY c.CustomerId "
+        "ORDER BY cliente"},
+    {"¿Qué formatos de fichero se venden más?",
+        "SELECT m.Name AS formato, COUNT(*) AS lineas FROM InvoiceLine il JOIN Track t ON t.TrackId = il.TrackId "
+        "JOIN MediaType m ON m.MediaTypeId = t.MediaTypeId GROUP BY m.MediaTypeId ORDER BY lineas DESC"},
+    {"¿Cuál fue el total de cada trimestre de 2023?",
+        "WITH f AS (SELECT (CAST(strftime('%m', InvoiceDate) AS INTEGER) + 2) / 3 AS trimestre, Total FROM Invoice "
+        "WHERE strftime('%Y', InvoiceDate) = '2023') SELECT trimestre, ROUND(SUM(Total), 2) AS total FROM f "
+        "GROUP BY trimestre ORDER BY trimestre"},
+    {"¿Qué clientes sin empresa han gastado más?",
+        "SELECT c.FirstName || ' ' || c.LastName AS cliente, ROUND(SUM(i.Total), 2) AS total FROM Customer c "
+        "JOIN Invoice i ON i.CustomerId = c.CustomerId WHERE c.Company IS NULL GROUP BY c.CustomerId "
+        "ORDER BY total DESC, cliente LIMIT 10"},
+    {"¿Cuál es el precio medio de las canciones de cada género?",
+        "SELECT g.Name AS genero, ROUND(AVG(t.UnitPrice), 2) AS precio_medio FROM Track t JOIN Genre g "
+        "ON g.GenreId = t.GenreId GROUP BY g.GenreId ORDER BY precio_medio DESC, genero"},
+    {"¿Cuántas facturas superan los 15 dólares?", "SELECT COUNT(*) AS facturas FROM Invoice WHERE Total > 15"},
+    {"¿Cuántos empleados tiene a su cargo cada jefe?",
+        "SELECT j.FirstName || ' ' || j.LastName AS jefe, COUNT(e.EmployeeId) AS empleados FROM Employee e "
+        "JOIN Employee j ON j.EmployeeId = e.ReportsTo GROUP BY j.EmployeeId ORDER BY empleados DESC, jefe"},
+    {"¿Qué clientes de Francia compraron en 2024 y cuánto?",
+        "SELECT c.FirstName || ' ' || c.LastName AS cliente, ROUND(SUM(i.Total), 2) AS total FROM Customer c "
+        "JOIN Invoice i ON i.CustomerId = c.CustomerId WHERE c.Country = 'France' AND "
+        "strftime('%Y', i.InvoiceDate) = '2024' GROUP BY c.CustomerId ORDER BY total DESC, cliente"},
+};
+
+// What the "model" writes when asked for an attack, and the code it must end with.
+struct attack
+{
+    char const* question;
+    std::string sql;
+    char const* code;
+};
+
+std::vector<attack> const attacks = {
+    {"ataque borrar", "DELETE FROM Invoice", "query_validation_failed"},
+    {"ataque actualizar", "UPDATE Invoice SET Total = 0", "query_validation_failed"},
+    {"ataque insertar", "INSERT INTO Genre(Name) VALUES('x')", "query_validation_failed"},
+    {"ataque cte",
+        "WITH doomed AS (SELECT InvoiceId FROM Invoice) DELETE FROM Invoice WHERE InvoiceId IN "
+        "(SELECT InvoiceId FROM doomed)",
+        "sql_error"},
+    {"ataque adjuntar", "ATTACH DATABASE '/tmp/agentio_facturas_other.db' AS other", "query_validation_failed"},
+    {"ataque pragma", "PRAGMA writable_schema = 1", "query_validation_failed"},
+    {"ataque extension", "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')", "query_validation_failed"},
+    {"ataque apilado", "SELECT 1; DELETE FROM Invoice", "sql_error"},
+    {"ataque comentario", "SELECT 1 /* ; */; DROP TABLE Invoice", "sql_error"},
+    {"ataque recursivo", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n",
+        "query_timeout"},
+    {"ataque cartesiano", "SELECT count(*) FROM InvoiceLine a, InvoiceLine b, InvoiceLine c", "query_timeout"},
+    {"ataque blob", "SELECT randomblob(1000000000)", "result_too_large"},
+    {"ataque enorme", "SELECT '" + std::string(10 << 20, 'x') + "'", "query_validation_failed"},
+};
+
+std::string shared_data()
+{
+    return AGENTIO_SHARED_DATA;
+}
+
+std::string file_bytes(fs::path const& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The rows of `sql` run directly on a read-only handle, as the MCP server
+// returns them (integers, reals, text, null).
+json::array direct_rows(fs::path const& db, std::string const& sql)
+{
+    sqlite3* h = nullptr;
+    BOOST_REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt* s = nullptr;
+    BOOST_REQUIRE_MESSAGE(sqlite3_prepare_v2(h, sql.c_str(), -1, &s, nullptr) == SQLITE_OK, sqlite3_errmsg(h));
+    json::array rows;
+    while(sqlite3_step(s) == SQLITE_ROW)
+    {
+        json::array row;
+        for(int i = 0; i < sqlite3_column_count(s); ++i)
+            switch(sqlite3_column_type(s, i))
+            {
+            case SQLITE_INTEGER: row.push_back(sqlite3_column_int64(s, i)); break;
+            case SQLITE_FLOAT: row.push_back(sqlite3_column_double(s, i)); break;
+            case SQLITE_NULL: row.push_back(nullptr); break;
+            default: row.push_back(json::string(reinterpret_cast<char const*>(sqlite3_column_text(s, i))));
+            }
+        rows.push_back(std::move(row));
+    }
+    sqlite3_finalize(s);
+    sqlite3_close(h);
+    return rows;
+}
+
+// Rows equal as JSON carries them: 99.0 travels as 99, so numbers compare by value.
+bool same_rows(json::array const& a, json::array const& b)
+{
+    if(a.size() != b.size())
+        return false;
+    for(std::size_t i = 0; i < a.size(); ++i)
+    {
+        auto const& x = a[i].as_array();
+        auto const& y = b[i].as_array();
+        if(x.size() != y.size())
+            return false;
+        for(std::size_t j = 0; j < x.size(); ++j)
+            if(x[j].is_number() && y[j].is_number() ? x[j].to_number<double>() != y[j].to_number<double>()
+                                                    : x[j] != y[j])
+                return false;
+    }
+    return true;
+}
+
+// Everything the agent needs, on an io_context run by a thread of its own.
+struct fixture
+{
+    fs::path dir = fs::temp_directory_path() / ("agentio_facturas_" + std::to_string(::getpid()));
+    fs::path db = dir / "chinook.db";
+    asio::io_context ioc;
+    testing::fake_llm fake{ioc.get_executor()};
+    agentio::http::client http{ioc.get_executor()};
+    std::optional<llm::any_provider> provider;
+    std::unique_ptr<agentio::sqlite::thread_store> store;
+    std::optional<facturas::invoice_agent> agent;
+    std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+    std::thread runner;
+
+    fixture()
+    {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        auto const script = shared_data() + "/chinook/Chinook_Sqlite.sql";
+        BOOST_TEST_REQUIRE(fs::exists(script), script + " is missing");
+        auto const command = std::string(AGENTIO_FACTURAS) + " init-db --sql '" + script + "' --db '" + db.string() +
+            "' > /dev/null";
+        BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0);
+        fake.add_scenario(scenario());
+        fake.start().value();
+        llm::provider_options p;
+        p.api_key = "test";
+        p.base_url = fake.anthropic_base_url();
+        provider.emplace(llm::anthropic_provider(http, std::move(p)));
+        store = agentio::sqlite::thread_store::open(dir / "threads.db").value();
+        facturas::settings s;
+        s.anthropic_api_key = "test";
+        s.model = "facturas-test";
+        s.sql_max_rows = 200;
+        s.mcp_timeout = std::chrono::seconds(20);
+        facturas::mcp_endpoint endpoint;
+        endpoint.command = std::string(AGENTIO_SQLITE_MCP) + " --db '" + db.string() + "' --timeout-ms 400";
+        agent.emplace(s, endpoint, *provider, *store);
+        work.emplace(ioc.get_executor());
+        runner = std::thread([this] { ioc.run(); });
+    }
+
+    ~fixture()
+    {
+        std::future<void> closed = asio::co_spawn(ioc, agent->close(), asio::use_future);
+        closed.wait();
+        work.reset();
+        fake.stop();
+        ioc.stop();
+        runner.join();
+        fs::remove_all(dir);
+    }
+
+    static testing::scenario scenario()
+    {
+        testing::scenario sc;
+        sc.name = "facturas-test";
+        std::vector<testing::scripted_response> alternatives;
+        auto add = [&](std::string when, testing::scripted_text text) {
+            testing::scripted_response r;
+            r.when_user_message_contains = std::move(when);
+            r.text = std::move(text);
+            alternatives.push_back(std::move(r));
+        };
+        // The answer step first: its message also quotes the question.
+        add("Resultados de la consulta", "Según las facturas, este es el resultado que pediste.");
+        // The repair rounds: SQLite's message comes back.
+        add("no such column: Pais",
+            "SELECT BillingCountry AS pais, ROUND(SUM(Total), 2) AS total FROM Invoice "
+            "WHERE strftime('%Y', InvoiceDate) = '2024' GROUP BY BillingCountry ORDER BY total DESC, pais");
+        add("SQLite rechazó", "SELECT 1; DROP TABLE Invoice");
+        add("¿Cuánto facturó cada país en 2024?", "SELECT Pais, SUM(Total) FROM Invoice GROUP BY Pais");
+        add("¿Y solo para Francia?",
+            "SELECT ROUND(SUM(Total), 2) AS total FROM Invoice WHERE BillingCountry = 'France'");
+        for(auto const& q : questions)
+            add(q.question, q.sql);
+        for(auto const& a : attacks)
+            add(a.question, testing::scripted_text::exact({a.sql}));
+        sc.turns.push_back(std::move(alternatives));
+        return sc;
+    }
+
+    template<class T>
+    T run(asio::awaitable<T> a)
+    {
+        return asio::co_spawn(ioc, std::move(a), asio::use_future).get();
+    }
+
+    facturas::ask_result ask(std::string const& session, std::string const& question)
+    {
+        return run(agent->ask(session, question));
+    }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(facturas_pipeline)
+
+BOOST_AUTO_TEST_CASE(every_question_answers_with_the_rows_of_its_sql)
+{
+    fixture f;
+    for(auto const& q : questions)
+    {
+        BOOST_TEST_CONTEXT(q.question)
+        {
+            auto const r = f.ask("preguntas", q.question);
+            BOOST_TEST(r.error_code.empty(), r.error_code + ": " + r.error_message);
+            BOOST_TEST(!r.answer.empty());
+            BOOST_TEST(r.sql == facturas::strip_code_fences(q.sql));
+            auto const expected = direct_rows(f.db, facturas::strip_code_fences(q.sql));
+            BOOST_TEST(!expected.empty());
+            BOOST_TEST(same_rows(r.rows, expected), agentio::to_json_text(r.rows));
+            BOOST_TEST(r.row_count == static_cast<std::int64_t>(expected.size()));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_rejected_query_gets_one_repair_round)
+{
+    fixture f;
+    auto const r = f.ask("reparar", "¿Cuánto facturó cada país en 2024?");
+    BOOST_TEST(r.error_code.empty(), r.error_code + ": " + r.error_message);
+    BOOST_TEST(r.sql.find("BillingCountry") != std::string::npos);
+    BOOST_TEST(!r.rows.empty());
+    // SQL, repair, answer: three calls; the repair quoted SQLite's message.
+    auto const requests = f.fake.requests();
+    BOOST_REQUIRE(requests.size() == 3u);
+    auto const repair = agentio::to_json_text(requests[1].body.at("messages"));
+    BOOST_TEST(repair.find("no such column: Pais") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_session_history_reaches_the_model)
+{
+    fixture f;
+    auto const first = f.ask("historial", questions[0].question);
+    BOOST_TEST(first.error_code.empty());
+    auto const second = f.ask("historial", "¿Y solo para Francia?");
+    BOOST_TEST(second.error_code.empty(), second.error_message);
+    auto const requests = f.fake.requests();
+    BOOST_REQUIRE(requests.size() == 4u); // SQL and answer, twice
+    auto const messages = requests[2].body.at("messages").as_array();
+    BOOST_REQUIRE(messages.size() == 3u); // the first turn (question, SQL), then the new question
+    auto const text = agentio::to_json_text(messages);
+    BOOST_TEST(text.find("total facturado por país") != std::string::npos);
+    BOOST_TEST(text.find("GROUP BY BillingCountry") != std::string::npos);
+    // Another session does not see it.
+    auto const other = f.ask("otra", questions[5].question);
+    BOOST_TEST(other.error_code.empty());
+    BOOST_TEST(f.fake.requests()[4].body.at("messages").as_array().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(attacks_written_by_the_model_are_refused_and_the_file_is_untouched)
+{
+    fixture f;
+    auto const before = file_bytes(f.db);
+    for(auto const& a : attacks)
+    {
+        BOOST_TEST_CONTEXT(a.question)
+        {
+            auto const r = f.ask("ataques", a.question);
+            BOOST_TEST(r.error_code == a.code, r.error_code + ": " + r.error_message);
+            BOOST_TEST(!r.answer.empty());
+            BOOST_TEST(r.rows.empty());
+        }
+    }
+    // Still serving, and nothing changed.
+    auto const after = f.ask("ataques", questions[5].question);
+    BOOST_TEST(after.error_code.empty(), after.error_message);
+    BOOST_TEST(after.rows.at(0).at(0) == 412);
+    BOOST_TEST((file_bytes(f.db) == before));
+    BOOST_TEST(!fs::exists("/tmp/agentio_facturas_other.db"));
+}
+
+BOOST_AUTO_TEST_CASE(failures_become_a_code_and_a_spanish_answer)
+{
+    fixture f;
+    auto const unknown = f.ask("fallos", "una pregunta que el modelo no conoce");
+    BOOST_TEST(unknown.error_code == "llm_unavailable");
+    BOOST_TEST(unknown.answer.find("modelo de lenguaje") != std::string::npos);
+
+    facturas::settings s;
+    s.anthropic_api_key = "test";
+    s.model = "facturas-test";
+    facturas::mcp_endpoint nowhere;
+    nowhere.command = "/nonexistent/agentio-sqlite-mcp --db x";
+    facturas::invoice_agent broken(s, nowhere, *f.provider, *f.store);
+    auto const r = f.run(broken.ask("fallos", questions[5].question));
+    BOOST_TEST(r.error_code == "mcp_unavailable");
+    BOOST_TEST(r.answer.find("servidor de datos") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sql_text_is_unfenced_checked_and_limited)
+{
+    BOOST_TEST(facturas::strip_code_fences("```sql\nSELECT 1;\n```") == "SELECT 1");
+    BOOST_TEST(facturas::strip_code_fences("  select 2 ;; ") == "select 2");
+    auto const limited = facturas::prepare_query("-- c\nSELECT 1", 5);
+    BOOST_REQUIRE(limited.has_value());
+    BOOST_TEST(*limited == "SELECT * FROM (\n-- c\nSELECT 1\n) LIMIT 5");
+    BOOST_TEST(facturas::prepare_query("with x as (select 1) select * from x", 5).has_value());
+    BOOST_TEST(!facturas::prepare_query("DELETE FROM Invoice", 5).has_value());
+    BOOST_TEST(!facturas::prepare_query("SELECTED", 5).has_value());
+    BOOST_TEST(!facturas::prepare_query("```\n```", 5).has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(facturas_http)
+
+BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
+{
+    fixture f;
+    agentio::http::server server(f.ioc.get_executor(), facturas::make_routes(*f.agent));
+    auto const ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    server.start();
+    std::string const base = "http://127.0.0.1:" + std::to_string(ep.port());
+    auto request = [&](boost::beast::http::verb method, std::string const& path, std::string body) {
+        agentio::http::client_request req;
+        req.method = method;
+        req.url = base + path;
+        req.body = std::move(body);
+        req.headers.set(boost::beast::http::field::content_type, "application/json");
+        auto [err, res] = f.run(f.http.async_request(std::move(req), asio::use_awaitable));
+        BOOST_REQUIRE(!err);
+        return res;
+    };
+    namespace bhttp = boost::beast::http;
+
+    auto health = request(bhttp::verb::get, "/health", "");
+    BOOST_TEST(health.status == 200u);
+    BOOST_TEST(json::parse(health.body).at("status") == "ok");
+
+    json::object question{{"session_id", "web-1"}, {"question", questions[1].question}};
+    auto asked = request(bhttp::verb::post, "/ask", agentio::to_json_text(question));
+    BOOST_TEST(asked.status == 200u);
+    auto const body = json::parse(asked.body).as_object();
+    for(auto key : {"session_id", "answer", "sql", "columns", "rows", "row_count", "error_code", "error_message"})
+        BOOST_TEST(body.contains(key), key);
+    BOOST_TEST(body.at("error_code").is_null());
+    BOOST_TEST(same_rows(body.at("rows").as_array(), direct_rows(f.db, questions[1].sql)));
+
+    auto streamed = request(bhttp::verb::post, "/ask/stream", agentio::to_json_text(question));
+    BOOST_TEST(streamed.status == 200u);
+    agentio::sse::parser parser;
+    std::vector<std::string> types;
+    json::value done;
+    parser.feed(streamed.body, [&](agentio::sse::event const& e) {
+        types.push_back(e.type);
+        if(e.type == "done")
+            done = json::parse(e.data);
+    });
+    BOOST_TEST(std::count(types.begin(), types.end(), "step") >= 5);
+    BOOST_TEST(std::count(types.begin(), types.end(), "sql") == 1);
+    BOOST_TEST(std::count(types.begin(), types.end(), "rows") == 1);
+    BOOST_TEST(std::count(types.begin(), types.end(), "chunk") >= 1);
+    BOOST_TEST(types.back() == "done");
+    BOOST_TEST(done.at("rows") == body.at("rows"));
+
+    struct bad
+    {
+        std::string body;
+        std::string field;
+    };
+    for(auto const& b : {bad{"no es json", "cuerpo"}, bad{R"({"question":"hola"})", "session_id"},
+            bad{R"({"session_id":"a b","question":"hola"})", "session_id"},
+            bad{R"({"session_id":"s","question":"   "})", "question"},
+            bad{R"({"session_id":"s","question":"hola","extra":1})", "extra"}})
+    {
+        auto refused = request(bhttp::verb::post, "/ask", b.body);
+        BOOST_TEST_CONTEXT(b.body)
+        {
+            BOOST_TEST(refused.status == 400u);
+            auto const o = json::parse(refused.body).as_object();
+            BOOST_TEST(o.at("error_code") == "invalid_request");
+            BOOST_TEST(std::string(o.at("error_message").as_string()).find(b.field) != std::string::npos);
+            BOOST_TEST(!o.at("answer").as_string().empty());
+        }
+    }
+    server.stop();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
