@@ -282,7 +282,7 @@ private:
         asio::ip::address const& peer, detail::connection_control& control);
 
     asio::any_io_executor executor_;
-    tcp::acceptor acceptor_;
+    std::shared_ptr<tcp::acceptor> acceptor_; // shared with stop()'s posted close
     std::shared_ptr<shared_state> shared_;
 };
 

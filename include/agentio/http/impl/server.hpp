@@ -363,7 +363,7 @@ struct server<Handler>::shared_state
 template<request_handler Handler>
 server<Handler>::server(asio::any_io_executor ex, Handler handler, server_options options)
     : executor_(ex)
-    , acceptor_(asio::make_strand(ex))
+    , acceptor_(std::make_shared<tcp::acceptor>(asio::make_strand(ex)))
     , shared_(std::make_shared<shared_state>(std::move(handler), std::move(options)))
 {
     if(shared_->options.tls && !serves_tls)
@@ -387,26 +387,26 @@ template<request_handler Handler>
 system::result<tcp::endpoint> server<Handler>::listen(tcp::endpoint const& endpoint)
 {
     system::error_code ec;
-    acceptor_.open(endpoint.protocol(), ec);
+    acceptor_->open(endpoint.protocol(), ec);
     if(!ec)
-        acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+        acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
     if(!ec)
-        acceptor_.bind(endpoint, ec);
+        acceptor_->bind(endpoint, ec);
     if(!ec)
-        acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+        acceptor_->listen(asio::socket_base::max_listen_connections, ec);
     if(ec)
     {
         system::error_code ignored;
-        acceptor_.close(ignored);
+        acceptor_->close(ignored);
         return ec;
     }
-    return acceptor_.local_endpoint();
+    return acceptor_->local_endpoint();
 }
 
 template<request_handler Handler>
 void server<Handler>::start()
 {
-    asio::co_spawn(acceptor_.get_executor(), accept_loop(), [](std::exception_ptr ep) {
+    asio::co_spawn(acceptor_->get_executor(), accept_loop(), [](std::exception_ptr ep) {
         if(ep)
             detail::log_unexpected("accept loop", ep);
     });
@@ -415,9 +415,11 @@ void server<Handler>::start()
 template<request_handler Handler>
 void server<Handler>::stop()
 {
-    asio::post(acceptor_.get_executor(), [this] {
+    // The acceptor is shared with the posted close: a server destroyed
+    // before it runs leaves it nothing to touch but the acceptor it keeps.
+    asio::post(acceptor_->get_executor(), [acceptor = acceptor_] {
         system::error_code ignored;
-        acceptor_.close(ignored);
+        acceptor->close(ignored);
     });
 }
 
@@ -427,7 +429,7 @@ void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::f
     auto drain = [](server* self, std::shared_ptr<shared_state> state, std::chrono::steady_clock::duration wait,
                      std::function<void()> then) -> asio::awaitable<void> {
         system::error_code ignored;
-        self->acceptor_.close(ignored);
+        self->acceptor_->close(ignored);
         state->stopping = true;
         // Idle keep-alive connections go now; a busy one closes after its answer.
         state->for_each_connection([](detail::connection_control& c) {
@@ -459,7 +461,7 @@ void server<Handler>::shutdown(std::chrono::steady_clock::duration grace, std::f
         if(then)
             then();
     };
-    asio::co_spawn(acceptor_.get_executor(), drain(this, shared_, grace, std::move(done)), [](std::exception_ptr ep) {
+    asio::co_spawn(acceptor_->get_executor(), drain(this, shared_, grace, std::move(done)), [](std::exception_ptr ep) {
         if(ep)
             detail::log_unexpected("shutdown", ep);
     });
@@ -470,7 +472,7 @@ asio::awaitable<void> server<Handler>::accept_loop()
 {
     for(;;)
     {
-        auto [ec, socket] = co_await acceptor_.async_accept(asio::make_strand(executor_), detail::use_tuple);
+        auto [ec, socket] = co_await acceptor_->async_accept(asio::make_strand(executor_), detail::use_tuple);
         if(ec == asio::error::operation_aborted || ec == asio::error::bad_descriptor)
             co_return; // stopped
         if(ec)
@@ -484,7 +486,7 @@ asio::awaitable<void> server<Handler>::accept_loop()
                     if(c.idle)
                         c.socket->close(ignored);
                 });
-            asio::steady_timer pause(acceptor_.get_executor(), std::chrono::milliseconds(50));
+            asio::steady_timer pause(acceptor_->get_executor(), std::chrono::milliseconds(50));
             co_await pause.async_wait(detail::use_tuple);
             continue;
         }
