@@ -140,6 +140,17 @@ AGENTIO_DECL json::object const& params_of(json::object const& message)
     return p && p->is_object() ? p->get_object() : empty_object();
 }
 
+// Clears a cancellation slot when it goes (if the slot has a signal).
+struct slot_clearer
+{
+    asio::cancellation_slot slot;
+    ~slot_clearer()
+    {
+        if(slot.is_connected())
+            slot.clear();
+    }
+};
+
 // Registers a request for notifications/cancelled and forgets it at scope exit.
 template<class Map>
 class in_flight_entry
@@ -168,7 +179,7 @@ public:
     bool cancelled() const noexcept { return request_->cancelled.load(); }
 
     /// Forwards the cancellation of `caller` (its coroutine's) to the request, until the guard goes.
-    auto forward_from(asio::cancellation_state caller)
+    slot_clearer forward_from(asio::cancellation_state caller)
     {
         auto slot = caller.slot();
         if(slot.is_connected()) // a caller that cannot be cancelled has no slot
@@ -176,16 +187,7 @@ public:
                 request->cancelled = true;
                 request->signal.emit(t);
             });
-        struct disconnect
-        {
-            asio::cancellation_slot slot;
-            ~disconnect()
-            {
-                if(slot.is_connected())
-                    slot.clear();
-            }
-        };
-        return disconnect{slot};
+        return slot_clearer{slot};
     }
 
 private:

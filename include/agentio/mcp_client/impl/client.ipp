@@ -140,6 +140,14 @@ struct client_state
     }
 };
 
+// Takes a waiting request out of the client's map however its coroutine ends.
+struct pending_registration
+{
+    client_state& state;
+    std::int64_t id;
+    ~pending_registration() { state.pending.erase(id); }
+};
+
 inline std::optional<std::int64_t> id_number(json::value const& id)
 {
     if(id.is_int64())
@@ -399,12 +407,7 @@ inline asio::awaitable<json::object> exchange(std::shared_ptr<client_state> s, s
     call.timeout = options.timeout.value_or(s->options.request_timeout);
     call.progress_resets_timeout = options.progress_resets_timeout;
     s->pending.emplace(id, &call);
-    struct unregister
-    {
-        client_state& s;
-        std::int64_t id;
-        ~unregister() { s.pending.erase(id); }
-    } const guard{*s, id};
+    pending_registration const guard{*s, id};
 
     call.timer.expires_after(call.timeout);
     json::object message = jsonrpc::make_request(id, method, std::move(params));
