@@ -27,8 +27,11 @@
 #include <boost/system/result.hpp>
 
 #include <concepts>
+#include <functional>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace agentio::llm {
@@ -56,6 +59,42 @@ concept provider = requires(P& p, request const& r, std::vector<stream_event>& e
     };
 };
 // clang-format on
+
+/** One model call read to its end: the whole response, or why it failed.
+
+    What a fixed pipeline needs where the orchestrator's loop is not wanted
+    (a SQL step, a summary): `provider.open`, every event read, `finish`.
+    `on_text`, if set, gets the text as it arrives (to stream it on).
+
+    @note `r` holds views: what it refers to (model, system, messages) must
+    outlive the call.
+*/
+template<provider P>
+asio::awaitable<boost::system::result<response, error>> complete(P& provider, request r,
+    std::function<void(std::string_view)> on_text = {})
+{
+    auto opened = co_await provider.open(r);
+    if(!opened)
+        co_return opened.error();
+    auto& stream = *opened;
+    std::vector<stream_event> events;
+    while(!stream.done())
+    {
+        events.clear();
+        auto failed = co_await stream.read(events);
+        if(failed)
+            co_return std::move(*failed);
+        if(on_text)
+            for(auto const& e : events)
+                if(auto const* t = std::get_if<text_delta>(&e))
+                    on_text(t->text);
+    }
+    error failure;
+    auto finished = stream.finish(failure);
+    if(!finished)
+        co_return failure;
+    co_return std::move(*finished);
+}
 
 } // namespace agentio::llm
 

@@ -8,6 +8,7 @@
 #include "sql_text.hpp"
 
 #include <agentio/json_text.hpp>
+#include <agentio/llm/provider.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -273,27 +274,13 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     request.messages = messages;
     request.max_tokens = 2048;
     request.temperature = 0.0;
-    auto opened = co_await provider_.open(request);
-    if(!opened)
-        throw failure("llm_unavailable", "el modelo no respondió: " + opened.error().message);
-    auto& stream = *opened;
-    std::vector<llm::stream_event> events;
-    while(!stream.done())
-    {
-        events.clear();
-        auto const error = co_await stream.read(events);
-        if(error)
-            throw failure("llm_unavailable", "el modelo dejó de responder: " + error->message);
-        if(on_text && *on_text)
-            for(auto const& e : events)
-                if(auto const* t = std::get_if<llm::text_delta>(&e))
-                    (*on_text)(t->text);
-    }
-    llm::error error;
-    auto response = stream.finish(error);
-    if(!response)
-        throw failure("llm_unavailable", "el modelo no terminó su respuesta: " + error.message);
-    co_return response->assistant.text();
+    std::function<void(std::string_view)> forward;
+    if(on_text && *on_text)
+        forward = *on_text;
+    auto answered = co_await llm::complete(provider_, request, std::move(forward));
+    if(!answered)
+        throw failure("llm_unavailable", "el modelo no respondió: " + answered.error().message);
+    co_return answered->assistant.text();
 }
 
 asio::awaitable<std::vector<invoice_agent::turn>> invoice_agent::history(std::string const& session_id)

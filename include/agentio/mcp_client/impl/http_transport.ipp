@@ -22,6 +22,7 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -108,6 +109,26 @@ struct keep_until_done
     std::shared_ptr<asio::cancellation_signal> signal;
     void operator()(std::exception_ptr) const noexcept {}
 };
+
+// The end of an answer stream whose answer has come: servers close it right
+// after, and a body read to its end lets the connection go back to the pool
+// (a new TCP connection per call otherwise). A stream that stays open past
+// a short grace is closed instead.
+inline asio::awaitable<void> finish_body(asio::any_io_executor ex, http::response_stream& res)
+{
+    using namespace asio::experimental::awaitable_operators;
+    asio::steady_timer grace(ex, std::chrono::milliseconds(50));
+    while(!res.done())
+    {
+        auto r = co_await (res.async_read_some(asio::use_awaitable) ||
+            grace.async_wait(asio::as_tuple(asio::use_awaitable)));
+        if(r.index() == 1)
+            break;
+        auto const& [err, chunk] = std::get<0>(r);
+        if(err || chunk.empty())
+            break;
+    }
+}
 
 // An event stream being read: cancelled by abandon() (its request) or close().
 struct stream_entry
@@ -360,6 +381,8 @@ private:
                 if(answered)
                     break;
             }
+            if(answered && !res.done())
+                co_await finish_body(self->strand_, res);
             res.close();
             auto const cs = co_await asio::this_coro::cancellation_state;
             if(answered || self->closed_ || cs.cancelled() != asio::cancellation_type::none)
