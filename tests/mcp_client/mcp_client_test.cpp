@@ -553,6 +553,25 @@ BOOST_AUTO_TEST_CASE(a_server_that_dies_fails_the_call_waiting)
     BOOST_TEST(what.find("exit code 3") != std::string::npos, what);
 }
 
+BOOST_AUTO_TEST_CASE(a_callback_that_throws_does_not_end_the_connection)
+{
+    // What an application's progress callback throws stays in the callback:
+    // the reader goes on, the call completes, the connection serves on.
+    std::string text = run<std::string>([](asio::any_io_executor ex) -> asio::awaitable<std::string> {
+        auto c = stdio_client(ex, mcp::negotiation::handshake);
+        co_await c.connect();
+        mcp::call_options throwing;
+        throwing.on_progress = [](mcp::progress const&) { throw std::runtime_error("the application's bug"); };
+        auto const wait = args({{"ms", 60}});
+        auto done = co_await c.call_tool("slow", wait, throwing);
+        auto const hi = args({{"text", "still"}});
+        auto after = co_await c.call_tool("echo", hi);
+        co_await c.close();
+        co_return done.joined_text() + " " + after.joined_text();
+    });
+    BOOST_TEST(text == R"(done {"echo":"still"})");
+}
+
 BOOST_AUTO_TEST_CASE(a_program_that_cannot_start_is_named)
 {
     std::string what = run<std::string>([](asio::any_io_executor ex) -> asio::awaitable<std::string> {

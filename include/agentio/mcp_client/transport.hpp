@@ -48,6 +48,11 @@ struct send_options
 
     /// The message is a 2026-07-28 request: no session, the routing headers.
     bool stateless = false;
+
+    /** How long a request may go without its answer (or, over an event
+        stream, without any message): an HTTP transport bounds its wait for an
+        answer that comes with the POST itself. Unset: the transport's own limits. */
+    std::optional<std::chrono::steady_clock::duration> answer_within = {};
 };
 
 /** A connection to one MCP server, as the client sees it: messages out,
@@ -105,6 +110,11 @@ public:
 
     /// Whether a 2026-07-28 (stateless) exchange can run over this transport.
     virtual bool supports_stateless() const noexcept { return true; }
+
+    /** Whether `abandon` is itself the cancellation over 2026-07-28 (HTTP:
+        closing the request's stream); otherwise the client sends
+        `notifications/cancelled`. */
+    virtual bool cancels_by_closing_stream() const noexcept { return false; }
 
     /// Ends the connection: DELETE of the HTTP session, or the child process ended.
     virtual asio::awaitable<void> close() = 0;

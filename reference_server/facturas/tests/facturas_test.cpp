@@ -74,8 +74,12 @@ std::vector<attack> const attacks = {
     {"ataque enorme", "SELECT '" + std::string(10 << 20, 'x') + "'", "query_validation_failed"},
 };
 
+// The shared test data (the Chinook SQL script): next to the checkout, or
+// where AGENTIO_SHARED_DATA says at run time.
 std::string shared_data()
 {
+    if(char const* dir = std::getenv("AGENTIO_SHARED_DATA"); dir && *dir)
+        return dir;
     return AGENTIO_SHARED_DATA;
 }
 

@@ -88,7 +88,8 @@ struct client_state
     server_description server = {};
     bool connected = false;
     bool stateless = false;
-    bool closed = false;
+    bool closed = false;           // no request may start
+    bool transport_closed = false; // the transport's close() completed
     std::int64_t next_id = 0;
     std::unordered_map<std::int64_t, pending_call*> pending = {};
     std::optional<std::vector<tool_info>> tools = {};
@@ -105,7 +106,7 @@ struct client_state
 
     ~client_state()
     {
-        if(!closed)
+        if(!transport_closed)
             transport->abort();
     }
 
@@ -200,6 +201,20 @@ inline asio::awaitable<void> answer_server_request(std::shared_ptr<client_state>
     }
 }
 
+// Calls an application's callback from a transport's reader: what it throws
+// must not end the reader (every request would then wait for nothing).
+template<class Function, class... Args>
+void guarded(Function const& f, Args&&... args) noexcept
+{
+    try
+    {
+        f(std::forward<Args>(args)...);
+    }
+    catch(...)
+    {
+    }
+}
+
 inline void receive_message(std::shared_ptr<client_state> const& s, json::object message)
 {
     auto const* method = message.if_contains("method");
@@ -232,19 +247,19 @@ inline void receive_message(std::shared_ptr<client_state> const& s, json::object
             if(call.progress_resets_timeout)
                 call.timer.expires_after(call.timeout); // wakes the waiter, which waits again
             if(call.on_progress && *call.on_progress)
-                (*call.on_progress)(report);
+                guarded(*call.on_progress, report);
         }
         else if(name == "notifications/message")
         {
             if(s->options.on_log)
-                s->options.on_log(string_field(params, "level"), string_field(params, "logger"),
+                guarded(s->options.on_log, string_field(params, "level"), string_field(params, "logger"),
                     params.contains("data") ? params.at("data") : json::value(nullptr));
         }
         else if(name == "notifications/tools/list_changed")
         {
             s->tools.reset();
             if(s->options.on_tools_changed)
-                s->options.on_tools_changed();
+                guarded(s->options.on_tools_changed);
         }
         return;
     }
@@ -293,15 +308,30 @@ inline asio::awaitable<void> send_cancellation(std::shared_ptr<client_state> s, 
     json::object params;
     params["requestId"] = id;
     params["reason"] = std::move(reason);
+    if(s->stateless)
+        s->add_stateless_meta(params);
     json::object const notification = jsonrpc::make_notification("notifications/cancelled", std::move(params));
-    send_options const plain;
+    send_options so;
+    so.stateless = s->stateless;
     try
     {
-        co_await s->transport->send(notification, plain);
+        co_await s->transport->send(notification, so);
     }
-    catch(client_error const&)
+    catch(std::exception const&)
     {
     }
+}
+
+// A request given up (cancelled, timed out): the transport drops its answer
+// stream, and the server is told, except where closing that stream is the
+// cancellation (2026-07-28 over HTTP) and for `initialize`, which must not be.
+inline void give_up(std::shared_ptr<client_state> const& s, std::int64_t id, std::string_view method,
+    std::string reason)
+{
+    s->transport->abandon(json::value(id));
+    if(method == "initialize" || (s->stateless && s->transport->cancels_by_closing_stream()))
+        return;
+    asio::co_spawn(s->strand, send_cancellation(s, id, std::move(reason)), asio::detached);
 }
 
 // Whether a tool's `x-mcp-header` annotations are valid (MCP 2026-07-28,
@@ -409,15 +439,22 @@ inline asio::awaitable<json::object> exchange(std::shared_ptr<client_state> s, s
     s->pending.emplace(id, &call);
     pending_registration const guard{*s, id};
 
+    // Cancellation is looked at where the server can be told (after the send,
+    // before each wait), not thrown at whichever co_await comes next.
+    co_await asio::this_coro::throw_if_cancelled(false);
     call.timer.expires_after(call.timeout);
+    so.answer_within = call.timeout; // an answer that comes with the send (JSON over HTTP) is bounded too
     json::object message = jsonrpc::make_request(id, method, std::move(params));
+    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(call.timeout).count();
     bool expired = false;
     try
     {
         co_await s->transport->send(message, so);
     }
-    catch(client_error const&)
+    catch(client_error const& e)
     {
+        if(e.code() == asio::error::operation_aborted || e.code() == client_errc::timeout)
+            give_up(s, id, method, e.code() == client_errc::timeout ? "Timed out" : "The caller cancelled the request");
         // An HTTP session the server forgot (404): a new handshake, then the request again, once.
         if(!s->transport->take_session_expired() || s->stateless || method == "initialize")
             throw;
@@ -431,26 +468,22 @@ inline asio::awaitable<json::object> exchange(std::shared_ptr<client_state> s, s
     // The answer may have come with the send itself (a JSON body over HTTP).
     while(!call.reply && !call.failure)
     {
-        auto [ec] = co_await call.timer.async_wait(asio::as_tuple(asio::use_awaitable));
-        if(call.reply || call.failure)
-            break;
         auto const cs = co_await asio::this_coro::cancellation_state;
         if(cs.cancelled() != asio::cancellation_type::none)
         {
-            s->transport->abandon(json::value(id));
-            if(!s->stateless || s->transport->supports_stateless() == false)
-                asio::co_spawn(s->strand, send_cancellation(s, id, "The caller cancelled the request"), asio::detached);
+            give_up(s, id, method, "The caller cancelled the request");
             throw client_error(asio::error::operation_aborted, "'" + method + "' cancelled");
         }
+        auto [ec] = co_await call.timer.async_wait(asio::as_tuple(asio::use_awaitable));
+        if(call.reply || call.failure)
+            break;
         if(!ec)
         {
-            s->transport->abandon(json::value(id));
-            asio::co_spawn(s->strand, send_cancellation(s, id, "Timed out"), asio::detached);
-            auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(call.timeout).count();
+            give_up(s, id, method, "Timed out");
             throw client_error(client_errc::timeout,
                 "the MCP server did not answer '" + method + "' within " + std::to_string(ms) + " ms");
         }
-        // A progress notification moved the deadline: wait again.
+        // Cancelled (seen at the top) or a progress notification moved the deadline: look again.
     }
     if(call.failure)
         throw *call.failure;
@@ -599,6 +632,7 @@ inline asio::awaitable<void> handshake(std::shared_ptr<client_state> s)
     {
         co_await s->transport->close();
         s->closed = true;
+        s->transport_closed = true;
         throw client_error(client_errc::unsupported_version,
             "the MCP server speaks protocol version '" + version + "', which this client does not");
     }
@@ -742,6 +776,7 @@ inline asio::awaitable<void> close(std::shared_ptr<client_state> s)
     s->fail_all(client_error(client_errc::closed, "the MCP client was closed"));
     s->closed = true;
     co_await s->transport->close();
+    s->transport_closed = true;
 }
 
 // A bridged tool's call: the client's failures become error results the model reads.

@@ -52,6 +52,21 @@ inline bool is_event_stream(http::response_stream const& res)
     return type.size() >= 17 && agentio::detail::iequal(type.substr(0, 17), "text/event-stream");
 }
 
+// A stream that lives as long as the session (the GET stream, the legacy
+// event stream, an answer stream kept alive by progress) has no whole-request
+// limit; the client's own timers bound what waits on it.
+inline constexpr std::chrono::steady_clock::duration session_long = std::chrono::hours(24 * 365);
+
+// The HTTP client's failure as the MCP client reports it.
+inline client_error transport_error(http::client_error const& err)
+{
+    if(err.code == asio::error::operation_aborted)
+        return client_error(err.code, "the request was cancelled before its answer came");
+    if(err.code == http::client_errc::idle_timeout || err.code == http::client_errc::total_timeout)
+        return client_error(client_errc::timeout, err.message);
+    return client_error(client_errc::transport_failed, err.message);
+}
+
 // The JSON-RPC messages of a body: one object, or a batch.
 inline std::vector<json::object> messages_of(std::string_view body)
 {
@@ -175,11 +190,13 @@ public:
             if(with_session)
                 req.headers.set("Mcp-Session-Id", session_id_);
         }
+        // The answer may come with the POST itself: the request's timeout bounds the silence.
+        req.total_timeout = session_long;
+        if(so.answer_within)
+            req.idle_timeout = *so.answer_within;
         auto [err, res] = co_await http_.async_open(std::move(req), asio::use_awaitable);
-        if(err.code == asio::error::operation_aborted)
-            throw client_error(err.code, "the request was cancelled before its answer began");
         if(err)
-            throw client_error(client_errc::transport_failed, err.message);
+            throw transport_error(err);
         unsigned const status = res.status();
         if(!so.stateless)
             if(auto const sid = res.headers()["Mcp-Session-Id"]; !sid.empty())
@@ -201,7 +218,7 @@ public:
         }
         auto [read_err, body] = co_await res.async_read_all(asio::use_awaitable);
         if(read_err)
-            throw client_error(client_errc::transport_failed, read_err.message);
+            throw transport_error(read_err);
         bool answered = false;
         for(auto& m : messages_of(body))
         {
@@ -209,8 +226,14 @@ public:
                 answered = true;
             deliver(std::move(m));
         }
-        if(answered || (status >= 200 && status < 300 && (!request_id || status == 202)))
+        if(answered || (status >= 200 && status < 300 && !request_id))
             co_return;
+        // Accepted without an answer: it can only come on the GET stream.
+        if(status == 202 && listening_ > 0)
+            co_return;
+        if(status == 202)
+            throw client_error(client_errc::protocol_error,
+                "the MCP server accepted a request without answering it, and no event stream is open for the answer");
         if(status >= 200 && status < 300)
             throw client_error(client_errc::protocol_error,
                 "the MCP server answered a request with HTTP " + std::to_string(status) + " and no response");
@@ -239,6 +262,8 @@ public:
     }
 
     bool take_session_expired() noexcept override { return std::exchange(session_expired_, false); }
+
+    bool cancels_by_closing_stream() const noexcept override { return true; }
 
     asio::awaitable<void> close() override
     {
@@ -323,17 +348,35 @@ private:
             req.headers.set("MCP-Protocol-Version", protocol_version_);
         if(!last_event_id.empty())
             req.headers.set("Last-Event-ID", last_event_id);
+        req.total_timeout = session_long;
+        req.idle_timeout = session_long; // a quiet session is not a dead one
         auto [err, res] = co_await http_.async_open(std::move(req), asio::use_awaitable);
         if(err || res.status() != 200 || !is_event_stream(res))
             co_return http::response_stream{}; // 405: the server offers no such stream
         co_return std::move(res);
     }
 
+    // Forgets a stream however its reader ends (a cancelled reader throws at its next co_await).
+    struct stream_registration
+    {
+        streamable_http_transport& self;
+        std::uint64_t serial;
+        bool standalone;
+        ~stream_registration()
+        {
+            self.streams_.erase(serial);
+            if(standalone)
+                --self.listening_;
+        }
+    };
+
     void spawn_reader(http::response_stream res, std::optional<std::int64_t> request)
     {
         auto signal = std::make_shared<asio::cancellation_signal>();
         auto const serial = ++next_serial_;
         streams_.emplace(serial, stream_entry{request, signal});
+        if(!request)
+            ++listening_;
         asio::co_spawn(strand_,
             read_events(std::static_pointer_cast<streamable_http_transport>(shared_from_this()), std::move(res),
                 request, serial),
@@ -346,6 +389,7 @@ private:
     static asio::awaitable<void> read_events(std::shared_ptr<streamable_http_transport> self, http::response_stream res,
         std::optional<std::int64_t> request, std::uint64_t serial)
     {
+        stream_registration const registration{*self, serial, !request};
         std::string last_event_id;
         std::optional<std::uint64_t> retry;
         bool answered = false;
@@ -389,9 +433,10 @@ private:
                 break;
             if(got_data)
                 reconnects = 0;
-            // Without an event id there is nothing to resume from (spec: the
-            // server gave none, so it cannot replay).
-            if(last_event_id.empty() || reconnects++ >= self->options_.max_reconnects)
+            // An answer stream without an event id cannot be resumed (the
+            // server gave none, so it cannot replay); the session's own stream
+            // is opened again anyway, so that the server can still reach us.
+            if((request && last_event_id.empty()) || reconnects++ >= self->options_.max_reconnects)
                 break;
             asio::steady_timer wait(self->strand_);
             wait.expires_after(retry ? std::chrono::milliseconds(*retry) : self->options_.default_retry);
@@ -400,7 +445,6 @@ private:
                 break;
             res = co_await self->open_listen_stream(last_event_id);
         }
-        self->streams_.erase(serial);
         auto const cs = co_await asio::this_coro::cancellation_state;
         if(request && !answered && !self->closed_ && cs.cancelled() == asio::cancellation_type::none &&
             self->receiver_.on_request_failed)
@@ -417,6 +461,7 @@ private:
     std::string protocol_version_;
     std::map<std::uint64_t, stream_entry> streams_;
     std::uint64_t next_serial_ = 0;
+    int listening_ = 0; // the session's GET stream, while it is open
     bool session_expired_ = false;
     bool closed_ = false;
 };
@@ -440,6 +485,8 @@ public:
         receiver_ = std::move(r);
         http::client_request req{beast::http::verb::get, options_.url, options_.headers};
         req.headers.set(beast::http::field::accept, "text/event-stream");
+        req.total_timeout = session_long;
+        req.idle_timeout = session_long; // the session's only way in: quiet is not dead
         auto [err, res] = co_await http_.async_open(std::move(req), asio::use_awaitable);
         if(err)
             throw client_error(client_errc::transport_failed, err.message);
@@ -460,14 +507,17 @@ public:
             for(auto& e : events)
             {
                 if(endpoint_.empty() && e.type == "endpoint")
+                {
                     endpoint_ = resolve(e.data);
+                    if(endpoint_.empty())
+                        throw client_error(client_errc::transport_failed,
+                            "the endpoint event of " + options_.url + " is not a URL of the same origin: '" + e.data +
+                                "'");
+                }
                 else
                     early.push_back(std::move(e));
             }
         }
-        if(endpoint_.empty())
-            throw client_error(client_errc::transport_failed,
-                "the endpoint event of " + options_.url + " is not a URL");
         for(auto const& e : early)
             deliver_event(e);
         auto signal = std::make_shared<asio::cancellation_signal>();
@@ -518,6 +568,9 @@ private:
             return {};
         boost::urls::url out;
         if(!boost::urls::resolve(*base, *ref, out))
+            return {};
+        // Another origin would receive the request headers (an Authorization): refused.
+        if(out.scheme() != base->scheme() || out.host() != base->host() || out.port() != base->port())
             return {};
         return std::string(out.buffer());
     }

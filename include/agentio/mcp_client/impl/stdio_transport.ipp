@@ -126,8 +126,10 @@ private:
     void kill_now() noexcept
     {
         boost::system::error_code ec;
-        if(child_ && child_->running(ec))
+        // A reaped child's pid may belong to another process by now: leave it alone.
+        if(child_ && !exited_ && child_->running(ec) && !ec)
             child_->terminate(ec);
+        exited_ = true;
         to_child_.close(ec);
         from_child_.close(ec);
         closed_ = true;
@@ -186,10 +188,39 @@ public:
         std::string line = to_json_text(message);
         line.push_back('\n');
         outbox_.push_back(std::move(line));
-        if(writing_)
-            co_return; // the write in progress sends it next, in order
-        writing_ = true;
-        while(!outbox_.empty())
+        // One writer for every sender, bound to nobody's cancellation: a line
+        // is written whole or the connection is over (a half line would merge
+        // with the next message).
+        if(!writing_)
+        {
+            writing_ = true;
+            asio::co_spawn(strand_, write_lines(shared_from_this()), asio::detached);
+        }
+        co_return;
+    }
+
+    asio::awaitable<void> close() override
+    {
+        if(!child_)
+            co_return;
+        boost::system::error_code ec;
+        to_child_.close(ec); // end of input: the server's cue to exit
+        for(int step = 0; step < 3 && !exited_; ++step)
+        {
+            if(step == 1)
+                child_->request_exit(ec); // SIGTERM
+            else if(step == 2)
+                child_->terminate(ec); // SIGKILL
+            co_await wait_for_exit(options_.shutdown_grace);
+        }
+        from_child_.close(ec);
+        closed_ = true;
+    }
+
+private:
+    asio::awaitable<void> write_lines([[maybe_unused]] std::shared_ptr<client_transport> keep_alive)
+    {
+        while(!outbox_.empty() && !closed_)
         {
             std::string const next = std::move(outbox_.front());
             outbox_.pop_front();
@@ -198,38 +229,47 @@ public:
             (void)n;
             if(ec)
             {
+                // The child stopped reading: every request waiting is told at once.
                 outbox_.clear();
-                writing_ = false;
-                throw client_error(client_errc::transport_failed,
-                    "cannot write to the MCP server process: " + ec.message());
+                closed_ = true;
+                boost::system::error_code ignored;
+                from_child_.close(ignored);
+                if(receiver_.on_closed)
+                    receiver_.on_closed(client_error(client_errc::transport_failed,
+                        "cannot write to the MCP server process: " + ec.message()));
             }
         }
         writing_ = false;
     }
 
-    asio::awaitable<void> close() override
+    // Polls the child's state for up to `limit` (pidfd waits are not available
+    // everywhere, gVisor for one); the check that sees it ended reaps it, once.
+    asio::awaitable<void> wait_for_exit(std::chrono::steady_clock::duration limit)
     {
-        using namespace asio::experimental::awaitable_operators;
-        if(!child_)
-            co_return;
+        auto const until = std::chrono::steady_clock::now() + limit;
+        asio::steady_timer moment(strand_);
         boost::system::error_code ec;
-        to_child_.close(ec); // end of input: the server's cue to exit
-        asio::steady_timer timer(strand_);
-        for(int step = 0; step < 3 && child_->running(ec); ++step)
+        while(child_ && !exited_)
         {
-            if(step == 1)
-                child_->request_exit(ec); // SIGTERM
-            else if(step == 2)
-                child_->terminate(ec); // SIGKILL
-            timer.expires_after(options_.shutdown_grace);
-            co_await (child_->async_wait(asio::as_tuple(asio::use_awaitable)) ||
-                timer.async_wait(asio::as_tuple(asio::use_awaitable)));
+            bool const running = child_->running(ec);
+            if(!running || ec)
+            {
+                // Ended and reaped (or no such child any more): its pid is no
+                // longer ours, so the handle lets it go.
+                exited_ = true;
+                exit_code_known_ = !ec;
+                if(exit_code_known_)
+                    exit_code_ = child_->exit_code();
+                child_->detach();
+                break;
+            }
+            if(std::chrono::steady_clock::now() >= until)
+                break;
+            moment.expires_after(std::chrono::milliseconds(10));
+            co_await moment.async_wait(asio::as_tuple(asio::use_awaitable));
         }
-        from_child_.close(ec);
-        closed_ = true;
     }
 
-private:
     asio::awaitable<void> read_lines([[maybe_unused]] std::shared_ptr<client_transport> keep_alive)
     {
         std::string buffer;
@@ -250,22 +290,10 @@ private:
             why = "the MCP server sent a message longer than " + std::to_string(options_.max_message_bytes) + " bytes";
         else if(ec != asio::error::eof && ec != asio::error::operation_aborted)
             why = "cannot read from the MCP server process: " + ec.message();
-        // Its output closes as it exits: a moment (polled, which works where
-        // pidfd waits do not) to learn how it ended. The first check that
-        // sees it ended reaps it: ask once per step.
-        boost::system::error_code wait_ec;
-        bool ended = false;
-        asio::steady_timer moment(strand_);
-        for(int i = 0; child_ && i < 50; ++i)
-        {
-            ended = !child_->running(wait_ec);
-            if(ended || wait_ec)
-                break;
-            moment.expires_after(std::chrono::milliseconds(10));
-            co_await moment.async_wait(asio::as_tuple(asio::use_awaitable));
-        }
-        if(ended && !wait_ec)
-            why += " (exit code " + std::to_string(child_->exit_code()) + ")";
+        // Its output closes as it exits: a moment to learn how it ended.
+        co_await wait_for_exit(std::chrono::milliseconds(500));
+        if(exit_code_known_)
+            why += " (exit code " + std::to_string(exit_code_) + ")";
         if(receiver_.on_closed)
             receiver_.on_closed(client_error(client_errc::closed, why));
     }
@@ -293,6 +321,9 @@ private:
     std::deque<std::string> outbox_;
     bool writing_ = false;
     bool closed_ = false;
+    bool exited_ = false; // reaped: its pid is no longer ours
+    bool exit_code_known_ = false;
+    int exit_code_ = 0;
 };
 
 } // namespace detail
