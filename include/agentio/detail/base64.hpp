@@ -17,6 +17,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -27,7 +28,11 @@ namespace agentio::detail {
 /// The base64 encoding of `bytes`, padded.
 inline std::string base64_encode(std::string_view bytes)
 {
-    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0'); // EVP_EncodeBlock writes a final NUL
+    // EVP_EncodeBlock writes a final NUL; the buffer is on the heap, never in
+    // the string object itself (a write the sanitizers cannot follow).
+    std::string out;
+    out.reserve(std::max<std::size_t>(32, 4 * ((bytes.size() + 2) / 3) + 1));
+    out.resize(4 * ((bytes.size() + 2) / 3) + 1, '\0');
     int const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
         reinterpret_cast<unsigned char const*>(bytes.data()), static_cast<int>(bytes.size()));
     out.resize(static_cast<std::size_t>(n));

@@ -38,9 +38,11 @@ std::map<std::string_view, std::string_view> const table_notes{
     {"PlaylistTrack", "qué pistas tiene cada lista de reproducción"},
 };
 
-std::string_view text_of(json::value const& v)
+// A string member's text, viewed in place (empty when absent or not a string).
+std::string_view field_text(json::object const& o, std::string_view key)
 {
-    return v.is_string() ? std::string_view(v.get_string()) : std::string_view();
+    auto const* v = o.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
 }
 
 } // namespace
@@ -56,7 +58,7 @@ std::string describe_schema(json::object const& schema)
         auto const* o = t.if_object();
         if(!o)
             continue;
-        std::string_view const name = text_of(o->contains("name") ? o->at("name") : json::value());
+        std::string_view const name = field_text(*o, "name");
         out += "Tabla ";
         out += name;
         if(auto const* rows = o->if_contains("row_count"); rows && rows->is_number())
@@ -73,8 +75,8 @@ std::string describe_schema(json::object const& schema)
                     continue;
                 out += first ? "" : ", ";
                 first = false;
-                out += text_of(co->contains("name") ? co->at("name") : json::value());
-                if(auto type = text_of(co->contains("type") ? co->at("type") : json::value()); !type.empty())
+                out += field_text(*co, "name");
+                if(auto type = field_text(*co, "type"); !type.empty())
                     out.append(" ").append(type);
                 if(auto const* pk = co->if_contains("primary_key"); pk && pk->is_bool() && pk->get_bool())
                     out += " (clave primaria)";
@@ -90,11 +92,11 @@ std::string describe_schema(json::object const& schema)
                     continue;
                 out += first ? "" : ", ";
                 first = false;
-                out.append(text_of(fo->contains("column") ? fo->at("column") : json::value()))
+                out.append(field_text(*fo, "column"))
                     .append(" → ")
-                    .append(text_of(fo->contains("references_table") ? fo->at("references_table") : json::value()))
+                    .append(field_text(*fo, "references_table"))
                     .append(".")
-                    .append(text_of(fo->contains("references_column") ? fo->at("references_column") : json::value()));
+                    .append(field_text(*fo, "references_column"));
             }
         }
         out += "\n";

@@ -365,15 +365,22 @@ inline bool param_headers_valid(json::object const& input_schema)
 
 // A header value as MCP 2026-07-28 sends it: as is when it is visible ASCII
 // without surrounding spaces, else `=?base64?...?=` of its UTF-8.
-inline std::string header_value(std::string_view text)
+inline std::string param_header_text(std::string_view text)
 {
     bool plain = text.empty() || (text.front() != ' ' && text.back() != ' ');
     for(unsigned char c : text)
         if(c < 0x20 || c > 0x7e)
             plain = false;
+    std::string out;
     if(plain)
-        return std::string(text);
-    return "=?base64?" + agentio::detail::base64_encode(text) + "?=";
+    {
+        out.assign(text.data(), text.size());
+        return out;
+    }
+    std::string const encoded = agentio::detail::base64_encode(text);
+    out.reserve(encoded.size() + 11);
+    out.append("=?base64?").append(encoded).append("?=");
+    return out;
 }
 
 // The `Mcp-Param-<Name>` fields of a tools/call, from the tool's schema.
@@ -398,7 +405,7 @@ inline std::vector<std::pair<std::string, std::string>> param_headers(client_sta
             continue;
         std::string text;
         if(value->is_string())
-            text = header_value(value->get_string());
+            text = param_header_text(value->get_string());
         else if(value->is_bool())
             text = value->get_bool() ? "true" : "false";
         else if(value->is_number())
