@@ -22,12 +22,13 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http mcp mcp_client sqlite postgres testing)
+set(_agentio_components core http mcp mcp_client sqlite retrieval postgres testing)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_mcp http)
 set(_agentio_builds_on_mcp_client http)
 set(_agentio_builds_on_sqlite core)
+set(_agentio_builds_on_retrieval sqlite postgres)
 set(_agentio_builds_on_postgres core)
 set(_agentio_builds_on_testing http)
 
@@ -73,6 +74,19 @@ macro(agentio_find_dependencies)
         if(NOT SQLite3_FOUND)
             _agentio_missing("SQLite3" "libsqlite3-dev")
         endif()
+    endif()
+
+    # retrieval: Snowball stemmers (libstemmer), as an imported target.
+    if("retrieval" IN_LIST _agentio_needed AND NOT TARGET agentio_libstemmer)
+        find_path(AGENTIO_LIBSTEMMER_INCLUDE_DIR libstemmer.h)
+        find_library(AGENTIO_LIBSTEMMER_LIBRARY stemmer)
+        if(NOT AGENTIO_LIBSTEMMER_INCLUDE_DIR OR NOT AGENTIO_LIBSTEMMER_LIBRARY)
+            _agentio_missing("libstemmer (Snowball stemmers)" "libstemmer-dev")
+        endif()
+        add_library(agentio_libstemmer UNKNOWN IMPORTED)
+        set_target_properties(agentio_libstemmer PROPERTIES
+            IMPORTED_LOCATION "${AGENTIO_LIBSTEMMER_LIBRARY}"
+            INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_LIBSTEMMER_INCLUDE_DIR}")
     endif()
 
     # postgres: the client library only (FindPostgreSQL asks for server headers

@@ -19,3 +19,13 @@ cd reference_server/portfolio/web
 node --test tests/unit.test.mjs
 node tests/browser_test.mjs --exe "$build/reference_server/portfolio/agentio-portfolio" --fake "$build/bench/agentio-fake-llm" \
     --web-dir dist --out "$build/web-test"
+
+# The normativa page (plain files, no build step): its unit tests, then the page in Chromium against
+# agentio-normativa, its index built from the Estatuto in ../shared/data (AGENTIO_SHARED_DATA overrides).
+cd ../../normativa/web
+npm ci --no-audit --no-fund --silent
+[ -x "$build/reference_server/normativa/agentio-normativa" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
+    cmake --build "$build" --target agentio-normativa agentio-fake-llm
+node --test tests/unit.test.mjs
+node tests/browser_test.mjs --exe "$build/reference_server/normativa/agentio-normativa" --fake "$build/bench/agentio-fake-llm" \
+    --out "$build/web-test-normativa"

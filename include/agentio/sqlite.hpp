@@ -26,11 +26,13 @@
 
 #include <sqlite3.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -96,6 +98,13 @@ enum class open_mode
         No keyword filtering is involved. */
     read_only,
 
+    /** Read-only for a program's own SQL: `SQLITE_OPEN_READONLY`,
+        `query_only`, no `ATTACH`, as `read_only`, but no authorizer, since
+        virtual tables need what it refuses (FTS5 declares its table by
+        rewriting the schema row in memory when it connects). Never for SQL
+        that comes from outside the program. */
+    read_only_trusted,
+
     /// Read-write; the file is created if it does not exist.
     read_write_create
 };
@@ -133,6 +142,8 @@ public:
     system::result<void> bind(int index, std::int64_t value) noexcept;
     system::result<void> bind(int index, double value) noexcept;
     system::result<void> bind(int index, std::string_view value) noexcept;
+    /// Binds bytes as a BLOB (a `string_view` binds TEXT).
+    system::result<void> bind_blob(int index, std::span<std::byte const> value) noexcept;
     /// @}
 
     /** Advances to the next row.
@@ -151,6 +162,10 @@ public:
     std::int64_t column_int64(int column) const noexcept;
     double column_double(int column) const noexcept;
     std::string_view column_text(int column) const noexcept;
+    /** The bytes of a BLOB column (empty for NULL), valid until the next
+        step, reset or column conversion. SQLite does not align them: copy
+        (`std::memcpy`) before reading them as anything but bytes. */
+    std::span<std::byte const> column_blob(int column) const noexcept;
 
     /// Appends one value of the current row as JSON: integers and reals as
     /// numbers, text as a string, NULL (and blobs) as null.

@@ -7,7 +7,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // The compiled part of the core component: the schema validator, the compact
-// argument form and the two wire codecs.
+// argument form and the wire codecs (chat and embeddings).
 // Include it in exactly one source file of a program built with
 // AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
 //
@@ -22,6 +22,7 @@
 #endif
 
 #include <agentio/llm/anthropic_codec.hpp>
+#include <agentio/llm/embeddings.hpp>
 #include <agentio/llm/message_json.hpp>
 #include <agentio/llm/openai_codec.hpp>
 #include <agentio/threads.hpp>
@@ -29,6 +30,7 @@
 #include <agentio/tool/validator.hpp>
 
 #include <agentio/llm/impl/anthropic_codec.ipp>
+#include <agentio/llm/impl/embeddings.ipp>
 #include <agentio/llm/impl/message_json.ipp>
 #include <agentio/llm/impl/openai_codec.ipp>
 #include <agentio/threads/impl/threads.ipp>

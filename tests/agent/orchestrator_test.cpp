@@ -80,6 +80,8 @@ struct bench
     struct outcome
     {
         std::vector<agent::event> events;
+        /// The calls each `round_end` announced, by tool name (its span lives only during the call).
+        std::vector<std::string> announced;
         agent::run_result result;
         std::vector<llm::message> conversation;
 
@@ -128,6 +130,9 @@ struct bench
         bool finished = false;
         auto sink = [&](agent::event const& e) -> asio::awaitable<void> {
             out.events.push_back(e);
+            if(auto const* end = std::get_if<agent::round_end>(&e))
+                for(auto const* c : end->calls)
+                    out.announced.push_back(c->name);
             co_return;
         };
         auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
@@ -327,6 +332,9 @@ BOOST_AUTO_TEST_CASE(parallel_tools_answer_in_call_order)
             says("Listo.")}));
     auto const out = b.run("paralelo");
     BOOST_TEST(out.kinds() == "TRCCCKTKD");
+    // round_end names the calls before any of them runs, in the model's order.
+    std::vector<std::string> const announced{"contar_iniciativas", "sumar_presupuesto", "contar_iniciativas"};
+    BOOST_TEST(out.announced == announced, boost::test_tools::per_element());
     BOOST_TEST(b.counters.most_in_flight == 2); // both slow calls at once
     auto const requests = b.fake.requests();
     BOOST_TEST_REQUIRE(requests.size() == 2u);
@@ -477,6 +485,28 @@ BOOST_AUTO_TEST_CASE(the_round_limit)
     BOOST_TEST((out.result.status == agent::run_result::outcome::failed));
     BOOST_TEST(out.all<agent::error>().at(0).message == "Se alcanzó el límite de iteraciones");
     BOOST_TEST(b.fake.requests().size() == 3u);
+
+    // With last_round_answers, the last round may not call tools: the model answers.
+    o.limits.last_round_answers = true;
+    auto const answers = [&o](auto& wire, char const* name) {
+        wire.fake.add_scenario(scenario_of("bucle",
+            {calls("Otra vez.", {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"unidad"})"), {}, {}}})}));
+        auto const answered = wire.run("bucle", o);
+        BOOST_TEST_CONTEXT(name)
+        {
+            BOOST_TEST(answered.kinds() == "TRCKTRCKTKD");
+            BOOST_TEST((answered.result.status == agent::run_result::outcome::completed));
+            auto const requests = wire.fake.requests();
+            BOOST_TEST_REQUIRE(requests.size() == 3u);
+            BOOST_TEST(!requests[1].body.as_object().contains("tool_choice"));
+            auto const& choice = requests[2].body.at("tool_choice");
+            BOOST_TEST((choice == "none" || (choice.is_object() && choice.at("type") == "none")));
+        }
+    };
+    bench<llm::anthropic_provider> anthropic;
+    answers(anthropic, "anthropic");
+    bench<llm::openai_provider> openai;
+    answers(openai, "openai");
 }
 
 BOOST_AUTO_TEST_CASE(retries_as_the_sdks)

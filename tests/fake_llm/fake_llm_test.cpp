@@ -6,8 +6,12 @@
 #include <agentio/testing/fake_llm.hpp>
 // The piece-splitting rules are tested directly.
 #include <agentio/testing/detail/fake_llm_wire.hpp>
+// So are the fake's embedding vectors.
+#include <agentio/testing/detail/fake_llm_embeddings.hpp>
 
+#include <agentio/detail/base64.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/llm/openai_embeddings.hpp>
 #include <agentio/sse/parser.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -18,10 +22,13 @@
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <bit>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <regex>
@@ -1044,6 +1051,577 @@ BOOST_AUTO_TEST_CASE(two_hundred_concurrent_streams_at_twenty_pieces_a_second)
     BOOST_TEST((elapsed < 10s));
     BOOST_TEST_MESSAGE("200 streams of 10 pieces at 20/s: "
         << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ================================================================================
+// Embeddings: the fake's POST /v1/embeddings, and llm::openai_embedder against it
+// ================================================================================
+
+namespace {
+
+namespace llm = agentio::llm;
+namespace fd = agentio::testing::detail;
+
+using embed_result = boost::system::result<llm::embeddings, llm::error>;
+
+reply post_embeddings(tcp::endpoint ep, json::value const& body, header_list headers = openai_headers())
+{
+    return post(ep, "/v1/embeddings", body, std::move(headers));
+}
+
+json::value embeddings_request(json::value input, std::string_view model = "text-embedding-3-small")
+{
+    json::object o;
+    o["model"] = model;
+    o["input"] = std::move(input);
+    return o;
+}
+
+// The vectors of an answer body, whichever the encoding.
+std::vector<std::vector<float>> vectors_of(json::value const& answer)
+{
+    std::vector<std::vector<float>> out;
+    for(auto const& row : answer.at("data").as_array())
+    {
+        auto const& e = row.at("embedding");
+        std::vector<float> v;
+        if(e.is_string())
+        {
+            auto const bytes = agentio::detail::base64_decode(e.as_string());
+            BOOST_REQUIRE(bytes && bytes->size() % 4 == 0);
+            for(std::size_t i = 0; i < bytes->size(); i += 4)
+            {
+                std::uint32_t u = 0;
+                for(int k = 0; k < 4; ++k)
+                    u |= std::uint32_t(static_cast<unsigned char>((*bytes)[i + k])) << (8 * k);
+                v.push_back(std::bit_cast<float>(u));
+            }
+        }
+        else
+            for(auto const& n : e.as_array())
+                v.push_back(static_cast<float>(n.to_number<double>()));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+double norm_of(std::span<float const> v)
+{
+    double s = 0;
+    for(float f : v)
+        s += double(f) * f;
+    return std::sqrt(s);
+}
+
+// An OpenAI 400 naming `param`, in the error shape of the fixtures.
+void check_invalid(reply const& r, std::string_view param, std::string_view code = {})
+{
+    BOOST_TEST(r.status == 400u);
+    auto const j = r.json();
+    std::vector<std::string> keys;
+    for(auto const& kv : j.at("error").as_object())
+        keys.emplace_back(kv.key());
+    BOOST_TEST(keys == (std::vector<std::string>{"message", "type", "param", "code"}),
+        boost::test_tools::per_element()); // the fixture's, whose param and code are not strings
+    auto const& e = j.at("error");
+    BOOST_TEST(e.at("type") == "invalid_request_error");
+    BOOST_TEST(e.at("param") == json::value(param), r.body);
+    if(!code.empty())
+        BOOST_TEST(e.at("code") == json::value(code), r.body);
+}
+
+// An embedder with its own client on its own io_context, called synchronously.
+struct embedder_client
+{
+    asio::io_context ioc;
+    std::vector<std::chrono::milliseconds> sleeps; // the backoff delays asked for
+    std::optional<llm::openai_embedder> e;
+
+    explicit embedder_client(llm::openai_embedder_options o)
+    {
+        o.sleep = [this](std::chrono::milliseconds d) -> asio::awaitable<void> {
+            sleeps.push_back(d);
+            co_return;
+        };
+        e.emplace(ioc.get_executor(), std::move(o));
+    }
+
+    embed_result embed(std::vector<std::string> const& texts)
+    {
+        std::optional<embed_result> out;
+        asio::co_spawn(ioc, e->embed(texts), [&](std::exception_ptr ex, embed_result r) {
+            if(ex)
+                std::rethrow_exception(ex);
+            out = std::move(r);
+        });
+        ioc.restart();
+        ioc.run();
+        BOOST_REQUIRE(out);
+        return std::move(*out);
+    }
+};
+
+llm::openai_embedder_options embedder_options(running_fake const& f, std::string model = "text-embedding-3-small")
+{
+    llm::openai_embedder_options o;
+    o.base_url = "http://127.0.0.1:" + std::to_string(f.ep.port()) + "/v1";
+    o.api_key = "sk-test";
+    o.model = std::move(model);
+    return o;
+}
+
+// A body of the embeddings API, from rows written by hand.
+llm::error protocol_error_of(std::string_view body, std::size_t count, std::optional<unsigned> dims = {})
+{
+    auto const r = llm::openai::parse_embeddings_body(body, count, dims);
+    BOOST_REQUIRE_MESSAGE(!r, "expected an error for " << body);
+    BOOST_TEST((r.error().what == llm::error::kind::protocol));
+    BOOST_TEST(!r.error().retryable);
+    return r.error();
+}
+
+std::string float32_base64(std::vector<float> const& v)
+{
+    std::string bytes;
+    for(float f : v)
+    {
+        auto const u = std::bit_cast<std::uint32_t>(f);
+        for(int k = 0; k < 4; ++k)
+            bytes.push_back(static_cast<char>((u >> (8 * k)) & 0xff));
+    }
+    return agentio::detail::base64_encode(bytes);
+}
+
+} // namespace
+
+// ================================================================================
+BOOST_AUTO_TEST_SUITE(fake_llm_embeddings)
+
+BOOST_AUTO_TEST_CASE(answers_have_the_fixtures_shape_in_floats_and_base64)
+{
+    running_fake f; // the canned scenario text-embedding-3-small
+    auto const fixture_json = json::parse(fixture("openai-embeddings.json"));
+    std::vector<std::vector<float>> answers;
+    for(auto const* format : {"float", "base64"})
+    {
+        BOOST_TEST_CONTEXT(format)
+        {
+            auto const& pair = fixture_json.at(format);
+            auto const got = post_embeddings(f.ep, pair.at("request"));
+            BOOST_TEST(got.status == 200u);
+            BOOST_TEST(got.headers[http::field::content_type] == "application/json");
+            BOOST_TEST(std::string(got.headers["x-request-id"]).starts_with("req_"));
+            BOOST_TEST(got.complete);
+            BOOST_TEST(shape_diffs(got.json(), pair.at("response")) == std::vector<std::string>{},
+                boost::test_tools::per_element());
+            BOOST_TEST(agentio::to_json_text(got.json()) == got.body); // compact
+            BOOST_TEST(got.json().at("model") == "text-embedding-3-small");
+            auto const& input = pair.at("request").at("input").as_array();
+            auto const vectors = vectors_of(got.json());
+            BOOST_REQUIRE(vectors.size() == input.size());
+            for(std::size_t i = 0; i < vectors.size(); ++i)
+            {
+                BOOST_TEST(got.json().at("data").at(i).at("index") == i);
+                BOOST_TEST(vectors[i] == fd::hashed_embedding(input[i].as_string(), 8),
+                    boost::test_tools::per_element());
+                BOOST_TEST(norm_of(vectors[i]) == 1.0, boost::test_tools::tolerance(1e-6));
+                answers.insert(answers.end(), vectors[i]);
+            }
+            // usage.prompt_tokens counts words: 5 + 7 (¿ and ? are not words).
+            BOOST_TEST(got.json().at("usage").at("prompt_tokens") == 12);
+            BOOST_TEST(got.json().at("usage").at("total_tokens") == 12);
+        }
+    }
+    // The floats as written read back to the very float32 values of the base64 answer.
+    BOOST_REQUIRE(answers.size() == 4u);
+    BOOST_TEST(answers[0] == answers[2], boost::test_tools::per_element());
+    BOOST_TEST(answers[1] == answers[3], boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(dimensions_order_and_inputs)
+{
+    running_fake f;
+    // Default: the scenario's dimensions; one string is one vector.
+    auto const whole = post_embeddings(f.ep, embeddings_request("Hola, mundo"));
+    BOOST_REQUIRE(whole.status == 200u);
+    BOOST_TEST(vectors_of(whole.json()).at(0).size() == 1536u);
+
+    // `dimensions` shortens; rows come in input order; words are lower-cased, punctuation ignored.
+    auto body = embeddings_request(json::array{"Hola mundo", "presupuesto por unidad", "¡HOLA, Mundo!", "Hola mundo"});
+    body.as_object()["dimensions"] = 32;
+    auto const got = post_embeddings(f.ep, body);
+    BOOST_REQUIRE(got.status == 200u);
+    auto const v = vectors_of(got.json());
+    BOOST_REQUIRE(v.size() == 4u);
+    for(std::size_t i = 0; i < v.size(); ++i)
+    {
+        BOOST_TEST(v[i].size() == 32u);
+        BOOST_TEST(got.json().at("data").at(i).at("index") == i);
+    }
+    BOOST_TEST(v[0] == v[2], boost::test_tools::per_element());
+    BOOST_TEST(v[0] == v[3], boost::test_tools::per_element());
+    BOOST_TEST(v[0] != v[1]);
+    BOOST_TEST(v[1] == fd::hashed_embedding("presupuesto por unidad", 32), boost::test_tools::per_element());
+    BOOST_TEST(got.json().at("usage").at("prompt_tokens") == 9);
+
+    // Token ids are inputs too: one list, or a list of lists.
+    auto const tokens = post_embeddings(f.ep, embeddings_request(json::parse("[[9906, 1917], [9906]]")));
+    BOOST_REQUIRE(tokens.status == 200u);
+    BOOST_TEST(vectors_of(tokens.json()).size() == 2u);
+    BOOST_TEST(tokens.json().at("usage").at("prompt_tokens") == 3);
+    auto const one = post_embeddings(f.ep, embeddings_request(json::parse("[9906, 1917]")));
+    BOOST_TEST(vectors_of(one.json()).size() == 1u);
+
+    // A text without words is the zero vector; `encoding_format: "float"` is the default.
+    body = embeddings_request("¿?");
+    body.as_object()["encoding_format"] = "float";
+    body.as_object()["dimensions"] = 4;
+    auto const empty = post_embeddings(f.ep, body);
+    BOOST_TEST(empty.json().at("data").at(0).at("embedding") == json::parse("[0,0,0,0]"));
+
+    // The scenario's own model name, when it has one.
+    f.add(R"({"name":"emb","model":"nomic-embed-text","embeddings":{"dimensions":3}})");
+    auto const named = post_embeddings(f.ep, embeddings_request("x", "emb"));
+    BOOST_TEST(named.json().at("model") == "nomic-embed-text");
+}
+
+BOOST_AUTO_TEST_CASE(bad_requests_are_400s_naming_the_param)
+{
+    running_fake f;
+    auto with = [](std::string_view key, json::value v) {
+        auto body = embeddings_request(json::array{"a b"});
+        body.as_object()[key] = std::move(v);
+        return body;
+    };
+    json::object no_input;
+    no_input["model"] = "text-embedding-3-small";
+    check_invalid(post_embeddings(f.ep, no_input), "input", "missing_required_parameter");
+    check_invalid(post_embeddings(f.ep, embeddings_request("")), "input");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::array{})), "input");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::array{"a", ""})), "input");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::object{})), "input", "invalid_type");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::parse("[1.5, 2]"))), "input", "invalid_type");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::parse(R"(["a", 3])"))), "input[1]", "invalid_type");
+    check_invalid(post_embeddings(f.ep, embeddings_request(json::parse(R"([[1], [-2]])"))), "input[1]", "invalid_type");
+    json::array many;
+    for(int i = 0; i < 2049; ++i)
+        many.emplace_back("x");
+    check_invalid(post_embeddings(f.ep, embeddings_request(many)), "input", "array_above_max_length");
+    auto const format = post_embeddings(f.ep, with("encoding_format", "hex"));
+    check_invalid(format, "encoding_format", "invalid_value");
+    BOOST_TEST(format.json().at("error").at("message") ==
+        "Invalid value: 'hex'. Supported values are: 'float' and 'base64'.");
+    check_invalid(post_embeddings(f.ep, with("dimensions", "8")), "dimensions", "invalid_type");
+    check_invalid(post_embeddings(f.ep, with("dimensions", 0)), "dimensions", "integer_below_min_value");
+    auto const big = post_embeddings(f.ep, with("dimensions", 1537));
+    check_invalid(big, "dimensions", "integer_above_max_value");
+    BOOST_TEST(big.json().at("error").at("message").as_string().find("<= 1536") != std::string::npos);
+
+    auto const no_model = post_embeddings(f.ep, json::parse(R"({"input":"a"})"));
+    BOOST_TEST(no_model.status == 400u);
+    BOOST_TEST(no_model.json().at("error").at("message") == "you must provide a model parameter");
+    BOOST_TEST(post_text(f.ep, "/v1/embeddings", "not json", openai_headers()).status == 400u);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_models_and_models_of_the_other_kind)
+{
+    running_fake f;
+    auto const unknown = post_embeddings(f.ep, embeddings_request("a", "text-embedding-nonexistent"));
+    BOOST_TEST(unknown.status == 404u);
+    BOOST_TEST(unknown.body ==
+        R"({"error":{"message":"The model `text-embedding-nonexistent` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}})");
+
+    // A chat scenario asked for embeddings, and an embedding model asked to chat.
+    check_invalid(post_embeddings(f.ep, embeddings_request("a", "openai-text-only")), "model");
+    auto const chat = post_openai(f.ep, openai_request("text-embedding-3-small"));
+    BOOST_TEST(chat.status == 404u);
+    BOOST_TEST(chat.json().at("error").at("param") == "model");
+    BOOST_TEST(chat.json().at("error").at("message").as_string().starts_with("This is not a chat model"));
+    auto const messages = post_anthropic(f.ep, anthropic_request("text-embedding-3-small"));
+    BOOST_TEST(messages.status == 404u);
+    BOOST_TEST(messages.json().at("error").at("type") == "not_found_error");
+
+    // Scenario files: either turns or embeddings.
+    BOOST_CHECK_THROW(fake::parse_scenario(json::parse(R"({"name":"x","turns":[{}],"embeddings":{}})")),
+        fake::scenario_error);
+    BOOST_CHECK_THROW(fake::parse_scenario(json::parse(R"({"name":"x"})")), fake::scenario_error);
+    try
+    {
+        fake::parse_scenario(json::parse(R"({"name":"x","embeddings":{"dimensions":0}})"));
+        BOOST_FAIL("expected an error");
+    }
+    catch(fake::scenario_error const& e)
+    {
+        BOOST_TEST(e.pointer() == "/embeddings/dimensions");
+    }
+    auto const s = fake::parse_scenario(
+        json::parse(R"({"name":"x","embeddings":{"faults":[{"kind":"http_error","status":500,"times":1}]}})"));
+    BOOST_REQUIRE(s.embeddings);
+    BOOST_TEST(s.embeddings->dimensions == 256u);
+    BOOST_TEST(s.embeddings->faults.size() == 1u);
+    BOOST_TEST(s.turns.empty());
+}
+
+BOOST_AUTO_TEST_CASE(authentication_faults_and_recording)
+{
+    fake::fake_llm_options options;
+    options.api_key = "sk-secret-key-1234";
+    running_fake f(options);
+    auto const none = post_embeddings(f.ep, embeddings_request("a"), {});
+    BOOST_TEST(none.status == 401u);
+    BOOST_TEST(none.json().at("error").at("message").as_string().starts_with("You didn't provide an API key."));
+    auto const wrong = post_embeddings(f.ep, embeddings_request("a"));
+    BOOST_TEST(wrong.status == 401u);
+    BOOST_TEST(wrong.json().at("error").at("code") == "invalid_api_key");
+    header_list const right{{"authorization", "Bearer sk-secret-key-1234"}};
+    BOOST_TEST(post_embeddings(f.ep, embeddings_request("a"), right).status == 200u);
+
+    f.add(R"({"name":"flaky","embeddings":{"dimensions":4,"faults":[
+        {"kind":"http_error","status":429,"retry_after":"1","retry_after_ms":20,"times":1},
+        {"kind":"http_error","status":500,"times":2}]}})");
+    auto const r1 = post_embeddings(f.ep, embeddings_request("a", "flaky"), right);
+    BOOST_TEST(r1.status == 429u);
+    BOOST_TEST(r1.headers[http::field::retry_after] == "1");
+    BOOST_TEST(r1.headers["retry-after-ms"] == "20");
+    BOOST_TEST(r1.json().at("error").at("code") == "rate_limit_exceeded");
+    auto const r2 = post_embeddings(f.ep, embeddings_request("a", "flaky"), right);
+    BOOST_TEST(r2.status == 500u);
+    BOOST_TEST(r2.json().at("error").at("type") == "server_error");
+    BOOST_TEST(post_embeddings(f.ep, embeddings_request("a", "flaky"), right).status == 200u);
+    // Other inputs count their own attempts.
+    BOOST_TEST(post_embeddings(f.ep, embeddings_request("b", "flaky"), right).status == 429u);
+
+    // A stream fault on the plain answer: cut in the middle.
+    f.add(R"({"name":"cut","embeddings":{"dimensions":64,"faults":[{"kind":"truncate"}]}})");
+    auto const cut = post_embeddings(f.ep, embeddings_request("a b c", "cut"), right);
+    BOOST_TEST(cut.status == 200u);
+    BOOST_TEST(!cut.complete);
+
+    auto const got = f.llm->requests();
+    BOOST_REQUIRE(!got.empty());
+    BOOST_TEST(got.back().target == "/v1/embeddings");
+    BOOST_TEST(got.back().method == "POST");
+    BOOST_TEST(got.back().body.at("model") == "cut");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ================================================================================
+BOOST_AUTO_TEST_SUITE(openai_embeddings)
+
+BOOST_AUTO_TEST_CASE(batches_are_split_and_kept_in_order)
+{
+    running_fake f;
+    auto o = embedder_options(f);
+    o.batch_size = 2;
+    o.dimensions = 16;
+    o.base_url += "/"; // a trailing slash is fine
+    embedder_client c(o);
+    BOOST_TEST(c.e->model_id() == "openai:text-embedding-3-small@16");
+    std::vector<std::string> const texts{"uno", "dos dos", "tres tres tres", "cuatro", "cinco y seis"};
+    auto const got = c.embed(texts);
+    BOOST_REQUIRE_MESSAGE(got, (got ? "" : got.error().message));
+    BOOST_TEST(got->size() == 5u);
+    BOOST_TEST(got->dimensions == 16u);
+    BOOST_TEST(got->values.size() == 80u);
+    BOOST_TEST(got->prompt_tokens == 10u);
+    for(std::size_t i = 0; i < texts.size(); ++i)
+    {
+        auto const want = fd::hashed_embedding(texts[i], 16);
+        auto const row = (*got)[i];
+        BOOST_TEST(std::vector<float>(row.begin(), row.end()) == want, boost::test_tools::per_element());
+    }
+
+    auto const sent = f.llm->requests();
+    BOOST_REQUIRE(sent.size() == 3u);
+    std::vector<std::size_t> sizes;
+    for(auto const& r : sent)
+    {
+        BOOST_TEST(r.target == "/v1/embeddings");
+        BOOST_TEST(r.headers[http::field::authorization] == "Bearer sk-test");
+        BOOST_TEST(r.headers["x-stainless-retry-count"] == "0");
+        BOOST_TEST(r.body.at("encoding_format") == "base64");
+        BOOST_TEST(r.body.at("dimensions") == 16);
+        BOOST_TEST(r.body.at("model") == "text-embedding-3-small");
+        sizes.push_back(r.body.at("input").as_array().size());
+    }
+    BOOST_TEST(sizes == (std::vector<std::size_t>{2, 2, 1}), boost::test_tools::per_element());
+    BOOST_TEST(sent[2].body.at("input") == json::parse(R"(["cinco y seis"])"));
+}
+
+BOOST_AUTO_TEST_CASE(the_same_text_gets_the_same_vector)
+{
+    running_fake f;
+    embedder_client c(embedder_options(f));
+    BOOST_TEST(c.e->model_id() == "openai:text-embedding-3-small");
+    std::vector<std::string> const texts{"Iniciativas en ejecución", "presupuesto", "iniciativas EN ejecución."};
+    auto const a = c.embed(texts);
+    auto const b = c.embed(texts);
+    BOOST_REQUIRE(a);
+    BOOST_REQUIRE(b);
+    BOOST_TEST(a->dimensions == 1536u);
+    BOOST_TEST(a->values == b->values);
+    auto const r0 = (*a)[0], r2 = (*a)[2];
+    BOOST_TEST(std::equal(r0.begin(), r0.end(), r2.begin(), r2.end()));
+
+    // No texts: no request, no vectors.
+    auto const before = f.llm->requests().size();
+    auto const none = c.embed({});
+    BOOST_REQUIRE(none);
+    BOOST_TEST(none->size() == 0u);
+    BOOST_TEST(f.llm->requests().size() == before);
+}
+
+BOOST_AUTO_TEST_CASE(a_429_is_retried_then_succeeds)
+{
+    running_fake f;
+    f.add(R"({"name":"flaky","embeddings":{"dimensions":8,"faults":[
+        {"kind":"http_error","status":429,"retry_after_ms":"25","times":1}]}})");
+    embedder_client c(embedder_options(f, "flaky"));
+    auto const got = c.embed({"hola", "mundo"});
+    BOOST_REQUIRE_MESSAGE(got, (got ? "" : got.error().message));
+    BOOST_TEST(got->size() == 2u);
+    BOOST_TEST((c.sleeps == std::vector<std::chrono::milliseconds>{25ms}));
+    auto const sent = f.llm->requests();
+    BOOST_REQUIRE(sent.size() == 2u);
+    BOOST_TEST(sent[0].headers["x-stainless-retry-count"] == "0");
+    BOOST_TEST(sent[1].headers["x-stainless-retry-count"] == "1");
+
+    // A 500 every time: three attempts, then the error as the chat providers report it.
+    f.add(R"({"name":"down","embeddings":{"dimensions":8,"faults":[{"kind":"http_error","status":500}]}})");
+    embedder_client d(embedder_options(f, "down"));
+    auto const failed = d.embed({"hola"});
+    BOOST_REQUIRE(!failed);
+    BOOST_TEST((failed.error().what == llm::error::kind::http_status));
+    BOOST_TEST(failed.error().status == 500u);
+    BOOST_TEST(failed.error().type == "server_error");
+    BOOST_TEST(failed.error().retryable);
+    BOOST_TEST(failed.error().request_id.starts_with("req_"));
+    BOOST_TEST(d.sleeps.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_401_is_reported_without_retry)
+{
+    fake::fake_llm_options options;
+    options.api_key = "sk-secret-key-1234";
+    running_fake f(options);
+    embedder_client c(embedder_options(f)); // sends sk-test
+    auto const got = c.embed({"hola"});
+    BOOST_REQUIRE(!got);
+    BOOST_TEST((got.error().what == llm::error::kind::http_status));
+    BOOST_TEST(got.error().status == 401u);
+    BOOST_TEST(got.error().type == "invalid_request_error");
+    BOOST_TEST(got.error().message.starts_with("Incorrect API key provided"));
+    BOOST_TEST(!got.error().retryable);
+    BOOST_TEST(c.sleeps.empty());
+    BOOST_TEST(f.llm->requests().size() == 1u);
+
+    // An unknown model: the 404 of the chat providers.
+    auto o = embedder_options(f, "text-embedding-nonexistent");
+    o.api_key = "sk-secret-key-1234";
+    embedder_client u(o);
+    auto const unknown = u.embed({"hola"});
+    BOOST_REQUIRE(!unknown);
+    BOOST_TEST(unknown.error().status == 404u);
+    BOOST_TEST(unknown.error().type == "model_not_found");
+
+    // No model at all: told before any request.
+    o.model.clear();
+    embedder_client n(o);
+    auto const no_model = n.embed({"hola"});
+    BOOST_REQUIRE(!no_model);
+    BOOST_TEST((no_model.error().what == llm::error::kind::configuration));
+}
+
+BOOST_AUTO_TEST_CASE(connection_errors_are_retried)
+{
+    std::uint16_t port = 0;
+    {
+        asio::io_context ioc;
+        tcp::acceptor a(ioc, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+        port = a.local_endpoint().port();
+    } // closed: connections are refused
+    llm::openai_embedder_options o;
+    o.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+    o.model = "m";
+    embedder_client c(o);
+    auto const got = c.embed({"hola"});
+    BOOST_REQUIRE(!got);
+    BOOST_TEST((got.error().what == llm::error::kind::connection));
+    BOOST_TEST(c.sleeps.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(the_codec_reads_and_writes_the_fixture)
+{
+    auto const fx = json::parse(fixture("openai-embeddings.json"));
+    auto const& request = fx.at("base64").at("request");
+    std::vector<std::string> input;
+    for(auto const& t : request.at("input").as_array())
+        input.emplace_back(t.as_string());
+    BOOST_TEST(json::value(llm::openai::make_embeddings_body("text-embedding-3-small", input, 8u)) == request);
+    BOOST_TEST(json::value(llm::openai::make_embeddings_body("text-embedding-3-small", input, 8u, "float")) ==
+        fx.at("float").at("request"));
+    BOOST_TEST(!llm::openai::make_embeddings_body("m", input).contains("dimensions"));
+
+    auto const floats = llm::openai::parse_embeddings_body(agentio::to_json_text(fx.at("float").at("response")), 2, 8u);
+    auto const b64 = llm::openai::parse_embeddings_body(agentio::to_json_text(fx.at("base64").at("response")), 2, 8u);
+    BOOST_REQUIRE(floats);
+    BOOST_REQUIRE(b64);
+    BOOST_TEST(floats->dimensions == 8u);
+    BOOST_TEST(floats->prompt_tokens == 17u);
+    BOOST_TEST(floats->values == b64->values, boost::test_tools::per_element());
+    BOOST_TEST(floats->values[0] == 0.23237504065036774f);
+    BOOST_TEST(norm_of((*floats)[1]) == 1.0, boost::test_tools::tolerance(1e-6));
+}
+
+BOOST_AUTO_TEST_CASE(the_codec_reorders_rows_and_refuses_bad_answers)
+{
+    // Shuffled indexes are put in order; float arrays and base64 may even mix.
+    auto const shuffled = llm::openai::parse_embeddings_body(R"({"object":"list","data":[
+        {"object":"embedding","index":2,"embedding":[0,0,1]},
+        {"object":"embedding","index":0,"embedding":[1,0.5,0]},
+        {"object":"embedding","index":1,"embedding":")" +
+            float32_base64({0, 1, 0}) + R"("}],
+        "model":"m","usage":{"prompt_tokens":3,"total_tokens":3}})",
+        3);
+    BOOST_REQUIRE(shuffled);
+    BOOST_TEST(shuffled->values == (std::vector<float>{1, 0.5f, 0, 0, 1, 0, 0, 0, 1}),
+        boost::test_tools::per_element());
+    BOOST_TEST(shuffled->prompt_tokens == 3u);
+    // No index: the order received.
+    auto const plain = llm::openai::parse_embeddings_body(R"({"data":[{"embedding":[1]},{"embedding":[2]}]})", 2);
+    BOOST_REQUIRE(plain);
+    BOOST_TEST(plain->values == (std::vector<float>{1, 2}), boost::test_tools::per_element());
+
+    auto message_of = [](std::string_view body, std::size_t count, std::optional<unsigned> dims = {}) {
+        return protocol_error_of(body, count, dims).message;
+    };
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1,2]}]})", 2) ==
+        "the embeddings answer has 1 vectors for 2 inputs");
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]}]})", 2) ==
+        "the embeddings answer's data[1].embedding has 1 dimensions, the others 2");
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1,2]}]})", 1, 3u) ==
+        "the embeddings answer has vectors of 2 dimensions, 3 were asked for");
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":"AAAA!AAA"}]})", 1).find("not valid base64") !=
+        std::string::npos);
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":"AAAA"}]})", 1).find("not a whole number") !=
+        std::string::npos);
+    auto const nan = float32_base64({1.0f, std::numeric_limits<float>::quiet_NaN()});
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":")" + nan + R"("}]})", 1).find("not a finite") !=
+        std::string::npos);
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1e39]}]})", 1) ==
+        "the embeddings answer's data[0].embedding[0] is not a finite float32");
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1,"2"]}]})", 1).find("not a number") !=
+        std::string::npos);
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[2]}]})", 2) ==
+        "the embeddings answer has two vectors for input 0");
+    BOOST_TEST(message_of(R"({"data":[{"index":5,"embedding":[1]}]})", 1).find("out of range") != std::string::npos);
+    BOOST_TEST(message_of(R"({"data":[{"index":0,"embedding":[]}]})", 1).find("empty") != std::string::npos);
+    BOOST_TEST(message_of(R"({"data":[{"index":0}]})", 1).find("neither") != std::string::npos);
+    BOOST_TEST(message_of(R"({"object":"list"})", 1) == "the embeddings answer has no `data` array");
+    BOOST_TEST(message_of("<html>", 1) == "the embeddings answer is not a JSON object");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -61,6 +61,10 @@ struct limits
 {
     /// Model calls in a run (`AGENT_MAX_TOOL_ROUNDS`); the run fails beyond.
     unsigned max_rounds = 10;
+    /** The last of `max_rounds` offers the tools with `tool_choice` none:
+        the model answers from what it has found instead of the run failing
+        at the limit (so at most `max_rounds - 1` rounds run tools). */
+    bool last_round_answers = false;
     /// Tool calls of a round running at once.
     std::size_t max_parallel_tools = 4;
     /// Longest a tool call may take; it then becomes an error result.
@@ -104,6 +108,9 @@ struct text_delta
 struct round_end
 {
     unsigned iteration = 0;
+    /// The calls about to run, in the model's order (valid during the call):
+    /// what a client shows as "searching…" before any result exists.
+    std::span<llm::tool_use_block const* const> calls = {};
 };
 
 /// A tool call finished.

@@ -89,6 +89,28 @@ inline error error_from_client(http::client_error const& e)
     return out;
 }
 
+/** Sends a request until a 2xx response header arrives, retrying as the
+    official SDKs do (see retry.hpp): the loop shared by @ref http_provider
+    and the embedders (openai_embeddings.hpp).
+
+    @param client the HTTP client
+    @param options retries, waits, timeouts and extra headers (the key and the
+    URL are already in `prototype`)
+    @param prototype the request; each attempt sends a copy with
+    `x-stainless-retry-count`, the extra headers and the timeouts added
+    @param error_from_body the wire format's reading of an error body
+    @param request_id_header the response header naming the request, for errors
+    @return the response with its body unread, or the last error
+*/
+inline asio::awaitable<boost::system::result<http::response_stream, error>> open_with_retries(http::client& client,
+    provider_options const& options, http::client_request const& prototype,
+    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header);
+
+/// Waits before retry number `retries_done + 1`: the server's delay when
+/// acceptable, else backoff with jitter (see @ref retry_delay).
+inline asio::awaitable<void> retry_wait(provider_options const& options, unsigned retries_done,
+    std::optional<std::chrono::milliseconds> server_delay);
+
 } // namespace detail
 
 /** A streamed answer being read.

@@ -7,14 +7,15 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // A fake LLM provider on loopback: an HTTP server that answers
-// `POST /v1/messages` (Anthropic Messages) and `POST /v1/chat/completions`
-// (OpenAI Chat Completions) with the providers' wire format, byte for byte
-// where it matters (headers, SSE framing, JSON shapes, error bodies), from
-// scripted scenarios: per conversation round, text streamed in token-sized
-// pieces at a set rate, tool calls with their arguments streamed as
-// fragments, answers conditioned on the last tool result, and faults (HTTP
-// 429/529, an error event mid-stream, a truncated stream, a stall, an abrupt
-// disconnect, slow tokens).
+// `POST /v1/messages` (Anthropic Messages), `POST /v1/chat/completions`
+// (OpenAI Chat Completions) and `POST /v1/embeddings` (OpenAI embeddings)
+// with the providers' wire format, byte for byte where it matters (headers,
+// SSE framing, JSON shapes, error bodies), from scripted scenarios: per
+// conversation round, text streamed in token-sized pieces at a set rate, tool
+// calls with their arguments streamed as fragments, answers conditioned on the
+// last tool result, deterministic (hashed, not semantic) embeddings, and
+// faults (HTTP 429/529, an error event mid-stream, a truncated stream, a
+// stall, an abrupt disconnect, slow tokens).
 //
 // For tests (point a client at it and assert on what it sent), for demos
 // without an API key, and for load tests: a stream costs two small coroutine
@@ -270,12 +271,37 @@ struct scripted_response
     std::vector<fault> faults;
 };
 
+/** An embedding model: answers `POST /v1/embeddings` as OpenAI does.
+
+    The vectors are feature hashing of the words of each input, not meaning:
+    every lower-cased word (a run of ASCII letters and digits, or of non-ASCII
+    UTF-8 bytes) adds ±1 to one component (its FNV-1a hash modulo the
+    dimensions, the sign from the hash's top bit), and the sum is scaled to
+    unit length. Deterministic: the same text always gets the same vector, and
+    texts sharing words get close vectors; a text without words gets zeros.
+    `usage.prompt_tokens` counts the words.
+*/
+struct scripted_embeddings
+{
+    /// The length of the vectors, and the most a request's `dimensions` may ask for.
+    unsigned dimensions = 256;
+
+    /** Faults, as for a non-streamed chat answer (`http_error`,
+        `midstream_error` as a 500/529, `truncate`, `stall`, `disconnect`);
+        attempts are counted per scenario and per request `input`.
+    */
+    std::vector<fault> faults;
+};
+
 /** A scripted model: requests whose `model` is `name` are answered by it.
 
     `turns[r]` answers round `r` of a conversation, where `r` is the number
     of assistant messages after the last user message that is not only tool
     results; beyond the last turn, the last turn answers. Each turn is a list
     of alternatives: the first whose condition matches answers.
+
+    A scenario with `embeddings` (and no turns) is an embedding model instead:
+    it answers `POST /v1/embeddings`, and chat requests for it get a 404.
 */
 struct scenario
 {
@@ -288,6 +314,9 @@ struct scenario
     std::optional<std::chrono::milliseconds> token_interval;
 
     std::vector<std::vector<scripted_response>> turns;
+
+    /// Set: an embedding model (see @ref scripted_embeddings).
+    std::optional<scripted_embeddings> embeddings;
 };
 
 /// A scenario that could not be read: where, and why.

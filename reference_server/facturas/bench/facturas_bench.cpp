@@ -311,8 +311,8 @@ int main(int argc, char** argv)
     llm::any_provider provider(llm::anthropic_provider(http, std::move(po)));
     auto store = agentio::sqlite::thread_store::open(dir / "threads.db").value();
     facturas::settings s;
-    s.anthropic_api_key = "bench";
-    s.model = "facturas-bench";
+    s.model.anthropic_api_key = "bench";
+    s.model.model = "facturas-bench";
     s.sql_max_rows = 200;
     s.mcp_timeout = std::chrono::seconds(20);
     facturas::mcp_endpoint endpoint;

@@ -98,23 +98,6 @@ facturas::mcp_endpoint endpoint_for(facturas::settings const& s, std::filesystem
     return {shell_quote(sqlite_mcp_program()) + " --db " + shell_quote(std::filesystem::absolute(db).string()), {}};
 }
 
-llm::any_provider make_provider(facturas::settings const& s, agentio::http::client& http)
-{
-    if(s.provider == facturas::provider_kind::anthropic)
-    {
-        llm::provider_options p;
-        p.api_key = s.anthropic_api_key;
-        p.base_url = s.anthropic_base_url;
-        llm::anthropic_wire::options wire;
-        wire.version = *llm::anthropic::parse_api_version(s.anthropic_version);
-        return llm::any_provider(llm::anthropic_provider(http, std::move(p), wire));
-    }
-    llm::provider_options p;
-    p.api_key = s.openai_api_key;
-    p.base_url = s.openai_base_url;
-    return llm::any_provider(llm::openai_provider(http, std::move(p)));
-}
-
 std::unique_ptr<agentio::sqlite::thread_store> open_store(std::string const& path)
 {
     std::error_code ec;
@@ -250,7 +233,7 @@ int run(int argc, char** argv)
     auto store = open_store(config->store);
     asio::io_context ioc;
     agentio::http::client http(ioc.get_executor());
-    auto provider = make_provider(*config, http);
+    auto provider = llm::make_provider(config->model, http);
     facturas::invoice_agent agent(*config, endpoint, provider, *store);
 
     if(command == "ask")

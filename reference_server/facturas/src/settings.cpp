@@ -39,23 +39,15 @@ std::optional<std::string> read_unsigned(char const* name, unsigned& out, unsign
 boost::system::result<settings, std::string> settings::from_environment()
 {
     settings s;
-    if(auto p = variable("AGENT_PROVIDER"))
+    auto model = agentio::llm::model_settings::from_environment();
+    if(!model)
     {
-        if(*p == "anthropic")
-            s.provider = provider_kind::anthropic;
-        else if(*p == "openai")
-            s.provider = provider_kind::openai;
-        else
-            return "AGENT_PROVIDER: se esperaba 'anthropic' u 'openai', recibido '" + *p + "'";
+        std::string expected;
+        for(auto const& e : model.error().expected)
+            expected += (expected.empty() ? "'" : "' o '") + e;
+        return model.error().variable + ": se esperaba " + expected + "', recibido '" + model.error().value + "'";
     }
-    s.anthropic_api_key = variable("ANTHROPIC_API_KEY").value_or("");
-    s.anthropic_base_url = variable("ANTHROPIC_BASE_URL").value_or(s.anthropic_base_url);
-    s.anthropic_version = variable("ANTHROPIC_VERSION").value_or(s.anthropic_version);
-    if(s.anthropic_version != "2023-06-01" && s.anthropic_version != "2026-10-21")
-        return "ANTHROPIC_VERSION: se esperaba '2023-06-01' o '2026-10-21', recibido '" + s.anthropic_version + "'";
-    s.openai_api_key = variable("OPENAI_API_KEY").value_or("");
-    s.openai_base_url = variable("OPENAI_BASE_URL").value_or(s.openai_base_url);
-    s.model = variable("AGENT_MODEL").value_or("");
+    s.model = std::move(*model);
     s.mcp_command = variable("INVOICE_AGENT_MCP_COMMAND").value_or("");
     s.mcp_url = variable("INVOICE_AGENT_MCP_URL").value_or("");
     if(!s.mcp_command.empty() && !s.mcp_url.empty())
@@ -76,19 +68,14 @@ boost::system::result<settings, std::string> settings::from_environment()
 
 std::optional<std::string> settings::llm_unavailable_reason() const
 {
-    if(provider == provider_kind::anthropic && anthropic_api_key.empty())
-        return "falta ANTHROPIC_API_KEY en la configuración del servidor";
-    if(provider == provider_kind::openai && openai_api_key.empty() &&
-        openai_base_url.starts_with("https://api.openai.com"))
-        return "falta OPENAI_API_KEY en la configuración del servidor";
+    if(auto missing = model.missing_variable())
+        return "falta " + *missing + " en la configuración del servidor";
     return std::nullopt;
 }
 
 std::string settings::effective_model() const
 {
-    if(!model.empty())
-        return model;
-    return provider == provider_kind::anthropic ? "claude-sonnet-4-5" : "gpt-4.1";
+    return model.effective_model();
 }
 
 } // namespace facturas

@@ -5,6 +5,8 @@
 // The invoice agent's configuration, read from the environment once at start-up.
 #pragma once
 
+#include <agentio/llm/environment.hpp>
+
 #include <boost/system/result.hpp>
 
 #include <chrono>
@@ -13,22 +15,9 @@
 
 namespace facturas {
 
-enum class provider_kind
-{
-    anthropic,
-    openai
-};
-
 struct settings
 {
-    // The model, as the portfolio server reads it.
-    provider_kind provider = provider_kind::anthropic;            // AGENT_PROVIDER
-    std::string anthropic_api_key;                                // ANTHROPIC_API_KEY
-    std::string anthropic_base_url = "https://api.anthropic.com"; // ANTHROPIC_BASE_URL
-    std::string anthropic_version = "2023-06-01";                 // ANTHROPIC_VERSION
-    std::string openai_api_key;                                   // OPENAI_API_KEY
-    std::string openai_base_url = "https://api.openai.com/v1";    // OPENAI_BASE_URL
-    std::string model;                                            // AGENT_MODEL
+    agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
 
     unsigned max_history_turns = 5;                 // INVOICE_AGENT_MAX_HISTORY_TURNS
     unsigned sql_max_rows = 200;                    // INVOICE_AGENT_SQL_MAX_ROWS: LIMIT forced on every query

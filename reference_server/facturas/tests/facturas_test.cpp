@@ -166,8 +166,8 @@ struct fixture
         provider.emplace(llm::anthropic_provider(http, std::move(p)));
         store = agentio::sqlite::thread_store::open(dir / "threads.db").value();
         facturas::settings s;
-        s.anthropic_api_key = "test";
-        s.model = "facturas-test";
+        s.model.anthropic_api_key = "test";
+        s.model.model = "facturas-test";
         s.sql_max_rows = 200;
         s.mcp_timeout = std::chrono::seconds(20);
         facturas::mcp_endpoint endpoint;
@@ -316,8 +316,8 @@ BOOST_AUTO_TEST_CASE(failures_become_a_code_and_a_spanish_answer)
     BOOST_TEST(unknown.answer.find("modelo de lenguaje") != std::string::npos);
 
     facturas::settings s;
-    s.anthropic_api_key = "test";
-    s.model = "facturas-test";
+    s.model.anthropic_api_key = "test";
+    s.model.model = "facturas-test";
     facturas::mcp_endpoint nowhere;
     nowhere.command = "/nonexistent/agentio-sqlite-mcp --db x";
     facturas::invoice_agent broken(s, nowhere, *f.provider, *f.store);

@@ -305,11 +305,14 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     }
     for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
+        bool const must_answer = options_.limits.last_round_answers && iteration == options_.limits.max_rounds;
         llm::request const request{.model = options_.model,
             .system = options_.system,
             .messages = conversation,
             .tools = descriptors_,
-            .choice = {},
+            .choice = must_answer
+                ? std::optional<llm::tool_choice>(llm::tool_choice{.mode = llm::tool_choice::mode::none})
+                : std::nullopt,
             .max_tokens = options_.max_tokens,
             .temperature = options_.temperature,
             .thinking_budget = {}};
@@ -384,7 +387,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             if(calls.empty())
                 break; // nothing to run: the answer is complete
             {
-                event const end = round_end{iteration};
+                event const end = round_end{iteration, calls};
                 if(!co_await detail::emit(sink, end))
                     detail::stop_run();
                 // Calls that need a person: the run stops here, its turn kept.

@@ -47,6 +47,74 @@ asio::awaitable<std::optional<error>> model_stream<Wire>::read(std::vector<strea
     co_return failure;
 }
 
+namespace detail {
+
+// A number in [0, 1) for the jitter, per thread: a provider is shared by the
+// threads of an io_context.
+inline double default_random()
+{
+    thread_local std::minstd_rand engine(std::random_device{}());
+    return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
+}
+
+inline asio::awaitable<boost::system::result<http::response_stream, error>> open_with_retries(http::client& client,
+    provider_options const& options, http::client_request const& prototype,
+    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header)
+{
+    for(unsigned retries = 0;; ++retries)
+    {
+        http::client_request req = prototype;
+        // The SDKs' retry counter: handy for servers and tests alike.
+        req.headers.set("x-stainless-retry-count", std::to_string(retries));
+        for(auto const& [name, value] : options.extra_headers)
+            req.headers.set(name, value);
+        req.idle_timeout = options.idle_timeout;
+        req.total_timeout = options.total_timeout;
+
+        auto [err, stream] = co_await client.async_open(std::move(req), asio::use_awaitable);
+        error failure;
+        std::optional<std::chrono::milliseconds> server_delay;
+        if(err)
+            failure = error_from_client(err);
+        else if(stream.status() >= 200 && stream.status() < 300)
+            co_return std::move(stream);
+        else
+        {
+            auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
+            failure = error_from_body(stream.status(), read_err ? std::string_view() : std::string_view(text));
+            auto const& headers = stream.headers(); // a lambda cannot capture a structured binding in clang 14
+            auto header = [&headers](std::string_view name) -> std::string_view {
+                auto it = headers.find(name);
+                return it == headers.end() ? std::string_view() : std::string_view(it->value());
+            };
+            failure.retryable = status_is_retryable(stream.status(), header("x-should-retry"));
+            server_delay = parse_retry_after(header("retry-after-ms"), header("retry-after"));
+            failure.retry_after = server_delay;
+            if(failure.request_id.empty())
+                failure.request_id = header(request_id_header);
+        }
+        if(!failure.retryable || retries >= options.retry.max_retries)
+            co_return failure;
+        co_await retry_wait(options, retries, server_delay);
+    }
+}
+
+inline asio::awaitable<void> retry_wait(provider_options const& options, unsigned retries_done,
+    std::optional<std::chrono::milliseconds> server_delay)
+{
+    auto const delay = retry_delay(options.retry, retries_done, server_delay,
+        options.random ? options.random() : default_random());
+    if(options.sleep)
+    {
+        co_await options.sleep(delay);
+        co_return;
+    }
+    asio::steady_timer timer(co_await asio::this_coro::executor, delay);
+    co_await timer.async_wait(asio::use_awaitable);
+}
+
+} // namespace detail
+
 template<class Wire>
 http_provider<Wire>::http_provider(http::client& client, provider_options options, wire_options wire)
     : client_(&client)
@@ -58,74 +126,32 @@ http_provider<Wire>::http_provider(http::client& client, provider_options option
     while(!options_.base_url.empty() && options_.base_url.back() == '/')
         options_.base_url.pop_back();
     if(!options_.random)
-        options_.random = [] {
-            // Per thread: a provider is shared by the threads of an io_context.
-            thread_local std::minstd_rand engine(std::random_device{}());
-            return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
-        };
+        options_.random = detail::default_random;
 }
 
 template<class Wire>
 asio::awaitable<boost::system::result<typename http_provider<Wire>::stream_type, error>>
 http_provider<Wire>::open(request const& r)
 {
-    std::string const body = to_json_text(Wire::make_body(r, wire_));
-    for(unsigned retries = 0;; ++retries)
-    {
-        http::client_request req;
-        req.method = boost::beast::http::verb::post;
-        req.url = options_.base_url + std::string(Wire::path);
-        req.headers.set(boost::beast::http::field::content_type, "application/json");
-        req.headers.set(boost::beast::http::field::accept, "text/event-stream");
-        // The SDKs' retry counter: handy for servers and tests alike.
-        req.headers.set("x-stainless-retry-count", std::to_string(retries));
-        Wire::set_headers(req.headers, options_.api_key, wire_);
-        for(auto const& [name, value] : options_.extra_headers)
-            req.headers.set(name, value);
-        req.body = body;
-        req.idle_timeout = options_.idle_timeout;
-        req.total_timeout = options_.total_timeout;
-
-        auto [err, stream] = co_await client_->async_open(std::move(req), asio::use_awaitable);
-        error failure;
-        std::optional<std::chrono::milliseconds> server_delay;
-        if(err)
-            failure = detail::error_from_client(err);
-        else if(stream.status() >= 200 && stream.status() < 300)
-            co_return stream_type(std::move(stream));
-        else
-        {
-            auto [read_err, text] = co_await stream.async_read_all(asio::use_awaitable);
-            failure = Wire::error_from_body(stream.status(), read_err ? std::string_view() : std::string_view(text));
-            auto const& headers = stream.headers(); // a lambda cannot capture a structured binding in clang 14
-            auto header = [&headers](std::string_view name) -> std::string_view {
-                auto it = headers.find(name);
-                return it == headers.end() ? std::string_view() : std::string_view(it->value());
-            };
-            failure.retryable = status_is_retryable(stream.status(), header("x-should-retry"));
-            server_delay = parse_retry_after(header("retry-after-ms"), header("retry-after"));
-            failure.retry_after = server_delay;
-            if(failure.request_id.empty())
-                failure.request_id = header(Wire::request_id_header);
-        }
-        if(!failure.retryable || retries >= options_.retry.max_retries)
-            co_return failure;
-        co_await backoff(retries, server_delay);
-    }
+    http::client_request req;
+    req.method = boost::beast::http::verb::post;
+    req.url = options_.base_url + std::string(Wire::path);
+    req.headers.set(boost::beast::http::field::content_type, "application/json");
+    req.headers.set(boost::beast::http::field::accept, "text/event-stream");
+    Wire::set_headers(req.headers, options_.api_key, wire_);
+    req.body = to_json_text(Wire::make_body(r, wire_));
+    auto opened = co_await detail::open_with_retries(*client_, options_, req, &Wire::error_from_body,
+        Wire::request_id_header);
+    if(!opened)
+        co_return opened.error();
+    co_return stream_type(std::move(*opened));
 }
 
 template<class Wire>
 asio::awaitable<void> http_provider<Wire>::backoff(unsigned retries_done,
     std::optional<std::chrono::milliseconds> server_delay)
 {
-    auto const delay = retry_delay(options_.retry, retries_done, server_delay, options_.random());
-    if(options_.sleep)
-    {
-        co_await options_.sleep(delay);
-        co_return;
-    }
-    asio::steady_timer timer(co_await asio::this_coro::executor, delay);
-    co_await timer.async_wait(asio::use_awaitable);
+    co_await detail::retry_wait(options_, retries_done, server_delay);
 }
 
 } // namespace agentio::llm

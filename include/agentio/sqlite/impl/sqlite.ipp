@@ -149,6 +149,16 @@ AGENTIO_DECL system::result<void> statement::bind(int index, std::string_view va
     return {};
 }
 
+AGENTIO_DECL system::result<void> statement::bind_blob(int index, std::span<std::byte const> value) noexcept
+{
+    // A zero-length blob, not NULL: SQLite binds NULL for a null pointer.
+    static constexpr std::byte empty{};
+    void const* data = value.empty() ? &empty : value.data();
+    if(int rc = sqlite3_bind_blob64(handle_, index, data, value.size(), SQLITE_TRANSIENT); rc != SQLITE_OK)
+        return make_error_code(rc);
+    return {};
+}
+
 AGENTIO_DECL system::result<bool> statement::step() noexcept
 {
     switch(int rc = sqlite3_step(handle_))
@@ -196,6 +206,14 @@ AGENTIO_DECL std::string_view statement::column_text(int column) const noexcept
     // Length after the text conversion above, as the SQLite docs require.
     return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(handle_, column)))
              : std::string_view();
+}
+
+AGENTIO_DECL std::span<std::byte const> statement::column_blob(int column) const noexcept
+{
+    auto const* p = static_cast<std::byte const*>(sqlite3_column_blob(handle_, column));
+    // Length after the call above, as the SQLite docs require.
+    return p ? std::span<std::byte const>(p, static_cast<std::size_t>(sqlite3_column_bytes(handle_, column)))
+             : std::span<std::byte const>();
 }
 
 AGENTIO_DECL void statement::append_column_json(std::string& out, int column) const
@@ -252,18 +270,19 @@ AGENTIO_DECL void json_row_writer::append(std::string& out) const
 AGENTIO_DECL system::result<connection> connection::open(std::filesystem::path const& path, open_mode mode)
 {
     int const flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
-        (mode == open_mode::read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        (mode == open_mode::read_write_create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
     sqlite3* handle = nullptr;
     int rc = sqlite3_open_v2(path.c_str(), &handle, flags, nullptr);
     connection c(handle); // closes the handle on every path below, even a failed open
     if(rc != SQLITE_OK)
         return make_error_code(rc);
-    if(mode == open_mode::read_only)
+    if(mode != open_mode::read_write_create)
     {
         if(auto r = c.execute("PRAGMA query_only = ON"); !r)
             return r.error();
         // After the pragma above, which the authorizer would refuse.
-        sqlite3_set_authorizer(handle, &detail::read_only_authorizer, nullptr);
+        if(mode == open_mode::read_only)
+            sqlite3_set_authorizer(handle, &detail::read_only_authorizer, nullptr);
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0);
         // A read-only open of something that is not a database succeeds; the
         // first read is what fails. Fail here instead, with the real reason.

@@ -73,7 +73,8 @@ struct conversation
 {
     std::string model;
     bool stream = false;
-    bool include_usage = false; // OpenAI stream_options.include_usage
+    bool include_usage = false;   // OpenAI stream_options.include_usage
+    bool tools_forbidden = false; // tool_choice "none": the API answers without calling tools
     std::size_t round = 0;
     std::string last_tool_result;
     std::string last_user_text; // the text of the last user message that is not only tool results
@@ -205,6 +206,9 @@ inline std::optional<api_failure> read_anthropic(json::object const& body, std::
     c.model = std::string(model->get_string());
     if(auto const* s = body.if_contains("stream"))
         c.stream = s->is_bool() && s->get_bool();
+    if(auto const* choice = body.if_contains("tool_choice"); choice && choice->is_object())
+        if(auto const* type = choice->get_object().if_contains("type"))
+            c.tools_forbidden = *type == "none";
     if(last_plain_user < list.size())
         if(auto const* content = list[last_plain_user].get_object().if_contains("content"))
             c.last_user_text = content_text(*content);
@@ -293,6 +297,8 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
     c.model = std::string(model->get_string());
     if(auto const* s = body.if_contains("stream"))
         c.stream = s->is_bool() && s->get_bool();
+    if(auto const* choice = body.if_contains("tool_choice"))
+        c.tools_forbidden = *choice == "none";
     if(auto const* so = body.if_contains("stream_options"); so && so->is_object())
         if(auto const* iu = so->get_object().if_contains("include_usage"))
             c.include_usage = iu->is_bool() && iu->get_bool();

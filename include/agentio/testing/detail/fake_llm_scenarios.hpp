@@ -60,7 +60,7 @@ public:
     scenario read_scenario(json::value const& jv)
     {
         auto const& o = object(jv);
-        check_keys(o, {"name", "description", "model", "token_interval_ms", "turns"});
+        check_keys(o, {"name", "description", "model", "token_interval_ms", "turns", "embeddings"});
         scenario s;
         s.name = string(required(o, "name"), "name");
         if(s.name.empty())
@@ -69,6 +69,16 @@ public:
             s.model = string(*v, "model");
         if(auto const* v = o.if_contains("token_interval_ms"))
             s.token_interval = std::chrono::milliseconds(uint(*v, "token_interval_ms", 3'600'000));
+        if(auto const* v = o.if_contains("embeddings"))
+        {
+            if(o.contains("turns"))
+                fail_at("embeddings", "a scenario has either turns (a chat model) or embeddings, not both");
+            enter e(*this, "embeddings");
+            s.embeddings = read_embeddings(*v);
+            return s;
+        }
+        if(!o.contains("turns"))
+            fail("missing required key 'turns' (or 'embeddings' for an embedding model)");
         auto const& turns = array(required(o, "turns"), "turns");
         if(turns.empty())
             fail_at("turns", "needs at least one turn");
@@ -274,6 +284,30 @@ private:
             }
         }
         return r;
+    }
+
+    scripted_embeddings read_embeddings(json::value const& v)
+    {
+        auto const& o = object(v);
+        check_keys(o, {"dimensions", "faults"});
+        scripted_embeddings e;
+        if(auto const* d = o.if_contains("dimensions"))
+        {
+            e.dimensions = static_cast<unsigned>(uint(*d, "dimensions", 16384));
+            if(e.dimensions == 0)
+                fail_at("dimensions", "must be at least 1");
+        }
+        if(auto const* faults = o.if_contains("faults"))
+        {
+            auto const& list = array(*faults, "faults");
+            enter f(*this, "faults");
+            for(std::size_t i = 0; i < list.size(); ++i)
+            {
+                enter fi(*this, i);
+                e.faults.push_back(read_fault(list[i]));
+            }
+        }
+        return e;
     }
 
     scripted_tool_call read_tool_call(json::value const& v)

@@ -16,6 +16,7 @@
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/format.hpp>
+#include <agentio/testing/detail/fake_llm_embeddings.hpp>
 #include <agentio/testing/detail/fake_llm_scenarios.hpp>
 #include <agentio/testing/detail/fake_llm_stream.hpp>
 #include <agentio/testing/detail/fake_llm_wire.hpp>
@@ -235,10 +236,10 @@ struct active_faults
     fault const* slow = nullptr;
 };
 
-AGENTIO_DECL active_faults select_faults(scripted_response const& r, std::size_t attempt)
+AGENTIO_DECL active_faults select_faults(std::vector<fault> const& faults, std::size_t attempt)
 {
     active_faults a;
-    for(auto const& f : r.faults)
+    for(auto const& f : faults)
     {
         if(f.times != 0 && attempt >= f.times)
             continue;
@@ -260,6 +261,94 @@ AGENTIO_DECL active_faults select_faults(scripted_response const& r, std::size_t
     return a;
 }
 
+// The answer of an http_error fault, with its retry headers.
+AGENTIO_DECL http::response http_error_answer(exchange const& x, fault const& f)
+{
+    auto res = x.error_for_status(f.status, f.error_type, f.error_message);
+    if(!f.retry_after.empty())
+        res.set(beast::http::field::retry_after, f.retry_after);
+    if(!f.retry_after_ms.empty())
+        res.set("retry-after-ms", f.retry_after_ms);
+    if(!f.x_should_retry.empty())
+        res.set("x-should-retry", f.x_should_retry);
+    return res;
+}
+
+// A midstream_error fault where there is no stream: the same failure as an HTTP error.
+AGENTIO_DECL http::response midstream_error_answer(exchange const& x, fault const& f)
+{
+    std::string_view const type = !f.error_type.empty() ? std::string_view(f.error_type)
+        : x.p == provider::anthropic                    ? std::string_view("overloaded_error")
+                                                        : std::string_view("server_error");
+    unsigned const status = type == "overloaded_error" ? 529 : 500;
+    return x.error_for_status(status, type, f.error_message);
+}
+
+AGENTIO_DECL api_failure openai_model_not_found(std::string const& model)
+{
+    return {404, "invalid_request_error", "The model `" + model + "` does not exist or you do not have access to it.",
+        {}, "model_not_found"};
+}
+
+// A plain answer to `POST /v1/embeddings`, and the stream fault to deliver it with, if any.
+struct embeddings_answer
+{
+    http::response res;
+    std::shared_ptr<scenario const> sc; // keeps `ending` alive
+    fault const* ending = nullptr;
+};
+
+AGENTIO_DECL embeddings_answer answer_embeddings(fake_llm_state& st, exchange const& x, json::object const& body)
+{
+    embeddings_answer a;
+    embeddings_request r;
+    if(auto failure = read_embeddings_request(body, r))
+    {
+        a.res = x.error(*failure);
+        return a;
+    }
+    a.sc = st.find(r.model);
+    if(!a.sc)
+    {
+        a.res = x.error(openai_model_not_found(r.model));
+        return a;
+    }
+    if(!a.sc->embeddings)
+    {
+        a.res = x.error(openai_invalid("fake_llm: scenario '" + a.sc->name +
+                "' is a chat model (it has turns, not embeddings); use it with /v1/chat/completions",
+            "model"));
+        return a;
+    }
+    scripted_embeddings const& e = *a.sc->embeddings;
+    std::size_t dimensions = 0;
+    if(auto failure = embedding_dimensions(r, e.dimensions, dimensions))
+    {
+        a.res = x.error(*failure);
+        return a;
+    }
+
+    std::size_t attempt = 0;
+    if(std::any_of(e.faults.begin(), e.faults.end(), [](fault const& f) { return f.times != 0; }))
+        attempt = st.next_attempt("embeddings\n" + a.sc->name + "\n" + std::to_string(r.input_hash));
+    auto const faults = select_faults(e.faults, attempt);
+    if(faults.http_error)
+    {
+        a.res = http_error_answer(x, *faults.http_error);
+        return a;
+    }
+    if(faults.ending && faults.ending->kind == fault_kind::midstream_error)
+    {
+        a.res = midstream_error_answer(x, *faults.ending);
+        return a;
+    }
+    a.res = x.json_response(beast::http::status::ok,
+        embeddings_body(r, a.sc->model.empty() ? std::string_view(r.model) : std::string_view(a.sc->model),
+            dimensions));
+    a.ending = faults.ending;
+    return a;
+}
+
 AGENTIO_DECL asio::awaitable<std::optional<beast::http::message_generator>>
 fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
 {
@@ -276,9 +365,10 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     exchange x;
     x.version = req.version();
     x.keep_alive = req.keep_alive();
+    bool const embeddings_endpoint = path == "/v1/embeddings";
     if(path == "/v1/messages")
         x.p = provider::anthropic;
-    else if(path == "/v1/chat/completions")
+    else if(path == "/v1/chat/completions" || embeddings_endpoint)
         x.p = provider::openai;
     else
     {
@@ -315,6 +405,18 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
                                          : std::string("the body must be a JSON object");
         co_return result(x.error(x.p == provider::anthropic ? anthropic_invalid(why) : openai_invalid(why)));
     }
+    if(embeddings_endpoint)
+    {
+        embeddings_answer a = answer_embeddings(st, x, body.get_object());
+        if(!a.ending)
+            co_return result(std::move(a.res));
+        auto const timeout = st.options.server.write_timeout;
+        event_stream es(stream, x.p, timeout);
+        auto group = beside_watch(es, answer_with_fault(es, stream, a.res, *a.ending, timeout));
+        auto [order, e1, e2] = co_await group.async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+        report_failures(e1, e2);
+        co_return std::nullopt;
+    }
     conversation c;
     auto const failure = x.p == provider::anthropic ? read_anthropic(body.get_object(), version, c)
                                                     : read_openai(body.get_object(), c);
@@ -325,12 +427,16 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     req.body() = std::string();
 
     auto const sc = st.find(c.model);
-    if(!sc)
+    if(!sc || sc->turns.empty())
     {
         if(x.p == provider::anthropic)
             co_return result(x.error({404, "not_found_error", "model: " + c.model, {}, {}}));
-        co_return result(x.error({404, "invalid_request_error",
-            "The model `" + c.model + "` does not exist or you do not have access to it.", {}, "model_not_found"}));
+        if(sc) // an embedding model, in OpenAI's words for one asked to chat
+            co_return result(x.error({404, "invalid_request_error",
+                "This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean "
+                "to use v1/completions?",
+                "model", {}}));
+        co_return result(x.error(openai_model_not_found(c.model)));
     }
 
     std::size_t const round = std::min(c.round, sc->turns.size() - 1);
@@ -345,7 +451,16 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
                       sc->name + "' matches the last tool result and user message")
                 : openai_invalid("fake_llm: no alternative of turn " + std::to_string(round) + " of scenario '" +
                       sc->name + "' matches the last tool result and user message")));
-    scripted_response const& r = *chosen;
+    // tool_choice "none": the API answers in text; the turn's calls are not made.
+    scripted_response without_calls;
+    if(c.tools_forbidden && !chosen->tool_calls.empty())
+    {
+        without_calls = *chosen;
+        without_calls.tool_calls.clear();
+        if(without_calls.stop_reason == "tool_use")
+            without_calls.stop_reason.clear();
+    }
+    scripted_response const& r = c.tools_forbidden && !chosen->tool_calls.empty() ? without_calls : *chosen;
 
     std::size_t attempt = 0;
     bool const counted = std::any_of(r.faults.begin(), r.faults.end(), [](fault const& f) { return f.times != 0; });
@@ -356,20 +471,10 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
         key.append(std::to_string(c.messages_hash));
         attempt = st.next_attempt(std::move(key));
     }
-    auto const faults = select_faults(r, attempt);
+    auto const faults = select_faults(r.faults, attempt);
 
     if(faults.http_error)
-    {
-        fault const& f = *faults.http_error;
-        auto res = x.error_for_status(f.status, f.error_type, f.error_message);
-        if(!f.retry_after.empty())
-            res.set(bhttp::field::retry_after, f.retry_after);
-        if(!f.retry_after_ms.empty())
-            res.set("retry-after-ms", f.retry_after_ms);
-        if(!f.x_should_retry.empty())
-            res.set("x-should-retry", f.x_should_retry);
-        co_return result(std::move(res));
-    }
+        co_return result(http_error_answer(x, *faults.http_error));
 
     response_plan plan = make_plan(r, *sc, c, x.p, st.options, request_bytes);
     if(faults.slow)
@@ -379,15 +484,7 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     if(!c.stream)
     {
         if(faults.ending && faults.ending->kind == fault_kind::midstream_error)
-        {
-            // Without a stream the same failure is an HTTP error.
-            fault const& f = *faults.ending;
-            std::string_view const type = !f.error_type.empty() ? std::string_view(f.error_type)
-                : x.p == provider::anthropic                    ? std::string_view("overloaded_error")
-                                                                : std::string_view("server_error");
-            unsigned const status = type == "overloaded_error" ? 529 : 500;
-            co_return result(x.error_for_status(status, type, f.error_message));
-        }
+            co_return result(midstream_error_answer(x, *faults.ending));
         auto res = x.json_response(bhttp::status::ok,
             x.p == provider::anthropic ? anthropic_message_body(plan) : openai_completion_body(plan));
         if(!faults.ending)

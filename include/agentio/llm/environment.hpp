@@ -1,0 +1,145 @@
+//
+// agentio/llm/environment.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The model a program talks to, named by the environment the way the
+// official SDKs and our applications name it — AGENT_PROVIDER (anthropic |
+// openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
+// OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL — and the provider built
+// from it. Errors are data (the variable, what it held, what it may hold),
+// so each application words them in its users' language.
+//
+//   auto model = llm::model_settings::from_environment();
+//   if(!model) fail(model.error().variable);
+//   llm::any_provider provider = llm::make_provider(*model, http);
+//
+
+#ifndef AGENTIO_LLM_ENVIRONMENT_HPP
+#define AGENTIO_LLM_ENVIRONMENT_HPP
+
+#include <agentio/llm/anthropic.hpp>
+#include <agentio/llm/any_provider.hpp>
+#include <agentio/llm/openai.hpp>
+
+#include <boost/system/result.hpp>
+
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentio::llm {
+
+/// Which wire the model speaks.
+enum class provider_kind
+{
+    anthropic,
+    openai
+};
+
+/// A variable whose value the settings cannot take.
+struct invalid_variable
+{
+    std::string variable = {};
+    std::string value = {};
+    /// The values it may take.
+    std::vector<std::string> expected = {};
+};
+
+/// Looks a variable up; unset and empty are the same.
+using environment_lookup = std::function<std::optional<std::string>(char const* name)>;
+
+/// The process's environment.
+inline std::optional<std::string> process_environment(char const* name)
+{
+    char const* v = std::getenv(name);
+    if(!v || !*v)
+        return std::nullopt;
+    return std::string(v);
+}
+
+/// The model's settings, as the environment gives them.
+struct model_settings
+{
+    provider_kind provider = provider_kind::anthropic;            ///< AGENT_PROVIDER
+    std::string anthropic_api_key = {};                           ///< ANTHROPIC_API_KEY
+    std::string anthropic_base_url = "https://api.anthropic.com"; ///< ANTHROPIC_BASE_URL
+    std::string anthropic_version = "2023-06-01";                 ///< ANTHROPIC_VERSION
+    std::string openai_api_key = {};                              ///< OPENAI_API_KEY
+    std::string openai_base_url = "https://api.openai.com/v1";    ///< OPENAI_BASE_URL
+    std::string model = {};                                       ///< AGENT_MODEL
+
+    /// Reads the variables; the first malformed one is the error.
+    static boost::system::result<model_settings, invalid_variable>
+    from_environment(environment_lookup const& lookup = process_environment)
+    {
+        model_settings s;
+        if(auto p = lookup("AGENT_PROVIDER"))
+        {
+            if(*p == "anthropic")
+                s.provider = provider_kind::anthropic;
+            else if(*p == "openai")
+                s.provider = provider_kind::openai;
+            else
+                return invalid_variable{"AGENT_PROVIDER", *p, {"anthropic", "openai"}};
+        }
+        s.anthropic_api_key = lookup("ANTHROPIC_API_KEY").value_or("");
+        s.anthropic_base_url = lookup("ANTHROPIC_BASE_URL").value_or(s.anthropic_base_url);
+        s.anthropic_version = lookup("ANTHROPIC_VERSION").value_or(s.anthropic_version);
+        if(!anthropic::parse_api_version(s.anthropic_version))
+            return invalid_variable{"ANTHROPIC_VERSION", s.anthropic_version, {"2023-06-01", "2026-10-21"}};
+        s.openai_api_key = lookup("OPENAI_API_KEY").value_or("");
+        s.openai_base_url = lookup("OPENAI_BASE_URL").value_or(s.openai_base_url);
+        s.model = lookup("AGENT_MODEL").value_or("");
+        return s;
+    }
+
+    /** The variable that must be set before a call can succeed, if any: a
+        provider's key, except for an OpenAI-compatible server of one's own
+        (Ollama, vLLM, llama.cpp), which needs none. */
+    std::optional<std::string> missing_variable() const
+    {
+        if(provider == provider_kind::anthropic && anthropic_api_key.empty())
+            return "ANTHROPIC_API_KEY";
+        if(provider == provider_kind::openai && openai_api_key.empty() &&
+            openai_base_url.starts_with("https://api.openai.com"))
+            return "OPENAI_API_KEY";
+        return std::nullopt;
+    }
+
+    /// AGENT_MODEL, else the given default for the provider.
+    std::string effective_model(std::string_view anthropic_default = "claude-sonnet-4-5",
+        std::string_view openai_default = "gpt-4.1") const
+    {
+        if(!model.empty())
+            return model;
+        return std::string(provider == provider_kind::anthropic ? anthropic_default : openai_default);
+    }
+};
+
+/** The provider of `settings`, on `http`. `base` gives what the environment
+    does not (retries, timeouts); its key and URL are replaced. */
+inline any_provider make_provider(model_settings const& settings, http::client& http, provider_options base = {})
+{
+    if(settings.provider == provider_kind::anthropic)
+    {
+        base.api_key = settings.anthropic_api_key;
+        base.base_url = settings.anthropic_base_url;
+        anthropic_wire::options wire;
+        wire.version = *anthropic::parse_api_version(settings.anthropic_version);
+        return any_provider(anthropic_provider(http, std::move(base), wire));
+    }
+    base.api_key = settings.openai_api_key;
+    base.base_url = settings.openai_base_url;
+    return any_provider(openai_provider(http, std::move(base)));
+}
+
+} // namespace agentio::llm
+
+#endif

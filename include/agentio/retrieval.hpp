@@ -1,0 +1,28 @@
+//
+// agentio/retrieval.hpp
+// ~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Retrieval for agents that answer from documents: chunks with their place
+// in a law (article, paragraph, chapter, the articles they cite), a sparse
+// index (SQLite FTS5, BM25) and a dense one (float32 vectors of any
+// `llm::embedder`: an embeddings API, or the latent-semantic model fitted
+// here on the corpus, which needs no service), fused by weighted
+// reciprocal rank.
+//
+
+#ifndef AGENTIO_RETRIEVAL_HPP
+#define AGENTIO_RETRIEVAL_HPP
+
+#include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/fusion.hpp>
+#include <agentio/retrieval/index.hpp>
+#include <agentio/retrieval/lsa.hpp>
+#include <agentio/retrieval/searcher.hpp>
+#include <agentio/retrieval/sqlite_index.hpp>
+#include <agentio/retrieval/vector_store.hpp>
+
+#endif

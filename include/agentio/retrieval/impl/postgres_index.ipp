@@ -1,0 +1,750 @@
+//
+// agentio/retrieval/impl/postgres_index.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_RETRIEVAL_IMPL_POSTGRES_INDEX_IPP
+#define AGENTIO_RETRIEVAL_IMPL_POSTGRES_INDEX_IPP
+
+#include <agentio/retrieval/postgres_index.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace agentio::retrieval {
+
+namespace detail::pg {
+
+static_assert(std::endian::native == std::endian::little, "vectors are stored as little-endian float32");
+
+// The advisory lock writers take to create or migrate the schema (the thread
+// store's is 7308411592).
+inline constexpr std::int64_t schema_lock = 7308411601;
+
+// Each entry moves the schema from its index to the next version. The tsvector
+// is written with the row (not a generated column): with an empty language it
+// holds the C++ analyzer's terms, which the database cannot compute.
+inline constexpr char const* migrations[] = {R"sql(
+CREATE TABLE rag_chunks(
+    id bigserial PRIMARY KEY,
+    key text NOT NULL UNIQUE,
+    collection text NOT NULL,
+    law text NOT NULL,
+    article_number text NOT NULL,
+    paragraph text NOT NULL,
+    title text NOT NULL,
+    chapter text NOT NULL,
+    section text NOT NULL,
+    text text NOT NULL,
+    refs text NOT NULL,
+    ordinal integer NOT NULL,
+    tsv tsvector NOT NULL);
+CREATE INDEX rag_chunks_by_article ON rag_chunks(law, article_number, ordinal);
+CREATE INDEX rag_chunks_by_law ON rag_chunks(collection, law);
+CREATE INDEX rag_chunks_tsv ON rag_chunks USING gin(tsv);
+CREATE TABLE rag_vectors(
+    model text NOT NULL,
+    chunk_id bigint NOT NULL REFERENCES rag_chunks(id) ON DELETE CASCADE,
+    vec bytea NOT NULL,
+    PRIMARY KEY(model, chunk_id));
+CREATE INDEX rag_vectors_by_chunk ON rag_vectors(chunk_id);
+CREATE TABLE rag_models(name text PRIMARY KEY, data bytea NOT NULL);
+)sql"};
+
+inline constexpr char const* chunk_columns =
+    "id, key, collection, law, article_number, paragraph, title, chapter, section, text, refs, ordinal";
+
+// The title's lexemes weighted A, the text's B: ts_rank_cd's default weights
+// make a word of the heading count 2.5 times one of the passage.
+#define AGENTIO_RETRIEVAL_PG_TSVECTOR(CONFIG, TITLE, BODY)                                                             \
+    "setweight(to_tsvector(" CONFIG ", " TITLE "), 'A') || setweight(to_tsvector(" CONFIG ", " BODY "), 'B')"
+
+inline error failure(postgres::error const& e)
+{
+    if(e.sqlstate.empty())
+        return {e.code, e.message};
+    return {e.code, e.message + " (SQLSTATE " + e.sqlstate + ")"};
+}
+
+inline error corrupt(std::string message)
+{
+    return {make_error_code(errc::corrupt_data), std::move(message)};
+}
+
+inline std::string int_array(std::span<std::int64_t const> values)
+{
+    std::string out = "{";
+    for(std::size_t i = 0; i < values.size(); ++i)
+    {
+        if(i)
+            out += ',';
+        out += std::to_string(values[i]);
+    }
+    out += '}';
+    return out;
+}
+
+// A text[] literal: every element quoted, `"` and `\` escaped.
+inline std::string text_array(std::span<std::string const> values)
+{
+    std::string out = "{";
+    for(std::size_t i = 0; i < values.size(); ++i)
+    {
+        if(i)
+            out += ',';
+        out += '"';
+        for(char c : values[i])
+        {
+            if(c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    out += '}';
+    return out;
+}
+
+inline void append_hex(std::string& out, std::span<std::byte const> bytes)
+{
+    static constexpr char digits[] = "0123456789abcdef";
+    out.reserve(out.size() + bytes.size() * 2);
+    for(auto b : bytes)
+    {
+        auto const v = std::to_integer<unsigned>(b);
+        out += digits[v >> 4];
+        out += digits[v & 0xf];
+    }
+}
+
+inline int hex_value(char c) noexcept
+{
+    if(c >= '0' && c <= '9')
+        return c - '0';
+    if(c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if(c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// Hex (what `encode(bytea, 'hex')` returns, whatever bytea_output says) as bytes.
+inline bool bytes_from_hex(std::string_view text, std::string& out)
+{
+    if(text.size() % 2 != 0)
+        return false;
+    out.resize(text.size() / 2);
+    for(std::size_t i = 0; i < out.size(); ++i)
+    {
+        int const hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+        if(hi < 0 || lo < 0)
+            return false;
+        out[i] = static_cast<char>(hi * 16 + lo);
+    }
+    return true;
+}
+
+inline std::string refs_json(std::vector<std::string> const& refs)
+{
+    boost::json::array a;
+    for(auto const& r : refs)
+        a.emplace_back(r);
+    return boost::json::serialize(a);
+}
+
+inline result<chunk> read_chunk(postgres::rows const& r, std::size_t i)
+{
+    chunk c;
+    c.id = r.int64(i, 0);
+    c.key = r.text(i, 1);
+    c.collection = r.text(i, 2);
+    c.law = r.text(i, 3);
+    c.article_number = r.text(i, 4);
+    c.paragraph = r.text(i, 5);
+    c.title = r.text(i, 6);
+    c.chapter = r.text(i, 7);
+    c.section = r.text(i, 8);
+    c.text = r.text(i, 9);
+    system::error_code ec;
+    auto const refs = boost::json::parse(r.text(i, 10), ec);
+    if(ec || !refs.is_array())
+        return corrupt("chunk " + c.key + ": refs is not a JSON array");
+    for(auto const& ref : refs.get_array())
+        if(ref.is_string())
+            c.refs.emplace_back(ref.get_string());
+    c.ordinal = static_cast<std::int32_t>(r.int64(i, 11));
+    return c;
+}
+
+inline result<std::vector<chunk>> read_chunks(postgres::result<postgres::rows> const& r)
+{
+    if(!r)
+        return failure(r.error());
+    std::vector<chunk> out;
+    out.reserve(r->size());
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        auto one = read_chunk(*r, i);
+        if(!one)
+            return one.error();
+        out.push_back(std::move(*one));
+    }
+    return out;
+}
+
+inline result<std::optional<std::string>> read_model(postgres::result<postgres::rows> const& r)
+{
+    if(!r)
+        return failure(r.error());
+    if(r->size() == 0)
+        return std::optional<std::string>();
+    std::string bytes;
+    if(!bytes_from_hex(r->text(0, 0), bytes))
+        return corrupt("a stored model is not hex");
+    return std::optional<std::string>(std::move(bytes));
+}
+
+// A chunk of this law already stored, and whether the new chunks keep it.
+struct stored_chunk
+{
+    std::int64_t id = 0;
+    bool kept = false;
+};
+
+// The length of the UTF-8 sequence at `s[i]`, or 0 when it is not valid
+// (overlong forms, surrogates and code points past U+10FFFF included).
+inline std::size_t utf8_sequence(std::string_view s, std::size_t i) noexcept
+{
+    auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    auto const cont = [](unsigned b) { return b >= 0x80 && b <= 0xbf; };
+    unsigned const b0 = at(0);
+    if(b0 >= 0xc2 && b0 <= 0xdf)
+        return cont(at(1)) ? 2 : 0;
+    if(b0 >= 0xe0 && b0 <= 0xef)
+    {
+        unsigned const lo = b0 == 0xe0 ? 0xa0 : 0x80, hi = b0 == 0xed ? 0x9f : 0xbf;
+        return at(1) >= lo && at(1) <= hi && cont(at(2)) ? 3 : 0;
+    }
+    if(b0 >= 0xf0 && b0 <= 0xf4)
+    {
+        unsigned const lo = b0 == 0xf0 ? 0x90 : 0x80, hi = b0 == 0xf4 ? 0x8f : 0xbf;
+        return at(1) >= lo && at(1) <= hi && cont(at(2)) && cont(at(3)) ? 4 : 0;
+    }
+    return 0;
+}
+
+} // namespace detail::pg
+
+AGENTIO_DECL std::string tsquery_any_of(std::span<std::string const> terms)
+{
+    // Words of ASCII letters and digits and whole non-ASCII code points;
+    // anything else (operators, quotes, invalid UTF-8) only separates them.
+    std::vector<std::string> words;
+    for(auto const& t : terms)
+    {
+        std::string word;
+        for(std::size_t i = 0; i < t.size();)
+        {
+            auto const c = static_cast<unsigned char>(t[i]);
+            std::size_t n = 0;
+            if((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+                n = 1;
+            else if(c >= 0x80)
+                n = detail::pg::utf8_sequence(t, i);
+            if(n == 0)
+            {
+                if(!word.empty())
+                    words.push_back(std::move(word));
+                word.clear();
+                ++i;
+                continue;
+            }
+            word.append(t, i, n);
+            i += n;
+        }
+        if(!word.empty())
+            words.push_back(std::move(word));
+    }
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    // Quoted: inside quotes only ' and \ are special, and no word has either.
+    std::string out;
+    for(auto const& w : words)
+    {
+        if(!out.empty())
+            out += " | ";
+        out += '\'';
+        out += w;
+        out += '\'';
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------
+// postgres_index_writer
+
+AGENTIO_DECL asio::awaitable<result<postgres_index_writer>> postgres_index_writer::open(postgres::pool& db,
+    analyzer text, postgres_index_options options)
+{
+    std::string config = "simple";
+    if(!options.language.empty())
+    {
+        // It becomes part of identifiers in DDL: letters and underscores only.
+        bool const plain = std::all_of(options.language.begin(), options.language.end(),
+            [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+        if(!plain)
+            co_return error{make_error_code(errc::model_mismatch),
+                "text search language '" + options.language + "': lower-case letters and _ only"};
+        config = "agentio_" + options.language;
+    }
+    auto lease = co_await db.acquire();
+    if(!lease)
+        co_return detail::pg::failure(lease.error());
+    auto& conn = **lease;
+    // One migrator at a time: the others wait on the lock, then find the schema
+    // current. An error below returns the connection inside the transaction,
+    // and the pool closes it: the server rolls everything back.
+    auto const begin = "BEGIN; SELECT pg_advisory_xact_lock(" + std::to_string(detail::pg::schema_lock) +
+        "); CREATE TABLE IF NOT EXISTS rag_meta(key text PRIMARY KEY, value text NOT NULL)";
+    if(auto r = co_await conn.execute(begin); !r)
+        co_return detail::pg::failure(r.error());
+    auto meta = co_await conn.query("SELECT (SELECT value FROM rag_meta WHERE key = 'schema_version'), "
+                                    "(SELECT value FROM rag_meta WHERE key = 'text_search')");
+    if(!meta)
+        co_return detail::pg::failure(meta.error());
+    int version = 0;
+    if(!meta->is_null(0, 0))
+        version = static_cast<int>(meta->int64(0, 0));
+    constexpr int known = static_cast<int>(std::size(detail::pg::migrations));
+    static_assert(known == schema_version);
+    if(version > known)
+    {
+        auto rolled_back = co_await conn.execute("ROLLBACK");
+        (void)rolled_back;
+        co_return error{make_error_code(errc::schema_too_new),
+            "the index's schema version " + std::to_string(version) + " is newer than this program's (" +
+                std::to_string(known) + ")"};
+    }
+    for(; version < known; ++version)
+        if(auto r = co_await conn.execute(detail::pg::migrations[version]); !r)
+            co_return detail::pg::failure(r.error());
+    auto const version_text = std::to_string(version);
+    auto stored_version = co_await conn.query(
+        "INSERT INTO rag_meta(key, value) VALUES('schema_version', $1) ON CONFLICT(key) DO UPDATE SET value = $1",
+        postgres::params(version_text));
+    if(!stored_version)
+        co_return detail::pg::failure(stored_version.error());
+
+    if(meta->is_null(0, 1))
+    {
+        if(!options.language.empty())
+        {
+            // A configuration left by an earlier index of this database is
+            // reused (duplicate_object): the lock makes this the only creator.
+            auto const create = "CREATE EXTENSION IF NOT EXISTS unaccent; DO $$ BEGIN CREATE TEXT SEARCH "
+                                "CONFIGURATION " +
+                config + " (COPY = pg_catalog." + options.language + "); ALTER TEXT SEARCH CONFIGURATION " + config +
+                " ALTER MAPPING FOR hword, hword_part, word WITH unaccent, " + options.language +
+                "_stem; EXCEPTION WHEN duplicate_object THEN NULL; END $$";
+            if(auto r = co_await conn.execute(create); !r)
+                co_return detail::pg::failure(r.error());
+        }
+        auto stored_config = co_await conn.query("INSERT INTO rag_meta(key, value) VALUES('text_search', $1)",
+            postgres::params(config));
+        if(!stored_config)
+            co_return detail::pg::failure(stored_config.error());
+    }
+    else if(meta->text(0, 1) != config)
+    {
+        std::string const existing(meta->text(0, 1));
+        auto rolled_back = co_await conn.execute("ROLLBACK");
+        (void)rolled_back;
+        co_return error{make_error_code(errc::model_mismatch),
+            "the index's text search is " + existing + ", this writer's " + config};
+    }
+    if(auto r = co_await conn.execute("COMMIT"); !r)
+        co_return detail::pg::failure(r.error());
+    co_return postgres_index_writer(db, std::move(text), std::move(config));
+}
+
+AGENTIO_DECL asio::awaitable<result<ingest_report>> postgres_index_writer::replace(std::string collection,
+    std::string law, std::span<chunk> chunks)
+{
+    {
+        std::unordered_set<std::string_view> seen;
+        for(auto const& c : chunks)
+            if(!seen.insert(c.key).second)
+                co_return error{make_error_code(errc::corrupt_data), "two chunks have the key " + c.key};
+    }
+    auto lease = co_await db_->acquire();
+    if(!lease)
+        co_return detail::pg::failure(lease.error());
+    auto& conn = **lease;
+    // On an error the connection goes back inside the transaction and is
+    // closed: nothing of this call stays.
+    if(auto r = co_await conn.execute("BEGIN"); !r)
+        co_return detail::pg::failure(r.error());
+    std::unordered_map<std::string, detail::pg::stored_chunk> existing;
+    {
+        auto rows = co_await conn.query(
+            "SELECT id, key FROM rag_chunks WHERE collection = $1 AND law = $2 ORDER BY id FOR UPDATE",
+            postgres::params(collection, law));
+        if(!rows)
+            co_return detail::pg::failure(rows.error());
+        for(std::size_t i = 0; i < rows->size(); ++i)
+            existing.emplace(std::string(rows->text(i, 1)), detail::pg::stored_chunk{rows->int64(i, 0)});
+    }
+    bool const analysed_here = config_ == "simple";
+    ingest_report report;
+    for(auto& c : chunks)
+    {
+        c.collection = collection;
+        c.law = law;
+        auto const refs = detail::pg::refs_json(c.refs);
+        // NULL: the database analyses the title and text themselves.
+        std::optional<std::string> title_terms, body_terms;
+        if(analysed_here)
+        {
+            title_terms = text_.indexed_text(c.title);
+            body_terms = text_.indexed_text(c.text);
+        }
+        std::int64_t const ordinal = c.ordinal;
+        auto it = existing.find(c.key);
+        if(it != existing.end())
+        {
+            it->second.kept = true;
+            c.id = it->second.id;
+            // Rewritten (and its vectors dropped) only when something differs.
+            auto updated = co_await conn.query(
+                "WITH u AS (UPDATE rag_chunks SET article_number = $2::text, paragraph = $3::text, title = $4::text, "
+                "chapter = $5::text, section = $6::text, text = $7::text, refs = $8::text, ordinal = $9::integer, "
+                "tsv = " AGENTIO_RETRIEVAL_PG_TSVECTOR("$10::regconfig", "COALESCE($11::text, $4::text)",
+                    "COALESCE($12::text, $7::text)") " WHERE id = $1 AND (article_number, paragraph, title, chapter, "
+                                                     "section, text, refs, ordinal) IS DISTINCT FROM ($2::text, "
+                                                     "$3::text, $4::text, $5::text, $6::text, $7::text, $8::text, "
+                                                     "$9::integer) RETURNING id), "
+                                                     "d AS (DELETE FROM rag_vectors WHERE chunk_id IN (SELECT id FROM u)) SELECT count(*) FROM u",
+                postgres::params(c.id, c.article_number, c.paragraph, c.title, c.chapter, c.section, c.text, refs,
+                    ordinal, config_, title_terms, body_terms));
+            if(!updated)
+                co_return detail::pg::failure(updated.error());
+            if(updated->int64(0, 0) == 0)
+                ++report.unchanged;
+            else
+                ++report.changed;
+            continue;
+        }
+        auto inserted = co_await conn.query(
+            "INSERT INTO rag_chunks(key, collection, law, article_number, paragraph, title, chapter, section, text, "
+            "refs, ordinal, tsv) VALUES($1, $2, $3, $4, $5, $6::text, $7, $8, $9::text, $10, $11::integer, "
+            " " AGENTIO_RETRIEVAL_PG_TSVECTOR("$12::regconfig", "COALESCE($13::text, $6::text)",
+                "COALESCE($14::text, $9::text)") ") RETURNING id",
+            postgres::params(c.key, c.collection, c.law, c.article_number, c.paragraph, c.title, c.chapter, c.section,
+                c.text, refs, ordinal, config_, title_terms, body_terms));
+        if(!inserted)
+            co_return detail::pg::failure(inserted.error());
+        c.id = inserted->int64(0, 0);
+        ++report.added;
+    }
+    std::vector<std::int64_t> gone;
+    for(auto const& [key, s] : existing)
+        if(!s.kept)
+            gone.push_back(s.id);
+    if(!gone.empty())
+    {
+        // Their vectors go with them (ON DELETE CASCADE).
+        auto const ids = detail::pg::int_array(gone);
+        auto removed = co_await conn.query("DELETE FROM rag_chunks WHERE id = ANY($1::bigint[])",
+            postgres::params(ids));
+        if(!removed)
+            co_return detail::pg::failure(removed.error());
+        report.removed = gone.size();
+    }
+    if(auto r = co_await conn.execute("COMMIT"); !r)
+        co_return detail::pg::failure(r.error());
+    co_return report;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> postgres_index_writer::all_chunks()
+{
+    auto const sql = std::string("SELECT ") + detail::pg::chunk_columns + " FROM rag_chunks ORDER BY id";
+    auto rows = co_await db_->query(sql);
+    auto out = detail::pg::read_chunks(rows);
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>>
+postgres_index_writer::missing_vectors(std::string model_id)
+{
+    auto rows =
+        co_await db_->query("SELECT id FROM rag_chunks c WHERE NOT EXISTS "
+                            "(SELECT 1 FROM rag_vectors v WHERE v.model = $1 AND v.chunk_id = c.id) ORDER BY id",
+            postgres::params(model_id));
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    std::vector<std::int64_t> out;
+    out.reserve(rows->size());
+    for(std::size_t i = 0; i < rows->size(); ++i)
+        out.push_back(rows->int64(i, 0));
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::store_vectors(std::string model_id,
+    std::span<std::int64_t const> ids, std::span<float const> values, std::size_t dimensions, bool replace_all)
+{
+    if(dimensions == 0 || values.size() != ids.size() * dimensions)
+        co_return error{make_error_code(errc::model_mismatch),
+            "vectors: " + std::to_string(values.size()) + " floats for " + std::to_string(ids.size()) + " ids of " +
+                std::to_string(dimensions) + " dimensions"};
+    // An id given twice: its last row, as INSERT OR REPLACE would (one
+    // statement may not update a row twice).
+    std::vector<std::size_t> rows;
+    {
+        std::unordered_set<std::int64_t> seen;
+        for(std::size_t i = ids.size(); i-- > 0;)
+            if(seen.insert(ids[i]).second)
+                rows.push_back(i);
+        std::reverse(rows.begin(), rows.end());
+    }
+    auto lease = co_await db_->acquire();
+    if(!lease)
+        co_return detail::pg::failure(lease.error());
+    auto& conn = **lease;
+    if(auto r = co_await conn.execute("BEGIN"); !r)
+        co_return detail::pg::failure(r.error());
+    if(replace_all)
+    {
+        auto dropped = co_await conn.query("DELETE FROM rag_vectors WHERE model = $1", postgres::params(model_id));
+        if(!dropped)
+            co_return detail::pg::failure(dropped.error());
+    }
+    // Batches of about 4 MB of hex: few round trips, no huge message.
+    std::size_t const per_batch = std::max<std::size_t>(1, (std::size_t(4) << 20) / (dimensions * sizeof(float) * 2));
+    for(std::size_t first = 0; first < rows.size(); first += per_batch)
+    {
+        auto const last = std::min(rows.size(), first + per_batch);
+        std::vector<std::int64_t> batch_ids;
+        std::string hex = "{";
+        for(std::size_t k = first; k < last; ++k)
+        {
+            batch_ids.push_back(ids[rows[k]]);
+            if(k != first)
+                hex += ',';
+            detail::pg::append_hex(hex, std::as_bytes(values.subspan(rows[k] * dimensions, dimensions)));
+        }
+        hex += '}';
+        auto const id_list = detail::pg::int_array(batch_ids);
+        auto stored =
+            co_await conn.query("INSERT INTO rag_vectors(model, chunk_id, vec) SELECT $1, t.id, decode(t.hex, 'hex') "
+                                "FROM unnest($2::bigint[], $3::text[]) AS t(id, hex) "
+                                "ON CONFLICT(model, chunk_id) DO UPDATE SET vec = EXCLUDED.vec",
+                postgres::params(model_id, id_list, hex));
+        if(!stored)
+            co_return detail::pg::failure(stored.error());
+    }
+    if(auto r = co_await conn.execute("COMMIT"); !r)
+        co_return detail::pg::failure(r.error());
+    co_return result<void>();
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::store_model(std::string name,
+    std::span<std::byte const> bytes)
+{
+    std::string hex;
+    detail::pg::append_hex(hex, bytes);
+    auto r = co_await db_->query("INSERT INTO rag_models(name, data) VALUES($1, decode($2, 'hex')) "
+                                 "ON CONFLICT(name) DO UPDATE SET data = EXCLUDED.data",
+        postgres::params(name, hex));
+    if(!r)
+        co_return detail::pg::failure(r.error());
+    co_return result<void>();
+}
+
+AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> postgres_index_writer::load_model(std::string name)
+{
+    auto rows = co_await db_->query("SELECT encode(data, 'hex') FROM rag_models WHERE name = $1",
+        postgres::params(name));
+    auto out = detail::pg::read_model(rows);
+    co_return out;
+}
+
+// ---------------------------------------------------------------------------
+// postgres_index
+
+AGENTIO_DECL asio::awaitable<result<std::unique_ptr<postgres_index>>> postgres_index::open(postgres::pool& db)
+{
+    auto meta = co_await db.query("SELECT (SELECT value FROM rag_meta WHERE key = 'schema_version'), "
+                                  "(SELECT value FROM rag_meta WHERE key = 'text_search')");
+    if(!meta && meta.error().sqlstate == "42P01") // undefined_table
+        co_return detail::pg::corrupt("the database holds no index (no table rag_meta)");
+    if(!meta)
+        co_return detail::pg::failure(meta.error());
+    if(meta->is_null(0, 0) || meta->is_null(0, 1))
+        co_return detail::pg::corrupt("the index has no schema version or text search");
+    auto const version = meta->int64(0, 0);
+    if(version > postgres_index_writer::schema_version)
+        co_return error{make_error_code(errc::schema_too_new),
+            "the index's schema version " + std::to_string(version) + " is newer than this program's"};
+    co_return std::make_unique<postgres_index>(db);
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> postgres_index::sparse(std::vector<std::string> terms,
+    std::vector<std::string> collections, std::size_t limit)
+{
+    std::vector<ranked> out;
+    auto const query = tsquery_any_of(terms);
+    if(query.empty() || limit == 0)
+        co_return out;
+    auto const wanted = detail::pg::text_array(collections);
+    auto const count = static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX));
+    // The query goes through the configuration the tsvectors were written
+    // with (agentio_<language> stems the terms again; simple keeps them).
+    // ts_rank_cd is cover density, not BM25: no inverse document frequency,
+    // so a common word counts like a rare one. Only ranks are fused.
+    auto rows = co_await db_->query(
+        "SELECT c.id, ts_rank_cd(c.tsv, q.query) AS score FROM rag_chunks c, "
+        "(SELECT to_tsquery(value::regconfig, $1) AS query FROM rag_meta WHERE key = 'text_search') q "
+        "WHERE c.tsv @@ q.query AND (cardinality($2::text[]) = 0 OR c.collection = ANY($2::text[])) "
+        "ORDER BY score DESC, c.id LIMIT $3",
+        postgres::params(query, wanted, count));
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    out.reserve(rows->size());
+    for(std::size_t i = 0; i < rows->size(); ++i)
+    {
+        auto const text = rows->text(i, 1);
+        double score = 0;
+        auto const parsed = std::from_chars(text.data(), text.data() + text.size(), score);
+        if(parsed.ec != std::errc())
+            co_return detail::pg::corrupt("ts_rank_cd returned '" + std::string(text) + "'");
+        out.push_back({rows->int64(i, 0), score});
+    }
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> postgres_index::chunks(std::vector<std::int64_t> ids)
+{
+    auto const wanted = detail::pg::int_array(ids);
+    auto const sql = std::string("SELECT ") + detail::pg::chunk_columns +
+        " FROM rag_chunks WHERE id = ANY($1::bigint[])";
+    auto rows = co_await db_->query(sql, postgres::params(wanted));
+    auto found = detail::pg::read_chunks(rows);
+    if(!found)
+        co_return found.error();
+    // In the order asked; an id asked twice is returned once.
+    std::unordered_map<std::int64_t, std::size_t> at;
+    for(std::size_t i = 0; i < found->size(); ++i)
+        at.emplace((*found)[i].id, i);
+    std::vector<chunk> out;
+    out.reserve(found->size());
+    for(auto id : ids)
+        if(auto it = at.find(id); it != at.end())
+        {
+            out.push_back(std::move((*found)[it->second]));
+            at.erase(it);
+        }
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> postgres_index::article(std::string law,
+    std::string article_number, std::string paragraph)
+{
+    auto const sql = std::string("SELECT ") + detail::pg::chunk_columns +
+        " FROM rag_chunks WHERE law = $1 AND article_number = $2 AND ($3 = '' OR paragraph = $3) "
+        "ORDER BY ordinal, id";
+    auto rows = co_await db_->query(sql, postgres::params(law, article_number, paragraph));
+    auto out = detail::pg::read_chunks(rows);
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>> postgres_index::laws()
+{
+    auto rows = co_await db_->query("SELECT law, count(*) FROM rag_chunks GROUP BY law");
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    std::map<std::string, std::size_t, std::less<>> out;
+    for(std::size_t i = 0; i < rows->size(); ++i)
+        out.emplace(std::string(rows->text(i, 0)), static_cast<std::size_t>(rows->int64(i, 1)));
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<index_stats>> postgres_index::stats()
+{
+    auto rows = co_await db_->query("SELECT collection, count(*) FROM rag_chunks GROUP BY collection");
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    index_stats out;
+    for(std::size_t i = 0; i < rows->size(); ++i)
+    {
+        auto const n = static_cast<std::size_t>(rows->int64(i, 1));
+        out.per_collection.emplace(std::string(rows->text(i, 0)), n);
+        out.chunks += n;
+    }
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<dense_corpus>> postgres_index::load_vectors(std::string model_id)
+{
+    auto rows = co_await db_->query("SELECT v.chunk_id, c.collection, encode(v.vec, 'hex') FROM rag_vectors v "
+                                    "JOIN rag_chunks c ON c.id = v.chunk_id WHERE v.model = $1 ORDER BY v.chunk_id",
+        postgres::params(model_id));
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    dense_corpus out;
+    out.model_id = model_id;
+    std::unique_ptr<vector_store> store;
+    std::string bytes;
+    std::vector<float> row;
+    std::unordered_map<std::string, std::uint32_t> collection_index;
+    for(std::size_t i = 0; i < rows->size(); ++i)
+    {
+        auto const id = rows->int64(i, 0);
+        if(!detail::pg::bytes_from_hex(rows->text(i, 2), bytes) || bytes.empty() || bytes.size() % sizeof(float) != 0 ||
+            (store && bytes.size() / sizeof(float) != store->dimensions()))
+            co_return detail::pg::corrupt("vector of chunk " + std::to_string(id) + " has " +
+                std::to_string(bytes.size()) + " bytes");
+        if(!store)
+        {
+            store = std::make_unique<vector_store>(bytes.size() / sizeof(float));
+            store->reserve(rows->size());
+        }
+        row.resize(bytes.size() / sizeof(float));
+        std::memcpy(row.data(), bytes.data(), bytes.size());
+        store->add(id, row);
+        std::string collection(rows->text(i, 1));
+        auto [it, fresh] = collection_index.try_emplace(collection, static_cast<std::uint32_t>(out.collections.size()));
+        if(fresh)
+            out.collections.push_back(std::move(collection));
+        out.collection_of.emplace(id, it->second);
+    }
+    if(store)
+        out.vectors = std::move(store);
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> postgres_index::load_model(std::string name)
+{
+    auto rows = co_await db_->query("SELECT encode(data, 'hex') FROM rag_models WHERE name = $1",
+        postgres::params(name));
+    auto out = detail::pg::read_model(rows);
+    co_return out;
+}
+
+#undef AGENTIO_RETRIEVAL_PG_TSVECTOR
+
+} // namespace agentio::retrieval
+
+#endif

@@ -1,0 +1,167 @@
+//
+// agentio/retrieval/postgres_index.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// An index in PostgreSQL, for replicas that share one database: chunks with
+// a `tsvector` under a GIN index (PostgreSQL's full-text search, ranked by
+// `ts_rank_cd`), vectors as float32 `bytea` per embedder, and stored models.
+// Written by `postgres_index_writer`, read by `postgres_index`, both over an
+// `agentio::postgres::pool` (non-blocking libpq: no worker threads).
+// Not included by <agentio/retrieval.hpp>, so SQLite-only programs need no
+// libpq headers.
+//
+//   auto writer = (co_await postgres_index_writer::open(pool, analyzer)).value();
+//   auto report = (co_await writer.replace("normativa", "Estatuto de los Trabajadores", chunks)).value();
+//   postgres_index index(pool);
+//   auto hits = co_await index.sparse(analyzer.terms("vacaciones"), {}, 30);
+//
+
+#ifndef AGENTIO_RETRIEVAL_POSTGRES_INDEX_HPP
+#define AGENTIO_RETRIEVAL_POSTGRES_INDEX_HPP
+
+#include <agentio/config.hpp>
+#include <agentio/postgres.hpp>
+#include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/index.hpp>
+#include <agentio/retrieval/sqlite_index.hpp> // ingest_report
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace agentio::retrieval {
+
+/// How a PostgreSQL index analyses text; fixed when the index is created.
+struct postgres_index_options
+{
+    /** PostgreSQL's own analysis in this language: chunks and query terms go
+        through a text search configuration `agentio_<language>`, a copy of
+        `pg_catalog.<language>` with `unaccent` before its Snowball stemmer
+        (the database owner may create the `unaccent` extension: it is
+        trusted since PostgreSQL 13). Empty: the analyzer's own terms
+        (`analyzer::indexed_text`) in a `simple` tsvector, what the SQLite
+        index matches on; no extension is needed then. */
+    std::string language = "spanish";
+};
+
+/** A tsquery text (for `to_tsquery`) matching any of `terms`, each once:
+    every run of ASCII letters and digits and non-ASCII bytes is a quoted
+    operand, everything else separates, so no term is ever read as tsquery
+    syntax (`&`, `|`, `!`, `<->`, `:*`, parentheses, quotes). Empty when
+    there are no words. */
+AGENTIO_DECL std::string tsquery_any_of(std::span<std::string const> terms);
+
+/** The write side: creates or migrates the schema, replaces a law's chunks,
+    stores vectors and models. Every operation is a coroutine on the pool;
+    spans given must live until it completes (`co_await` it where it is called). */
+class postgres_index_writer
+{
+public:
+    /// The schema version this library writes.
+    static constexpr int schema_version = 1;
+
+    /** Creates or migrates the schema (under an advisory lock: replicas may
+        start together) and, at creation, the text search configuration of
+        `options.language`. `text` analyses what the index stores when
+        `options.language` is empty; searches must analyse queries the same way.
+
+        @return `errc::schema_too_new`, or `errc::model_mismatch` when the
+        index was created with another language.
+    */
+    AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> open(postgres::pool& db, analyzer text,
+        postgres_index_options options = {});
+
+    /** Makes the chunks of (`collection`, `law`) exactly `chunks`, in one
+        transaction: a key already stored keeps its id (its row rewritten
+        only if its content changed, and then its vectors dropped), new keys
+        are added, keys no longer given are removed. Two chunks with one key
+        are refused before anything is written. Sets each chunk's `id`,
+        `collection` and `law`. */
+    AGENTIO_DECL asio::awaitable<result<ingest_report>> replace(std::string collection, std::string law,
+        std::span<chunk> chunks);
+
+    /// Every chunk, by id (for fitting a model on the whole corpus).
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> all_chunks();
+
+    /// Ids of the chunks with no vector of `model_id`, in order.
+    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> missing_vectors(std::string model_id);
+
+    /** Stores vectors of `model_id`: row `i` of `values` (`dimensions` floats)
+        for `ids[i]`, in one transaction (an id given twice: the last row).
+        With `replace_all`, the model's other vectors are dropped first. An
+        id that is no chunk's is an error (a foreign key). */
+    AGENTIO_DECL asio::awaitable<result<void>> store_vectors(std::string model_id, std::span<std::int64_t const> ids,
+        std::span<float const> values, std::size_t dimensions, bool replace_all);
+
+    /// Stores a model's bytes under `name`, replacing any.
+    AGENTIO_DECL asio::awaitable<result<void>> store_model(std::string name, std::span<std::byte const> bytes);
+
+    /// A stored model's bytes.
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string name);
+
+    /// The text search configuration of the tsvectors: `agentio_<language>` or `simple`.
+    std::string const& text_search() const noexcept { return config_; }
+
+    postgres::pool& pool() noexcept { return *db_; }
+
+private:
+    postgres_index_writer(postgres::pool& db, analyzer text, std::string config) noexcept
+        : db_(&db)
+        , text_(std::move(text))
+        , config_(std::move(config))
+    {
+    }
+
+    postgres::pool* db_;
+    analyzer text_;
+    std::string config_;
+};
+
+/** The read side: every call is one statement on the pool.
+
+    Sparse relevance is `ts_rank_cd` (cover density, the title's lexemes
+    weighted A, the text's B), not BM25: it knows no corpus statistics (no
+    inverse document frequency), so its scores are comparable within one
+    result list only. The searcher fuses ranks, never scores.
+*/
+class postgres_index final : public index
+{
+public:
+    /** Checks that the database holds an index written by
+        `postgres_index_writer` and not newer than this program. */
+    AGENTIO_DECL static asio::awaitable<result<std::unique_ptr<postgres_index>>> open(postgres::pool& db);
+
+    /// Over `db` (outlives the index), without checking the schema.
+    explicit postgres_index(postgres::pool& db) noexcept : db_(&db) {}
+
+    AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> sparse(std::vector<std::string> terms,
+        std::vector<std::string> collections, std::size_t limit) override;
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> chunks(std::vector<std::int64_t> ids) override;
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> article(std::string law, std::string article_number,
+        std::string paragraph) override;
+    AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>> laws() override;
+    AGENTIO_DECL asio::awaitable<result<index_stats>> stats() override;
+    AGENTIO_DECL asio::awaitable<result<dense_corpus>> load_vectors(std::string model_id) override;
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string name) override;
+
+    postgres::pool& pool() noexcept { return *db_; }
+
+private:
+    postgres::pool* db_;
+};
+
+} // namespace agentio::retrieval
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/retrieval/impl/postgres_index.ipp>
+#endif
+
+#endif

@@ -1,0 +1,129 @@
+//
+// agentio/retrieval/sqlite_index.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// An index in one SQLite file: chunks, an FTS5 table of their analysed text
+// ranked by BM25, vectors as float32 blobs per embedder, and stored models.
+// Written by `sqlite_index_writer` (ingest, a read-write connection), read by
+// `sqlite_index` (read-only connections on worker threads: a search never
+// blocks a network thread and can never write).
+//
+//   auto writer = sqlite_index_writer::open("data/index.db", analyzer).value();
+//   auto report = writer.replace("normativa", "Estatuto de los Trabajadores", chunks).value();
+//   auto index = sqlite_index::open("data/index.db").value();
+//   auto hits = co_await index->sparse(analyzer.terms("vacaciones"), {}, 30);
+//
+
+#ifndef AGENTIO_RETRIEVAL_SQLITE_INDEX_HPP
+#define AGENTIO_RETRIEVAL_SQLITE_INDEX_HPP
+
+#include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/index.hpp>
+#include <agentio/sqlite.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentio::retrieval {
+
+/// What a `replace` changed.
+struct ingest_report
+{
+    std::size_t added = 0;
+    std::size_t changed = 0;
+    std::size_t unchanged = 0;
+    std::size_t removed = 0;
+};
+
+/** The write side: creates the schema, replaces a law's chunks, stores
+    vectors and models. Synchronous: ingest is a command, not a request. */
+class sqlite_index_writer
+{
+public:
+    /// The schema version this library writes.
+    static constexpr int schema_version = 1;
+
+    /** Opens (creating if needed) the index at `path`. `text` analyses what
+        the sparse index stores; searches must analyse queries the same way. */
+    AGENTIO_DECL static result<sqlite_index_writer> open(std::filesystem::path const& path, analyzer text);
+
+    /** Makes the chunks of (`collection`, `law`) exactly `chunks`, in one
+        transaction: a key already stored keeps its id (its row rewritten
+        only if its content changed, and then its vectors dropped), new keys
+        are added, keys no longer given are removed. Sets each chunk's `id`. */
+    AGENTIO_DECL result<ingest_report> replace(std::string_view collection, std::string_view law,
+        std::span<chunk> chunks);
+
+    /// Every chunk, by id (for fitting a model on the whole corpus).
+    AGENTIO_DECL result<std::vector<chunk>> all_chunks();
+
+    /// Ids of the chunks with no vector of `model_id`.
+    AGENTIO_DECL result<std::vector<std::int64_t>> missing_vectors(std::string_view model_id);
+
+    /** Stores vectors of `model_id`: row `i` of `values` (`dimensions` floats)
+        for `ids[i]`, in one transaction. With `replace_all`, the model's other
+        vectors are dropped first (a refitted model makes them meaningless). */
+    AGENTIO_DECL result<void> store_vectors(std::string_view model_id, std::span<std::int64_t const> ids,
+        std::span<float const> values, std::size_t dimensions, bool replace_all);
+
+    /// Stores a model's bytes under `name`, replacing any.
+    AGENTIO_DECL result<void> store_model(std::string_view name, std::span<std::byte const> bytes);
+
+    /// A stored model's bytes.
+    AGENTIO_DECL result<std::optional<std::string>> load_model(std::string_view name);
+
+    sqlite::connection& connection() noexcept { return conn_; }
+
+private:
+    sqlite_index_writer(sqlite::connection conn, analyzer text) noexcept
+        : conn_(std::move(conn))
+        , text_(std::move(text))
+    {
+    }
+
+    sqlite::connection conn_;
+    analyzer text_;
+};
+
+/** The read side over read-only connections, one worker thread each. */
+class sqlite_index final : public index
+{
+public:
+    /** Opens an index written by `sqlite_index_writer`. A missing file or
+        one without the schema is an error: an application says how to ingest. */
+    AGENTIO_DECL static result<std::unique_ptr<sqlite_index>> open(std::filesystem::path const& path,
+        std::size_t connections = 2);
+
+    AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> sparse(std::vector<std::string> terms,
+        std::vector<std::string> collections, std::size_t limit) override;
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> chunks(std::vector<std::int64_t> ids) override;
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> article(std::string law, std::string article_number,
+        std::string paragraph) override;
+    AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>> laws() override;
+    AGENTIO_DECL asio::awaitable<result<index_stats>> stats() override;
+    AGENTIO_DECL asio::awaitable<result<dense_corpus>> load_vectors(std::string model_id) override;
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string name) override;
+
+    explicit sqlite_index(std::vector<sqlite::connection> readers) : readers_(std::move(readers)) {}
+
+private:
+    sqlite::query_pool readers_;
+};
+
+} // namespace agentio::retrieval
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/retrieval/impl/sqlite_index.ipp>
+#endif
+
+#endif

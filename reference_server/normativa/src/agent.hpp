@@ -1,0 +1,143 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The labour-law agent: requests checked, threads found or made, the
+// orchestrator run with the four tools (or the fixed pipeline), and what
+// happens told as the SSE events tool_status, token, done and error.
+#pragma once
+
+#include "settings.hpp"
+#include "tools.hpp"
+
+#include <agentio/llm/any_provider.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/assert/source_location.hpp>
+#include <boost/system/result.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace normativa {
+
+/// An HTTP error before any event is sent: status and Spanish message.
+struct api_error
+{
+    unsigned status = 400;
+    std::string message;
+};
+
+/// `result<T, api_error>::value()` throws this on an error.
+[[noreturn]] inline void throw_exception_from_error(api_error const& e, boost::source_location const&)
+{
+    throw std::runtime_error(std::to_string(e.status) + " " + e.message);
+}
+
+/// One SSE event.
+struct sse_event
+{
+    std::string name;
+    std::string data; ///< JSON text
+};
+
+/// Where events go (a queue the HTTP layer drains); a client that leaves
+/// cancels the run through the coroutine's cancellation slot.
+using event_sink = std::function<void(sse_event const&)>;
+
+/// POST /api/rag-agent.
+struct agent_request
+{
+    std::string message;
+    std::optional<std::string> thread_id;
+};
+
+/// POST /api/rag-pipeline.
+struct pipeline_request
+{
+    std::vector<agentio::llm::message> messages;
+    std::vector<std::int64_t> previous_chunk_ids;
+};
+
+boost::system::result<agent_request, api_error> parse_agent_request(std::string_view body, settings const& s);
+boost::system::result<pipeline_request, api_error> parse_pipeline_request(std::string_view body, settings const& s);
+
+/// The sources of tool results: {id, law, section ("Art. 48"), chapter, collection}, each id once.
+class source_list
+{
+public:
+    /// Reads the JSON arrays of a round's tool results.
+    void collect(std::span<agentio::llm::message const> messages);
+    void add(boost::json::object const& chunk);
+    boost::json::array const& sources() const noexcept { return sources_; }
+    std::vector<std::int64_t> ids() const;
+
+private:
+    boost::json::array sources_;
+    std::set<std::int64_t> seen_;
+};
+
+class rag_service
+{
+public:
+    /// `provider` null: no model configured (503 naming the variables).
+    rag_service(settings s, agentio::llm::any_provider* provider, agentio::threads::thread_store& store,
+        tool_environment const& tools);
+    ~rag_service();
+
+    /** A run the HTTP layer may start streaming: its thread exists and is
+        held (a second request on it is 409 until this is destroyed). */
+    struct prepared
+    {
+        rag_service* owner = nullptr;
+        agentio::threads::thread_info thread;
+        std::string message;
+
+        prepared() = default;
+        prepared(prepared const&) = delete;
+        prepared& operator=(prepared const&) = delete;
+        ~prepared()
+        {
+            if(owner)
+                owner->release(thread.id);
+        }
+    };
+
+    /// Checks the request against the store: 404, 409, 503 as api_error.
+    boost::asio::awaitable<boost::system::result<std::shared_ptr<prepared>, api_error>> prepare(agent_request request,
+        std::string owner);
+
+    /// Runs the agent; every outcome is an event (done or error).
+    boost::asio::awaitable<void> run(std::shared_ptr<prepared> run, event_sink sink);
+
+    /// The fixed pipeline: keywords → search → answer.
+    boost::asio::awaitable<void> run_pipeline(pipeline_request request, event_sink sink);
+
+    /// A thread for the page after a reload: its messages' texts and each answer's sources.
+    boost::asio::awaitable<boost::system::result<boost::json::object, api_error>> thread_view(std::string id,
+        std::string owner);
+
+    settings const& config() const noexcept { return settings_; }
+
+private:
+    void release(std::string const& thread_id);
+
+    settings settings_;
+    agentio::llm::any_provider* provider_;
+    agentio::threads::thread_store& store_;
+    tool_environment const& tool_env_;
+    normativa_tools tools_;
+    std::mutex mutex_;
+    std::set<std::string> busy_; // threads with a run in this process
+};
+
+} // namespace normativa

@@ -1,0 +1,44 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The index as the server uses it: opened read-only, the dense half's
+// embedder (the stored latent-semantic model, or the embeddings service)
+// and its vectors loaded, the searcher and the tools' environment built.
+// An index that is missing or empty leaves the server running, the tools
+// saying how to ingest.
+#pragma once
+
+#include "http_api.hpp"
+#include "settings.hpp"
+#include "tools.hpp"
+
+#include <agentio/http/client.hpp>
+#include <agentio/llm/embeddings.hpp>
+#include <agentio/retrieval.hpp>
+
+#include <boost/asio/awaitable.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace normativa {
+
+struct loaded_index
+{
+    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::unique_ptr<agentio::llm::embedder> embedder;
+    std::unique_ptr<agentio::retrieval::searcher> searcher;
+    tool_environment tools;
+    index_status status;
+    /// What the start-up log says when something is missing (empty when all is well).
+    std::string warning;
+};
+
+/** Opens `path` for searching. `http` serves the embeddings service when
+    RAG_EMBEDDER=openai. */
+boost::asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
+    agentio::http::client& http);
+
+} // namespace normativa

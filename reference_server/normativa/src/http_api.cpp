@@ -1,0 +1,160 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "http_api.hpp"
+
+#include <agentio/async_queue.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/sse/writer.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+
+namespace normativa {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace bhttp = boost::beast::http;
+
+namespace {
+
+bhttp::message_generator json_response(bhttp::status status, json::value const& body, unsigned version)
+{
+    bhttp::response<bhttp::string_body> res{status, version};
+    res.set(bhttp::field::content_type, "application/json; charset=utf-8");
+    res.set(bhttp::field::cache_control, "no-store");
+    res.body() = agentio::to_json_text(body);
+    res.prepare_payload();
+    return res;
+}
+
+bhttp::message_generator error_response(api_error const& e, unsigned version)
+{
+    return json_response(static_cast<bhttp::status>(e.status), json::object{{"error", e.message}}, version);
+}
+
+bhttp::message_generator unauthorized(unsigned version)
+{
+    return error_response({401, "Falta una clave de API válida en la cabecera x-api-key"}, version);
+}
+
+using event_queue = agentio::async_queue<sse_event>;
+
+/** Streams what `work` sends to `sink` as SSE. A client that leaves cancels
+    the work; the handler waits for it to end either way, since the work is
+    bound to the writer's disconnect signal. */
+template<class Work>
+asio::awaitable<std::optional<bhttp::message_generator>> stream_events(agentio::http::request const& req,
+    agentio::http::any_stream& stream, Work work)
+{
+    auto const ex = co_await asio::this_coro::executor;
+    agentio::sse::basic_writer writer(stream);
+    if(auto ec = co_await writer.start(req.version()))
+    {
+        co_await writer.finish();
+        co_return std::nullopt;
+    }
+    auto events = std::make_shared<event_queue>(ex);
+    auto cancel = std::make_shared<asio::cancellation_signal>();
+    writer.disconnect_slot().assign([cancel](asio::cancellation_type t) { cancel->emit(t); });
+    event_sink sink = [events](sse_event const& e) { events->try_push(e); };
+    auto run = [](Work w, event_sink s, std::shared_ptr<event_queue> q) -> asio::awaitable<void> {
+        co_await w(std::move(s));
+        q->close();
+    };
+    asio::co_spawn(ex, run(std::move(work), std::move(sink), events),
+        asio::bind_cancellation_slot(cancel->slot(), [cancel, events](std::exception_ptr) { events->close(); }));
+    bool client_gone = false;
+    for(;;)
+    {
+        auto e = co_await events->pop();
+        if(!e)
+            break;
+        if(client_gone)
+            continue;
+        auto const failed = co_await writer.send(e->name, e->data);
+        client_gone = static_cast<bool>(failed);
+    }
+    writer.disconnect_slot().clear();
+    co_await writer.finish();
+    co_return std::nullopt;
+}
+
+} // namespace
+
+agentio::http::router<> make_routes(rag_service& service, agentio::http::api_keys const& keys,
+    index_status const& status, agentio::http::static_files const* page)
+{
+    agentio::http::router<> routes;
+    routes.get("/health", [&service, &status](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
+        json::array laws;
+        for(auto const& l : status.laws)
+            laws.emplace_back(l);
+        json::object body{{"status", "ok"},
+            {"index",
+                json::object{{"chunks", status.chunks}, {"laws", laws},
+                    {"dense", status.embedder.empty() ? json::value(nullptr) : json::value(status.embedder)}}},
+            {"llm", service.config().llm_unavailable_reason() ? "not_configured" : "configured"}};
+        co_return json_response(bhttp::status::ok, body, req.version());
+    });
+
+    routes.post("/api/rag-agent",
+        [&service, &keys](auto&& req, auto const&,
+            agentio::http::any_stream& stream) -> asio::awaitable<std::optional<bhttp::message_generator>> {
+            auto owner = keys.owner_of(req, "x-api-key");
+            if(!owner)
+                co_return unauthorized(req.version());
+            auto parsed = parse_agent_request(req.body(), service.config());
+            if(!parsed)
+                co_return error_response(parsed.error(), req.version());
+            auto prepared = co_await service.prepare(std::move(*parsed), std::move(*owner));
+            if(!prepared)
+                co_return error_response(prepared.error(), req.version());
+            auto work = [&service, run = std::move(*prepared)](event_sink sink) mutable {
+                return service.run(std::move(run), std::move(sink));
+            };
+            auto streamed = co_await stream_events(req, stream, std::move(work));
+            co_return streamed;
+        });
+
+    routes.get("/api/rag-agent/threads/{id}",
+        [&service, &keys](auto&& req, auto const& params) -> asio::awaitable<bhttp::message_generator> {
+            auto owner = keys.owner_of(req, "x-api-key");
+            if(!owner)
+                co_return unauthorized(req.version());
+            auto view = co_await service.thread_view(std::string(params["id"]), std::move(*owner));
+            if(!view)
+                co_return error_response(view.error(), req.version());
+            co_return json_response(bhttp::status::ok, *view, req.version());
+        });
+
+    routes.post("/api/rag-pipeline",
+        [&service, &keys](auto&& req, auto const&,
+            agentio::http::any_stream& stream) -> asio::awaitable<std::optional<bhttp::message_generator>> {
+            if(!keys.owner_of(req, "x-api-key"))
+                co_return unauthorized(req.version());
+            auto parsed = parse_pipeline_request(req.body(), service.config());
+            if(!parsed)
+                co_return error_response(parsed.error(), req.version());
+            auto work = [&service, request = std::move(*parsed)](event_sink sink) mutable {
+                return service.run_pipeline(std::move(request), std::move(sink));
+            };
+            auto streamed = co_await stream_events(req, stream, std::move(work));
+            co_return streamed;
+        });
+
+    // The page for any other path, but an API path no route takes is a JSON 404, not the page.
+    routes.fallback([page](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
+        std::string_view const target = req.target();
+        auto const path = target.substr(0, target.find('?'));
+        if(!page || path == "/api" || path.starts_with("/api/"))
+            co_return error_response({404, "No existe " + std::string(path)}, req.version());
+        co_return page->serve(req, path);
+    });
+    return routes;
+}
+
+} // namespace normativa

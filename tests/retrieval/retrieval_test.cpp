@@ -1,0 +1,452 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// Text analysis, fusion, the SQLite index (a real file in a temporary folder)
+// and the searcher over it.
+
+#include <agentio/retrieval.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+
+#include <unistd.h>
+
+namespace asio = boost::asio;
+namespace retrieval = agentio::retrieval;
+namespace llm = agentio::llm;
+
+namespace {
+
+// Runs a coroutine to its end on a fresh context.
+template<class T>
+T run(asio::awaitable<T> work)
+{
+    asio::io_context ioc;
+    auto f = asio::co_spawn(ioc, std::move(work), asio::use_future);
+    ioc.run();
+    return f.get();
+}
+
+struct temp_dir
+{
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+        ("agentio-retrieval-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+    temp_dir() { std::filesystem::create_directories(path); }
+    ~temp_dir() { std::filesystem::remove_all(path); }
+};
+
+retrieval::analyzer spanish_like()
+{
+    return retrieval::analyzer({.stop_words = {"el", "la", "los", "las", "de", "del", "y", "en", "a", "por", "que",
+                                    "un", "una", "me", "mi", "se", "al", "con", "para", "su"}});
+}
+
+retrieval::chunk make_chunk(std::string key, std::string article, std::string paragraph, std::string title,
+    std::string text, std::vector<std::string> refs = {}, std::int32_t ordinal = 0)
+{
+    retrieval::chunk c;
+    c.key = std::move(key);
+    c.article_number = std::move(article);
+    c.paragraph = std::move(paragraph);
+    c.title = std::move(title);
+    c.text = std::move(text);
+    c.refs = std::move(refs);
+    c.ordinal = ordinal;
+    return c;
+}
+
+std::vector<retrieval::chunk> small_law()
+{
+    return {
+        make_chunk("ley/38/1", "38", "1", "Artículo 38. Vacaciones anuales.",
+            "El periodo de vacaciones anuales retribuidas, no sustituible por compensación económica, será el "
+            "pactado en convenio colectivo o contrato individual. En ningún caso la duración será inferior a "
+            "treinta días naturales.",
+            {}, 1),
+        make_chunk("ley/38/2", "38", "2", "Artículo 38. Vacaciones anuales.",
+            "El periodo de su disfrute se fijará de común acuerdo entre el empresario y el trabajador.", {"48"}, 2),
+        make_chunk("ley/48/1", "48", "1", "Artículo 48. Suspensión con reserva de puesto de trabajo.",
+            "Al cesar las causas legales de suspensión, la persona trabajadora tendrá derecho a la reincorporación.",
+            {}, 3),
+        make_chunk("ley/48/4", "48", "4", "Artículo 48. Suspensión con reserva de puesto de trabajo.",
+            "El nacimiento suspenderá el contrato de trabajo durante dieciséis semanas.", {"38.1", "56"}, 4),
+        make_chunk("ley/56/1", "56", "1", "Artículo 56. Despido improcedente.",
+            "Cuando el despido sea declarado improcedente, la indemnización será de treinta y tres días de salario "
+            "por año de servicio.",
+            {"48.4", "38"}, 5),
+    };
+}
+
+// A deterministic embedder for the searcher's tests: one dimension per word
+// of a small vocabulary. What matters here is the fusion, not the model.
+class word_embedder final : public llm::embedder
+{
+public:
+    std::vector<std::string> vocabulary{"vacaciones", "nacimiento", "despido", "indemnizacion", "descanso"};
+    std::string model_id() const override { return "words@5"; }
+    asio::awaitable<boost::system::result<llm::embeddings, llm::error>>
+    embed(std::span<std::string const> texts) override
+    {
+        if(fail)
+            co_return llm::error{llm::error::kind::connection, 0, {}, "embeddings unreachable"};
+        llm::embeddings out;
+        out.dimensions = vocabulary.size();
+        for(auto const& t : texts)
+        {
+            auto const ws = retrieval::words(t);
+            for(auto const& v : vocabulary)
+                out.values.push_back(static_cast<float>(std::count(ws.begin(), ws.end(), v)));
+        }
+        co_return out;
+    }
+    bool fail = false;
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(retrieval_text)
+
+BOOST_AUTO_TEST_CASE(folding_matches_fts5_remove_diacritics)
+{
+    BOOST_TEST(retrieval::fold("Índole ÑANDÚ Pingüino") == "indole nandu pinguino");
+    BOOST_TEST(retrieval::fold("Sección 1.ª") == "seccion 1.a");
+    BOOST_TEST(retrieval::fold("«¿Qué?»") == "  que? ");
+}
+
+BOOST_AUTO_TEST_CASE(words_split_on_punctuation)
+{
+    BOOST_TEST(retrieval::words("Contrato fijo-discontinuo (art. 48.4)") ==
+            (std::vector<std::string>{"contrato", "fijo", "discontinuo", "art", "48", "4"}),
+        boost::test_tools::per_element());
+    BOOST_TEST(retrieval::words("¿Cuántos días?") == (std::vector<std::string>{"cuantos", "dias"}),
+        boost::test_tools::per_element());
+    // Invalid UTF-8 separates words instead of joining garbage to them.
+    BOOST_TEST(retrieval::words("ab\xff"
+                                "cd") == (std::vector<std::string>{"ab", "cd"}),
+        boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(analyzer_drops_stop_words_and_short_words_not_numbers)
+{
+    auto const a = spanish_like();
+    BOOST_TEST(a.terms("¿Cuántos días de vacaciones me tocan en el artículo 8?") ==
+            (std::vector<std::string>{"cuantos", "dias", "vacaciones", "tocan", "articulo", "8"}),
+        boost::test_tools::per_element());
+    BOOST_TEST(a.indexed_text("Las vacaciones, y el DESCANSO") == "vacaciones descanso");
+    // Stop words written with accents match their folded form.
+    retrieval::analyzer b({.stop_words = {"Según"}});
+    BOOST_TEST(b.terms("segun la ley") == (std::vector<std::string>{"la", "ley"}), boost::test_tools::per_element());
+    retrieval::analyzer stemmed({.stem = [](std::string_view w) {
+        return std::string(w.ends_with("es") ? w.substr(0, w.size() - 2) : w);
+    }});
+    BOOST_TEST(stemmed.terms("vacaciones día 100") == (std::vector<std::string>{"vacacion", "dia", "100"}),
+        boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(fts5_query_quotes_every_term)
+{
+    std::vector<std::string> const terms{"near", "or", "vacaciones", "a\"b", "vacaciones", "x*"};
+    BOOST_TEST(retrieval::fts5_any_of(terms) == R"("a""b" OR "near" OR "or" OR "vacaciones" OR "x*")");
+    BOOST_TEST(retrieval::fts5_any_of({}).empty());
+}
+
+BOOST_AUTO_TEST_CASE(passages_join_short_lines_and_cut_long_ones)
+{
+    std::string const text = "Uno.\nDos.\n\n" + std::string(50, 'x') + ". " + std::string(50, 'y') + ".\nTres.";
+    auto const parts = retrieval::split_passages(text, {.max_chars = 60, .min_chars = 20});
+    BOOST_TEST_REQUIRE(parts.size() == 4u);
+    BOOST_TEST(parts[0] == "Uno.\nDos."); // joined: each too short alone
+    BOOST_TEST(parts[1] == std::string(50, 'x') + ".");
+    BOOST_TEST(parts[2] == std::string(50, 'y') + ".");
+    BOOST_TEST(parts[3] == "Tres.");
+    for(auto p : retrieval::split_passages(std::string(500, 'z'), {.max_chars = 64, .min_chars = 10}))
+        BOOST_TEST(p.size() <= 64u);
+    BOOST_TEST(retrieval::split_passages(" \n\n ").empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(retrieval_fusion)
+
+BOOST_AUTO_TEST_CASE(reciprocal_rank_fusion_by_hand)
+{
+    std::vector<retrieval::ranked> const a{{1, 9}, {2, 8}, {3, 7}};
+    std::vector<retrieval::ranked> const b{{3, 0.9}, {4, 0.8}, {1, 0.7}};
+    retrieval::fusion_input const inputs[] = {{a, 1.0}, {b, 2.0}};
+    auto const f = retrieval::reciprocal_rank_fusion(inputs, {.k = 60, .depth = 30});
+    BOOST_TEST_REQUIRE(f.size() == 4u);
+    // 3: 1/63 + 2/61; 1: 1/61 + 2/63; 4: 2/62; 2: 1/62
+    BOOST_TEST(f[0].id == 3);
+    BOOST_TEST(f[0].score == 1.0 / 63 + 2.0 / 61, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(f[1].id == 1);
+    BOOST_TEST(f[2].id == 4);
+    BOOST_TEST(f[3].id == 2);
+    BOOST_TEST(f[0].ranks == (std::vector<std::uint32_t>{3, 1}), boost::test_tools::per_element());
+    BOOST_TEST(f[2].ranks == (std::vector<std::uint32_t>{0, 2}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(depth_is_at_least_thirty_and_ties_are_deterministic)
+{
+    std::vector<retrieval::ranked> a, b;
+    for(int i = 0; i < 50; ++i)
+        a.push_back({i, 0});
+    retrieval::fusion_input const one[] = {{a, 1}};
+    BOOST_TEST(retrieval::reciprocal_rank_fusion(one, {.k = 60, .depth = 5}).size() == 30u);
+    BOOST_TEST(retrieval::reciprocal_rank_fusion(one, {.k = 60, .depth = 40}).size() == 40u);
+    // Same score (rank 1 in one list each): the better single rank, then the smaller id.
+    std::vector<retrieval::ranked> const x{{7, 0}}, y{{5, 0}};
+    retrieval::fusion_input const two[] = {{x, 1}, {y, 1}};
+    auto const f = retrieval::reciprocal_rank_fusion(two);
+    BOOST_TEST(f[0].id == 5);
+    BOOST_TEST(f[1].id == 7);
+    // An id a list repeats counts once.
+    std::vector<retrieval::ranked> const rep{{1, 0}, {1, 0}};
+    retrieval::fusion_input const r[] = {{rep, 1}};
+    BOOST_TEST(retrieval::reciprocal_rank_fusion(r)[0].score == 1.0 / 61, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(retrieval_sqlite)
+
+BOOST_AUTO_TEST_CASE(replace_is_idempotent_and_keeps_ids)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+    auto chunks = small_law();
+    auto const first = writer.replace("normativa", "Ley", chunks).value();
+    BOOST_TEST(first.added == 5u);
+    std::vector<std::int64_t> ids;
+    for(auto const& c : chunks)
+        ids.push_back(c.id);
+
+    auto again = small_law();
+    auto const second = writer.replace("normativa", "Ley", again).value();
+    BOOST_TEST(second.unchanged == 5u);
+    BOOST_TEST(second.added + second.changed + second.removed == 0u);
+    for(std::size_t i = 0; i < again.size(); ++i)
+        BOOST_TEST(again[i].id == ids[i]);
+
+    // One changed, one gone, one new.
+    auto edited = small_law();
+    edited[0].text += " Modificado.";
+    edited.erase(edited.begin() + 2);
+    edited.push_back(make_chunk("ley/59/1", "59", "1", "Artículo 59. Prescripción y caducidad.",
+        "Las acciones derivadas del contrato de trabajo prescribirán al año de su terminación.", {}, 6));
+    auto const third = writer.replace("normativa", "Ley", edited).value();
+    BOOST_TEST(third.changed == 1u);
+    BOOST_TEST(third.removed == 1u);
+    BOOST_TEST(third.added == 1u);
+    BOOST_TEST(third.unchanged == 3u);
+    BOOST_TEST(edited[0].id == ids[0]);
+
+    // Another law is untouched by replacing this one.
+    std::vector<retrieval::chunk> other{make_chunk("otra/1", "1", "", "Artículo 1.", "Texto de otra ley.")};
+    writer.replace("normativa", "Otra", other).value();
+    std::vector<retrieval::chunk> none;
+    BOOST_TEST(writer.replace("normativa", "Otra", none).value().removed == 1u);
+    BOOST_TEST(writer.all_chunks().value().size() == 5u);
+
+    // Two chunks with one key: refused, nothing written.
+    auto dup = small_law();
+    dup[1].key = dup[0].key;
+    auto const refused = writer.replace("normativa", "Ley", dup);
+    BOOST_TEST_REQUIRE(refused.has_error());
+    BOOST_TEST(refused.error().message.find("ley/38/1") != std::string::npos);
+    BOOST_TEST(writer.all_chunks().value().size() == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(read_only_index_searches_and_fetches)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+        auto chunks = small_law();
+        writer.replace("normativa", "Ley", chunks).value();
+        std::vector<retrieval::chunk> ruling{make_chunk("sts/1", "", "", "STS 1/2020",
+            "Sentencia sobre vacaciones no disfrutadas por incapacidad temporal.")};
+        writer.replace("sentencias", "Tribunal Supremo", ruling).value();
+    }
+    auto index = retrieval::sqlite_index::open(path).value();
+    auto const a = spanish_like();
+
+    auto const hits = run(index->sparse(a.terms("¿Vacaciones anuales retribuidas?"), {}, 30)).value();
+    BOOST_TEST_REQUIRE(hits.size() >= 2u);
+    auto const top = run(index->chunks({hits[0].id})).value();
+    BOOST_TEST(top.at(0).article_number == "38");
+    for(std::size_t i = 1; i < hits.size(); ++i)
+        BOOST_TEST(hits[i - 1].score >= hits[i].score);
+
+    // Collections filter; the FTS5 syntax in a question is only words.
+    auto const rulings = run(index->sparse(a.terms("vacaciones"), {"sentencias"}, 30)).value();
+    BOOST_TEST_REQUIRE(rulings.size() == 1u);
+    BOOST_TEST(run(index->sparse(a.terms("NEAR(\"x\" OR * : vacaciones"), {}, 30)).value().size() >= 3u);
+    BOOST_TEST(run(index->sparse({}, {}, 30)).value().empty());
+
+    // An article in order, a paragraph, a law that is not there.
+    auto const art = run(index->article("Ley", "48", "")).value();
+    BOOST_TEST_REQUIRE(art.size() == 2u);
+    BOOST_TEST(art[0].paragraph == "1");
+    BOOST_TEST(art[1].paragraph == "4");
+    BOOST_TEST(art[1].refs == (std::vector<std::string>{"38.1", "56"}), boost::test_tools::per_element());
+    BOOST_TEST(run(index->article("Ley", "48", "4")).value().size() == 1u);
+    BOOST_TEST(run(index->article("Otra", "48", "")).value().empty());
+
+    // Related: the cited paragraph, else the article's first chunk; itself never.
+    auto const related = run(retrieval::related_chunks(*index, art[1], 5)).value();
+    BOOST_TEST_REQUIRE(related.size() == 2u);
+    BOOST_TEST(related[0].key == "ley/38/1");
+    BOOST_TEST(related[1].key == "ley/56/1");
+    BOOST_TEST(run(retrieval::related_chunks(*index, art[1], 1)).value().size() == 1u);
+
+    auto const stats = run(index->stats()).value();
+    BOOST_TEST(stats.chunks == 6u);
+    BOOST_TEST(stats.per_collection.at("sentencias") == 1u);
+    BOOST_TEST(run(index->laws()).value().at("Ley") == 5u);
+    // The readers' connections cannot write, though they have no authorizer (FTS5 needs that).
+    {
+        auto c = agentio::sqlite::connection::open(path, agentio::sqlite::open_mode::read_only_trusted).value();
+        BOOST_TEST(c.execute("DELETE FROM rag_chunks").has_error());
+        BOOST_TEST(c.execute("INSERT INTO rag_fts(rag_fts) VALUES('rebuild')").has_error());
+        BOOST_TEST(c.execute("ATTACH DATABASE ':memory:' AS other").has_error());
+        BOOST_TEST(c.execute("PRAGMA query_only = OFF; DELETE FROM rag_chunks").has_error());
+    }
+    // Ids fetched in the order asked, unknown ones left out.
+    auto const fetched = run(index->chunks({art[1].id, 999999, art[0].id})).value();
+    BOOST_TEST_REQUIRE(fetched.size() == 2u);
+    BOOST_TEST(fetched[0].id == art[1].id);
+}
+
+BOOST_AUTO_TEST_CASE(vectors_and_models_round_trip)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+    auto chunks = small_law();
+    writer.replace("normativa", "Ley", chunks).value();
+    BOOST_TEST(writer.missing_vectors("m").value().size() == 5u);
+    std::vector<std::int64_t> ids{chunks[0].id, chunks[3].id};
+    std::vector<float> const values{1, 0, 0, 0, 1, 0};
+    writer.store_vectors("m", ids, values, 3, true).value();
+    BOOST_TEST(writer.missing_vectors("m").value().size() == 3u);
+    BOOST_TEST(writer.store_vectors("m", ids, values, 4, false).has_error()); // 6 floats are not 2 × 4
+    std::string const model = "model bytes \0 with a zero";
+    writer.store_model("lsa", std::as_bytes(std::span(model))).value();
+    BOOST_TEST(*writer.load_model("lsa").value() == model);
+    BOOST_TEST(!writer.load_model("none").value().has_value());
+
+    // A changed chunk loses its vectors (they described the old text).
+    chunks[0].text = "Otro texto.";
+    writer.replace("normativa", "Ley", chunks).value();
+    BOOST_TEST(writer.missing_vectors("m").value().size() == 4u);
+
+    auto index = retrieval::sqlite_index::open(path).value();
+    auto const dense = run(index->load_vectors("m")).value();
+    BOOST_TEST_REQUIRE(dense.vectors);
+    BOOST_TEST(dense.vectors->size() == 1u);
+    BOOST_TEST(dense.vectors->dimensions() == 3u);
+    BOOST_TEST(dense.collections.at(0) == "normativa");
+    BOOST_TEST(!run(index->load_vectors("other")).value().vectors);
+    BOOST_TEST(*run(index->load_model("lsa")).value() == model);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_index_is_an_error)
+{
+    temp_dir dir;
+    auto const missing = retrieval::sqlite_index::open(dir.path / "none.db");
+    BOOST_TEST(missing.has_error());
+    // A SQLite file that is not an index.
+    {
+        auto c = agentio::sqlite::connection::open(dir.path / "other.db", agentio::sqlite::open_mode::read_write_create)
+                     .value();
+        c.execute("CREATE TABLE t(x)").value();
+    }
+    BOOST_TEST(retrieval::sqlite_index::open(dir.path / "other.db").has_error());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(retrieval_searcher)
+
+BOOST_AUTO_TEST_CASE(hybrid_fuses_both_halves_and_survives_a_dense_failure)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    word_embedder embed;
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+        auto chunks = small_law();
+        writer.replace("normativa", "Ley", chunks).value();
+        std::vector<std::string> texts;
+        std::vector<std::int64_t> ids;
+        for(auto const& c : chunks)
+            texts.push_back(c.title + " " + c.text), ids.push_back(c.id);
+        auto const v = run(embed.embed(texts)).value();
+        writer.store_vectors(embed.model_id(), ids, v.values, v.dimensions, true).value();
+    }
+    auto index = retrieval::sqlite_index::open(path).value();
+    auto dense = run(index->load_vectors(embed.model_id())).value();
+    retrieval::searcher search(*index, spanish_like(), &embed, std::move(dense));
+    BOOST_TEST(search.has_dense());
+
+    auto const found = run(search.search({.text = "vacaciones", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!found.hits.empty());
+    BOOST_TEST(found.hits[0].item.article_number == "38");
+    BOOST_TEST(found.hits[0].sparse_rank >= 1u);
+    BOOST_TEST(found.hits[0].dense_rank >= 1u);
+    BOOST_TEST(found.hits[0].score <= 1.0);
+    BOOST_TEST(found.hits.size() <= 3u);
+    BOOST_TEST(!found.dense_failure);
+
+    // Dense only finds what shares a word of its vocabulary.
+    auto const dense_only =
+        run(search.rank({.text = "nacimiento", .top_k = 5, .mode = retrieval::search_mode::dense})).value();
+    BOOST_TEST_REQUIRE(dense_only.hits.size() == 1u);
+    BOOST_TEST(dense_only.hits[0].sparse_rank == 0u);
+    BOOST_TEST(dense_only.hits[0].score == 1.0, boost::test_tools::tolerance(1e-9));
+
+    embed.fail = true;
+    auto const degraded = run(search.search({.text = "vacaciones", .top_k = 3})).value();
+    BOOST_TEST(degraded.dense_failure.value() == "embeddings unreachable");
+    BOOST_TEST(degraded.hits.at(0).item.article_number == "38");
+}
+
+BOOST_AUTO_TEST_CASE(collection_weights_scale_scores)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+        auto chunks = small_law();
+        writer.replace("normativa", "Ley", chunks).value();
+        std::vector<retrieval::chunk> ruling{
+            make_chunk("sts/1", "", "", "Vacaciones", "Vacaciones vacaciones vacaciones: sentencia sobre vacaciones.")};
+        writer.replace("sentencias", "Tribunal Supremo", ruling).value();
+    }
+    auto index = retrieval::sqlite_index::open(path).value();
+    retrieval::searcher plain(*index, spanish_like(), nullptr, {});
+    auto const a = run(plain.search({.text = "vacaciones", .top_k = 5})).value();
+    BOOST_TEST_REQUIRE(!a.hits.empty());
+    BOOST_TEST(a.hits[0].item.collection == "sentencias");
+    BOOST_TEST(a.hits[0].score == 1.0, boost::test_tools::tolerance(1e-9));
+
+    retrieval::search_options weighted;
+    weighted.collection_weights["sentencias"] = 0.5;
+    retrieval::searcher search(*index, spanish_like(), nullptr, {}, weighted);
+    auto const b = run(search.search({.text = "vacaciones", .top_k = 5})).value();
+    BOOST_TEST(b.hits[0].item.collection == "normativa");
+    auto const only = run(search.search({.text = "vacaciones", .top_k = 5, .collections = {"sentencias"}})).value();
+    BOOST_TEST_REQUIRE(only.hits.size() == 1u);
+    BOOST_TEST(only.hits[0].score == 0.5, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
