@@ -36,7 +36,7 @@ if pgrep -x cc1plus >/dev/null; then echo "normativa_bench: a compiler is runnin
 # The peer's interpreter: Debian's python3 with numpy and scikit-learn.
 python=/usr/bin/python3
 pythonpath=""
-if ! "$python" -c 'import sklearn, numpy' 2>/dev/null; then
+if ! "$python" -c 'from sklearn.decomposition import TruncatedSVD; import numpy' 2>/dev/null; then
   if ! apt-get install -y -q python3-sklearn python3-numpy >/dev/null 2>&1; then
     apt-get install -y -q --no-install-recommends python3-numpy python3-joblib python3-threadpoolctl \
       python3-decorator liblbfgsb0 libgfortran5 >/dev/null

@@ -107,7 +107,8 @@ struct database
         pg::connection c(co_await asio::this_coro::executor);
         auto const uri = agentio_test::postgres_uri();
         (co_await c.connect(uri)).value();
-        (co_await c.execute("DROP TABLE IF EXISTS rag_vectors, rag_models, rag_chunks, rag_meta CASCADE; "
+        (co_await c.execute("DROP TABLE IF EXISTS rag_vectors, rag_models, rag_chunks, rag_corpus, rag_meta CASCADE; "
+                            "DROP FUNCTION IF EXISTS rag_tokens(tsvector); "
                             "DROP TEXT SEARCH CONFIGURATION IF EXISTS agentio_spanish"))
             .value();
     }
@@ -265,10 +266,10 @@ BOOST_AUTO_TEST_CASE(searches_and_fetches)
     BOOST_TEST(db.await(index.sparse(a.terms("vacaciones"), {"ninguna"}, 30)).value().empty());
     BOOST_TEST(db.await(index.sparse(a.terms("vacaciones"), {}, 1)).value().size() == 1u);
     BOOST_TEST(db.await(index.sparse(a.terms("vacaciones"), {}, 0)).value().empty());
-    auto const tied = db.await(index.sparse(a.terms("reserva de puesto"), {}, 30)).value();
-    BOOST_TEST_REQUIRE(tied.size() == 2u);
-    BOOST_TEST(tied[0].score == tied[1].score);
-    BOOST_TEST(tied[0].id < tied[1].id);
+    // In the title and the text beats the title alone.
+    auto const suspension = db.await(index.sparse(a.terms("suspensión"), {}, 30)).value();
+    BOOST_TEST_REQUIRE(suspension.size() == 2u);
+    BOOST_TEST(db.await(index.chunks({suspension[0].id})).value().at(0).key == "ley/48/1");
 
     // tsquery syntax in a question is only words, through the analyzer or not.
     BOOST_TEST(db.await(index.sparse(a.terms("vacaciones' & | ! :* ( despido"), {}, 30)).value().size() == 4u);
@@ -335,6 +336,39 @@ BOOST_AUTO_TEST_CASE(analyzer_terms_in_a_simple_tsvector)
     auto const odd = db.await(retrieval::postgres_index_writer::open(db.pool, spanish_like(), {.language = "es;"}));
     BOOST_TEST_REQUIRE(odd.has_error());
     BOOST_TEST((odd.error().code == retrieval::errc::model_mismatch));
+}
+
+BOOST_AUTO_TEST_CASE(bm25_weighs_rare_words_and_ties_by_id)
+{
+    database db;
+    auto writer = db.writer();
+    std::vector<retrieval::chunk> chunks{make_chunk("c/1", "1", "", "", "Jornada, jornada y jornada; descanso."),
+        make_chunk("c/2", "2", "", "", "Jornada."), make_chunk("c/3", "3", "", "", "Jornada."),
+        make_chunk("c/4", "4", "", "", "Jornada nocturna."), make_chunk("c/5", "5", "", "Jornada", "Horario.")};
+    db.await(writer.replace("normativa", "Ley", chunks)).value();
+    retrieval::postgres_index index(db.pool);
+    auto const a = spanish_like();
+    auto const hits = db.await(index.sparse(a.terms("jornada nocturna"), {}, 30)).value();
+    BOOST_TEST_REQUIRE(hits.size() == 5u);
+    // The word one chunk has outweighs the word every chunk has, however often.
+    BOOST_TEST(hits[0].id == chunks[3].id);
+    // A word of the title counts twice: the short chunk titled for it next.
+    BOOST_TEST(hits[1].id == chunks[4].id);
+    // Equal scores by id.
+    auto const rest = db.await(index.sparse(a.terms("jornada"), {}, 30)).value();
+    BOOST_TEST_REQUIRE(rest.size() == 5u);
+    std::vector<std::int64_t> tied;
+    for(auto const& h : rest)
+        if(h.id == chunks[1].id || h.id == chunks[2].id)
+            tied.push_back(h.id);
+    BOOST_TEST_REQUIRE(tied.size() == 2u);
+    BOOST_TEST(tied[0] == chunks[1].id);
+    for(std::size_t i = 1; i < rest.size(); ++i)
+        BOOST_TEST(rest[i - 1].score >= rest[i].score);
+    auto const at = [&](std::int64_t id) {
+        return std::find_if(rest.begin(), rest.end(), [&](retrieval::ranked const& r) { return r.id == id; })->score;
+    };
+    BOOST_TEST(at(chunks[1].id) == at(chunks[2].id));
 }
 
 BOOST_AUTO_TEST_CASE(vectors_and_models_round_trip)

@@ -21,6 +21,7 @@
 #ifndef AGENTIO_LLM_ENVIRONMENT_HPP
 #define AGENTIO_LLM_ENVIRONMENT_HPP
 
+#include <agentio/environment.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
@@ -43,26 +44,9 @@ enum class provider_kind
     openai
 };
 
-/// A variable whose value the settings cannot take.
-struct invalid_variable
-{
-    std::string variable = {};
-    std::string value = {};
-    /// The values it may take.
-    std::vector<std::string> expected = {};
-};
-
-/// Looks a variable up; unset and empty are the same.
-using environment_lookup = std::function<std::optional<std::string>(char const* name)>;
-
-/// The process's environment.
-inline std::optional<std::string> process_environment(char const* name)
-{
-    char const* v = std::getenv(name);
-    if(!v || !*v)
-        return std::nullopt;
-    return std::string(v);
-}
+using agentio::environment_lookup;
+using agentio::invalid_variable;
+using agentio::process_environment;
 
 /// The model's settings, as the environment gives them.
 struct model_settings

@@ -8,7 +8,8 @@
 //
 // An index in PostgreSQL, for replicas that share one database: chunks with
 // a `tsvector` under a GIN index (PostgreSQL's full-text search, ranked by
-// `ts_rank_cd`), vectors as float32 `bytea` per embedder, and stored models.
+// BM25 computed in SQL), vectors as float32 `bytea` per embedder, and stored
+// models.
 // Written by `postgres_index_writer`, read by `postgres_index`, both over an
 // `agentio::postgres::pool` (non-blocking libpq: no worker threads).
 // Not included by <agentio/retrieval.hpp>, so SQLite-only programs need no
@@ -61,7 +62,8 @@ AGENTIO_DECL std::string tsquery_any_of(std::span<std::string const> terms);
 
 /** The write side: creates or migrates the schema, replaces a law's chunks,
     stores vectors and models. Every operation is a coroutine on the pool;
-    spans given must live until it completes (`co_await` it where it is called). */
+    strings are copied when it is called, spans must live until it completes
+    (`co_await` it where it is called). */
 class postgres_index_writer
 {
 public:
@@ -83,29 +85,30 @@ public:
         transaction: a key already stored keeps its id (its row rewritten
         only if its content changed, and then its vectors dropped), new keys
         are added, keys no longer given are removed. Two chunks with one key
-        are refused before anything is written. Sets each chunk's `id`,
-        `collection` and `law`. */
-    AGENTIO_DECL asio::awaitable<result<ingest_report>> replace(std::string collection, std::string law,
+        are refused before anything is written; a key another law holds is
+        refused by the database (SQLSTATE 23505) and the call rolled back.
+        Sets each chunk's `id`, `collection` and `law`. */
+    AGENTIO_DECL asio::awaitable<result<ingest_report>> replace(std::string_view collection, std::string_view law,
         std::span<chunk> chunks);
 
     /// Every chunk, by id (for fitting a model on the whole corpus).
     AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> all_chunks();
 
     /// Ids of the chunks with no vector of `model_id`, in order.
-    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> missing_vectors(std::string model_id);
+    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> missing_vectors(std::string_view model_id);
 
     /** Stores vectors of `model_id`: row `i` of `values` (`dimensions` floats)
-        for `ids[i]`, in one transaction (an id given twice: the last row).
+        for `ids[i]`, in one transaction (an id given twice: its last row).
         With `replace_all`, the model's other vectors are dropped first. An
-        id that is no chunk's is an error (a foreign key). */
-    AGENTIO_DECL asio::awaitable<result<void>> store_vectors(std::string model_id, std::span<std::int64_t const> ids,
-        std::span<float const> values, std::size_t dimensions, bool replace_all);
+        id that is no chunk's is an error (a foreign key), and nothing is stored. */
+    AGENTIO_DECL asio::awaitable<result<void>> store_vectors(std::string_view model_id,
+        std::span<std::int64_t const> ids, std::span<float const> values, std::size_t dimensions, bool replace_all);
 
     /// Stores a model's bytes under `name`, replacing any.
-    AGENTIO_DECL asio::awaitable<result<void>> store_model(std::string name, std::span<std::byte const> bytes);
+    AGENTIO_DECL asio::awaitable<result<void>> store_model(std::string_view name, std::span<std::byte const> bytes);
 
     /// A stored model's bytes.
-    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string name);
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string_view name);
 
     /// The text search configuration of the tsvectors: `agentio_<language>` or `simple`.
     std::string const& text_search() const noexcept { return config_; }
@@ -113,6 +116,19 @@ public:
     postgres::pool& pool() noexcept { return *db_; }
 
 private:
+    // The public operations copy their arguments into these coroutines: a
+    // temporary given to a coroutine inside a `co_await` expression is what
+    // GCC 12 mishandles (docs/engineering-notes.md).
+    AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> do_open(postgres::pool& db, analyzer text,
+        std::string language);
+    AGENTIO_DECL asio::awaitable<result<ingest_report>> do_replace(std::string collection, std::string law,
+        std::span<chunk> chunks);
+    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> do_missing_vectors(std::string model_id);
+    AGENTIO_DECL asio::awaitable<result<void>> do_store_vectors(std::string model_id, std::span<std::int64_t const> ids,
+        std::span<float const> values, std::size_t dimensions, bool replace_all);
+    AGENTIO_DECL asio::awaitable<result<void>> do_store_model(std::string name, std::span<std::byte const> bytes);
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> do_load_model(std::string name);
+
     postgres_index_writer(postgres::pool& db, analyzer text, std::string config) noexcept
         : db_(&db)
         , text_(std::move(text))
@@ -127,10 +143,13 @@ private:
 
 /** The read side: every call is one statement on the pool.
 
-    Sparse relevance is `ts_rank_cd` (cover density, the title's lexemes
-    weighted A, the text's B), not BM25: it knows no corpus statistics (no
-    inverse document frequency), so its scores are comparable within one
-    result list only. The searcher fuses ranks, never scores.
+    Sparse relevance is BM25 (k1 = 1.2, b = 0.75, a word of the title
+    counting twice), computed in SQL from the tsvectors, as the SQLite
+    index's FTS5 ranks: each query word's document frequency is counted
+    among the chunks the GIN index finds, so a search costs in proportion to
+    the chunks that hold any of its words. PostgreSQL's own `ts_rank` and
+    `ts_rank_cd` know no document frequency and ranked clearly worse on the
+    labour-law questions (docs/retrieval.md). Only ranks are fused.
 */
 class postgres_index final : public index
 {
@@ -155,6 +174,15 @@ public:
     postgres::pool& pool() noexcept { return *db_; }
 
 private:
+    // As the writer's: the overrides copy their arguments into these.
+    AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> do_sparse(std::vector<std::string> terms,
+        std::vector<std::string> collections, std::size_t limit);
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> do_chunks(std::vector<std::int64_t> ids);
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> do_article(std::string law, std::string article_number,
+        std::string paragraph);
+    AGENTIO_DECL asio::awaitable<result<dense_corpus>> do_load_vectors(std::string model_id);
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> do_load_model(std::string name);
+
     postgres::pool* db_;
 };
 

@@ -4,15 +4,8 @@
 
 #include "http_api.hpp"
 
-#include <agentio/async_queue.hpp>
 #include <agentio/json_text.hpp>
-#include <agentio/sse/writer.hpp>
-
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/this_coro.hpp>
+#include <agentio/sse/relay.hpp>
 #include <boost/json/parse.hpp>
 
 namespace facturas {
@@ -53,29 +46,26 @@ bhttp::message_generator json_response(bhttp::status status, json::object const&
     return res;
 }
 
-using event_queue = agentio::async_queue<std::pair<std::string, std::string>>;
-
-// The pipeline of one streamed question; its steps go to `events`, then the outcome.
-asio::awaitable<void> stream_question(invoice_agent& agent, ask_request question, std::shared_ptr<event_queue> events)
+// The pipeline of one streamed question; its steps go to `sink`, then the outcome.
+asio::awaitable<void> stream_question(invoice_agent& agent, ask_request question, agentio::sse::event_sink sink)
 {
     ask_observer observer;
-    observer.on_step = [events](std::string_view step, std::string_view message) {
-        events->try_push({"step", agentio::to_json_text(json::object{{"step", step}, {"message", message}})});
+    observer.on_step = [sink](std::string_view step, std::string_view message) {
+        sink({"step", agentio::to_json_text(json::object{{"step", step}, {"message", message}})});
     };
-    observer.on_sql = [events](std::string const& sql) {
-        events->try_push({"sql", agentio::to_json_text(json::object{{"sql", sql}})});
+    observer.on_sql = [sink](std::string const& sql) {
+        sink({"sql", agentio::to_json_text(json::object{{"sql", sql}})});
     };
-    observer.on_rows = [events](ask_result const& r) {
-        events->try_push({"rows",
+    observer.on_rows = [sink](ask_result const& r) {
+        sink({"rows",
             agentio::to_json_text(json::object{{"columns", r.columns}, {"rows", r.rows}, {"row_count", r.row_count},
                 {"truncated", r.truncated}})});
     };
-    observer.on_chunk = [events](std::string_view text) {
-        events->try_push({"chunk", agentio::to_json_text(json::object{{"text", text}})});
+    observer.on_chunk = [sink](std::string_view text) {
+        sink({"chunk", agentio::to_json_text(json::object{{"text", text}})});
     };
     auto result = co_await agent.ask(question.session_id, question.question, observer);
-    events->try_push({result.error_code.empty() ? "done" : "error", agentio::to_json_text(result.to_json())});
-    events->close();
+    sink({result.error_code.empty() ? "done" : "error", agentio::to_json_text(result.to_json())});
 }
 
 } // namespace
@@ -130,36 +120,11 @@ agentio::http::router<> make_routes(invoice_agent& agent)
             auto parsed = parse_ask(req.body());
             if(!parsed)
                 co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
-            auto const ex = co_await asio::this_coro::executor;
-            agentio::sse::basic_writer writer(stream);
-            if(auto ec = co_await writer.start(req.version()))
-            {
-                co_await writer.finish();
-                co_return std::nullopt;
-            }
-            auto events = std::make_shared<event_queue>(ex);
-            // A client that leaves cancels its question (the MCP call and the
-            // model's answer with it). The signal belongs to the pipeline's
-            // completion, which may outlive this handler; the writer only relays to it.
-            auto cancel = std::make_shared<asio::cancellation_signal>();
-            writer.disconnect_slot().assign([cancel](asio::cancellation_type t) { cancel->emit(t); });
-            asio::co_spawn(ex, stream_question(agent, std::move(*parsed), events),
-                asio::bind_cancellation_slot(cancel->slot(), [cancel](std::exception_ptr) {}));
-            // Until the pipeline ends, even after the client left: it is bound
-            // to the writer's disconnect signal, which must outlive it.
-            bool client_gone = false;
-            for(;;)
-            {
-                auto e = co_await events->pop();
-                if(!e)
-                    break;
-                if(client_gone)
-                    continue;
-                auto const failed = co_await writer.send(e->first, e->second);
-                client_gone = static_cast<bool>(failed);
-            }
-            writer.disconnect_slot().clear();
-            co_await writer.finish();
+            // A client that leaves cancels its question (the MCP call and the model's answer with it).
+            auto work = [&agent, question = std::move(*parsed)](agentio::sse::event_sink sink) mutable {
+                return stream_question(agent, std::move(question), std::move(sink));
+            };
+            co_await agentio::sse::relay(stream, req.version(), std::move(work));
             co_return std::nullopt;
         });
     return routes;

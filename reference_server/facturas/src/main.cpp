@@ -13,7 +13,9 @@
 #include "settings.hpp"
 
 #include <agentio/http/server.hpp>
+#include <agentio/environment.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/run.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/openai.hpp>
 #include <agentio/sqlite/thread_store.hpp>
@@ -21,7 +23,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/use_future.hpp>
 
 #include <sqlite3.h>
@@ -202,15 +203,14 @@ int run(int argc, char** argv)
         else if(flag == "--port" || flag == "--threads")
         {
             auto const text = value();
-            unsigned v = 0;
-            auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            if(ec != std::errc() || end != text.data() + text.size() || v > (flag == "--port" ? 65535u : 64u) ||
-                (flag == "--threads" && v == 0))
+            auto const v = flag == "--port" ? agentio::parse_unsigned(text, 0, 65535)
+                                            : agentio::parse_unsigned(text, 1, 64);
+            if(!v)
                 throw usage_error{std::string(flag) + ": valor no válido '" + text + "'"};
             if(flag == "--port")
-                port = static_cast<unsigned short>(v);
+                port = static_cast<unsigned short>(*v);
             else
-                threads = v;
+                threads = *v;
         }
         else if(command == "ask" && question.empty() && !flag.starts_with("--"))
             question = flag;
@@ -264,17 +264,10 @@ int run(int argc, char** argv)
     std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health)\n", host.c_str(),
         bound->port());
     std::fflush(stdout);
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&](boost::system::error_code, int) {
+    agentio::run_until_signal(ioc, threads, [&] {
         server.stop();
         asio::co_spawn(ioc, agent.close(), [&](std::exception_ptr) { ioc.stop(); });
     });
-    std::vector<std::thread> pool;
-    for(unsigned i = 1; i < threads; ++i)
-        pool.emplace_back([&] { ioc.run(); });
-    ioc.run();
-    for(auto& t : pool)
-        t.join();
     return 0;
 }
 

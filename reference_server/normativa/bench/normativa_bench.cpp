@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -106,7 +107,10 @@ void latency(asio::io_context& ioc, retrieval::searcher& search, std::vector<std
     }
 }
 
-// A synthetic corpus: the Estatuto's sentences recombined, 3 to 7 a chunk.
+// A synthetic corpus: each chunk one or two sentences of the Estatuto and 40
+// words of a Zipf-distributed vocabulary of 50 000 (a real corpus of this size
+// has far more words than one law; recombined sentences alone would make
+// every query word match a third of the chunks).
 std::vector<retrieval::chunk> synthetic_corpus(std::vector<retrieval::chunk> const& source, std::size_t n)
 {
     std::vector<std::string> sentences;
@@ -129,17 +133,41 @@ std::vector<retrieval::chunk> synthetic_corpus(std::vector<retrieval::chunk> con
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         return z ^ (z >> 31);
     };
+    // Zipf(1.1) over 50 000 pseudo-words, by inverting the cumulative weights.
+    constexpr std::size_t vocabulary = 50000;
+    std::vector<double> cumulative(vocabulary);
+    double total = 0;
+    for(std::size_t r = 0; r < vocabulary; ++r)
+        cumulative[r] = total += 1.0 / std::pow(static_cast<double>(r + 1), 1.1);
+    auto zipf_word = [&] {
+        auto const u = static_cast<double>(next() >> 11) / 9007199254740992.0 * total;
+        auto const r = static_cast<std::size_t>(std::lower_bound(cumulative.begin(), cumulative.end(), u) -
+            cumulative.begin());
+        std::string w = "voc";
+        for(auto v = r; v; v /= 26)
+            w += static_cast<char>('a' + v % 26);
+        return w;
+    };
     std::vector<retrieval::chunk> out(n);
     for(std::size_t i = 0; i < n; ++i)
     {
         auto& c = out[i];
-        c.key = "sintetico/" + std::to_string(i);
+        c.key = std::string("sintetico/").append(std::to_string(i));
         c.article_number = std::to_string(i / 8 + 1);
         c.paragraph = std::to_string(i % 8 + 1);
         c.title = source[next() % source.size()].title;
-        auto const k = 3 + next() % 5;
+        auto const k = 1 + next() % 2;
         for(std::size_t s = 0; s < k; ++s)
-            c.text += (s ? " " : "") + sentences[next() % sentences.size()];
+        {
+            if(s)
+                c.text += ' ';
+            c.text += sentences[next() % sentences.size()];
+        }
+        for(int w = 0; w < 40; ++w)
+        {
+            c.text += ' ';
+            c.text += zipf_word();
+        }
         c.ordinal = static_cast<std::int32_t>(i);
     }
     return out;
@@ -149,6 +177,7 @@ std::vector<retrieval::chunk> synthetic_corpus(std::vector<retrieval::chunk> con
 
 int main(int argc, char** argv)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as soon as it is measured, through a pipe too
     fs::path corpus, questions_path, keep;
     std::size_t synthetic = 100000;
     int repeat = 20;
@@ -308,9 +337,11 @@ int main(int argc, char** argv)
             for(int i = 0; i < questions_asked; ++i)
             {
                 auto const t = clock_type::now();
-                auto run = co_await service.prepare({"¿Cuántos días de vacaciones?", std::nullopt}, "bench");
+                normativa::agent_request question{"¿Cuántos días de vacaciones?", std::nullopt};
+                auto run = co_await service.prepare(std::move(question), "bench");
                 std::size_t events = 0;
-                co_await service.run(std::move(run.value()), [&events](normativa::sse_event const&) { ++events; });
+                normativa::event_sink count = [&events](normativa::sse_event const&) { ++events; };
+                co_await service.run(std::move(run.value()), std::move(count));
                 per_question.push_back(ms_since(t));
             }
         };

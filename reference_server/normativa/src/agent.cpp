@@ -379,9 +379,11 @@ asio::awaitable<void> rag_service::run_pipeline(pipeline_request request, event_
     r.system = system;
     r.messages = request.messages;
     r.max_tokens = settings_.max_tokens;
-    auto answer = co_await llm::complete(*provider_, r, [&sink](std::string_view text) {
+    // Named: a closure made inside a co_await expression is what GCC 12 mishandles.
+    std::function<void(std::string_view)> on_text = [&sink](std::string_view text) {
         sink({"token", event_json({{"text", text}})});
-    });
+    };
+    auto answer = co_await llm::complete(*provider_, r, std::move(on_text));
     if(!answer)
     {
         sink({"error", event_json({{"message", describe_provider_error(answer.error(), settings_)}})});

@@ -11,6 +11,7 @@
 #include "tools.hpp"
 
 #include <agentio/llm/any_provider.hpp>
+#include <agentio/sse/relay.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -43,16 +44,10 @@ struct api_error
     throw std::runtime_error(std::to_string(e.status) + " " + e.message);
 }
 
-/// One SSE event.
-struct sse_event
-{
-    std::string name;
-    std::string data; ///< JSON text
-};
-
-/// Where events go (a queue the HTTP layer drains); a client that leaves
-/// cancels the run through the coroutine's cancellation slot.
-using event_sink = std::function<void(sse_event const&)>;
+/// One SSE event, and where events go (sse::relay sends them; a client that
+/// leaves cancels the run through its coroutine's cancellation slot).
+using sse_event = agentio::sse::relayed_event;
+using event_sink = agentio::sse::event_sink;
 
 /// POST /api/rag-agent.
 struct agent_request

@@ -59,7 +59,8 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
     }
     else
     {
-        auto bytes = co_await out->index->load_model(lsa_model_name);
+        std::string name = lsa_model_name;
+        auto bytes = co_await out->index->load_model(std::move(name));
         if(bytes && *bytes)
             if(auto model = retrieval::lsa_model::parse(**bytes))
                 out->embedder = std::make_unique<retrieval::lsa_embedder>(
@@ -68,7 +69,8 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
     retrieval::dense_corpus dense;
     if(out->embedder)
     {
-        auto loaded = co_await out->index->load_vectors(out->embedder->model_id());
+        auto model_id = out->embedder->model_id();
+        auto loaded = co_await out->index->load_vectors(std::move(model_id));
         if(loaded && loaded->vectors)
         {
             dense = std::move(*loaded);

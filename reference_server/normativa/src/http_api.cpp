@@ -4,14 +4,8 @@
 
 #include "http_api.hpp"
 
-#include <agentio/async_queue.hpp>
 #include <agentio/json_text.hpp>
-#include <agentio/sse/writer.hpp>
-
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/cancellation_signal.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/this_coro.hpp>
+#include <agentio/sse/relay.hpp>
 
 namespace normativa {
 
@@ -39,48 +33,6 @@ bhttp::message_generator error_response(api_error const& e, unsigned version)
 bhttp::message_generator unauthorized(unsigned version)
 {
     return error_response({401, "Falta una clave de API válida en la cabecera x-api-key"}, version);
-}
-
-using event_queue = agentio::async_queue<sse_event>;
-
-/** Streams what `work` sends to `sink` as SSE. A client that leaves cancels
-    the work; the handler waits for it to end either way, since the work is
-    bound to the writer's disconnect signal. */
-template<class Work>
-asio::awaitable<std::optional<bhttp::message_generator>> stream_events(agentio::http::request const& req,
-    agentio::http::any_stream& stream, Work work)
-{
-    auto const ex = co_await asio::this_coro::executor;
-    agentio::sse::basic_writer writer(stream);
-    if(auto ec = co_await writer.start(req.version()))
-    {
-        co_await writer.finish();
-        co_return std::nullopt;
-    }
-    auto events = std::make_shared<event_queue>(ex);
-    auto cancel = std::make_shared<asio::cancellation_signal>();
-    writer.disconnect_slot().assign([cancel](asio::cancellation_type t) { cancel->emit(t); });
-    event_sink sink = [events](sse_event const& e) { events->try_push(e); };
-    auto run = [](Work w, event_sink s, std::shared_ptr<event_queue> q) -> asio::awaitable<void> {
-        co_await w(std::move(s));
-        q->close();
-    };
-    asio::co_spawn(ex, run(std::move(work), std::move(sink), events),
-        asio::bind_cancellation_slot(cancel->slot(), [cancel, events](std::exception_ptr) { events->close(); }));
-    bool client_gone = false;
-    for(;;)
-    {
-        auto e = co_await events->pop();
-        if(!e)
-            break;
-        if(client_gone)
-            continue;
-        auto const failed = co_await writer.send(e->name, e->data);
-        client_gone = static_cast<bool>(failed);
-    }
-    writer.disconnect_slot().clear();
-    co_await writer.finish();
-    co_return std::nullopt;
 }
 
 } // namespace
@@ -116,8 +68,8 @@ agentio::http::router<> make_routes(rag_service& service, agentio::http::api_key
             auto work = [&service, run = std::move(*prepared)](event_sink sink) mutable {
                 return service.run(std::move(run), std::move(sink));
             };
-            auto streamed = co_await stream_events(req, stream, std::move(work));
-            co_return streamed;
+            co_await agentio::sse::relay(stream, req.version(), std::move(work));
+            co_return std::nullopt;
         });
 
     routes.get("/api/rag-agent/threads/{id}",
@@ -125,7 +77,8 @@ agentio::http::router<> make_routes(rag_service& service, agentio::http::api_key
             auto owner = keys.owner_of(req, "x-api-key");
             if(!owner)
                 co_return unauthorized(req.version());
-            auto view = co_await service.thread_view(std::string(params["id"]), std::move(*owner));
+            std::string id(params["id"]);
+            auto view = co_await service.thread_view(std::move(id), std::move(*owner));
             if(!view)
                 co_return error_response(view.error(), req.version());
             co_return json_response(bhttp::status::ok, *view, req.version());
@@ -142,8 +95,8 @@ agentio::http::router<> make_routes(rag_service& service, agentio::http::api_key
             auto work = [&service, request = std::move(*parsed)](event_sink sink) mutable {
                 return service.run_pipeline(std::move(request), std::move(sink));
             };
-            auto streamed = co_await stream_events(req, stream, std::move(work));
-            co_return streamed;
+            co_await agentio::sse::relay(stream, req.version(), std::move(work));
+            co_return std::nullopt;
         });
 
     // The page for any other path, but an API path no route takes is a JSON 404, not the page.

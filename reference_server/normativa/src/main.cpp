@@ -15,14 +15,15 @@
 #include "settings.hpp"
 
 #include <agentio/http/server.hpp>
+#include <agentio/environment.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/run.hpp>
 #include <agentio/postgres/thread_store.hpp>
 #include <agentio/sqlite.hpp>
 #include <agentio/sqlite/thread_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_future.hpp>
 
@@ -135,15 +136,14 @@ int run(int argc, char** argv)
         else if(flag == "--port" || flag == "--threads")
         {
             auto const text = value();
-            unsigned v = 0;
-            auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            if(ec != std::errc() || end != text.data() + text.size() || v > (flag == "--port" ? 65535u : 64u) ||
-                (flag == "--threads" && v == 0))
+            auto const v = flag == "--port" ? agentio::parse_unsigned(text, 0, 65535)
+                                            : agentio::parse_unsigned(text, 1, 64);
+            if(!v)
                 throw usage_error{std::string(flag) + ": valor no válido '" + text + "'"};
             if(flag == "--port")
-                config->port = static_cast<unsigned short>(v);
+                config->port = static_cast<unsigned short>(*v);
             else
-                threads = v;
+                threads = *v;
         }
         else if(command == "ingest" && !flag.starts_with("--"))
             inputs.emplace_back(flag);
@@ -231,18 +231,10 @@ int run(int argc, char** argv)
                 "GET /health)\n",
         config->host.c_str(), bound->port(), loaded->status.chunks);
     std::fflush(stdout);
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&](boost::system::error_code, int) {
+    agentio::run_until_signal(ioc, threads, [&] {
         server.stop();
         ioc.stop();
     });
-    ioc.restart();
-    std::vector<std::thread> pool;
-    for(unsigned i = 1; i < threads; ++i)
-        pool.emplace_back([&] { ioc.run(); });
-    ioc.run();
-    for(auto& t : pool)
-        t.join();
     return 0;
 }
 

@@ -13,18 +13,16 @@ namespace {
 
 using agentio::llm::process_environment;
 
-std::optional<std::string> read_unsigned(char const* name, unsigned& out, unsigned lo, unsigned hi)
+// The variable, what was expected, what it held: in Spanish.
+std::string describe(agentio::invalid_variable const& e)
 {
-    auto const text = process_environment(name);
-    if(!text)
-        return std::nullopt;
-    unsigned v = 0;
-    auto const [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-    if(ec != std::errc() || end != text->data() + text->size() || v < lo || v > hi)
-        return std::string(name) + ": se esperaba un número entero entre " + std::to_string(lo) + " y " +
-            std::to_string(hi) + ", recibido '" + *text + "'";
-    out = v;
-    return std::nullopt;
+    std::string expected;
+    for(auto const& v : e.expected)
+        if(auto const dots = v.find(".."); dots != std::string::npos) // a range, "1..64"
+            expected += "un número entero entre " + v.substr(0, dots) + " y " + v.substr(dots + 2);
+        else
+            expected += (expected.empty() ? "'" : " o '") + v + "'";
+    return e.variable + ": se esperaba " + expected + ", recibido '" + e.value + "'";
 }
 
 // "a=1,b=0.5" → {a: 1, b: 0.5}; weights in [0, 100].
@@ -67,12 +65,7 @@ boost::system::result<settings, std::string> settings::from_environment()
     settings s;
     auto model = agentio::llm::model_settings::from_environment();
     if(!model)
-    {
-        std::string expected;
-        for(auto const& e : model.error().expected)
-            expected += (expected.empty() ? "'" : "' o '") + e;
-        return model.error().variable + ": se esperaba " + expected + "', recibido '" + model.error().value + "'";
-    }
+        return describe(model.error());
     s.model = std::move(*model);
     s.index = process_environment("RAG_INDEX").value_or(s.index);
     s.store = process_environment("RAG_STORE").value_or(s.store);
@@ -108,13 +101,13 @@ boost::system::result<settings, std::string> settings::from_environment()
     s.embedding_api_key = process_environment("RAG_EMBEDDING_API_KEY").value_or(s.model.openai_api_key);
     unsigned port = s.port;
     unsigned dimensions = 0;
-    for(auto error :
-        {read_unsigned("RAG_PORT", port, 0, 65535), read_unsigned("AGENT_MAX_TOKENS", s.max_tokens, 256, 64000),
-            read_unsigned("RAG_MAX_MESSAGE_CHARS", s.max_message_chars, 1, 100000),
-            read_unsigned("RAG_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1, 20),
-            read_unsigned("RAG_EMBEDDING_DIMENSIONS", dimensions, 1, 8192)})
-        if(error)
-            return *error;
+    for(auto read : {agentio::read_unsigned("RAG_PORT", port, 0, 65535),
+            agentio::read_unsigned("AGENT_MAX_TOKENS", s.max_tokens, 256, 64000),
+            agentio::read_unsigned("RAG_MAX_MESSAGE_CHARS", s.max_message_chars, 1, 100000),
+            agentio::read_unsigned("RAG_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1, 20),
+            agentio::read_unsigned("RAG_EMBEDDING_DIMENSIONS", dimensions, 1, 8192)})
+        if(!read)
+            return describe(read.error());
     s.port = static_cast<unsigned short>(port);
     if(dimensions)
         s.embedding_dimensions = dimensions;

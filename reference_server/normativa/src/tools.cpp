@@ -171,7 +171,8 @@ asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_conte
         co_return index_failure(rows.error());
     if(rows->empty() && !paragraph.empty())
     {
-        auto whole = co_await idx.article(*law, number, std::string());
+        std::string all_paragraphs;
+        auto whole = co_await idx.article(*law, number, std::move(all_paragraphs));
         if(!whole)
             co_return index_failure(whole.error());
         rows = std::move(*whole);

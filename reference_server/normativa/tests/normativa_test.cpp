@@ -285,7 +285,8 @@ BOOST_AUTO_TEST_CASE(vectors_from_an_embeddings_service)
     BOOST_TEST(loaded->status.embedder == "openai:embeddings-test");
     BOOST_TEST_REQUIRE(loaded->searcher);
     BOOST_TEST(loaded->searcher->has_dense());
-    retrieval::search_request dense{.text = "vacaciones anuales retribuidas", .top_k = 5,
+    retrieval::search_request dense{.text = "vacaciones anuales retribuidas",
+        .top_k = 5,
         .mode = retrieval::search_mode::dense};
     auto const found = run_on(ioc, loaded->searcher->search(dense)).value();
     BOOST_TEST(!found.dense_failure);

@@ -67,7 +67,8 @@ AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> related_chunks(index& i
         if(found->empty() && !paragraph.empty())
         {
             // A paragraph the index does not split out: the article it is in.
-            auto whole = co_await idx.article(from.law, article, std::string());
+            std::string all_paragraphs;
+            auto whole = co_await idx.article(from.law, article, std::move(all_paragraphs));
             if(!whole)
                 co_return whole.error();
             found = std::move(*whole);

@@ -37,7 +37,10 @@ AGENTIO_DECL asio::awaitable<result<ranking>> searcher::rank(search_request cons
     std::vector<ranked> sparse_hits;
     if(use_sparse)
     {
-        auto found = co_await index_->sparse(text_.terms(request.text), request.collections, depth);
+        // Arguments named: GCC 12 may destroy twice a temporary made inside a co_await expression.
+        auto terms = text_.terms(request.text);
+        auto collections = request.collections;
+        auto found = co_await index_->sparse(std::move(terms), std::move(collections), depth);
         if(!found)
             co_return found.error();
         sparse_hits = std::move(*found);

@@ -20,9 +20,6 @@
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
 
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
-
 #include <unistd.h>
 
 #include <charconv>
@@ -308,21 +305,6 @@ std::string holder_name()
     return std::string(host) + ":" + std::to_string(::getpid()) + ":" + id.substr(0, 8);
 }
 
-// An owner is named by a digest of its key: the key itself is never stored.
-std::string owner_for_key(std::string_view key)
-{
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    SHA256(reinterpret_cast<unsigned char const*>(key.data()), key.size(), digest);
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out = "key:";
-    for(std::size_t i = 0; i < 12; ++i)
-    {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
-}
-
 std::string iso_time(agentio::threads::timestamp t)
 {
     auto const ms = t.time_since_epoch().count();
@@ -481,8 +463,7 @@ chat_service::chat_service(asio::any_io_executor ex, chat_settings settings, age
 {
     tool_env_.charts = charts;
     tool_env_.chart_options = std::move(chart_options);
-    for(auto const& key : settings_.api_keys)
-        owners_.push_back(owner_for_key(key));
+    keys_ = agentio::http::api_keys(settings_.api_keys);
 }
 
 chat_service::~chat_service() = default;
@@ -562,22 +543,7 @@ void chat_service::stop_runs()
 
 std::optional<std::string> chat_service::owner_of(agentio::http::request const& req) const
 {
-    if(owners_.empty())
-        return std::string(); // one user: everything is theirs
-    std::string_view key;
-    if(auto const auth = req[bhttp::field::authorization]; auth.size() > 7 && auth.substr(0, 7) == "Bearer ")
-        key = auth.substr(7);
-    else
-        key = req["X-API-Key"];
-    if(key.empty())
-        return std::nullopt;
-    auto const owner = owner_for_key(key);
-    // Compared in constant time: how much of a digest matched says nothing useful anyway.
-    std::optional<std::string> found;
-    for(auto const& o : owners_)
-        if(o.size() == owner.size() && CRYPTO_memcmp(o.data(), owner.data(), o.size()) == 0)
-            found = o;
-    return found;
+    return keys_.owner_of(req);
 }
 
 namespace {

@@ -15,6 +15,7 @@
 #include "agent/system_prompt.hpp"
 #include "agent/tools.hpp"
 
+#include <agentio/http/api_keys.hpp>
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/http/any_stream.hpp>
 #include <agentio/http/client.hpp>
@@ -133,7 +134,7 @@ private:
     std::optional<portfolio_agent> agent_;
     agentio::threads::thread_store& store_;
     std::unique_ptr<agentio::threads::run_manager<portfolio_agent>> runs_;
-    std::vector<std::string> owners_; // per AGENT_API_KEYS key, its owner id
+    agentio::http::api_keys keys_; // AGENT_API_KEYS: each key names an owner
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> streaming_{0};
 };

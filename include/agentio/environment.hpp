@@ -1,0 +1,78 @@
+//
+// agentio/environment.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Settings read from environment variables, with errors as data (the
+// variable, what it held, what it may hold) so that each application words
+// them in its users' language. A lookup function stands for the environment,
+// so tests need not touch the process's.
+//
+
+#ifndef AGENTIO_ENVIRONMENT_HPP
+#define AGENTIO_ENVIRONMENT_HPP
+
+#include <boost/system/result.hpp>
+
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentio {
+
+/// A variable whose value the settings cannot take.
+struct invalid_variable
+{
+    std::string variable = {};
+    std::string value = {};
+    /// The values it may take, or a range ("1..64").
+    std::vector<std::string> expected = {};
+};
+
+/// Looks a variable up; unset and empty are the same.
+using environment_lookup = std::function<std::optional<std::string>(char const* name)>;
+
+/// The process's environment.
+inline std::optional<std::string> process_environment(char const* name)
+{
+    char const* v = std::getenv(name);
+    if(!v || !*v)
+        return std::nullopt;
+    return std::string(v);
+}
+
+/// `text` as a whole number in [lo, hi] (digits only), or nothing.
+inline std::optional<unsigned> parse_unsigned(std::string_view text, unsigned lo, unsigned hi) noexcept
+{
+    unsigned v = 0;
+    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if(text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+        return std::nullopt;
+    return v;
+}
+
+/** A whole number in [lo, hi] from `name`; unset: nothing, and `out` is untouched.
+    @return the error naming the variable when the value is not such a number */
+inline boost::system::result<void, invalid_variable> read_unsigned(char const* name, unsigned& out, unsigned lo,
+    unsigned hi, environment_lookup const& lookup = process_environment)
+{
+    auto const text = lookup(name);
+    if(!text)
+        return {};
+    auto const v = parse_unsigned(*text, lo, hi);
+    if(!v)
+        return invalid_variable{name, *text, {std::to_string(lo) + ".." + std::to_string(hi)}};
+    out = *v;
+    return {};
+}
+
+} // namespace agentio
+
+#endif
