@@ -116,9 +116,11 @@ public:
     postgres::pool& pool() noexcept { return *db_; }
 
 private:
-    // The public operations copy their arguments into these coroutines: a
-    // temporary given to a coroutine inside a `co_await` expression is what
-    // GCC 12 mishandles (docs/engineering-notes.md).
+    // The public operations take views and copy them into these coroutines
+    // when called: a caller builds no std::string temporary inside its
+    // co_await expression (what GCC 12 mishandles, docs/engineering-notes.md)
+    // and its strings need not outlive the call. A braced temporary there
+    // (`{.language = ...}`) is still the caller's to name first.
     AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> do_open(postgres::pool& db, analyzer text,
         std::string language);
     AGENTIO_DECL asio::awaitable<result<ingest_report>> do_replace(std::string collection, std::string law,
@@ -174,7 +176,8 @@ public:
     postgres::pool& pool() noexcept { return *db_; }
 
 private:
-    // As the writer's: the overrides copy their arguments into these.
+    // The overrides are not coroutines (as sqlite_index's are not): they move
+    // their arguments into these.
     AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> do_sparse(std::vector<std::string> terms,
         std::vector<std::string> collections, std::size_t limit);
     AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> do_chunks(std::vector<std::int64_t> ids);
