@@ -8,6 +8,9 @@
 #include "ingest.hpp"
 
 #include <agentio/llm/openai_embeddings.hpp>
+#include <agentio/retrieval/postgres_index.hpp>
+
+#include <boost/asio/this_coro.hpp>
 
 #include <filesystem>
 
@@ -20,20 +23,37 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
     agentio::http::client& http)
 {
     auto out = std::make_unique<loaded_index>();
-    std::error_code ec;
-    if(!std::filesystem::exists(path, ec))
+    if(is_postgres(path))
     {
-        out->warning = "no hay índice en '" + path + "'. " + empty_index_message();
-        co_return out;
+        // The pool on the caller's executor: the server's io_context.
+        auto const ex = co_await asio::this_coro::executor;
+        out->database = std::make_unique<agentio::postgres::pool>(ex, path);
+        auto opened = co_await retrieval::postgres_index::open(*out->database);
+        if(!opened)
+        {
+            out->warning = "no se puede abrir el índice en PostgreSQL: " + opened.error().message + ". " +
+                empty_index_message();
+            co_return out;
+        }
+        out->index = std::move(*opened);
     }
-    auto opened = retrieval::sqlite_index::open(path);
-    if(!opened)
+    else
     {
-        out->warning = "no se puede abrir el índice '" + path + "': " + opened.error().message + ". " +
-            empty_index_message();
-        co_return out;
+        std::error_code ec;
+        if(!std::filesystem::exists(path, ec))
+        {
+            out->warning = "no hay índice en '" + path + "'. " + empty_index_message();
+            co_return out;
+        }
+        auto opened = retrieval::sqlite_index::open(path);
+        if(!opened)
+        {
+            out->warning = "no se puede abrir el índice '" + path + "': " + opened.error().message + ". " +
+                empty_index_message();
+            co_return out;
+        }
+        out->index = std::move(*opened);
     }
-    out->index = std::move(*opened);
     auto stats = co_await out->index->stats();
     auto laws = co_await out->index->laws();
     if(!stats || !laws || stats->chunks == 0)

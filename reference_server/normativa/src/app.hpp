@@ -15,6 +15,7 @@
 
 #include <agentio/http/client.hpp>
 #include <agentio/llm/embeddings.hpp>
+#include <agentio/postgres.hpp>
 #include <agentio/retrieval.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -27,7 +28,8 @@ namespace normativa {
 
 struct loaded_index
 {
-    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::unique_ptr<agentio::postgres::pool> database; ///< for an index in PostgreSQL
+    std::unique_ptr<agentio::retrieval::index> index;
     std::unique_ptr<agentio::llm::embedder> embedder;
     std::unique_ptr<agentio::retrieval::searcher> searcher;
     tool_environment tools;
@@ -36,8 +38,8 @@ struct loaded_index
     std::string warning;
 };
 
-/** Opens `path` for searching. `http` serves the embeddings service when
-    RAG_EMBEDDER=openai. */
+/** Opens `path` (a SQLite file, or `postgresql://…`) for searching. `http`
+    serves the embeddings service when RAG_EMBEDDER=openai. */
 boost::asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
     agentio::http::client& http);
 

@@ -7,6 +7,7 @@
 #include "corpus.hpp"
 
 #include <agentio/llm/openai_embeddings.hpp>
+#include <agentio/retrieval/postgres_index.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -64,9 +65,110 @@ void draw_progress(std::ostream& log, std::size_t done, std::size_t total, std::
     log << "\r[" << bar << "] " << done << "/" << total << " " << name << "\x1b[K" << std::flush;
 }
 
+// Where ingest writes, the same calls whichever database holds the index.
+class sqlite_target
+{
+public:
+    explicit sqlite_target(retrieval::sqlite_index_writer w) : writer_(std::move(w)) {}
+    auto replace(std::string_view c, std::string_view l, std::span<retrieval::chunk> chunks)
+    {
+        return writer_.replace(c, l, chunks);
+    }
+    auto all_chunks() { return writer_.all_chunks(); }
+    auto missing_vectors(std::string_view model) { return writer_.missing_vectors(model); }
+    auto store_vectors(std::string_view model, std::span<std::int64_t const> ids, std::span<float const> values,
+        std::size_t dimensions, bool replace_all)
+    {
+        return writer_.store_vectors(model, ids, values, dimensions, replace_all);
+    }
+    auto store_model(std::string_view name, std::span<std::byte const> bytes)
+    {
+        return writer_.store_model(name, bytes);
+    }
+    auto load_model(std::string_view name) { return writer_.load_model(name); }
+    // One model's vectors at a time: those of an older fit mean nothing now.
+    boost::system::result<void, std::string> drop_lsa_vectors()
+    {
+        if(!writer_.connection().execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'"))
+            return writer_.connection().last_error_message();
+        return {};
+    }
+
+private:
+    retrieval::sqlite_index_writer writer_;
+};
+
+// The PostgreSQL writer's coroutines, each run to its end on a context of ingest's own.
+class postgres_target
+{
+public:
+    static boost::system::result<std::unique_ptr<postgres_target>, std::string> open(std::string const& conninfo,
+        bool stemming)
+    {
+        auto t = std::unique_ptr<postgres_target>(new postgres_target(conninfo));
+        auto writer = t->run(retrieval::postgres_index_writer::open(*t->pool_, spanish_analyzer(stemming)));
+        if(!writer)
+            return writer.error().message;
+        t->writer_.emplace(std::move(*writer));
+        return t;
+    }
+    auto replace(std::string_view c, std::string_view l, std::span<retrieval::chunk> chunks)
+    {
+        return run(writer_->replace(c, l, chunks));
+    }
+    auto all_chunks() { return run(writer_->all_chunks()); }
+    auto missing_vectors(std::string_view model) { return run(writer_->missing_vectors(model)); }
+    auto store_vectors(std::string_view model, std::span<std::int64_t const> ids, std::span<float const> values,
+        std::size_t dimensions, bool replace_all)
+    {
+        return run(writer_->store_vectors(model, ids, values, dimensions, replace_all));
+    }
+    auto store_model(std::string_view name, std::span<std::byte const> bytes)
+    {
+        return run(writer_->store_model(name, bytes));
+    }
+    auto load_model(std::string_view name) { return run(writer_->load_model(name)); }
+    boost::system::result<void, std::string> drop_lsa_vectors()
+    {
+        auto done = run(pool_->execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'"));
+        if(!done)
+            return done.error().message;
+        return {};
+    }
+
+private:
+    explicit postgres_target(std::string const& conninfo)
+        : pool_(std::make_unique<agentio::postgres::pool>(ioc_.get_executor(), conninfo))
+    {
+    }
+
+    // Through an optional: a result of a writer has no default value for use_future to hold.
+    template<class T>
+    static asio::awaitable<void> into(asio::awaitable<T> work, std::optional<T>& out)
+    {
+        out.emplace(co_await std::move(work));
+    }
+
+    template<class T>
+    T run(asio::awaitable<T> work)
+    {
+        std::optional<T> out;
+        auto f = asio::co_spawn(ioc_, into(std::move(work), out), asio::use_future);
+        ioc_.restart();
+        ioc_.run();
+        f.get();
+        return std::move(*out);
+    }
+
+    asio::io_context ioc_;
+    std::unique_ptr<agentio::postgres::pool> pool_;
+    std::optional<retrieval::postgres_index_writer> writer_;
+};
+
 // Fits the latent-semantic model on every chunk of the index and stores it
 // with each chunk's vector.
-boost::system::result<void, std::string> refit_lsa(retrieval::sqlite_index_writer& writer, bool stemming)
+template<class Target>
+boost::system::result<void, std::string> refit_lsa(Target& writer, bool stemming)
 {
     auto chunks = writer.all_chunks();
     if(!chunks)
@@ -90,18 +192,16 @@ boost::system::result<void, std::string> refit_lsa(retrieval::sqlite_index_write
         auto const v = model->embed(documents[ids.size() - 1]);
         values.insert(values.end(), v.begin(), v.end());
     }
-    // One model's vectors at a time: those of an older fit mean nothing now.
-    auto const stale = writer.connection().execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'");
-    if(!stale)
-        return writer.connection().last_error_message();
+    if(auto r = writer.drop_lsa_vectors(); !r)
+        return r.error();
     if(auto r = writer.store_vectors(embed.model_id(), ids, values, model->dimensions(), true); !r)
         return r.error().message;
     return {};
 }
 
 // Vectors of an embeddings service for the chunks that have none of its model.
-boost::system::result<void, std::string> embed_missing(retrieval::sqlite_index_writer& writer, settings const& config,
-    std::ostream& log)
+template<class Target>
+boost::system::result<void, std::string> embed_missing(Target& writer, settings const& config, std::ostream& log)
 {
     asio::io_context ioc;
     agentio::llm::openai_embedder_options o;
@@ -135,6 +235,32 @@ boost::system::result<void, std::string> embed_missing(retrieval::sqlite_index_w
         return "el servicio de embeddings falló: " + vectors.error().message;
     if(auto r = writer.store_vectors(embed.model_id(), ids, vectors->values, vectors->dimensions, false); !r)
         return r.error().message;
+    return {};
+}
+
+// The chunks into the index, then the model and the vectors if anything changed.
+template<class Target>
+boost::system::result<void, std::string> write_index(Target& target, ingest_options const& options,
+    settings const& config, std::vector<retrieval::chunk>& chunks, ingest_outcome& out, std::ostream& log)
+{
+    auto report = target.replace(options.collection, options.law, chunks);
+    if(!report)
+        return "no se pudo escribir el índice: " + report.error().message;
+    out.report = *report;
+    out.chunks = chunks.size();
+    bool const changed = report->added + report->changed + report->removed > 0;
+    auto stored = target.load_model(lsa_model_name);
+    if(!stored)
+        return stored.error().message;
+    if(changed || !*stored)
+    {
+        if(auto r = refit_lsa(target, options.stemming); !r)
+            return "no se pudo calcular el modelo latente: " + r.error();
+        out.refitted = true;
+    }
+    if(config.embedder == embedder_kind::openai)
+        if(auto r = embed_missing(target, config, log); !r)
+            return r.error();
     return {};
 }
 
@@ -212,31 +338,26 @@ boost::system::result<ingest_outcome, std::string> ingest(ingest_options const& 
     if(out.files == 0)
         return std::string("ningún fichero tiene un encabezado «Artículo N.»: nada que ingerir");
 
-    std::error_code ec;
-    if(auto const dir = options.index.parent_path(); !dir.empty())
-        std::filesystem::create_directories(dir, ec);
-    auto writer = retrieval::sqlite_index_writer::open(options.index, spanish_analyzer(options.stemming));
-    if(!writer)
-        return "no se puede abrir el índice '" + options.index.string() + "': " + writer.error().message;
-    auto report = writer->replace(options.collection, options.law, chunks);
-    if(!report)
-        return "no se pudo escribir el índice: " + report.error().message;
-    out.report = *report;
-    out.chunks = chunks.size();
-
-    bool const changed = report->added + report->changed + report->removed > 0;
-    auto stored = writer->load_model(lsa_model_name);
-    if(!stored)
-        return stored.error().message;
-    if(changed || !*stored)
+    if(is_postgres(options.index.string()))
     {
-        if(auto r = refit_lsa(*writer, options.stemming); !r)
-            return "no se pudo calcular el modelo latente: " + r.error();
-        out.refitted = true;
-    }
-    if(config.embedder == embedder_kind::openai)
-        if(auto r = embed_missing(*writer, config, log); !r)
+        auto target = postgres_target::open(options.index.string(), options.stemming);
+        if(!target)
+            return "no se puede abrir el índice en PostgreSQL: " + target.error();
+        if(auto r = write_index(**target, options, config, chunks, out, log); !r)
             return r.error();
+    }
+    else
+    {
+        std::error_code ec;
+        if(auto const dir = options.index.parent_path(); !dir.empty())
+            std::filesystem::create_directories(dir, ec);
+        auto writer = retrieval::sqlite_index_writer::open(options.index, spanish_analyzer(options.stemming));
+        if(!writer)
+            return "no se puede abrir el índice '" + options.index.string() + "': " + writer.error().message;
+        sqlite_target target(std::move(*writer));
+        if(auto r = write_index(target, options, config, chunks, out, log); !r)
+            return r.error();
+    }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
 }

@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ struct ingest_outcome
     index unwritable, the embeddings service failing). */
 boost::system::result<ingest_outcome, std::string> ingest(ingest_options const& options, settings const& config,
     std::ostream& log);
+
+/// Whether `index` names a PostgreSQL database (`postgresql://…`) rather than a SQLite file.
+inline bool is_postgres(std::string_view index)
+{
+    return index.starts_with("postgresql://") || index.starts_with("postgres://");
+}
 
 /// The name of the stored latent-semantic model.
 inline constexpr char const* lsa_model_name = "lsa";

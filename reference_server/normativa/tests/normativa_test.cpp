@@ -23,6 +23,8 @@
 #include <agentio/sse/parser.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "../../../tests/store/postgres_fixture.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -729,6 +731,67 @@ BOOST_AUTO_TEST_CASE(keywords_search_answer_and_carried_chunks)
         R"({"messages":[{"role":"assistant","content":"hola"}]})");
     BOOST_TEST(bad.status == 400u);
     BOOST_TEST(error_of(bad) == "messages: el último mensaje debe ser del usuario (la pregunta)");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_SUITE(normativa_postgres)
+
+BOOST_AUTO_TEST_CASE(the_index_in_postgresql)
+{
+    // RAG_INDEX=postgresql://…: ingest writes there (again: nothing changes),
+    // the server searches there, with the quality of the SQLite index.
+    auto const uri = agentio_test::postgres_uri();
+    {
+        asio::io_context ioc;
+        agentio::postgres::pool db(ioc.get_executor(), uri);
+        agentio_test::run(ioc, [&]() -> asio::awaitable<void> {
+            auto dropped = co_await db.execute("DROP TABLE IF EXISTS rag_vectors, rag_models, rag_chunks, rag_corpus, "
+                                               "rag_meta CASCADE; DROP FUNCTION IF EXISTS rag_tokens(tsvector)");
+            BOOST_TEST_REQUIRE(dropped.has_value());
+        }());
+    }
+    std::ostringstream log;
+    auto const first = ingest_estatuto(uri, log);
+    BOOST_TEST(first.report.added == first.chunks);
+    BOOST_TEST(first.refitted);
+    auto const again = ingest_estatuto(uri, log);
+    BOOST_TEST(again.report.unchanged == first.chunks);
+    BOOST_TEST(!again.refitted);
+
+    asio::io_context ioc;
+    auto work = asio::make_work_guard(ioc);
+    std::thread runner([&] { ioc.run(); });
+    agentio::http::client http(ioc.get_executor());
+    normativa::settings s;
+    s.index = uri;
+    auto loaded = run_on(ioc, normativa::open_index(uri, s, http));
+    BOOST_TEST_REQUIRE(loaded->searcher, loaded->warning);
+    BOOST_TEST(loaded->status.chunks == first.chunks);
+    BOOST_TEST(!loaded->status.embedder.empty());
+    auto const loaded_questions = normativa::load_questions(NORMATIVA_QUESTIONS);
+    if(!loaded_questions)
+        BOOST_FAIL(loaded_questions.error());
+    auto const rows = run_on(ioc, normativa::measure_quality(*loaded->searcher, *loaded_questions)).value();
+    BOOST_TEST_MESSAGE("\n" << normativa::quality_table(rows));
+    for(auto const& r : rows)
+        BOOST_TEST_CONTEXT(r.method << " " << r.form)
+        {
+            BOOST_TEST(r.recall_at_5 >= (r.form == "question" ? 0.50 : 0.85));
+            BOOST_TEST(r.mrr >= (r.form == "question" ? 0.40 : 0.75));
+        }
+    // The tools' lookups: an article in order, its references.
+    auto const article = run_on(ioc, loaded->index->article(normativa::estatuto, "48", "")).value();
+    BOOST_TEST_REQUIRE(article.size() > 5u);
+    BOOST_TEST(article[0].paragraph == "1");
+    auto const related = run_on(ioc, retrieval::related_chunks(*loaded->index, article[0], 5)).value();
+    BOOST_TEST_REQUIRE(!related.empty());
+    BOOST_TEST(related[0].article_number == "45");
+    loaded.reset();
+    work.reset();
+    runner.join();
 }
 
 BOOST_AUTO_TEST_SUITE_END()
