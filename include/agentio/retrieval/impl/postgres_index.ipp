@@ -412,12 +412,13 @@ AGENTIO_DECL asio::awaitable<result<postgres_index_writer>> postgres_index_write
         if(!language.empty())
         {
             // A configuration left by an earlier index of this database is
-            // reused (duplicate_object): the lock makes this the only creator.
+            // reused: duplicate_object, or unique_violation when PostgreSQL
+            // meets the existing row in its catalog index first.
             auto const create = "CREATE EXTENSION IF NOT EXISTS unaccent; DO $$ BEGIN CREATE TEXT SEARCH "
                                 "CONFIGURATION " +
                 config + " (COPY = pg_catalog." + language + "); ALTER TEXT SEARCH CONFIGURATION " + config +
                 " ALTER MAPPING FOR hword, hword_part, word WITH unaccent, " + language +
-                "_stem; EXCEPTION WHEN duplicate_object THEN NULL; END $$";
+                "_stem; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$";
             if(auto r = co_await conn.execute(create); !r)
                 co_return detail::pg::failure(r.error());
         }
