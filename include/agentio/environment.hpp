@@ -36,6 +36,20 @@ struct invalid_variable
     std::vector<std::string> expected = {};
 };
 
+/** The error in English: `NAME: expected 'a' or 'b', got 'c'`, or
+    `NAME: expected a whole number from 1 to 64, got 'c'`. An application
+    in another language writes its own from the fields. */
+inline std::string to_string(invalid_variable const& e)
+{
+    std::string expected;
+    for(auto const& v : e.expected)
+        if(auto const dots = v.find(".."); dots != std::string::npos) // a range, "1..64"
+            expected += "a whole number from " + v.substr(0, dots) + " to " + v.substr(dots + 2);
+        else
+            expected += (expected.empty() ? "'" : " or '") + v + "'";
+    return e.variable + ": expected " + expected + ", got '" + e.value + "'";
+}
+
 /// Looks a variable up; unset and empty are the same.
 using environment_lookup = std::function<std::optional<std::string>(char const* name)>;
 

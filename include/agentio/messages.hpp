@@ -104,6 +104,97 @@ struct messages
     std::string_view context_too_long = "The conversation is too long for the model.";
     std::string_view round_limit = "Reached the iteration limit";
     std::string_view run_deadline = "The conversation took too long.";
+
+    // --- ReAct (agent::react): the prompt's instructions --------------------
+    // The protocol's markers (`Question:`, `Thought:`, `Action:`, `Action Input:`,
+    // `Observation:`, `Final Answer:`) are not texts: they stay in English.
+    std::string_view react_intro =
+        "Answer the following questions as best you can. You have access to the following tools:";
+    /// One tool of the list. {name}, {description}, {schema}: its input's JSON Schema
+    std::string_view react_tool = "{name}: {description}\n    Action Input (JSON Schema): {schema}";
+    std::string_view react_format = "Use the following format:";
+    /// What follows `Question:` in the format; the next six follow their markers too
+    std::string_view react_question = "the input question you must answer";
+    std::string_view react_thought = "you should always think about what to do";
+    /// {tools}: the tool names, comma-separated
+    std::string_view react_action = "the action to take, should be one of [{tools}]";
+    std::string_view react_action_input = "the input to the action, a JSON object that matches the tool's schema";
+    std::string_view react_observation = "the result of the action";
+    std::string_view react_repeat = "... (this Thought/Action/Action Input/Observation can repeat N times)";
+    std::string_view react_final_thought = "I now know the final answer";
+    std::string_view react_final_answer = "the final answer to the original input question";
+    std::string_view react_rules = "Write one Action and its Action Input at a time, then stop: the Observation "
+                                   "will be given to you. Never write an Observation yourself.";
+    std::string_view react_begin = "Begin!";
+    /// Sent when the step limit comes: the model answers from what it has (keep `Final Answer:`)
+    std::string_view react_out_of_steps = "You have no steps left. Do not take any more actions: using only the "
+                                          "observations above, write your final answer now, as 'Final Answer: ...'.";
+
+    // --- ReAct: a reply that does not follow the format (the model reads it) --
+    std::string_view react_missing_action = "Invalid Format: Missing 'Action:' after 'Thought:'";
+    std::string_view react_missing_tool = "Invalid Format: Missing the tool name after 'Action:'";
+    std::string_view react_missing_action_input = "Invalid Format: Missing 'Action Input:' after 'Action:'";
+    /// {input}: what the model wrote after `Action Input:`
+    std::string_view react_input_not_json =
+        "Invalid Format: 'Action Input:' must be followed by a JSON object, not: {input}";
+    std::string_view react_action_and_answer = "Invalid Format: the reply has both an 'Action:' and a "
+                                               "'Final Answer:'; write either one action or the final answer";
+    std::string_view react_empty_answer = "Invalid Format: Missing the answer after 'Final Answer:'";
+
+    // --- plan and execute (agent::plan_execute): the prompts ----------------
+    /// The planner's request. {request}: the user's; {tools}: the tools, one
+    /// a line (`plan_tool` each, or `plan_no_tools`); {min}, {max}: the steps allowed
+    std::string_view plan_prompt =
+        "Make a plan to answer the request below: {min} to {max} steps, in order, each one a task that can be "
+        "done on its own with the tools listed, given the results of the steps before it. The results of the "
+        "steps must be enough to write the answer.\n\nTools:\n{tools}\n\nRequest: {request}\n\n"
+        "Reply with only a JSON object, and no other text: {\"steps\": [\"first step\", \"second step\"]}";
+    /// The replanner's request: the names of `plan_prompt`, and {plan}: the previous steps (`plan_step_item`
+    /// each), {results}: their results (`plan_result_item` each), {answer}, {verdict}: the verifier's reply
+    std::string_view plan_replan_prompt =
+        "A plan was carried out to answer the request below, but the answer written from its results was not "
+        "judged to answer it fully.\n\nRequest: {request}\n\nThe plan:\n{plan}\n\nThe results of its steps:\n"
+        "{results}\n\nThe answer:\n{answer}\n\nThe reviewer's verdict: {verdict}\n\nMake a new plan of {min} to "
+        "{max} steps, in order, that gets what is missing; each step a task that can be done on its own with the "
+        "tools listed, given the results of the steps before it.\n\nTools:\n{tools}\n\n"
+        "Reply with only a JSON object, and no other text: {\"steps\": [\"first step\", \"second step\"]}";
+    /// One tool of {tools}. {name}, {description}
+    std::string_view plan_tool = "- {name}: {description}";
+    std::string_view plan_no_tools = "(none)";
+    /// Sent back when a reply is not a plan. {errors}: one a line, `pointer: message`; {min}, {max}
+    std::string_view plan_invalid = "Your reply is not a valid plan:\n{errors}\nReply with only a JSON object "
+                                    "{\"steps\": [...]} whose steps are {min} to {max} non-empty strings.";
+    /// The problem (at the root) of a reply without a JSON object
+    std::string_view plan_not_json = "the reply has no JSON object";
+    /// One step of a plan. {index}: from 1, {step}
+    std::string_view plan_step_item = "{index}. {step}";
+    /// One step's result. {index}, {step}, {result}
+    std::string_view plan_result_item = "{index}. {step}\n{result}";
+    /// What a step's run is asked. {request}, {step}, {index}: from 1, {count}: the plan's steps,
+    /// {previous}: `plan_previous_results`, or nothing for the first step
+    std::string_view plan_step_prompt =
+        "You are carrying out step {index} of {count} of a plan made to answer this request: {request}\n\n"
+        "{previous}Your step: {step}\n\nDo this step only, with the tools if you need them, and reply with its "
+        "result.";
+    /// {results}: the previous steps' results (`plan_result_item` each)
+    std::string_view plan_previous_results = "Results of the previous steps:\n{results}\n\n";
+    /// The request for the answer. {request}, {results}
+    std::string_view plan_answer_prompt =
+        "Write the answer to the request below from the results of the steps carried out for it. Answer the "
+        "request directly, for the person who made it, without describing the steps.\n\nRequest: {request}\n\n"
+        "Results:\n{results}";
+    /// The verifier's request. {request}, {results}, {answer}, {yes}, {no}: the verdict's tokens
+    std::string_view plan_verify_prompt =
+        "Does the answer below fully answer the request, given the results of the steps? Reply with exactly one "
+        "word: {yes} if it does, {no} if it does not, and nothing else.\n\nRequest: {request}\n\nResults:\n"
+        "{results}\n\nAnswer:\n{answer}\n\nReply {yes} or {no}.";
+
+    // --- plan and execute: a run's failures (the user reads them) -----------
+    /// {attempts}, {errors}: the last reply's problems, one a line
+    std::string_view plan_failed = "The model did not write a valid plan in {attempts} attempts:\n{errors}";
+    /// {index}: from 1, {step}
+    std::string_view plan_step_needs_approval =
+        "Step {index} of the plan ({step}) called a tool that needs a person's approval, which a plan cannot wait for.";
 };
 
 /// One value for a name in a message.
@@ -184,6 +275,64 @@ inline constexpr messages spanish_messages{
     .context_too_long = "La conversación es demasiado larga para el modelo.",
     .round_limit = "Se alcanzó el límite de iteraciones",
     .run_deadline = "Se agotó el tiempo máximo de la conversación.",
+    .react_intro = "Responde lo mejor que puedas a las preguntas siguientes. Tienes acceso a estas herramientas:",
+    .react_tool = "{name}: {description}\n    Action Input (JSON Schema): {schema}",
+    .react_format = "Usa este formato:",
+    .react_question = "la pregunta que debes responder",
+    .react_thought = "piensa siempre qué hacer",
+    .react_action = "la acción que vas a realizar, una de [{tools}]",
+    .react_action_input = "la entrada de la acción, un objeto JSON que cumple el esquema de la herramienta",
+    .react_observation = "el resultado de la acción",
+    .react_repeat = "... (este Thought/Action/Action Input/Observation puede repetirse N veces)",
+    .react_final_thought = "ya sé la respuesta final",
+    .react_final_answer = "la respuesta final a la pregunta original",
+    .react_rules = "Escribe una sola Action con su Action Input cada vez y detente: la Observation se te dará. "
+                   "No escribas nunca una Observation tú mismo.",
+    .react_begin = "¡Empieza!",
+    .react_out_of_steps = "No te quedan pasos. No realices más acciones: con las observaciones anteriores, escribe "
+                          "ya tu respuesta final, como 'Final Answer: ...'.",
+    .react_missing_action = "Formato no válido: falta 'Action:' después de 'Thought:'",
+    .react_missing_tool = "Formato no válido: falta el nombre de la herramienta después de 'Action:'",
+    .react_missing_action_input = "Formato no válido: falta 'Action Input:' después de 'Action:'",
+    .react_input_not_json = "Formato no válido: 'Action Input:' debe ir seguido de un objeto JSON, no de: {input}",
+    .react_action_and_answer = "Formato no válido: la respuesta tiene a la vez 'Action:' y 'Final Answer:'; "
+                               "escribe una acción o la respuesta final",
+    .react_empty_answer = "Formato no válido: falta la respuesta después de 'Final Answer:'",
+    .plan_prompt =
+        "Haz un plan para responder a la petición siguiente: de {min} a {max} pasos, en orden, cada uno una tarea "
+        "que se pueda hacer por sí sola con las herramientas de la lista, dados los resultados de los pasos "
+        "anteriores. Los resultados de los pasos deben bastar para escribir la respuesta.\n\nHerramientas:\n"
+        "{tools}\n\nPetición: {request}\n\nResponde solo con un objeto JSON, sin ningún otro texto: "
+        "{\"steps\": [\"primer paso\", \"segundo paso\"]}",
+    .plan_replan_prompt =
+        "Se llevó a cabo un plan para responder a la petición siguiente, pero la respuesta escrita con sus "
+        "resultados no se consideró completa.\n\nPetición: {request}\n\nEl plan:\n{plan}\n\nLos resultados de "
+        "sus pasos:\n{results}\n\nLa respuesta:\n{answer}\n\nEl veredicto del revisor: {verdict}\n\nHaz un plan "
+        "nuevo de {min} a {max} pasos, en orden, que consiga lo que falta; cada paso una tarea que se pueda hacer "
+        "por sí sola con las herramientas de la lista, dados los resultados de los pasos anteriores.\n\n"
+        "Herramientas:\n{tools}\n\nResponde solo con un objeto JSON, sin ningún otro texto: "
+        "{\"steps\": [\"primer paso\", \"segundo paso\"]}",
+    .plan_tool = "- {name}: {description}",
+    .plan_no_tools = "(ninguna)",
+    .plan_invalid = "Tu respuesta no es un plan válido:\n{errors}\nResponde solo con un objeto JSON "
+                    "{\"steps\": [...]} cuyos pasos sean de {min} a {max} textos no vacíos.",
+    .plan_not_json = "la respuesta no tiene ningún objeto JSON",
+    .plan_step_item = "{index}. {step}",
+    .plan_result_item = "{index}. {step}\n{result}",
+    .plan_step_prompt = "Estás llevando a cabo el paso {index} de {count} de un plan para responder a esta "
+                        "petición: {request}\n\n{previous}Tu paso: {step}\n\nHaz solo este paso, con las "
+                        "herramientas si las necesitas, y responde con su resultado.",
+    .plan_previous_results = "Resultados de los pasos anteriores:\n{results}\n\n",
+    .plan_answer_prompt = "Escribe la respuesta a la petición siguiente con los resultados de los pasos llevados a "
+                          "cabo para ella. Responde directamente a la petición, para quien la hizo, sin describir "
+                          "los pasos.\n\nPetición: {request}\n\nResultados:\n{results}",
+    .plan_verify_prompt = "¿Responde por completo la respuesta siguiente a la petición, dados los resultados de los "
+                          "pasos? Contesta con una sola palabra: {yes} si la responde, {no} si no, y nada más.\n\n"
+                          "Petición: {request}\n\nResultados:\n{results}\n\nRespuesta:\n{answer}\n\n"
+                          "Contesta {yes} o {no}.",
+    .plan_failed = "El modelo no escribió un plan válido en {attempts} intentos:\n{errors}",
+    .plan_step_needs_approval = "El paso {index} del plan ({step}) llamó a una herramienta que necesita la "
+                                "aprobación de una persona, y un plan no puede esperarla.",
 };
 
 } // namespace agentio

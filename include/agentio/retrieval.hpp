@@ -11,16 +11,19 @@
 // index (SQLite FTS5, BM25) and a dense one (float32 vectors of any
 // `llm::embedder`: an embeddings API, or the latent-semantic model fitted
 // here on the corpus, which needs no service), fused by weighted
-// reciprocal rank.
+// reciprocal rank. An index stores how its text was analysed, so any
+// program opens it for searching (`open_searcher`).
 //
 
 #ifndef AGENTIO_RETRIEVAL_HPP
 #define AGENTIO_RETRIEVAL_HPP
 
 #include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/fusion.hpp>
 #include <agentio/retrieval/index.hpp>
 #include <agentio/retrieval/lsa.hpp>
+#include <agentio/retrieval/open_searcher.hpp>
 #include <agentio/retrieval/searcher.hpp>
 #include <agentio/retrieval/sqlite_index.hpp>
 #include <agentio/retrieval/vector_store.hpp>

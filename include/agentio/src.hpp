@@ -7,7 +7,8 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // The compiled part of the core component: the schema validator, the compact
-// argument form and the wire codecs (chat and embeddings).
+// argument form, the wire codecs (chat and embeddings), the ReAct parser and
+// the plan-and-execute strategy's parsers and prompts.
 // Include it in exactly one source file of a program built with
 // AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
 //
@@ -21,6 +22,8 @@
 #error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
 #endif
 
+#include <agentio/agent/plan_execute.hpp>
+#include <agentio/agent/react.hpp>
 #include <agentio/llm/anthropic_codec.hpp>
 #include <agentio/llm/embeddings.hpp>
 #include <agentio/llm/message_json.hpp>
@@ -29,6 +32,8 @@
 #include <agentio/tool/compact.hpp>
 #include <agentio/tool/validator.hpp>
 
+#include <agentio/agent/impl/plan_execute.ipp>
+#include <agentio/agent/impl/react.ipp>
 #include <agentio/llm/impl/anthropic_codec.ipp>
 #include <agentio/llm/impl/embeddings.ipp>
 #include <agentio/llm/impl/message_json.ipp>

@@ -449,4 +449,37 @@ BOOST_AUTO_TEST_CASE(searcher_fuses_both_halves)
     BOOST_TEST(degraded.hits.at(0).item.article_number == "38");
 }
 
+BOOST_AUTO_TEST_CASE(open_searcher_reads_the_stored_profile)
+{
+    database db;
+    retrieval::analysis_profile const profile{.stop_words = {"el", "la", "de", "y", "en"}, .stemmer = "spanish"};
+    {
+        auto writer = db.writer();
+        auto chunks = small_law();
+        db.await(writer.replace("normativa", "Ley", chunks)).value();
+        db.await(writer.store_analysis(profile)).value();
+        auto const bytes = db.await(writer.load_model(retrieval::analysis_model_name)).value();
+        BOOST_TEST_REQUIRE(bytes.has_value());
+        BOOST_TEST((retrieval::analysis_profile::from_json_text(*bytes).value() == profile));
+    }
+    retrieval::postgres_index index(db.pool);
+    BOOST_TEST((db.await(retrieval::load_analysis(index)).value() == profile));
+    retrieval::open_searcher_options options;
+    auto opened = db.await(retrieval::open_searcher(index, std::move(options)));
+    BOOST_TEST_REQUIRE(opened.has_value(), opened.error().message);
+    BOOST_TEST((opened->profile == profile));
+    BOOST_TEST(opened->stats.chunks == 5u);
+    BOOST_TEST((opened->dense == retrieval::dense_status::no_embedder));
+    auto const found = db.await(opened->searcher->search({.text = "vacación", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!found.hits.empty());
+    BOOST_TEST(found.hits[0].item.article_number == "38");
+
+    // Without a profile, and nothing to fall back on: the error says so.
+    db.await(db.pool.execute("DELETE FROM rag_models")).value();
+    retrieval::open_searcher_options bare;
+    auto const refused = db.await(retrieval::open_searcher(index, std::move(bare)));
+    BOOST_TEST_REQUIRE(refused.has_error());
+    BOOST_TEST((refused.error().code == retrieval::errc::no_analysis));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,10 +12,12 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include <unistd.h>
@@ -48,6 +50,31 @@ struct temp_dir
     temp_dir() { std::filesystem::create_directories(path); }
     ~temp_dir() { std::filesystem::remove_all(path); }
 };
+
+// spanish_like() with Snowball's Spanish stems, as a profile.
+retrieval::analysis_profile stemming_profile()
+{
+    return {.stop_words = {"el", "la", "los", "las", "de", "del", "y", "en", "a", "por", "que", "un", "una", "me", "mi",
+                "se", "al", "con", "para", "su"},
+        .stemmer = "spanish"};
+}
+
+// The small law written with `text`, its profile stored when given.
+void write_small_law(std::filesystem::path const& path, retrieval::analyzer text,
+    std::optional<retrieval::analysis_profile> const& profile)
+{
+    auto writer = retrieval::sqlite_index_writer::open(path, std::move(text)).value();
+    auto chunks = small_law();
+    writer.replace("normativa", "Ley", chunks).value();
+    if(profile)
+        writer.store_analysis(*profile).value();
+}
+
+// What open_searcher gives for `options`, or its error.
+retrieval::result<retrieval::opened_searcher> open_with(retrieval::index& idx, retrieval::open_searcher_options options)
+{
+    return run(retrieval::open_searcher(idx, std::move(options)));
+}
 
 } // namespace
 
@@ -109,6 +136,69 @@ BOOST_AUTO_TEST_CASE(passages_join_short_lines_and_cut_long_ones)
     for(auto p : retrieval::split_passages(std::string(500, 'z'), {.max_chars = 64, .min_chars = 10}))
         BOOST_TEST(p.size() <= 64u);
     BOOST_TEST(retrieval::split_passages(" \n\n ").empty());
+}
+
+BOOST_AUTO_TEST_CASE(analysis_profile_round_trips_through_json)
+{
+    auto const profile = stemming_profile();
+    auto const json = profile.to_json();
+    BOOST_TEST(json.at("version").as_int64() == 1);
+    BOOST_TEST(json.at("stemmer").as_string() == "spanish");
+    BOOST_TEST(json.at("min_length").to_number<std::size_t>() == 2u);
+    auto const back = retrieval::analysis_profile::from_json(json);
+    BOOST_TEST_REQUIRE(back.has_value());
+    BOOST_TEST((*back == profile));
+    auto const text = boost::json::serialize(json);
+    auto const from_text = retrieval::analysis_profile::from_json_text(text);
+    BOOST_TEST_REQUIRE(from_text.has_value());
+    BOOST_TEST((*from_text == profile));
+    // Fields a later version may add without changing the analysis are ignored.
+    auto const extra = retrieval::analysis_profile::from_json_text(
+        R"({"version":1,"stop_words":[],"min_length":0,"stemmer":"","note":"x"})");
+    BOOST_TEST_REQUIRE(extra.has_value());
+    BOOST_TEST(extra->min_length == 0u);
+    BOOST_TEST(extra->stemmer.empty());
+
+    // The analyzer it makes: stop words out, stems in, as the options say.
+    auto const a = profile.make_analyzer().value();
+    BOOST_TEST(a.terms("Las vacaciones y el descanso") == (std::vector<std::string>{"vacacion", "descans"}),
+        boost::test_tools::per_element());
+    BOOST_TEST(a.terms("vacación") == a.terms("vacaciones"), boost::test_tools::per_element());
+    auto const plain = retrieval::analysis_profile{.stop_words = {"el"}, .min_length = 3}.make_analyzer().value();
+    BOOST_TEST(plain.terms("el sol es 1") == (std::vector<std::string>{"sol", "1"}), boost::test_tools::per_element());
+    auto const unknown = retrieval::analysis_profile{.stemmer = "klingon"}.make_analyzer();
+    BOOST_TEST_REQUIRE(unknown.has_error());
+    BOOST_TEST((unknown.error().code == retrieval::errc::unknown_stemmer));
+    BOOST_TEST(unknown.error().message.find("klingon") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(bad_analysis_profile_json_names_the_field)
+{
+    auto const why = [](std::string_view text) {
+        auto const r = retrieval::analysis_profile::from_json_text(text);
+        BOOST_TEST_REQUIRE(r.has_error(), text);
+        return r.error();
+    };
+    auto const corrupt = [&](std::string_view text, std::string_view field) {
+        auto const e = why(text);
+        BOOST_TEST((e.code == retrieval::errc::corrupt_data), text);
+        BOOST_TEST(e.message.find(field) != std::string::npos, e.message << " lacks " << field);
+    };
+    corrupt("not json", "not JSON");
+    corrupt("[1]", "not a JSON object");
+    corrupt(R"({"stop_words":[],"min_length":2,"stemmer":""})", "\"version\" is missing");
+    corrupt(R"({"version":"1","stop_words":[],"min_length":2,"stemmer":""})", "\"version\"");
+    corrupt(R"({"version":1,"min_length":2,"stemmer":""})", "\"stop_words\" is missing");
+    corrupt(R"({"version":1,"stop_words":"el","min_length":2,"stemmer":""})", "\"stop_words\" is not an array");
+    corrupt(R"({"version":1,"stop_words":["el",3],"min_length":2,"stemmer":""})", "\"stop_words\"[1]");
+    corrupt(R"({"version":1,"stop_words":[],"stemmer":""})", "\"min_length\" is missing");
+    corrupt(R"({"version":1,"stop_words":[],"min_length":-1,"stemmer":""})", "\"min_length\"");
+    corrupt(R"({"version":1,"stop_words":[],"min_length":2.5,"stemmer":""})", "\"min_length\"");
+    corrupt(R"({"version":1,"stop_words":[],"min_length":2})", "\"stemmer\" is missing");
+    corrupt(R"({"version":1,"stop_words":[],"min_length":2,"stemmer":null})", "\"stemmer\" is not a string");
+    auto const newer = why(R"({"version":2,"stop_words":[],"min_length":2,"stemmer":"","fold":"ascii"})");
+    BOOST_TEST((newer.code == retrieval::errc::schema_too_new));
+    BOOST_TEST(newer.message.find("\"version\" 2") != std::string::npos, newer.message);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -313,6 +403,40 @@ BOOST_AUTO_TEST_CASE(a_missing_index_is_an_error)
     BOOST_TEST(retrieval::sqlite_index::open(dir.path / "other.db").has_error());
 }
 
+BOOST_AUTO_TEST_CASE(the_analysis_profile_is_stored_with_the_index)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    auto const profile = stemming_profile();
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, profile.make_analyzer().value()).value();
+        BOOST_TEST(!writer.load_model(retrieval::analysis_model_name).value());
+        writer.store_analysis(retrieval::analysis_profile{.stemmer = "english"}).value();
+        writer.store_analysis(profile).value(); // replaces the first
+        auto const bytes = writer.load_model(retrieval::analysis_model_name).value();
+        BOOST_TEST_REQUIRE(bytes.has_value());
+        BOOST_TEST((retrieval::analysis_profile::from_json_text(*bytes).value() == profile));
+    }
+    auto index = retrieval::sqlite_index::open(path).value();
+    auto const loaded = run(retrieval::load_analysis(*index)).value();
+    BOOST_TEST_REQUIRE(loaded.has_value());
+    BOOST_TEST((*loaded == profile));
+
+    // None stored: nothing, not an error. Garbage stored: the error says what.
+    write_small_law(dir.path / "bare.db", spanish_like(), std::nullopt);
+    auto bare = retrieval::sqlite_index::open(dir.path / "bare.db").value();
+    BOOST_TEST(!run(retrieval::load_analysis(*bare)).value().has_value());
+    {
+        auto writer = retrieval::sqlite_index_writer::open(dir.path / "bare.db", spanish_like()).value();
+        std::string const garbage = R"({"version":1,"stop_words":{}})";
+        writer.store_model(retrieval::analysis_model_name, std::as_bytes(std::span(garbage))).value();
+    }
+    auto const bad = run(retrieval::load_analysis(*bare));
+    BOOST_TEST_REQUIRE(bad.has_error());
+    BOOST_TEST((bad.error().code == retrieval::errc::corrupt_data));
+    BOOST_TEST(bad.error().message.find("stop_words") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(retrieval_searcher)
@@ -387,6 +511,147 @@ BOOST_AUTO_TEST_CASE(collection_weights_scale_scores)
     auto const only = run(search.search({.text = "vacaciones", .top_k = 5, .collections = {"sentencias"}})).value();
     BOOST_TEST_REQUIRE(only.hits.size() == 1u);
     BOOST_TEST(only.hits[0].score == 0.5, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(open_searcher_analyses_queries_as_the_index_says)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    auto const profile = stemming_profile();
+    auto const text = profile.make_analyzer().value();
+    write_small_law(path, text, profile);
+    auto index = retrieval::sqlite_index::open(path).value();
+
+    // Nothing but the index: its profile, no model stored, so sparse only.
+    auto opened = open_with(*index, {});
+    BOOST_TEST_REQUIRE(opened.has_value(), opened.error().message);
+    BOOST_TEST_REQUIRE(opened->searcher);
+    BOOST_TEST((opened->profile == profile));
+    BOOST_TEST(opened->stats.chunks == 5u);
+    BOOST_TEST(opened->laws.at("Ley") == 5u);
+    BOOST_TEST((opened->dense == retrieval::dense_status::no_embedder));
+    BOOST_TEST(opened->embedder_id.empty());
+    BOOST_TEST(!opened->own_embedder);
+    BOOST_TEST(opened->warning.find("no latent-semantic model") != std::string::npos, opened->warning);
+    BOOST_TEST(!opened->searcher->has_dense());
+    // "vacación" and "retribuido" meet "vacaciones" and "retribuidas" at their stems.
+    auto const found = run(opened->searcher->search({.text = "vacación", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!found.hits.empty());
+    BOOST_TEST(found.hits[0].item.article_number == "38");
+    auto const stemmed = run(opened->searcher->search({.text = "retribuido", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!stemmed.hits.empty());
+    BOOST_TEST(stemmed.hits[0].item.key == "ley/38/1");
+    // What a program guessing the analysis would miss.
+    retrieval::searcher guessed(*index, spanish_like(), nullptr, {});
+    BOOST_TEST(run(guessed.search({.text = "retribuido", .top_k = 3})).value().hits.empty());
+
+    // The latent-semantic model stored with its vectors: the dense half is there.
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, text).value();
+        auto const chunks = writer.all_chunks().value();
+        std::vector<std::vector<std::string>> documents;
+        std::vector<std::int64_t> ids;
+        for(auto const& c : chunks)
+            documents.push_back(text.terms(c.title + "\n" + c.text)), ids.push_back(c.id);
+        auto model = std::make_shared<retrieval::lsa_model const>(retrieval::lsa_model::fit(documents));
+        auto const bytes = model->serialize();
+        writer.store_model(retrieval::lsa_model_name, std::as_bytes(std::span(bytes))).value();
+        retrieval::lsa_embedder embed(model, text);
+        std::vector<std::string> texts;
+        for(auto const& c : chunks)
+            texts.push_back(c.title + "\n" + c.text);
+        auto const v = embed.embed_now(texts);
+        writer.store_vectors(embed.model_id(), ids, v.values, v.dimensions, true).value();
+    }
+    auto hybrid = open_with(*index, {});
+    BOOST_TEST_REQUIRE(hybrid.has_value(), hybrid.error().message);
+    BOOST_TEST((hybrid->dense == retrieval::dense_status::ready));
+    BOOST_TEST(hybrid->warning.empty(), hybrid->warning);
+    BOOST_TEST_REQUIRE(hybrid->own_embedder);
+    BOOST_TEST(hybrid->embedder_id == hybrid->own_embedder->model_id());
+    BOOST_TEST(hybrid->embedder_id.starts_with("lsa"));
+    BOOST_TEST(hybrid->searcher->has_dense());
+    auto const both = run(hybrid->searcher->search({.text = "vacación anual", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!both.hits.empty());
+    BOOST_TEST(both.hits[0].item.article_number == "38");
+    BOOST_TEST(both.hits[0].dense_rank >= 1u);
+    // Moved, it still searches: the searcher and its embedder keep their addresses.
+    auto moved = std::move(*hybrid);
+    BOOST_TEST(!run(moved.searcher->search({.text = "vacaciones", .top_k = 1})).value().hits.empty());
+
+    // An embedder of the caller's, which the index has no vectors of: sparse only, and said so.
+    word_embedder words;
+    retrieval::open_searcher_options with_service;
+    with_service.embedder = &words;
+    auto other = open_with(*index, std::move(with_service));
+    BOOST_TEST_REQUIRE(other.has_value());
+    BOOST_TEST((other->dense == retrieval::dense_status::no_vectors));
+    BOOST_TEST(!other->own_embedder);
+    BOOST_TEST(other->embedder_id.empty());
+    BOOST_TEST(other->warning.find("no vectors of words@5") != std::string::npos, other->warning);
+    BOOST_TEST(!other->searcher->has_dense());
+
+    // A stored model that is not one.
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, text).value();
+        std::string const garbage = "not a model";
+        writer.store_model(retrieval::lsa_model_name, std::as_bytes(std::span(garbage))).value();
+    }
+    auto corrupt = open_with(*index, {});
+    BOOST_TEST_REQUIRE(corrupt.has_value());
+    BOOST_TEST((corrupt->dense == retrieval::dense_status::unreadable));
+    BOOST_TEST(corrupt->warning.find("corrupt") != std::string::npos, corrupt->warning);
+}
+
+BOOST_AUTO_TEST_CASE(open_searcher_on_an_index_without_a_profile)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    write_small_law(path, spanish_like(), std::nullopt);
+    auto index = retrieval::sqlite_index::open(path).value();
+
+    // No profile and nothing to fall back on: an error the caller can report.
+    auto const refused = open_with(*index, {});
+    BOOST_TEST_REQUIRE(refused.has_error());
+    BOOST_TEST((refused.error().code == retrieval::errc::no_analysis));
+    BOOST_TEST(refused.error().message.find("analysis profile") != std::string::npos);
+
+    // The caller's analyzer when it knows better (an index written before profiles).
+    retrieval::open_searcher_options options;
+    options.fallback = spanish_like();
+    options.search.sparse_weight = 2;
+    auto opened = open_with(*index, std::move(options));
+    BOOST_TEST_REQUIRE(opened.has_value(), opened.error().message);
+    BOOST_TEST(!opened->profile);
+    BOOST_TEST(opened->warning.find("no analysis profile") != std::string::npos, opened->warning);
+    auto const found = run(opened->searcher->search({.text = "vacaciones", .top_k = 3})).value();
+    BOOST_TEST_REQUIRE(!found.hits.empty());
+    BOOST_TEST(found.hits[0].item.article_number == "38");
+    BOOST_TEST(found.hits[0].score == 1.0, boost::test_tools::tolerance(1e-9));
+
+    // A stored profile wins over the fallback; one naming a stemmer this program lacks is an error.
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+        writer.store_analysis(retrieval::analysis_profile{.stemmer = "klingon"}).value();
+    }
+    retrieval::open_searcher_options again;
+    again.fallback = spanish_like();
+    auto const unknown = open_with(*index, std::move(again));
+    BOOST_TEST_REQUIRE(unknown.has_error());
+    BOOST_TEST((unknown.error().code == retrieval::errc::unknown_stemmer));
+
+    // An index with no chunks opens too; the caller reads the count.
+    write_small_law(dir.path / "empty.db", spanish_like(), stemming_profile());
+    {
+        auto writer = retrieval::sqlite_index_writer::open(dir.path / "empty.db", spanish_like()).value();
+        std::vector<retrieval::chunk> none;
+        writer.replace("normativa", "Ley", none).value();
+    }
+    auto empty_index = retrieval::sqlite_index::open(dir.path / "empty.db").value();
+    auto const empty = open_with(*empty_index, {});
+    BOOST_TEST_REQUIRE(empty.has_value());
+    BOOST_TEST(empty->stats.chunks == 0u);
+    BOOST_TEST(empty->laws.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

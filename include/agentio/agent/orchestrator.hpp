@@ -85,6 +85,8 @@ struct options
     std::string system = {};
     unsigned max_tokens = 4096;
     std::optional<double> temperature = {};
+    /// Stop sequences sent with each model call (at most four for OpenAI).
+    std::vector<std::string> stop = {};
     agent::limits limits = {};
     /// The sentences the orchestrator itself writes (a run's failure, a tool
     /// that timed out); the tools' own validation messages come with them.
@@ -181,10 +183,22 @@ struct done
     unsigned rounds = 0;
 };
 
+/// Why a run failed.
+enum class error_cause
+{
+    provider,       ///< the model could not be reached, or its stream failed
+    token_limit,    ///< the answer reached `max_tokens`
+    refused,        ///< the model declined to answer
+    context_window, ///< the conversation filled the model's context
+    round_limit,    ///< `max_rounds` came without an answer
+    deadline        ///< `run_deadline` passed
+};
+
 /// The run failed; `message` is for the user.
 struct error
 {
     std::string message = {};
+    error_cause cause = error_cause::provider;
 };
 
 /// What a run tells its sink, in order.

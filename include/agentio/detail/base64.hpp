@@ -9,7 +9,8 @@
 // RFC 4648 §4 base64 through OpenSSL's EVP block coder, with a strict decoder:
 // only the canonical encoding of some bytes is accepted (right length, `=`
 // only as padding, every character in the alphabet, no bits left over), which
-// a round trip through the encoder decides.
+// a round trip through the encoder decides. Also RFC 4648 §5 base64url
+// without padding (what JOSE and JWT use), as strict.
 //
 
 #ifndef AGENTIO_DETAIL_BASE64_HPP
@@ -56,6 +57,41 @@ inline std::optional<std::string> base64_decode(std::string_view text)
     if(base64_encode(out) != text)
         return std::nullopt;
     return out;
+}
+
+/// The base64url encoding of `bytes`, without padding (RFC 7515 §2).
+inline std::string base64url_encode(std::string_view bytes)
+{
+    std::string out = base64_encode(bytes);
+    while(!out.empty() && out.back() == '=')
+        out.pop_back();
+    for(char& c : out)
+        c = c == '+' ? '-' : c == '/' ? '_' : c;
+    return out;
+}
+
+/** The bytes `text` encodes, or nothing when it is not canonical unpadded
+    base64url: padding, `+`, `/`, blanks and bits left over are all refused,
+    so each byte string has exactly one accepted encoding. */
+inline std::optional<std::string> base64url_decode(std::string_view text)
+{
+    if(text.size() % 4 == 1)
+        return std::nullopt;
+    std::string padded;
+    padded.reserve(text.size() + 3);
+    for(char c : text)
+    {
+        if((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            padded += c;
+        else if(c == '-')
+            padded += '+';
+        else if(c == '_')
+            padded += '/';
+        else
+            return std::nullopt;
+    }
+    padded.append((4 - padded.size() % 4) % 4, '=');
+    return base64_decode(padded);
 }
 
 } // namespace agentio::detail

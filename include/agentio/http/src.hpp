@@ -6,7 +6,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// The compiled part of the http component: the HTTP client, static files, the
+// The compiled part of the http component: the HTTP client, JWTs, static files, the
 // two HTTP providers instantiated once, and the OpenAI embedder.
 // Include it in exactly one source file of a program built with
 // AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
@@ -22,12 +22,14 @@
 #endif
 
 #include <agentio/http/client.hpp>
+#include <agentio/http/jwt.hpp>
 #include <agentio/http/static_files.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/openai.hpp>
 #include <agentio/llm/openai_embeddings.hpp>
 
 #include <agentio/http/impl/client.ipp>
+#include <agentio/http/impl/jwt.ipp>
 #include <agentio/http/impl/static_files.ipp>
 #include <agentio/llm/impl/openai_embeddings.ipp>
 

@@ -146,6 +146,9 @@ struct request
     std::optional<double> temperature = {};
     /// Extended thinking budget in tokens (Anthropic; at least 1024).
     std::optional<unsigned> thinking_budget = {};
+    /// Texts that end the answer when the model writes them (not included in
+    /// it): OpenAI `stop` (at most 4), Anthropic `stop_sequences`. Empty: none sent.
+    std::span<std::string const> stop = {};
 };
 
 /// Why the model stopped.

@@ -49,7 +49,11 @@ enum class errc
     /// The schema is newer than this program knows.
     schema_too_new,
     /// Vectors or a model of another embedder than the one given.
-    model_mismatch
+    model_mismatch,
+    /// The index stores no analysis profile, and no analyzer was given instead.
+    no_analysis,
+    /// An analysis profile names a stemmer libstemmer does not have.
+    unknown_stemmer
 };
 
 /// The error category of @ref errc.

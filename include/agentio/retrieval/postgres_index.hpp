@@ -27,6 +27,7 @@
 #include <agentio/config.hpp>
 #include <agentio/postgres.hpp>
 #include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/index.hpp>
 #include <agentio/retrieval/sqlite_index.hpp> // ingest_report
 
@@ -110,6 +111,13 @@ public:
     /// A stored model's bytes.
     AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string_view name);
 
+    /** Stores how queries must be analysed (its JSON, as the model
+        @ref analysis_model_name), replacing any: what `open_searcher` and
+        `load_analysis` read. It must describe the analyzer the writer was
+        opened with (the C++ analysis of queries and of the latent-semantic
+        model, whatever `text_search()` is). The profile is copied when called. */
+    AGENTIO_DECL asio::awaitable<result<void>> store_analysis(analysis_profile const& profile);
+
     /// The text search configuration of the tsvectors: `agentio_<language>` or `simple`.
     std::string const& text_search() const noexcept { return config_; }
 
@@ -129,6 +137,7 @@ private:
     AGENTIO_DECL asio::awaitable<result<void>> do_store_vectors(std::string model_id, std::span<std::int64_t const> ids,
         std::span<float const> values, std::size_t dimensions, bool replace_all);
     AGENTIO_DECL asio::awaitable<result<void>> do_store_model(std::string name, std::span<std::byte const> bytes);
+    AGENTIO_DECL asio::awaitable<result<void>> do_store_text(std::string name, std::string text);
     AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> do_load_model(std::string name);
 
     postgres_index_writer(postgres::pool& db, analyzer text, std::string config) noexcept

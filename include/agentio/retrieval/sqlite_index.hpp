@@ -12,8 +12,9 @@
 // `sqlite_index` (read-only connections on worker threads: a search never
 // blocks a network thread and can never write).
 //
-//   auto writer = sqlite_index_writer::open("data/index.db", analyzer).value();
+//   auto writer = sqlite_index_writer::open("data/index.db", profile.make_analyzer().value()).value();
 //   auto report = writer.replace("normativa", "Estatuto de los Trabajadores", chunks).value();
+//   writer.store_analysis(profile).value();
 //   auto index = sqlite_index::open("data/index.db").value();
 //   auto hits = co_await index->sparse(analyzer.terms("vacaciones"), {}, 30);
 //
@@ -22,6 +23,7 @@
 #define AGENTIO_RETRIEVAL_SQLITE_INDEX_HPP
 
 #include <agentio/retrieval/analysis.hpp>
+#include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/index.hpp>
 #include <agentio/sqlite.hpp>
 
@@ -81,6 +83,13 @@ public:
 
     /// A stored model's bytes.
     AGENTIO_DECL result<std::optional<std::string>> load_model(std::string_view name);
+
+    /** Stores how the index's text is analysed (its JSON, as the model
+        @ref analysis_model_name), replacing any: what `open_searcher` and
+        `load_analysis` read, so a program that did not write the index
+        analyses its queries alike. It must describe the analyzer the writer
+        was opened with; the writer cannot check (a stemmer is a function). */
+    AGENTIO_DECL result<void> store_analysis(analysis_profile const& profile);
 
     sqlite::connection& connection() noexcept { return conn_; }
 

@@ -24,8 +24,10 @@
 #include <agentio/retrieval/postgres_index.hpp>
 
 #include <agentio/retrieval/impl/analysis.ipp>
+#include <agentio/retrieval/impl/analysis_profile.ipp>
 #include <agentio/retrieval/impl/index.ipp>
 #include <agentio/retrieval/impl/lsa.ipp>
+#include <agentio/retrieval/impl/open_searcher.ipp>
 #include <agentio/retrieval/impl/postgres_index.ipp>
 #include <agentio/retrieval/impl/searcher.ipp>
 #include <agentio/retrieval/impl/sqlite_index.ipp>

@@ -13,6 +13,8 @@
 #include <boost/asio/this_coro.hpp>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace normativa {
 
@@ -54,20 +56,8 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
         }
         out->index = std::move(*opened);
     }
-    auto stats = co_await out->index->stats();
-    auto laws = co_await out->index->laws();
-    if(!stats || !laws || stats->chunks == 0)
-    {
-        out->warning = "el índice '" + path + "' no tiene fragmentos. " + empty_index_message();
-        co_return out;
-    }
-    out->status.chunks = stats->chunks;
-    for(auto const& [law, n] : *laws)
-        out->status.laws.push_back(law);
-    out->tools.laws = out->status.laws;
-    out->tools.has_sentencias = stats->per_collection.contains("sentencias");
-
-    // The dense half: its embedder, and the vectors stored for it.
+    // The dense half's embedder when it is a service; otherwise open_searcher
+    // makes one of the latent-semantic model the index stores.
     if(config.embedder == embedder_kind::openai)
     {
         agentio::llm::openai_embedder_options o;
@@ -77,36 +67,51 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
         o.dimensions = config.embedding_dimensions;
         out->embedder = std::make_unique<agentio::llm::openai_embedder>(http, std::move(o));
     }
-    else
+    retrieval::open_searcher_options options;
+    options.embedder = out->embedder.get();
+    options.search.sparse_weight = config.sparse_weight;
+    options.search.dense_weight = config.dense_weight;
+    options.search.collection_weights = config.collection_weights;
+    options.fallback = spanish_analyzer(); // an index ingested before indexes said how their text is analysed
+    options.lsa_model = lsa_model_name;
+    auto opened = co_await retrieval::open_searcher(*out->index, std::move(options));
+    if(!opened)
     {
-        std::string name = lsa_model_name;
-        auto bytes = co_await out->index->load_model(std::move(name));
-        if(bytes && *bytes)
-            if(auto model = retrieval::lsa_model::parse(**bytes))
-                out->embedder = std::make_unique<retrieval::lsa_embedder>(
-                    std::make_shared<retrieval::lsa_model const>(std::move(*model)), spanish_analyzer());
+        out->warning = "no se puede leer el índice '" + path + "': " + opened.error().message + ". " +
+            empty_index_message();
+        co_return out;
     }
-    retrieval::dense_corpus dense;
-    if(out->embedder)
+    if(opened->stats.chunks == 0)
     {
-        auto model_id = out->embedder->model_id();
-        auto loaded = co_await out->index->load_vectors(std::move(model_id));
-        if(loaded && loaded->vectors)
-        {
-            dense = std::move(*loaded);
-            out->status.embedder = out->embedder->model_id();
-        }
-        else
-            out->warning = "no hay vectores de " + out->embedder->model_id() +
-                " en el índice: solo búsqueda léxica (vuelva a ejecutar ingest)";
+        out->warning = "el índice '" + path + "' no tiene fragmentos. " + empty_index_message();
+        co_return out;
     }
-    retrieval::search_options options;
-    options.sparse_weight = config.sparse_weight;
-    options.dense_weight = config.dense_weight;
-    options.collection_weights = config.collection_weights;
-    out->searcher = std::make_unique<retrieval::searcher>(*out->index, spanish_analyzer(),
-        out->status.embedder.empty() ? nullptr : out->embedder.get(), std::move(dense), std::move(options));
-    out->tools.search = out->searcher.get();
+    out->status.chunks = opened->stats.chunks;
+    for(auto const& [law, n] : opened->laws)
+        out->status.laws.push_back(law);
+    out->tools.laws = out->status.laws;
+    out->tools.has_sentencias = opened->stats.per_collection.contains("sentencias");
+    out->status.embedder = opened->embedder_id;
+
+    // The library's status in the server's words; no embedder at all (no
+    // stored model) leaves the sparse half alone, as it always did, silently.
+    std::vector<std::string> missing;
+    if(!opened->profile)
+        missing.push_back("el índice no guarda cómo se analizó su texto: se usa el análisis en español con raíces "
+                          "(vuelva a ejecutar ingest)");
+    auto const* embedder = opened->own_embedder ? opened->own_embedder.get() : out->embedder.get();
+    if(opened->dense == retrieval::dense_status::no_vectors && embedder)
+        missing.push_back("no hay vectores de " + embedder->model_id() +
+            " en el índice: solo búsqueda léxica (vuelva a ejecutar ingest)");
+    else if(opened->dense == retrieval::dense_status::unreadable)
+        missing.push_back("no se puede leer el modelo latente o los vectores del índice: solo búsqueda léxica "
+                          "(vuelva a ejecutar ingest)");
+    for(auto const& m : missing)
+        out->warning += (out->warning.empty() ? "" : "; ") + m;
+
+    out->opened.emplace(std::move(*opened));
+    out->searcher = out->opened->searcher.get();
+    out->tools.search = out->searcher;
     co_return out;
 }
 

@@ -2,9 +2,10 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The index as the server uses it: opened read-only, the dense half's
-// embedder (the stored latent-semantic model, or the embeddings service)
-// and its vectors loaded, the searcher and the tools' environment built.
+// The index as the server uses it: opened read-only and made ready for
+// searching by the library's `open_searcher` (the analysis the index
+// stores, the dense half's embedder: the stored latent-semantic model or
+// the embeddings service, and its vectors), the tools' environment built.
 // An index that is missing or empty leaves the server running, the tools
 // saying how to ingest.
 #pragma once
@@ -30,8 +31,9 @@ struct loaded_index
 {
     std::unique_ptr<agentio::postgres::pool> database; ///< for an index in PostgreSQL
     std::unique_ptr<agentio::retrieval::index> index;
-    std::unique_ptr<agentio::llm::embedder> embedder;
-    std::unique_ptr<agentio::retrieval::searcher> searcher;
+    std::unique_ptr<agentio::llm::embedder> embedder;          ///< the embeddings service's (RAG_EMBEDDER=openai)
+    std::optional<agentio::retrieval::opened_searcher> opened; ///< what open_searcher loaded
+    agentio::retrieval::searcher* searcher = nullptr;          ///< `opened`'s; null: nothing to search
     tool_environment tools;
     index_status status;
     /// What the start-up log says when something is missing (empty when all is well).

@@ -21,7 +21,11 @@ namespace normativa {
 /// The Spanish words the indexes leave out (articles, prepositions, pronouns, question words).
 std::vector<std::string> const& stop_words();
 
-/// The analyzer of the index and of queries (without stemming: for measuring what it brings).
+/** The analysis of the index and of queries, as ingest stores it in the
+    index (without stemming: for measuring what it brings). */
+agentio::retrieval::analysis_profile spanish_profile(bool stemming = true);
+
+/// The analyzer `spanish_profile(stemming)` describes.
 agentio::retrieval::analyzer spanish_analyzer(bool stemming = true);
 
 /// An article (or disposición) as read from the text.

@@ -86,6 +86,7 @@ public:
         return writer_.store_model(name, bytes);
     }
     auto load_model(std::string_view name) { return writer_.load_model(name); }
+    auto store_analysis(retrieval::analysis_profile const& profile) { return writer_.store_analysis(profile); }
     // One model's vectors at a time: those of an older fit mean nothing now.
     boost::system::result<void, std::string> drop_lsa_vectors()
     {
@@ -128,6 +129,7 @@ public:
         return run(writer_->store_model(name, bytes));
     }
     auto load_model(std::string_view name) { return run(writer_->load_model(name)); }
+    auto store_analysis(retrieval::analysis_profile const& profile) { return run(writer_->store_analysis(profile)); }
     boost::system::result<void, std::string> drop_lsa_vectors()
     {
         auto done = run(pool_->execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'"));
@@ -248,6 +250,9 @@ boost::system::result<void, std::string> write_index(Target& target, ingest_opti
         return "no se pudo escribir el índice: " + report.error().message;
     out.report = *report;
     out.chunks = chunks.size();
+    // How the text was analysed, for whoever searches the index (serve, or another program).
+    if(auto r = target.store_analysis(spanish_profile(options.stemming)); !r)
+        return "no se pudo guardar en el índice cómo se analiza el texto: " + r.error().message;
     bool const changed = report->added + report->changed + report->removed > 0;
     auto stored = target.load_model(lsa_model_name);
     if(!stored)

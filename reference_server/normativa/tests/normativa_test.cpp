@@ -194,6 +194,10 @@ BOOST_AUTO_TEST_CASE(every_article_once_and_idempotent)
     auto opened = retrieval::sqlite_index_writer::open(dir.path / "index.db", normativa::spanish_analyzer());
     BOOST_TEST_REQUIRE(opened.has_value());
     auto& writer = *opened;
+    // The index says how its text was analysed, for any program that searches it.
+    auto const profile = writer.load_model(retrieval::analysis_model_name).value();
+    BOOST_TEST_REQUIRE(profile.has_value());
+    BOOST_TEST((retrieval::analysis_profile::from_json_text(*profile).value() == normativa::spanish_profile()));
     auto const chunks = writer.all_chunks().value();
     std::set<std::string> articles;
     for(auto const& c : chunks)

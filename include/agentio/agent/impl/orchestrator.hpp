@@ -279,10 +279,10 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     auto const started = std::chrono::steady_clock::now();
     std::vector<llm::stream_event> events;
     // Records the failure; the caller sends the event.
-    auto failure = [&](std::string message) {
+    auto failure = [&](std::string message, error_cause cause) {
         result.status = run_result::outcome::failed;
         result.error_message = message;
-        return event{error{std::move(message)}};
+        return event{error{std::move(message), cause}};
     };
 
     // Announces that the round's last `count` messages are in the conversation.
@@ -315,7 +315,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                 : std::nullopt,
             .max_tokens = options_.max_tokens,
             .temperature = options_.temperature,
-            .thinking_budget = {}};
+            .thinking_budget = {},
+            .stop = options_.stop};
         std::optional<llm::response> response;
         std::string round_text;
         for(unsigned attempt = 0;; ++attempt)
@@ -323,7 +324,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             auto opened = co_await provider_.open(request);
             if(!opened)
             {
-                event const ev = failure(describe(opened.error()));
+                event const ev = failure(describe(opened.error()), error_cause::provider);
                 if(!co_await detail::emit(sink, ev))
                     detail::stop_run();
                 co_return;
@@ -367,7 +368,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                 co_await provider_.backoff(attempt, server_delay);
                 continue;
             }
-            event const ev = failure(describe(*stream_failure));
+            event const ev = failure(describe(*stream_failure), error_cause::provider);
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
@@ -412,21 +413,21 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             continue;
         case llm::stop_reason::max_tokens:
         {
-            event const ev = failure(std::string(texts().token_limit));
+            event const ev = failure(std::string(texts().token_limit), error_cause::token_limit);
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
         }
         case llm::stop_reason::refusal:
         {
-            event const ev = failure(std::string(texts().refused));
+            event const ev = failure(std::string(texts().refused), error_cause::refused);
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
         }
         case llm::stop_reason::context_window:
         {
-            event const ev = failure(std::string(texts().context_too_long));
+            event const ev = failure(std::string(texts().context_too_long), error_cause::context_window);
             if(!co_await detail::emit(sink, ev))
                 detail::stop_run();
             co_return;
@@ -439,7 +440,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             detail::stop_run();
         co_return;
     }
-    event const ev = failure(std::string(texts().round_limit));
+    event const ev = failure(std::string(texts().round_limit), error_cause::round_limit);
     if(!co_await detail::emit(sink, ev))
         detail::stop_run();
 }
@@ -499,7 +500,7 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
         {
             result.status = run_result::outcome::failed;
             result.error_message = texts().run_deadline;
-            event const ev = error{result.error_message};
+            event const ev = error{result.error_message, error_cause::deadline};
             co_await detail::emit(sink, ev);
         }
     }

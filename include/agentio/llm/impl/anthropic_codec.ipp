@@ -118,6 +118,13 @@ AGENTIO_DECL json::object make_request_body(request const& r, api_version versio
         body["temperature"] = *r.temperature;
     if(r.thinking_budget)
         body["thinking"] = {{"type", "enabled"}, {"budget_tokens", *r.thinking_budget}};
+    if(!r.stop.empty())
+    {
+        json::array stop;
+        for(auto const& sequence : r.stop)
+            stop.emplace_back(sequence);
+        body["stop_sequences"] = std::move(stop);
+    }
     if(stream)
         body["stream"] = true;
     return body;

@@ -134,6 +134,13 @@ AGENTIO_DECL json::object make_request_body(request const& r, wire_options const
     }
     if(r.temperature)
         body["temperature"] = *r.temperature;
+    if(!r.stop.empty())
+    {
+        json::array stop;
+        for(auto const& sequence : r.stop)
+            stop.emplace_back(sequence);
+        body["stop"] = std::move(stop);
+    }
     if(stream)
     {
         body["stream"] = true;

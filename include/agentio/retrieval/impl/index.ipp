@@ -32,6 +32,8 @@ public:
         case errc::corrupt_data: return "stored data is not what this library writes";
         case errc::schema_too_new: return "the index's schema is newer than this program";
         case errc::model_mismatch: return "the vectors or model belong to another embedder";
+        case errc::no_analysis: return "the index does not say how its text was analysed";
+        case errc::unknown_stemmer: return "the index's text was stemmed by a stemmer this program lacks";
         }
         return "unknown retrieval error";
     }

@@ -355,6 +355,11 @@ postgres_index_writer::load_model(std::string_view name)
     return do_load_model(std::string(name));
 }
 
+AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::store_analysis(analysis_profile const& profile)
+{
+    return do_store_text(std::string(analysis_model_name), boost::json::serialize(profile.to_json()));
+}
+
 AGENTIO_DECL asio::awaitable<result<postgres_index_writer>> postgres_index_writer::do_open(postgres::pool& db,
     analyzer text, std::string language)
 {
@@ -641,6 +646,14 @@ AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::do_store_model
     if(!r)
         co_return detail::pg::failure(r.error());
     co_return result<void>();
+}
+
+// The text lives in this frame while do_store_model reads it.
+AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::do_store_text(std::string name, std::string text)
+{
+    auto bytes = std::as_bytes(std::span(text));
+    auto r = co_await do_store_model(std::move(name), bytes);
+    co_return r;
 }
 
 AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> postgres_index_writer::do_load_model(std::string name)

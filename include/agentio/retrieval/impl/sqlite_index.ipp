@@ -409,6 +409,12 @@ AGENTIO_DECL result<void> sqlite_index_writer::store_model(std::string_view name
     return detail::run(conn_, "INSERT OR REPLACE INTO rag_models(name, data) VALUES(?, ?)", name, bytes);
 }
 
+AGENTIO_DECL result<void> sqlite_index_writer::store_analysis(analysis_profile const& profile)
+{
+    auto const json = boost::json::serialize(profile.to_json());
+    return store_model(analysis_model_name, std::as_bytes(std::span(json)));
+}
+
 AGENTIO_DECL result<std::optional<std::string>> sqlite_index_writer::load_model(std::string_view name)
 {
     auto s = detail::prepare(conn_, "SELECT data FROM rag_models WHERE name = ?", name);

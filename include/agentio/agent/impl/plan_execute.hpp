@@ -1,0 +1,409 @@
+//
+// agentio/agent/impl/plan_execute.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_AGENT_IMPL_PLAN_EXECUTE_HPP
+#define AGENTIO_AGENT_IMPL_PLAN_EXECUTE_HPP
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <exception>
+
+namespace agentio::agent::plan_execute {
+
+namespace detail {
+
+// Defined in impl/plan_execute.ipp.
+
+// The options of the steps' orchestrator.
+agentio::agent::options executor_options(options const& o);
+// The tools as the planner reads them, one a line.
+std::string tool_list(std::span<tool_descriptor const> tools, messages const& texts);
+std::string plan_prompt(std::string_view request, std::string_view tools, options const& o);
+std::string replan_prompt(std::string_view request, std::string_view tools, revision const& previous, options const& o);
+// What the planner reads after a reply that is not a plan.
+std::string plan_correction(std::string_view errors, options const& o);
+std::string step_prompt(std::string_view request, revision const& current, unsigned index, messages const& texts);
+std::string answer_prompt(std::string_view request, revision const& current, messages const& texts);
+std::string verify_prompt(std::string_view request, revision const& current, verdict_tokens const& tokens,
+    messages const& texts);
+std::string describe_error(llm::error const& e, messages const& texts);
+// The model's reply and what is wrong with it join the conversation.
+void add_correction(std::vector<llm::message>& turns, std::string reply, std::string correction);
+
+// Events are passed as named lvalues: GCC 12 destroys some temporaries
+// created inside a co_await expression twice (see docs/engineering-notes.md).
+template<class Sink>
+asio::awaitable<bool> emit(Sink& sink, event const& e)
+{
+    static_assert(event_sink<Sink>,
+        "agentio: a plan-and-execute run's sink is called as sink(agentio::agent::plan_execute::event const&) and "
+        "returns void, asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
+    using returned = std::invoke_result_t<Sink&, event const&>;
+    if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
+    {
+        bool const go_on = co_await sink(e);
+        co_return go_on;
+    }
+    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
+    {
+        co_await sink(e);
+        co_return true;
+    }
+    else
+    {
+        sink(e);
+        co_return true;
+    }
+}
+
+// The sink said the client is gone: unwind like a cancellation.
+[[noreturn]] inline void stop_run()
+{
+    throw boost::system::system_error(asio::error::operation_aborted);
+}
+
+} // namespace detail
+
+template<llm::provider Provider, tool_catalog Tools>
+agent<Provider, Tools>::agent(Provider& provider, Tools tools, plan_execute::options opts)
+    : provider_(provider)
+    , options_(std::move(opts))
+    , executor_(provider, std::move(tools), detail::executor_options(options_))
+{
+    auto const d = executor_.tools().descriptors();
+    std::vector<tool_descriptor> const all(d.begin(), d.end());
+    tool_list_ = detail::tool_list(all, options_.texts);
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+std::string agent<Provider, Tools>::describe(llm::error const& e) const
+{
+    if(options_.describe_error)
+        return options_.describe_error(e);
+    return detail::describe_error(e, texts());
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
+{
+    result.status = run_result::outcome::failed;
+    result.error_message = message;
+    event const ev = events::error{message};
+    if(!co_await detail::emit(sink, ev))
+        detail::stop_run();
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::string_view model,
+    std::vector<llm::message> const& turns, Sink& sink, run_result& result, std::optional<unsigned> stream) const
+{
+    llm::request const request{.model = model,
+        .system = options_.system,
+        .messages = turns,
+        .tools = {},
+        .choice = {},
+        .max_tokens = options_.max_tokens,
+        .temperature = options_.temperature,
+        .thinking_budget = {},
+        .stop = {}};
+    std::vector<llm::stream_event> stream_events;
+    for(unsigned attempt = 0;; ++attempt)
+    {
+        auto opened = co_await provider_.open(request);
+        if(!opened)
+        {
+            std::string const message = describe(opened.error());
+            co_await fail(sink, result, message);
+            co_return std::nullopt;
+        }
+        auto reply = std::move(*opened);
+        bool delivered = false;
+        std::optional<llm::error> failure;
+        while(!reply.done() && !failure)
+        {
+            stream_events.clear();
+            failure = co_await reply.read(stream_events);
+            if(!stream)
+                continue;
+            for(auto& ev : stream_events)
+                if(auto* t = std::get_if<llm::text_delta>(&ev); t && !t->text.empty())
+                {
+                    delivered = true;
+                    event const delta = events::answer_delta{*stream, std::move(t->text)};
+                    if(!co_await detail::emit(sink, delta))
+                        detail::stop_run();
+                }
+        }
+        std::optional<llm::response> response;
+        if(!failure)
+        {
+            llm::error f;
+            response = reply.finish(f);
+            if(!response)
+                failure = std::move(f);
+        }
+        if(!failure)
+        {
+            result.usage += response->tokens;
+            if(response->stop == llm::stop_reason::refusal || response->stop == llm::stop_reason::context_window)
+            {
+                std::string const message(response->stop == llm::stop_reason::refusal ? texts().refused
+                                                                                      : texts().context_too_long);
+                co_await fail(sink, result, message);
+                co_return std::nullopt;
+            }
+            co_return response;
+        }
+        if(failure->what == llm::error::kind::cancelled)
+            detail::stop_run();
+        // Retrying is invisible to the user only while they have seen nothing.
+        if(failure->retryable && !delivered && attempt < options_.mid_stream_retries)
+        {
+            auto const server_delay = failure->retry_after;
+            co_await provider_.backoff(attempt, server_delay);
+            continue;
+        }
+        std::string const message = describe(*failure);
+        co_await fail(sink, result, message);
+        co_return std::nullopt;
+    }
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& request, revision const* previous,
+    unsigned number, Sink& sink, run_result& result, std::vector<std::string>& steps) const
+{
+    std::vector<llm::message> turns{
+        llm::message::user(previous ? detail::replan_prompt(request, tool_list_, *previous, options_)
+                                    : detail::plan_prompt(request, tool_list_, options_))};
+    std::string errors;
+    unsigned const attempts = std::max(1u, options_.max_plan_attempts);
+    for(unsigned attempt = 1; attempt <= attempts; ++attempt)
+    {
+        std::optional<unsigned> const silent;
+        auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent);
+        if(!response)
+            co_return false;
+        std::string reply = response->assistant.text();
+        auto parsed = parse_plan(reply, options_.min_steps, options_.max_steps, texts());
+        if(parsed.ok())
+        {
+            steps = std::move(parsed.steps);
+            co_return true;
+        }
+        errors = format_validation_errors(parsed.problems, texts());
+        event const ev = events::plan_rejected{number, attempt, errors};
+        if(!co_await detail::emit(sink, ev))
+            detail::stop_run();
+        if(attempt < attempts)
+            detail::add_correction(turns, std::move(reply), detail::plan_correction(errors, options_));
+    }
+    std::string const count = std::to_string(attempts);
+    std::string const message = format_message(texts().plan_failed, {{"attempts", count}, {"errors", errors}});
+    co_await fail(sink, result, message);
+    co_return false;
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std::string const& request,
+    revision const& current, unsigned index, Sink& sink, run_result& result) const
+{
+    std::vector<llm::message> conversation{llm::message::user(detail::step_prompt(request, current, index, texts()))};
+    unsigned const number = current.number;
+    // The step's events reach the sink wrapped; a sink that stops the run
+    // stops the step's run, which then ends as cancelled.
+    auto forward = [&sink, number, index](agentio::agent::event const& e) -> asio::awaitable<bool> {
+        event const ev = events::step_event{number, index, e};
+        bool const go_on = co_await detail::emit(sink, ev);
+        co_return go_on;
+    };
+    agentio::agent::run_result const sub = co_await executor_.run(conversation, forward);
+    result.usage += sub.usage;
+    switch(sub.status)
+    {
+    case agentio::agent::run_result::outcome::completed: break;
+    case agentio::agent::run_result::outcome::cancelled: detail::stop_run();
+    case agentio::agent::run_result::outcome::failed:
+    {
+        std::string const message = sub.error_message;
+        co_await fail(sink, result, message);
+        co_return std::nullopt;
+    }
+    case agentio::agent::run_result::outcome::suspended:
+    {
+        std::string const position = std::to_string(index + 1);
+        std::string const message = format_message(texts().plan_step_needs_approval,
+            {{"index", position}, {"step", current.steps[index]}});
+        co_await fail(sink, result, message);
+        co_return std::nullopt;
+    }
+    }
+    std::optional<std::string> answer = conversation.back().text();
+    co_return answer;
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, Sink& sink, run_result& result) const
+{
+    unsigned const revisions = options_.max_replans + 1;
+    for(unsigned number = 1; number <= revisions; ++number)
+    {
+        revision const* previous = result.trace.empty() ? nullptr : &result.trace.back();
+        if(previous)
+        {
+            event const ev = events::replan{number};
+            if(!co_await detail::emit(sink, ev))
+                detail::stop_run();
+        }
+        std::vector<std::string> steps;
+        bool const planned = co_await make_plan(request, previous, number, sink, result, steps);
+        if(!planned)
+            co_return;
+        result.trace.push_back(revision{.number = number,
+            .steps = std::move(steps),
+            .results = {},
+            .answer = {},
+            .verdict = verdict::unparseable,
+            .verdict_text = {}});
+        revision& current = result.trace.back();
+        {
+            event const ev = events::plan{number, current.steps};
+            if(!co_await detail::emit(sink, ev))
+                detail::stop_run();
+        }
+
+        for(unsigned i = 0; i < current.steps.size(); ++i)
+        {
+            {
+                event const ev = events::step_started{number, i, current.steps[i]};
+                if(!co_await detail::emit(sink, ev))
+                    detail::stop_run();
+            }
+            auto step_result = co_await run_step(request, current, i, sink, result);
+            if(!step_result)
+                co_return;
+            current.results.push_back(*step_result);
+            event const ev = events::step_finished{number, i, std::move(*step_result)};
+            if(!co_await detail::emit(sink, ev))
+                detail::stop_run();
+        }
+
+        std::vector<llm::message> const answer_turns{
+            llm::message::user(detail::answer_prompt(request, current, texts()))};
+        std::optional<unsigned> const streamed = number;
+        auto answered = co_await ask(model_of(options_.answer_model), answer_turns, sink, result, streamed);
+        if(!answered)
+            co_return;
+        if(answered->stop == llm::stop_reason::max_tokens)
+        {
+            std::string const message(texts().token_limit);
+            co_await fail(sink, result, message);
+            co_return;
+        }
+        current.answer = answered->assistant.text();
+        result.answer = current.answer;
+
+        std::vector<llm::message> const verify_turns{
+            llm::message::user(detail::verify_prompt(request, current, options_.tokens, texts()))};
+        std::optional<unsigned> const silent;
+        auto judged = co_await ask(model_of(options_.verifier_model), verify_turns, sink, result, silent);
+        if(!judged)
+            co_return;
+        current.verdict_text = judged->assistant.text();
+        current.verdict = parse_verdict(current.verdict_text, options_.tokens);
+        {
+            event const ev = events::verification{number, current.verdict, current.verdict_text};
+            if(!co_await detail::emit(sink, ev))
+                detail::stop_run();
+        }
+        if(current.verdict == verdict::yes)
+        {
+            result.verified = true;
+            break;
+        }
+    }
+    event const finished = events::done{result.usage, result.verified, static_cast<unsigned>(result.trace.size())};
+    if(!co_await detail::emit(sink, finished))
+        detail::stop_run();
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<run_result> agent<Provider, Tools>::run(std::string request, Sink sink) const
+{
+    using namespace asio::experimental::awaitable_operators;
+    run_result result;
+    // Neither branch of the race throws (see orchestrator::run): a throwing
+    // branch would leave the other running.
+    auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
+        try
+        {
+            co_await loop(request, sink, result);
+        }
+        catch(...)
+        {
+            co_return std::current_exception();
+        }
+        co_return nullptr;
+    };
+    asio::steady_timer deadline(co_await asio::this_coro::executor, options_.run_deadline);
+    auto cancelled = [](std::exception_ptr const& e) {
+        try
+        {
+            std::rethrow_exception(e);
+        }
+        catch(boost::system::system_error const& se)
+        {
+            return se.code() == asio::error::operation_aborted;
+        }
+        catch(...)
+        {
+            return false;
+        }
+    };
+    try
+    {
+        auto winner = co_await (guarded_loop() || deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
+        if(winner.index() == 0)
+        {
+            if(auto const failure = std::get<0>(winner))
+            {
+                if(!cancelled(failure))
+                    std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
+                result.status = run_result::outcome::cancelled;
+            }
+        }
+        else if(std::get<0>(std::get<1>(winner)))
+            result.status = run_result::outcome::cancelled; // the timer was cancelled: so was the run
+        else
+        {
+            result.status = run_result::outcome::failed;
+            result.error_message = texts().run_deadline;
+            event const ev = events::error{result.error_message};
+            co_await detail::emit(sink, ev);
+        }
+    }
+    catch(boost::system::system_error const& e)
+    {
+        if(e.code() != asio::error::operation_aborted)
+            throw;
+        result.status = run_result::outcome::cancelled;
+    }
+    co_return result;
+}
+
+} // namespace agentio::agent::plan_execute
+
+#endif

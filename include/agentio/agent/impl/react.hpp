@@ -1,0 +1,442 @@
+//
+// agentio/agent/impl/react.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_AGENT_IMPL_REACT_HPP
+#define AGENTIO_AGENT_IMPL_REACT_HPP
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <exception>
+
+namespace agentio::agent::react {
+
+namespace detail {
+
+// Defined in impl/react.ipp.
+
+// `parse`, also on the unfinished text of a streamed reply (`complete`
+// false): a last line that may still become a marker is left out, and only a
+// final answer is worked out (the rest needs the whole reply).
+reply parse_reply(std::string_view text, bool complete, messages const& texts);
+
+// The final answer sent so far during one model call.
+struct answer_stream
+{
+    std::string sent = {};
+    bool started = false;
+    /// Whether anything reached the sink (a retry would then repeat it).
+    bool delivered = false;
+
+    // The events that bring the sink up to `answer`: its thought first, then
+    // the text not sent yet.
+    void advance(final_answer const& answer, unsigned iteration, std::vector<event>& out);
+};
+
+std::string describe_error(llm::error const& e, messages const& texts);
+std::string timed_out(messages const& texts, std::string_view tool, std::chrono::steady_clock::duration timeout);
+// What the model reads of a tool's result (the text; notes for what text cannot carry).
+std::string observation_text(tool_result const& result);
+// The assistant turn of an action, in the canonical form.
+std::string action_turn(action const& a);
+// The conversation as the first request sends it: the last user message as `Question: ...`.
+std::vector<llm::message> first_turns(std::span<llm::message const> conversation);
+// Adds text for the model: to the last user message, or as a new one.
+void append_user_text(std::vector<llm::message>& turns, std::string text);
+// A tool's name as the catalog spells it when only the case differs.
+std::string match_tool(std::span<tool_descriptor const> tools, std::string_view name);
+// A reply without markers read as an answer (the `Thought:` markers dropped).
+std::string prose_answer(std::string_view raw);
+
+// Events are passed as named lvalues: GCC 12 destroys some temporaries
+// created inside a co_await expression twice (see docs/engineering-notes.md).
+template<class Sink>
+asio::awaitable<bool> emit(Sink& sink, event const& e)
+{
+    static_assert(event_sink<Sink>,
+        "agentio: a ReAct run's sink is called as sink(agentio::agent::react::event const&) and returns void, "
+        "asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
+    using returned = std::invoke_result_t<Sink&, event const&>;
+    if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
+    {
+        bool const go_on = co_await sink(e);
+        co_return go_on;
+    }
+    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
+    {
+        co_await sink(e);
+        co_return true;
+    }
+    else
+    {
+        sink(e);
+        co_return true;
+    }
+}
+
+// The sink said the client is gone: unwind like a cancellation.
+[[noreturn]] inline void stop_run()
+{
+    throw boost::system::system_error(asio::error::operation_aborted);
+}
+
+} // namespace detail
+
+template<llm::provider Provider, tool_catalog Tools>
+agent<Provider, Tools>::agent(Provider& provider, Tools tools, react::options opts)
+    : provider_(provider)
+    , tools_(std::move(tools))
+    , options_(std::move(opts))
+{
+    auto const d = tools_.descriptors();
+    descriptors_.assign(d.begin(), d.end());
+    system_ = options_.system.empty() ? render_prompt(descriptors_, options_.texts)
+                                      : options_.system + "\n\n" + render_prompt(descriptors_, options_.texts);
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+std::string agent<Provider, Tools>::describe(llm::error const& e) const
+{
+    if(options_.describe_error)
+        return options_.describe_error(e);
+    return detail::describe_error(e, texts());
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
+{
+    result.status = run_result::outcome::failed;
+    result.error_message = message;
+    event const ev = events::error{message};
+    if(!co_await detail::emit(sink, ev))
+        detail::stop_run();
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+asio::awaitable<tool_result> agent<Provider, Tools>::call_tool(std::string const& tool, json::value const& input,
+    unsigned iteration) const
+{
+    using namespace asio::experimental::awaitable_operators;
+    auto const timeout = options_.tool_timeout;
+    std::string const call_id = "react-" + std::to_string(iteration);
+    tool_context ctx{.tool_name = tool,
+        .call_id = call_id,
+        .deadline = std::chrono::steady_clock::now() + timeout,
+        .progress = {}};
+    asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
+    auto outcome = co_await (tools_.call(tool, input, ctx) || timer.async_wait(asio::use_awaitable));
+    if(outcome.index() == 0)
+        co_return std::get<0>(std::move(outcome));
+    co_return tool_result::error(detail::timed_out(texts(), tool, timeout));
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vector<llm::message> const& turns,
+    Sink& sink, run_result& result, unsigned iteration, llm::stop_reason& stop) const
+{
+    llm::request const request{.model = options_.model,
+        .system = system_,
+        .messages = turns,
+        .tools = {},
+        .choice = {},
+        .max_tokens = options_.max_tokens,
+        .temperature = options_.temperature,
+        .thinking_budget = {},
+        .stop = options_.stop};
+    std::vector<llm::stream_event> stream_events;
+    std::vector<event> to_send;
+    for(unsigned attempt = 0;; ++attempt)
+    {
+        auto opened = co_await provider_.open(request);
+        if(!opened)
+        {
+            std::string const message = describe(opened.error());
+            co_await fail(sink, result, message);
+            co_return std::nullopt;
+        }
+        auto stream = std::move(*opened);
+        detail::answer_stream answer;
+        std::string text;
+        std::optional<llm::error> stream_failure;
+        // Sends what the reply's final answer has added since the last time.
+        auto send = [&](bool complete) -> asio::awaitable<void> {
+            auto const parsed = detail::parse_reply(text, complete, texts());
+            auto const* f = std::get_if<final_answer>(&parsed);
+            if(!f)
+                co_return;
+            to_send.clear();
+            answer.advance(*f, iteration, to_send);
+            for(auto const& ev : to_send)
+                if(!co_await detail::emit(sink, ev))
+                    detail::stop_run();
+        };
+        while(!stream.done() && !stream_failure)
+        {
+            stream_events.clear();
+            stream_failure = co_await stream.read(stream_events);
+            bool grew = false;
+            for(auto const& ev : stream_events)
+                if(auto const* t = std::get_if<llm::text_delta>(&ev))
+                {
+                    text += t->text;
+                    grew = true;
+                }
+            if(grew)
+                co_await send(false);
+        }
+        std::optional<llm::response> response;
+        if(!stream_failure)
+        {
+            llm::error f;
+            response = stream.finish(f);
+            if(!response)
+                stream_failure = std::move(f);
+        }
+        if(!stream_failure)
+        {
+            result.usage += response->tokens;
+            stop = response->stop;
+            text = response->assistant.text();
+            co_await send(true);
+            co_return std::optional<std::string>(std::move(text));
+        }
+        if(stream_failure->what == llm::error::kind::cancelled)
+            detail::stop_run();
+        // Retrying is invisible to the user only while they have seen nothing.
+        if(stream_failure->retryable && !answer.delivered && attempt < options_.mid_stream_retries)
+        {
+            auto const server_delay = stream_failure->retry_after;
+            co_await provider_.backoff(attempt, server_delay);
+            continue;
+        }
+        std::string const message = describe(*stream_failure);
+        co_await fail(sink, result, message);
+        co_return std::nullopt;
+    }
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
+    run_result& result) const
+{
+    // Ends the run with its answer.
+    auto answered = [&](std::string const& answer, std::string const& thought) -> asio::awaitable<void> {
+        result.answer = answer;
+        result.thought = thought;
+        conversation.push_back(llm::message::assistant(answer));
+        event const ev = events::done{result.usage, result.iterations};
+        if(!co_await detail::emit(sink, ev))
+            detail::stop_run();
+    };
+
+    std::vector<llm::message> turns = detail::first_turns(conversation);
+    for(unsigned iteration = 1;; ++iteration)
+    {
+        bool const out_of_steps = iteration > options_.max_iterations;
+        if(out_of_steps)
+            detail::append_user_text(turns, std::string(texts().react_out_of_steps));
+        llm::stop_reason stop = llm::stop_reason::unknown;
+        auto const text = co_await ask(turns, sink, result, iteration, stop);
+        if(!text)
+            co_return;
+        result.iterations = iteration;
+        result.out_of_steps = out_of_steps;
+        if(stop == llm::stop_reason::refusal || stop == llm::stop_reason::context_window)
+        {
+            std::string const message(stop == llm::stop_reason::refusal ? texts().refused : texts().context_too_long);
+            co_await fail(sink, result, message);
+            co_return;
+        }
+        auto parsed = detail::parse_reply(*text, true, texts());
+
+        if(auto* f = std::get_if<final_answer>(&parsed))
+        {
+            // Its text streamed in `ask`; an answer cut by the token limit is not one.
+            if(stop == llm::stop_reason::max_tokens)
+            {
+                std::string const message(texts().token_limit);
+                co_await fail(sink, result, message);
+                co_return;
+            }
+            co_await answered(f->text, f->thought);
+            co_return;
+        }
+
+        if(out_of_steps)
+        {
+            // Asked for an answer, the model wrote one without the marker: take
+            // it as it is. Another action, or a broken one, fails the run.
+            auto const* m = std::get_if<malformed>(&parsed);
+            std::string const answer = m && m->error == format_error::missing_action ? detail::prose_answer(m->raw)
+                                                                                     : std::string();
+            if(answer.empty())
+            {
+                std::string const message(texts().round_limit);
+                co_await fail(sink, result, message);
+                co_return;
+            }
+            event const delta = events::answer_delta{answer};
+            if(!co_await detail::emit(sink, delta))
+                detail::stop_run();
+            std::string const no_thought;
+            co_await answered(answer, no_thought);
+            co_return;
+        }
+
+        if(auto* a = std::get_if<action>(&parsed))
+        {
+            a->tool = detail::match_tool(descriptors_, a->tool);
+            step s{.iteration = iteration,
+                .thought = a->thought,
+                .tool = a->tool,
+                .input = a->input,
+                .observation = {},
+                .is_error = false,
+                .malformed = false,
+                .duration = {}};
+            if(!s.thought.empty())
+            {
+                event const ev = events::thought{iteration, s.thought};
+                if(!co_await detail::emit(sink, ev))
+                    detail::stop_run();
+            }
+            {
+                event const ev = events::action{iteration, s.tool, s.input};
+                if(!co_await detail::emit(sink, ev))
+                    detail::stop_run();
+            }
+            auto const started = std::chrono::steady_clock::now();
+            tool_result const outcome = co_await call_tool(s.tool, s.input, iteration);
+            s.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                started);
+            s.observation = detail::observation_text(outcome);
+            s.is_error = outcome.is_error;
+            {
+                event const ev = events::observation{iteration, s.tool, s.observation, s.is_error};
+                if(!co_await detail::emit(sink, ev))
+                    detail::stop_run();
+            }
+            turns.push_back(llm::message::assistant(detail::action_turn(*a)));
+            turns.push_back(llm::message::user("Observation: " + s.observation));
+            result.trace.push_back(std::move(s));
+            continue;
+        }
+
+        // Malformed: what is wrong is the Observation, and the model tries again.
+        auto& m = std::get<malformed>(parsed);
+        {
+            event const ev = events::malformed{iteration, m.error, m.reason};
+            if(!co_await detail::emit(sink, ev))
+                detail::stop_run();
+        }
+        // An empty assistant turn is refused by the APIs: the reason then joins the last user turn.
+        if(m.raw.find_first_not_of(" \t\r\n") != std::string::npos)
+            turns.push_back(llm::message::assistant(m.raw));
+        detail::append_user_text(turns, "Observation: " + m.reason);
+        step s;
+        s.iteration = iteration;
+        s.observation = std::move(m.reason);
+        s.is_error = true;
+        s.malformed = true;
+        result.trace.push_back(std::move(s));
+    }
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<run_result> agent<Provider, Tools>::run(std::string question, Sink sink) const
+{
+    std::vector<llm::message> conversation{llm::message::user(std::move(question))};
+    run_result result = co_await run_on(conversation, sink);
+    co_return result;
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<run_result> agent<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink) const
+{
+    run_result result = co_await run_on(conversation, sink);
+    co_return result;
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class Sink>
+asio::awaitable<run_result> agent<Provider, Tools>::run_on(std::vector<llm::message>& conversation, Sink& sink) const
+{
+    using namespace asio::experimental::awaitable_operators;
+    run_result result;
+    // Neither branch of the race throws (see orchestrator::run): a throwing
+    // branch would leave the other running.
+    auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
+        try
+        {
+            co_await loop(conversation, sink, result);
+        }
+        catch(...)
+        {
+            co_return std::current_exception();
+        }
+        co_return nullptr;
+    };
+    asio::steady_timer deadline(co_await asio::this_coro::executor, options_.run_deadline);
+    auto cancelled = [](std::exception_ptr const& e) {
+        try
+        {
+            std::rethrow_exception(e);
+        }
+        catch(boost::system::system_error const& se)
+        {
+            return se.code() == asio::error::operation_aborted;
+        }
+        catch(...)
+        {
+            return false;
+        }
+    };
+    try
+    {
+        auto winner = co_await (guarded_loop() || deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
+        if(winner.index() == 0)
+        {
+            if(auto const failure = std::get<0>(winner))
+            {
+                if(!cancelled(failure))
+                    std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
+                result.status = run_result::outcome::cancelled;
+            }
+        }
+        else if(std::get<0>(std::get<1>(winner)))
+            result.status = run_result::outcome::cancelled; // the timer was cancelled: so was the run
+        else
+        {
+            result.status = run_result::outcome::failed;
+            result.error_message = texts().run_deadline;
+            event const ev = events::error{result.error_message};
+            co_await detail::emit(sink, ev);
+        }
+    }
+    catch(boost::system::system_error const& e)
+    {
+        if(e.code() != asio::error::operation_aborted)
+            throw;
+        result.status = run_result::outcome::cancelled;
+    }
+    co_return result;
+}
+
+} // namespace agentio::agent::react
+
+#endif

@@ -1,0 +1,666 @@
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_CHAT_COMPLETIONS_IMPL_ENDPOINT_IPP
+#define AGENTIO_CHAT_COMPLETIONS_IMPL_ENDPOINT_IPP
+
+#include <agentio/chat_completions/endpoint.hpp>
+#include <agentio/json_text.hpp>
+#include <agentio/llm/message_json.hpp>
+#include <agentio/sse/relay.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/json/parse.hpp>
+
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace agentio::chat_completions {
+
+namespace detail {
+
+inline std::string completion_id()
+{
+    static constexpr char alphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    unsigned char bytes[24];
+    if(RAND_bytes(bytes, sizeof bytes) != 1)
+        throw std::runtime_error("RAND_bytes failed");
+    std::string id = "chatcmpl-";
+    for(auto b : bytes)
+        id.push_back(alphabet[b % 62]);
+    return id;
+}
+
+inline std::int64_t unix_now()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+inline json::object usage_json(llm::usage const& u)
+{
+    auto const prompt = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+    json::object o{{"prompt_tokens", prompt}, {"completion_tokens", u.output_tokens},
+        {"total_tokens", prompt + u.output_tokens}};
+    if(u.cache_read_input_tokens)
+        o["prompt_tokens_details"] = json::object{{"cached_tokens", u.cache_read_input_tokens}};
+    return o;
+}
+
+/** One answer as it is written: the outputs of a model turned into chunks
+    (streaming) or into one `chat.completion`, with the client's stop
+    sequences applied to the content whatever the model did with them.
+*/
+class answer
+{
+public:
+    answer(request const& r)
+        : id_(completion_id())
+        , model_(r.model)
+        , created_(unix_now())
+        , include_usage_(r.include_usage)
+        , stop_(r.stop)
+    {
+        for(auto const& s : stop_)
+            hold_ = std::max(hold_, s.size() - 1);
+    }
+
+    /// Whether the answer has its end (finished, failed, or a stop sequence came).
+    bool ended() const noexcept { return ended_; }
+
+    /// Whether a stop sequence ended it: the model's run is to be stopped.
+    bool stopped_by_sequence() const noexcept { return stopped_; }
+
+    /// The error, when the model failed.
+    std::optional<api_error> const& error() const noexcept { return error_; }
+
+    std::string const& outcome() const noexcept { return outcome_; }
+    llm::usage const& usage() const noexcept { return usage_; }
+
+    /// Whether `[DONE]` waits for the caller (who stores the answer first).
+    void hold_done(bool hold) noexcept { hold_done_ = hold; }
+
+    /// The answer as an assistant message (text and the client's calls), to store.
+    llm::message assistant_message() const
+    {
+        llm::message m{llm::role::assistant, {}};
+        if(!content_.empty())
+            m.content.emplace_back(llm::text_block{content_});
+        for(auto const& c : calls_)
+        {
+            auto const& call = c.as_object();
+            auto const& fn = call.at("function").as_object();
+            llm::tool_use_block block{std::string(call.at("id").as_string()), std::string(fn.at("name").as_string()),
+                {}, std::string(fn.at("arguments").as_string())};
+            boost::system::error_code ec;
+            block.input = json::parse(block.raw_input, ec);
+            if(ec)
+                block.input = nullptr;
+            m.content.emplace_back(std::move(block));
+        }
+        return m;
+    }
+
+    /// Takes an output; with `stream`, appends the `data:` payloads to send.
+    void take(output o, std::vector<std::string>* stream)
+    {
+        if(ended_)
+            return;
+        if(stream && !started_)
+        {
+            started_ = true;
+            stream->push_back(chunk(json::object{{"role", "assistant"}, {"content", ""}}, nullptr));
+        }
+        std::visit([&](auto& v) { on(v, stream); }, o);
+    }
+
+    /// The `chat.completion` object of a non-streamed answer that finished.
+    json::object completion() const
+    {
+        json::object message{{"role", "assistant"},
+            {"content", content_.empty() && !calls_.empty() ? json::value(nullptr) : json::value(content_)}};
+        if(!reasoning_.empty())
+            message["reasoning_content"] = reasoning_;
+        if(!calls_.empty())
+            message["tool_calls"] = calls_;
+        message["refusal"] = nullptr;
+        json::object choice{{"index", 0}, {"message", std::move(message)}, {"logprobs", nullptr},
+            {"finish_reason", outcome_}};
+        return json::object{{"id", id_}, {"object", "chat.completion"}, {"created", created_}, {"model", model_},
+            {"choices", json::array{std::move(choice)}}, {"usage", usage_json(usage_)}};
+    }
+
+private:
+    std::string chunk(json::object delta, json::value finish)
+    {
+        json::object c{{"id", id_}, {"object", "chat.completion.chunk"}, {"created", created_}, {"model", model_},
+            {"choices",
+                json::array{json::object{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr},
+                    {"finish_reason", finish}}}}};
+        if(include_usage_)
+            c["usage"] = nullptr;
+        return to_json_text(c);
+    }
+
+    void emit_content(std::string text, std::vector<std::string>* stream)
+    {
+        if(text.empty())
+            return;
+        if(stream)
+            stream->push_back(chunk(json::object{{"content", text}}, nullptr));
+        content_ += text;
+    }
+
+    void on(content_delta& d, std::vector<std::string>* stream)
+    {
+        if(stop_.empty())
+            return emit_content(std::move(d.text), stream);
+        pending_ += d.text;
+        std::size_t first = std::string::npos;
+        for(auto const& s : stop_)
+            first = std::min(first, pending_.find(s));
+        if(first != std::string::npos)
+        {
+            emit_content(pending_.substr(0, first), stream);
+            pending_.clear();
+            stopped_ = true;
+            end(finish_reason::stop, stream);
+            return;
+        }
+        // Keep back what could begin a stop sequence, on a character boundary.
+        std::size_t cut = pending_.size() > hold_ ? pending_.size() - hold_ : 0;
+        while(cut > 0 && (static_cast<unsigned char>(pending_[cut]) & 0xC0) == 0x80)
+            --cut;
+        emit_content(pending_.substr(0, cut), stream);
+        pending_.erase(0, cut);
+    }
+
+    void on(reasoning_delta& d, std::vector<std::string>* stream)
+    {
+        if(d.text.empty())
+            return;
+        if(stream)
+            stream->push_back(chunk(json::object{{"reasoning_content", d.text}}, nullptr));
+        else
+            reasoning_ += d.text;
+    }
+
+    void on(tool_call_output& c, std::vector<std::string>* stream)
+    {
+        json::object call{{"index", calls_.size()}, {"id", c.id}, {"type", "function"},
+            {"function", json::object{{"name", c.name}, {"arguments", c.arguments}}}};
+        if(stream)
+            stream->push_back(chunk(json::object{{"tool_calls", json::array{call}}}, nullptr));
+        call.erase("index");
+        calls_.push_back(std::move(call));
+    }
+
+    void on(finished& f, std::vector<std::string>* stream)
+    {
+        usage_ = f.usage;
+        emit_content(std::exchange(pending_, {}), stream);
+        end(f.reason, stream);
+    }
+
+    void on(failed& f, std::vector<std::string>* stream)
+    {
+        ended_ = true;
+        outcome_ = "error";
+        if(stream)
+            stream->push_back(to_json_text(to_json(f.error)));
+        error_ = std::move(f.error);
+    }
+
+    void end(finish_reason reason, std::vector<std::string>* stream)
+    {
+        ended_ = true;
+        outcome_ = std::string(to_string(reason));
+        if(!stream)
+            return;
+        stream->push_back(chunk(json::object{}, json::value(outcome_)));
+        if(include_usage_)
+            stream->push_back(to_json_text(json::object{{"id", id_}, {"object", "chat.completion.chunk"},
+                {"created", created_}, {"model", model_}, {"choices", json::array{}}, {"usage", usage_json(usage_)}}));
+        if(!hold_done_)
+            stream->push_back("[DONE]");
+    }
+
+    std::string id_;
+    std::string model_;
+    std::int64_t created_;
+    bool include_usage_;
+    std::vector<std::string> stop_;
+    std::size_t hold_ = 0;
+    std::string pending_;
+    bool started_ = false;
+    bool ended_ = false;
+    bool stopped_ = false;
+    bool hold_done_ = false;
+    std::string outcome_;
+    std::string content_;
+    std::string reasoning_;
+    json::array calls_;
+    llm::usage usage_;
+    std::optional<api_error> error_;
+};
+
+inline beast::http::message_generator json_response(beast::http::status status, json::object const& body,
+    http::request const& req)
+{
+    http::response res{status, req.version()};
+    res.set(beast::http::field::content_type, "application/json");
+    res.keep_alive(req.keep_alive());
+    res.body() = to_json_text(body);
+    res.prepare_payload();
+    return res;
+}
+
+inline beast::http::message_generator error_response(api_error const& e, http::request const& req)
+{
+    return json_response(static_cast<beast::http::status>(e.status), to_json(e), req);
+}
+
+inline json::object card_json(model_card const& c)
+{
+    json::object o{{"id", c.id}, {"object", "model"}, {"created", c.created}, {"owned_by", c.owned_by}};
+    for(auto const& [k, v] : c.extra)
+        o[k] = v;
+    return o;
+}
+
+// Whether an exception is the cancellation of an operation.
+inline bool is_cancellation(std::exception_ptr const& e)
+{
+    try
+    {
+        std::rethrow_exception(e);
+    }
+    catch(boost::system::system_error const& se)
+    {
+        return se.code() == asio::error::operation_aborted;
+    }
+    catch(...)
+    {
+        return false;
+    }
+}
+
+// Runs a model's answer until it returns, or until `stop` is cancelled (a
+// stop sequence ended the answer): the model's exception, if it threw.
+// Neither branch of the race throws: `||` waits for a branch that succeeds.
+inline asio::awaitable<std::exception_ptr> run_until_stopped(asio::awaitable<void>& task, asio::steady_timer& stop)
+{
+    using namespace asio::experimental::awaitable_operators;
+    auto guarded = [&task]() -> asio::awaitable<std::exception_ptr> {
+        try
+        {
+            co_await std::move(task);
+        }
+        catch(...)
+        {
+            co_return std::current_exception();
+        }
+        co_return nullptr;
+    };
+    auto stopped = [&stop]() -> asio::awaitable<void> {
+        auto [ec] = co_await stop.async_wait(asio::as_tuple(asio::use_awaitable));
+        (void)ec;
+    };
+    auto winner = co_await (guarded() || stopped());
+    if(winner.index() == 0)
+        co_return std::get<0>(winner);
+    co_return nullptr;
+}
+
+// Runs `work` until it returns, or until the client closes the connection
+// (then it is cancelled): a non-streamed answer has no writes by which to
+// notice the client's leaving. True when the work returned.
+inline asio::awaitable<bool> run_watching(http::any_stream& stream, asio::awaitable<void> work)
+{
+    using namespace asio::experimental::awaitable_operators;
+    auto watch = [&stream]() -> asio::awaitable<void> {
+        char byte[1];
+        auto [ec, n] = co_await stream.async_read_some(asio::buffer(byte), asio::as_tuple(asio::use_awaitable));
+        (void)n;
+        if(ec)
+            co_return; // closed or reset: the client has gone
+        // It sent more (a pipelined request): not a departure; wait for the end of the work.
+        asio::steady_timer never(co_await asio::this_coro::executor, std::chrono::steady_clock::time_point::max());
+        auto [never_ec] = co_await never.async_wait(asio::as_tuple(asio::use_awaitable));
+        (void)never_ec;
+    };
+    auto done = co_await (std::move(work) || watch());
+    co_return done.index() == 0;
+}
+
+} // namespace detail
+
+AGENTIO_DECL endpoint::endpoint(endpoint_options options) : options_(std::move(options)) {}
+
+AGENTIO_DECL void endpoint::add(std::shared_ptr<model> m)
+{
+    if(!m || m->card().id.empty())
+        throw std::invalid_argument("a model needs an id");
+    if(find(m->card().id))
+        throw std::invalid_argument("a model is already named '" + m->card().id + "'");
+    models_.push_back(std::move(m));
+}
+
+AGENTIO_DECL std::shared_ptr<model> endpoint::find(std::string_view id) const noexcept
+{
+    for(auto const& m : models_)
+        if(m->card().id == id)
+            return m;
+    return nullptr;
+}
+
+AGENTIO_DECL json::object endpoint::list() const
+{
+    json::array data;
+    for(auto const& m : models_)
+        data.push_back(detail::card_json(m->card()));
+    return json::object{{"object", "list"}, {"data", std::move(data)}};
+}
+
+AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
+{
+    routes.post(options_.base_path + "/chat/completions",
+        [this](http::request&& req, http::route_params const&, http::any_stream& stream) {
+            return chat(std::move(req), stream);
+        });
+    routes.get(options_.base_path + "/models",
+        [this](http::request&& req, http::route_params const&) -> asio::awaitable<beast::http::message_generator> {
+            if(options_.authenticate)
+                if(auto user = options_.authenticate(req); !user)
+                    co_return detail::error_response(user.error(), req);
+            co_return detail::json_response(beast::http::status::ok, list(), req);
+        });
+    routes.get(options_.base_path + "/models/{id}",
+        [this](http::request&& req,
+            http::route_params const& params) -> asio::awaitable<beast::http::message_generator> {
+            if(options_.authenticate)
+                if(auto user = options_.authenticate(req); !user)
+                    co_return detail::error_response(user.error(), req);
+            auto const m = find(params["id"]);
+            if(!m)
+                co_return detail::error_response({404, "The model '" + std::string(params["id"]) + "' does not exist.",
+                                                     "invalid_request_error", "model", "model_not_found"},
+                    req);
+            co_return detail::json_response(beast::http::status::ok, detail::card_json(m->card()), req);
+        });
+}
+
+namespace detail {
+
+// A request's session: its id, and the messages to store with the answer.
+struct session_state
+{
+    std::string id;
+    std::vector<llm::message> fresh;
+};
+
+inline bool valid_session_id(std::string_view id) noexcept
+{
+    if(id.empty() || id.size() > 128)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+            c == '.' || c == ':';
+    });
+}
+
+// The stored messages attached to a request: the latest `max`, starting at
+// a user's question (not inside a tool exchange).
+inline std::vector<llm::message> memory_window(std::vector<threads::item>& items, std::size_t max)
+{
+    std::size_t first = items.size() > max ? items.size() - max : 0;
+    auto is_question = [](llm::message const& m) {
+        return m.role == llm::role::user &&
+            std::none_of(m.content.begin(), m.content.end(),
+                [](llm::content_block const& b) { return std::holds_alternative<llm::tool_result_block>(b); });
+    };
+    while(first < items.size() && !is_question(items[first].message))
+        ++first;
+    std::vector<llm::message> out;
+    for(std::size_t i = first; i < items.size(); ++i)
+        out.push_back(std::move(items[i].message));
+    return out;
+}
+
+// Finds or creates the session the request names, and attaches its memory.
+inline asio::awaitable<boost::system::result<std::optional<session_state>, api_error>>
+open_session(session_options const& options, request& r, http::request const& req, std::string const& user)
+{
+    using result_type = boost::system::result<std::optional<session_state>, api_error>;
+    if(!options.store)
+        co_return result_type(std::nullopt);
+    std::string id;
+    if(auto const* field = r.extra.if_contains(options.field); field && !field->is_null())
+    {
+        if(!field->is_string())
+            co_return result_type(invalid_request("Invalid type for '" + options.field + "': expected a string.",
+                options.field, "invalid_type"));
+        id = std::string(field->get_string());
+    }
+    else if(auto const header = req.find(options.header); header != req.end())
+        id = std::string(header->value());
+    if(id.empty())
+        co_return result_type(std::nullopt);
+    if(!valid_session_id(id))
+        co_return result_type(invalid_request(
+            "Invalid '" + options.field + "': use 1 to 128 letters, digits and the characters - _ . :", options.field,
+            "invalid_value"));
+    auto const not_found = api_error{404, "The session '" + id + "' does not exist.", "invalid_request_error",
+        options.field, "session_not_found"};
+    auto found = co_await options.store->find_thread(id, user);
+    if(!found)
+        co_return result_type(api_error{500, "The session store failed: " + found.error().message, "server_error", {},
+            {}});
+    if(!*found)
+    {
+        threads::thread_info t;
+        t.id = id;
+        t.owner = user;
+        t.agent = r.model;
+        auto created = co_await options.store->create_thread(t);
+        if(!created)
+        {
+            // Taken: another user's session (a store that fails fails this too).
+            auto again = co_await options.store->find_thread(id, user);
+            if(!again || !*again)
+                co_return result_type(not_found);
+        }
+    }
+    session_state state{id, r.messages};
+    if(options.memory)
+    {
+        auto items = co_await options.store->load_items(id);
+        if(!items)
+            co_return result_type(api_error{500, "The session store failed: " + items.error().message, "server_error",
+                {}, {}});
+        // A client that sends the whole conversation again: only its tail is new.
+        std::size_t const all = items->size();
+        bool repeated = !items->empty() && r.messages.size() > all;
+        for(std::size_t i = 0; i < all && repeated; ++i)
+            repeated = llm::to_json((*items)[i].message) == llm::to_json(r.messages[i]);
+        if(repeated)
+            state.fresh.assign(r.messages.begin() + static_cast<std::ptrdiff_t>(all), r.messages.end());
+        else
+        {
+            auto stored = memory_window(*items, options.max_messages);
+            stored.insert(stored.end(), r.messages.begin(), r.messages.end());
+            r.messages = std::move(stored);
+        }
+    }
+    co_return result_type(std::move(state));
+}
+
+// Stores the request's new messages and the answer in the session.
+inline asio::awaitable<std::optional<std::string>> store_answer(session_options const& options, session_state& session,
+    answer const& written)
+{
+    if(written.outcome() == "error" || written.outcome().empty())
+        co_return std::nullopt;
+    session.fresh.push_back(written.assistant_message());
+    auto stored = co_await options.store->append_messages(session.id, session.fresh);
+    if(!stored)
+        co_return stored.error().message;
+    co_return std::nullopt;
+}
+
+// The body of endpoint::chat, inline so that its lambdas have linkage (they
+// are members of the coroutine's frame).
+inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat(endpoint const& api,
+    http::request&& req, http::any_stream& stream)
+{
+    auto const& options = api.options();
+    auto const started = std::chrono::steady_clock::now();
+    call_context ctx{{}, &req};
+    if(options.authenticate)
+    {
+        auto user = options.authenticate(req);
+        if(!user)
+            co_return detail::error_response(user.error(), req);
+        ctx.user = std::move(*user);
+    }
+    auto parsed = parse_request(req.body(), options.limits);
+    if(!parsed)
+        co_return detail::error_response(parsed.error(), req);
+    auto const m = api.find(parsed->model);
+    if(!m)
+    {
+        std::string names;
+        for(auto const& known : api.models())
+            names.append(names.empty() ? "" : ", ").append(known->card().id);
+        co_return detail::error_response(
+            {404, "The model '" + parsed->model + "' does not exist. Available models: " + names + ".",
+                "invalid_request_error", "model", "model_not_found"},
+            req);
+    }
+
+    auto session = co_await open_session(options.sessions, *parsed, req, ctx.user);
+    if(!session)
+        co_return detail::error_response(session.error(), req);
+
+    auto written = std::make_shared<detail::answer>(*parsed);
+    written->hold_done(session->has_value());
+    completion_record record{parsed->model, ctx.user, parsed->stream, {}, {}, {}, {}, {}};
+    if(*session)
+        record.session = (*session)->id;
+    auto report = [&](bool cancelled) {
+        if(!options.on_complete)
+            return;
+        record.outcome = cancelled ? "cancelled" : written->outcome();
+        if(written->error())
+            record.error = written->error()->message;
+        record.usage = written->usage();
+        record.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+            started);
+        options.on_complete(record);
+    };
+    // A model that returns without an end failed; say so rather than leave the client waiting.
+    auto unfinished = [] {
+        return failed{api_error{500, "The model ended its answer without finishing it.", "server_error", {}, {}}};
+    };
+
+    auto const ex = co_await asio::this_coro::executor;
+    // A stop sequence ends the answer: the sink cancels this timer, which stops the run.
+    asio::steady_timer stop(ex, std::chrono::steady_clock::time_point::max());
+    auto const internal_error = [] {
+        return failed{api_error{500, "The model failed with an internal error.", "server_error", {}, {}}};
+    };
+
+    if(!parsed->stream)
+    {
+        output_sink sink = [written, &stop](output o) {
+            bool const was_ended = written->ended();
+            written->take(std::move(o), nullptr);
+            if(!was_ended && written->stopped_by_sequence())
+                stop.cancel();
+        };
+        auto task = m->complete(std::move(*parsed), ctx, std::move(sink));
+        auto work = [&]() -> asio::awaitable<void> {
+            auto const e = co_await detail::run_until_stopped(task, stop);
+            if(e && detail::is_cancellation(e))
+                std::rethrow_exception(e);
+            if(e)
+                written->take(internal_error(), nullptr);
+        };
+        auto watched = work();
+        bool const completed = co_await detail::run_watching(stream, std::move(watched));
+        if(!completed)
+        {
+            report(true);
+            stream.close();
+            co_return std::nullopt; // nobody to answer
+        }
+        if(!written->ended())
+            written->take(unfinished(), nullptr);
+        if(*session)
+            if(auto failure = co_await store_answer(options.sessions, **session, *written))
+                record.error = "the session was not stored: " + *failure;
+        report(false);
+        if(auto const& e = written->error())
+            co_return detail::error_response(*e, req);
+        co_return detail::json_response(beast::http::status::ok, written->completion(), req);
+    }
+
+    bool cancelled = false;
+    auto produce = [&](sse::event_sink send) -> asio::awaitable<void> {
+        output_sink sink = [written, &stop, send](output o) {
+            bool const was_ended = written->ended();
+            std::vector<std::string> lines;
+            written->take(std::move(o), &lines);
+            for(auto& line : lines)
+                send(sse::relayed_event{{}, std::move(line)});
+            if(!was_ended && written->stopped_by_sequence())
+                stop.cancel();
+        };
+        auto task = m->complete(std::move(*parsed), ctx, sink);
+        auto const e = co_await detail::run_until_stopped(task, stop);
+        auto const state = co_await asio::this_coro::cancellation_state;
+        if(state.cancelled() != asio::cancellation_type::none || (e && detail::is_cancellation(e)))
+        {
+            cancelled = true; // the client left: nobody reads what would follow
+            co_return;
+        }
+        if(e)
+            sink(internal_error());
+        if(!written->ended())
+            sink(unfinished());
+        if(*session)
+        {
+            // Stored before [DONE]: the client's next message finds it.
+            if(auto failure = co_await store_answer(options.sessions, **session, *written))
+                record.error = "the session was not stored: " + *failure;
+            if(written->outcome() != "error")
+                send(sse::relayed_event{{}, "[DONE]"});
+        }
+    };
+    co_await sse::relay(stream, req.version(), produce);
+    report(cancelled);
+    co_return std::nullopt;
+}
+
+} // namespace detail
+
+AGENTIO_DECL asio::awaitable<std::optional<beast::http::message_generator>> endpoint::chat(http::request&& req,
+    http::any_stream& stream) const
+{
+    return detail::serve_chat(*this, std::move(req), stream);
+}
+
+} // namespace agentio::chat_completions
+
+#endif

@@ -1,0 +1,138 @@
+//
+// agentio/chat_completions/model.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// What the endpoint serves: a model is anything that turns a request into
+// a sequence of outputs — content and reasoning as they stream, the calls of
+// the client's tools, and one end (finished or failed). An agent, a plain
+// provider, another server: the endpoint writes the same wire for all.
+//
+
+#ifndef AGENTIO_CHAT_COMPLETIONS_MODEL_HPP
+#define AGENTIO_CHAT_COMPLETIONS_MODEL_HPP
+
+#include <agentio/chat_completions/error.hpp>
+#include <agentio/chat_completions/request.hpp>
+#include <agentio/http/server.hpp>
+#include <agentio/llm/conversation.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace agentio::chat_completions {
+
+/// Text of the answer (`delta.content`).
+struct content_delta
+{
+    std::string text = {};
+};
+
+/** What the model does on the way (`delta.reasoning_content`, as DeepSeek,
+    vLLM and llama.cpp stream reasoning): its thinking, and the server-side
+    tools it runs. Clients that do not know the field ignore it. */
+struct reasoning_delta
+{
+    std::string text = {};
+};
+
+/// A call of one of the client's tools (`delta.tool_calls`); the client runs
+/// it and sends the result back in a `tool` message.
+struct tool_call_output
+{
+    std::string id = {};
+    std::string name = {};
+    /// The arguments, JSON text.
+    std::string arguments = {};
+};
+
+/// Why the answer ended (`finish_reason`).
+enum class finish_reason
+{
+    stop,          ///< the answer is complete, or a stop sequence came
+    length,        ///< the token limit cut it
+    tool_calls,    ///< the client's tools must run
+    content_filter ///< the model refused
+};
+
+/// The wire name of a finish reason.
+constexpr std::string_view to_string(finish_reason r) noexcept
+{
+    switch(r)
+    {
+    case finish_reason::stop: return "stop";
+    case finish_reason::length: return "length";
+    case finish_reason::tool_calls: return "tool_calls";
+    case finish_reason::content_filter: return "content_filter";
+    }
+    return "stop";
+}
+
+/// The answer ended normally.
+struct finished
+{
+    finish_reason reason = finish_reason::stop;
+    llm::usage usage = {};
+};
+
+/// The answer failed: before any output, the error is the HTTP answer; in
+/// a stream that has begun, a last `data:` line with the error object.
+struct failed
+{
+    api_error error = {};
+};
+
+/// One output of a model, in order; `finished` or `failed` comes last.
+using output = std::variant<content_delta, reasoning_delta, tool_call_output, finished, failed>;
+
+/// Where a model writes its outputs. It never blocks: the endpoint queues.
+using output_sink = std::function<void(output)>;
+
+/// How `/v1/models` lists a model.
+struct model_card
+{
+    std::string id = {};
+    std::string owned_by = "agentio";
+    /// Unix time, seconds.
+    std::int64_t created = 0;
+    /// Extra fields of the listing (a description, the context length).
+    json::object extra = {};
+};
+
+/// Who asks, and over what HTTP request.
+struct call_context
+{
+    /// The authenticated user (empty when the endpoint does not authenticate).
+    std::string user = {};
+    /// The HTTP request (headers such as `X-Session-Id`), valid during `complete`.
+    http::request const* http = nullptr;
+};
+
+/** A model the endpoint serves.
+
+    `complete` is called once per request, on the connection's executor; it
+    writes outputs to the sink and ends with exactly one `finished` or
+    `failed` (the endpoint supplies a `failed` if it returns without one).
+    Cancellation through the awaiting coroutine's slot means the client has
+    gone: stop promptly, output is no longer read.
+*/
+class model
+{
+public:
+    virtual ~model() = default;
+
+    /// The listing; `card().id` is the name clients ask for.
+    virtual model_card const& card() const noexcept = 0;
+
+    /// Answers `r`.
+    virtual asio::awaitable<void> complete(request r, call_context const& ctx, output_sink sink) = 0;
+};
+
+} // namespace agentio::chat_completions
+
+#endif

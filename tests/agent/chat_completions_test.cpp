@@ -1,0 +1,655 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The Chat Completions endpoint: request reading and its 400s, then the
+// endpoint on a loopback server in front of an agent (the OpenAI provider
+// and the real HTTP client against the fake LLM): the completion object, the
+// stream's wire, server-side tools as reasoning, the client's tools, stop
+// sequences, errors before and during a stream, and a client that leaves.
+#include <agentio/chat_completions.hpp>
+
+#include <agentio/llm/openai.hpp>
+#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/testing/fake_llm.hpp>
+
+#include "test_http.hpp"
+#include "test_tools.hpp"
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+namespace agent = agentio::agent;
+namespace testing = agentio::testing;
+namespace cc = agentio::chat_completions;
+using namespace std::chrono_literals;
+using namespace agent_test;
+
+namespace {
+
+cc::request parsed(std::string_view body)
+{
+    auto r = cc::parse_request(body);
+    BOOST_TEST_REQUIRE(r.has_value(), (r ? std::string() : r.error().message));
+    return std::move(*r);
+}
+
+cc::api_error refused(std::string_view body)
+{
+    auto r = cc::parse_request(body);
+    BOOST_TEST_REQUIRE(!r.has_value());
+    BOOST_TEST(r.error().status == 400u);
+    return r.error();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(chat_completions_request)
+
+BOOST_AUTO_TEST_CASE(a_conversation_becomes_the_neutral_one)
+{
+    auto const r = parsed(R"({"model": "asistente", "messages": [
+        {"role": "system", "content": "Sé breve."},
+        {"role": "developer", "content": [{"type": "text", "text": "Responde en español."}]},
+        {"role": "user", "content": "¿Cuánto es 2+2?"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "calc", "arguments": "{\"e\":\"2+2\"}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "calc", "arguments": "{\"e\":"}}]},
+        {"role": "tool", "tool_call_id": "call_2", "content": "error"},
+        {"role": "tool", "tool_call_id": "call_1", "content": [{"type": "text", "text": "4"}]},
+        {"role": "user", "content": [{"type": "text", "text": "¿Y 3+3?"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]}],
+        "stream": true, "stream_options": {"include_usage": true}, "max_tokens": 100,
+        "max_completion_tokens": 50, "temperature": 0.5, "stop": ["FIN", "\nObservation"],
+        "session_id": "s-1", "agent_type": "react"})");
+    BOOST_TEST(r.model == "asistente");
+    BOOST_TEST(r.system == "Sé breve.\n\nResponde en español.");
+    BOOST_TEST_REQUIRE(r.messages.size() == 3u); // user, assistant, user (tool results merged with the next question)
+    BOOST_TEST((r.messages[1].role == llm::role::assistant));
+    auto const& call = std::get<llm::tool_use_block>(r.messages[1].content[0]);
+    BOOST_TEST(call.input.at("e").as_string() == "2+2");
+    BOOST_TEST(std::get<llm::tool_use_block>(r.messages[1].content[1]).input.is_null()); // kept as written
+    BOOST_TEST_REQUIRE(r.messages[2].content.size() == 4u);
+    BOOST_TEST(std::get<llm::tool_result_block>(r.messages[2].content[0]).tool_use_id == "call_2");
+    BOOST_TEST(std::get<llm::image_block>(r.messages[2].content[3]).media_type == "image/png");
+    BOOST_TEST(r.stream);
+    BOOST_TEST(r.include_usage);
+    BOOST_TEST(*r.max_tokens == 50u); // max_completion_tokens wins
+    BOOST_TEST(*r.temperature == 0.5);
+    BOOST_TEST(r.stop.size() == 2u);
+    BOOST_TEST(r.extra.at("session_id").as_string() == "s-1");
+    BOOST_TEST(r.extra.at("agent_type").as_string() == "react");
+    BOOST_TEST(!r.extra.contains("model"));
+}
+
+BOOST_AUTO_TEST_CASE(client_tools_and_tool_choice)
+{
+    auto const r = parsed(R"({"model": "m", "messages": [{"role": "user", "content": "hola"}],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "description": "El tiempo",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
+        "tool_choice": {"type": "function", "function": {"name": "get_weather"}}, "parallel_tool_calls": false})");
+    BOOST_TEST_REQUIRE(r.tools.size() == 1u);
+    BOOST_TEST(r.tools[0].parameters.contains("properties"));
+    BOOST_TEST((r.choice->mode == llm::tool_choice::mode::named));
+    BOOST_TEST(r.choice->name == "get_weather");
+    BOOST_TEST(r.choice->disable_parallel);
+}
+
+BOOST_AUTO_TEST_CASE(bad_bodies_name_the_field)
+{
+    BOOST_TEST(refused("{").code == "invalid_json");
+    BOOST_TEST(refused("[1]").code == "invalid_type");
+    BOOST_TEST(refused(R"({"messages": []})").param == "model");
+    BOOST_TEST(refused(R"({"model": "m"})").param == "messages");
+    BOOST_TEST(refused(R"({"model": 7, "messages": []})").param == "model");
+    BOOST_TEST(refused(R"({"model": "m", "messages": {}})").param == "messages");
+    BOOST_TEST(refused(R"({"model": "m", "messages": []})").code == "empty_array");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "system", "content": "x"}]})").param == "messages");
+    BOOST_TEST(
+        refused(R"({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "robot", "content": "x"}]})")
+            .param == "messages[1].role");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"content": "x"}]})").param == "messages[0].role");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "user", "content": 5}]})").param ==
+        "messages[0].content");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "user"}]})").param == "messages[0].content");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "user", "content": [{"type": "audio"}]}]})").param ==
+        "messages[0].content[0].type");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "user", "content": [{"type": "image_url",
+        "image_url": {"url": "http://169.254.169.254/x.png"}}]}]})")
+                   .param == "messages[0].content[0].image_url.url");
+    BOOST_TEST(
+        refused(R"({"model": "m", "messages": [{"role": "tool", "tool_call_id": "x", "content": "4"}]})").param ==
+        "messages[0].tool_call_id");
+    BOOST_TEST(refused(R"({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant",
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "user", "content": "y"}]})")
+                   .param == "messages[1].tool_calls");
+    BOOST_TEST(
+        refused(R"({"model": "m", "messages": [{"role": "user", "content": "x"}, {"role": "assistant"}]})").param ==
+        "messages[1].content");
+    auto const u = [](std::string extra) {
+        return R"({"model": "m", "messages": [{"role": "user", "content": "x"}], )" + extra + "}";
+    };
+    BOOST_TEST(refused(u(R"("n": 2)")).param == "n");
+    BOOST_TEST(parsed(u(R"("n": 1)")).model == "m");
+    BOOST_TEST(refused(u(R"("stop": ["a", "b", "c", "d", "e"])")).param == "stop");
+    BOOST_TEST(refused(u(R"("stop": ["a", 3])")).param == "stop[1]");
+    BOOST_TEST(refused(u(R"("stream_options": {"include_usage": true})")).param == "stream_options");
+    BOOST_TEST(refused(u(R"("stream": "yes")")).param == "stream");
+    BOOST_TEST(refused(u(R"("max_tokens": 0)")).param == "max_tokens");
+    BOOST_TEST(refused(u(R"("max_completion_tokens": "5")")).param == "max_completion_tokens");
+    BOOST_TEST(refused(u(R"("temperature": 3)")).param == "temperature");
+    BOOST_TEST(refused(u(R"("tools": [{"type": "function", "function": {"name": "a b"}}])")).param ==
+        "tools[0].function.name");
+    BOOST_TEST(refused(u(R"("tools": [{"type": "retrieval"}])")).param == "tools[0].type");
+    BOOST_TEST(refused(u(R"("tool_choice": {"type": "function", "function": {"name": "nadie"}})")).param ==
+        "tool_choice.function.name");
+    BOOST_TEST(refused(u(R"("tool_choice": "always")")).param == "tool_choice");
+}
+
+BOOST_AUTO_TEST_CASE(errors_have_openai_shape)
+{
+    auto const e = cc::to_json(cc::invalid_request("bad", "messages[0].role", "invalid_value"));
+    BOOST_TEST(json::serialize(e) ==
+        R"({"error":{"message":"bad","type":"invalid_request_error","param":"messages[0].role","code":"invalid_value"}})");
+    auto const unauthorized = cc::to_json({401, "no", {}, {}, {}});
+    BOOST_TEST(unauthorized.at("error").at("type").as_string() == "authentication_error");
+    BOOST_TEST(unauthorized.at("error").at("param").is_null());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+using test_model = cc::agent_model<llm::openai_provider, test_tools>;
+
+// The endpoint on a loopback server, in front of an agent whose provider
+// talks to the fake LLM, all on one io_context in its own thread.
+struct served
+{
+    asio::io_context ioc;
+    testing::fake_llm fake{ioc.get_executor()};
+    agentio::http::client client{ioc.get_executor()};
+    shared_counters counters;
+    std::unique_ptr<llm::openai_provider> provider;
+    cc::endpoint api;
+    std::unique_ptr<agentio::http::server<agentio::http::router<>>> server;
+    asio::ip::tcp::endpoint ep;
+    std::thread thread;
+    std::mutex records_mutex;
+    std::vector<cc::completion_record> records;
+
+    explicit served(cc::endpoint_options base = {})
+        : api([this, &base] {
+            cc::endpoint_options o = std::move(base);
+            o.on_complete = [this](cc::completion_record const& r) {
+                std::lock_guard lock(records_mutex);
+                records.push_back(r);
+            };
+            return o;
+        }())
+    {
+        BOOST_TEST_REQUIRE(fake.start().has_value());
+        llm::provider_options po;
+        po.api_key = "test-key";
+        po.base_url = fake.openai_base_url();
+        po.retry.max_retries = 0;
+        provider = std::make_unique<llm::openai_provider>(client, po);
+        add("agente", "agente-scenario");
+        cc::agent_model_options plain;
+        plain.card.id = "directo";
+        plain.agent.model = "directo-scenario";
+        api.add(std::make_shared<cc::agent_model<llm::openai_provider, agentio::dynamic_tools>>(*provider,
+            agentio::dynamic_tools{}, std::move(plain)));
+        agentio::http::router_options ro;
+        ro.error_body = cc::write_error_body;
+        agentio::http::router<> routes(ro);
+        api.add_routes(routes);
+        agentio::http::server_options so;
+        so.error_body = cc::write_error_body;
+        server = std::make_unique<agentio::http::server<agentio::http::router<>>>(ioc.get_executor(), std::move(routes),
+            so);
+        ep = server->listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        server->start();
+    }
+
+    void add(std::string id, std::string scenario)
+    {
+        cc::agent_model_options o;
+        o.card.id = std::move(id);
+        o.agent.model = std::move(scenario);
+        o.agent.system = "Eres un agente de pruebas.";
+        api.add(std::make_shared<test_model>(*provider,
+            test_tools{{}, contar_iniciativas{&counters, 0ms}, sumar_presupuesto{&counters}}, std::move(o)));
+    }
+
+    void scenario(std::string name, std::vector<testing::scripted_response> turns)
+    {
+        testing::scenario s;
+        s.name = std::move(name);
+        for(auto& t : turns)
+            s.turns.push_back({std::move(t)});
+        fake.add_scenario(std::move(s));
+    }
+
+    void run()
+    {
+        thread = std::thread([this] { ioc.run(); });
+    }
+
+    ~served()
+    {
+        asio::post(ioc, [this] { server->stop(); });
+        ioc.stop();
+        if(thread.joinable())
+            thread.join();
+    }
+
+    test_http::reply post(std::string const& body) { return test_http::post(ep, "/v1/chat/completions", body); }
+
+    std::vector<cc::completion_record> completed()
+    {
+        std::lock_guard lock(records_mutex);
+        return records;
+    }
+};
+
+testing::scripted_response says(std::string text)
+{
+    testing::scripted_response r;
+    r.text = text;
+    r.input_tokens = 11;
+    r.output_tokens = 7;
+    return r;
+}
+
+testing::scripted_response calls(std::string tool, json::value input)
+{
+    testing::scripted_response r;
+    testing::scripted_tool_call c;
+    c.name = std::move(tool);
+    c.input = std::move(input);
+    r.tool_calls.push_back(std::move(c));
+    return r;
+}
+
+// The `data:` payloads of an event stream, in order.
+std::vector<std::string> data_lines(std::string const& body)
+{
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while((pos = body.find("data: ", pos)) != std::string::npos)
+    {
+        auto const end = body.find('\n', pos);
+        out.push_back(body.substr(pos + 6, end - pos - 6));
+        pos = end;
+    }
+    return out;
+}
+
+std::string question(std::string model, std::string extra = {})
+{
+    return R"({"model": ")" + model + R"(", "messages": [{"role": "user", "content": "¿Cuántas iniciativas hay?"}])" +
+        (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(chat_completions_endpoint)
+
+BOOST_AUTO_TEST_CASE(a_completion_object_with_usage)
+{
+    served s;
+    s.scenario("agente-scenario", {says("Hay cuatro iniciativas.")});
+    s.run();
+    auto const r = s.post(question("agente"));
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const v = r.json();
+    BOOST_TEST(v.at("object").as_string() == "chat.completion");
+    BOOST_TEST(v.at("id").as_string().starts_with("chatcmpl-"));
+    BOOST_TEST(v.at("model").as_string() == "agente");
+    auto const& choice = v.at("choices").at(0);
+    BOOST_TEST(choice.at("message").at("role").as_string() == "assistant");
+    BOOST_TEST(choice.at("message").at("content").as_string() == "Hay cuatro iniciativas.");
+    BOOST_TEST(choice.at("finish_reason").as_string() == "stop");
+    BOOST_TEST(v.at("usage").at("prompt_tokens").as_int64() == 11);
+    BOOST_TEST(v.at("usage").at("completion_tokens").as_int64() == 7);
+    BOOST_TEST(v.at("usage").at("total_tokens").as_int64() == 18);
+    // The agent's prompt went to the model.
+    auto const sent = s.fake.requests().back().body;
+    BOOST_TEST(sent.at("messages").at(0).at("content").as_string() == "Eres un agente de pruebas.");
+    BOOST_TEST(sent.at("model").as_string() == "agente-scenario");
+}
+
+BOOST_AUTO_TEST_CASE(a_stream_as_the_reference_servers_write_it)
+{
+    served s;
+    s.scenario("agente-scenario", {says("Hay cuatro iniciativas en total.")});
+    s.run();
+    auto const r = s.post(question("agente", R"("stream": true, "stream_options": {"include_usage": true})"));
+    BOOST_TEST_REQUIRE(r.status == 200u);
+    BOOST_TEST(r.headers[boost::beast::http::field::content_type].starts_with("text/event-stream"));
+    auto const lines = data_lines(r.body);
+    BOOST_TEST_REQUIRE(lines.size() >= 5u);
+    BOOST_TEST(lines.back() == "[DONE]");
+    auto const first = json::parse(lines.front());
+    BOOST_TEST(first.at("object").as_string() == "chat.completion.chunk");
+    BOOST_TEST(first.at("choices").at(0).at("delta").at("role").as_string() == "assistant");
+    BOOST_TEST(first.at("usage").is_null());
+    std::string text;
+    std::string id(first.at("id").as_string());
+    for(std::size_t i = 1; i + 3 < lines.size(); ++i)
+    {
+        auto const c = json::parse(lines[i]);
+        BOOST_TEST(c.at("id").as_string() == id);
+        BOOST_TEST(c.at("choices").at(0).at("finish_reason").is_null());
+        text += c.at("choices").at(0).at("delta").at("content").as_string();
+    }
+    BOOST_TEST(text == "Hay cuatro iniciativas en total.");
+    auto const last = json::parse(lines[lines.size() - 3]);
+    BOOST_TEST(last.at("choices").at(0).at("finish_reason").as_string() == "stop");
+    BOOST_TEST(last.at("choices").at(0).at("delta").as_object().empty());
+    auto const usage = json::parse(lines[lines.size() - 2]);
+    BOOST_TEST(usage.at("choices").as_array().empty());
+    BOOST_TEST(usage.at("usage").at("total_tokens").as_int64() == 18);
+}
+
+BOOST_AUTO_TEST_CASE(server_tools_run_and_show_as_reasoning)
+{
+    served s;
+    s.scenario("agente-scenario",
+        {calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado_de_la_iniciativa"}}),
+            says("Hay {{last_tool_result}}.")});
+    s.run();
+    auto const r = s.post(question("agente", R"("stream": true)"));
+    BOOST_TEST_REQUIRE(r.status == 200u);
+    std::string reasoning, content;
+    for(auto const& line : data_lines(r.body))
+    {
+        if(line == "[DONE]")
+            continue;
+        auto const d = json::parse(line).at("choices").at(0).at("delta").as_object();
+        if(auto const* t = d.if_contains("reasoning_content"))
+            reasoning += t->as_string();
+        if(auto const* t = d.if_contains("content"))
+            content += t->as_string();
+        BOOST_TEST(!d.contains("tool_calls")); // the agent's own calls are not the client's business
+    }
+    BOOST_TEST(s.counters.calls.load() == 1);
+    BOOST_TEST(reasoning.find("→ contar_iniciativas(campo_agrupacion=estado_de_la_iniciativa)") != std::string::npos,
+        reasoning);
+    BOOST_TEST(reasoning.find("← contar_iniciativas: ") != std::string::npos, reasoning);
+    BOOST_TEST(content.starts_with("Hay "), content);
+
+    // Not streamed: the same activity in message.reasoning_content.
+    auto const whole = s.post(question("agente"));
+    auto const message = whole.json().at("choices").at(0).at("message");
+    BOOST_TEST(message.at("reasoning_content").as_string().find("→ contar_iniciativas") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(client_tools_come_back_as_tool_calls_and_the_answer_continues)
+{
+    served s;
+    s.scenario("directo-scenario",
+        {calls("get_weather", json::object{{"city", "Madrid"}}), says("En Madrid: {{last_tool_result}}.")});
+    s.run();
+    std::string const tools =
+        R"("tools": [{"type": "function", "function": {"name": "get_weather", "description": "El tiempo de una ciudad",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}])";
+    auto const r = s.post(question("directo", tools + R"(, "stream": true)"));
+    BOOST_TEST_REQUIRE(r.status == 200u);
+    json::array calls_seen;
+    std::string finish;
+    for(auto const& line : data_lines(r.body))
+    {
+        if(line == "[DONE]")
+            continue;
+        auto const c = json::parse(line).at("choices").at(0);
+        if(auto const* t = c.at("delta").as_object().if_contains("tool_calls"))
+            for(auto const& call : t->as_array())
+                calls_seen.push_back(call);
+        if(!c.at("finish_reason").is_null())
+            finish = c.at("finish_reason").as_string();
+    }
+    BOOST_TEST(finish == "tool_calls");
+    BOOST_TEST_REQUIRE(calls_seen.size() == 1u);
+    BOOST_TEST(calls_seen[0].at("index").as_int64() == 0); // the field the official SDK needs
+    BOOST_TEST(calls_seen[0].at("type").as_string() == "function");
+    BOOST_TEST(calls_seen[0].at("function").at("name").as_string() == "get_weather");
+    BOOST_TEST(json::parse(calls_seen[0].at("function").at("arguments").as_string()).at("city").as_string() ==
+        "Madrid");
+    // The client's tool went to the model with its schema.
+    auto const sent = s.fake.requests().back().body;
+    BOOST_TEST(sent.at("tools").at(0).at("function").at("name").as_string() == "get_weather");
+
+    // The client runs it and sends the result back.
+    std::string const id(calls_seen[0].at("id").as_string());
+    auto const next = s.post(R"({"model": "directo", "messages": [
+        {"role": "user", "content": "¿Qué tiempo hace en Madrid?"},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": ")" +
+        id + R"(", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Madrid\"}"}}]},
+        {"role": "tool", "tool_call_id": ")" +
+        id + R"(", "content": "soleado, 21 grados"}], )" + tools + "}");
+    BOOST_TEST_REQUIRE(next.status == 200u, next.body);
+    auto const message = next.json().at("choices").at(0).at("message");
+    BOOST_TEST(message.at("content").as_string() == "En Madrid: soleado, 21 grados.");
+    BOOST_TEST(next.json().at("choices").at(0).at("finish_reason").as_string() == "stop");
+
+    // Not streamed: the calls in message.tool_calls, content null.
+    auto const whole = s.post(question("directo", tools));
+    auto const m = whole.json().at("choices").at(0).at("message");
+    BOOST_TEST(m.at("content").is_null());
+    BOOST_TEST(m.at("tool_calls").at(0).at("function").at("name").as_string() == "get_weather");
+    BOOST_TEST(whole.json().at("choices").at(0).at("finish_reason").as_string() == "tool_calls");
+
+    // A client tool may not take the name of one of the agent's.
+    auto const clash = s.post(question("agente",
+        R"("tools": [{"type": "function", "function": {"name": "contar_iniciativas"}}])"));
+    BOOST_TEST(clash.status == 400u);
+    BOOST_TEST(clash.json().at("error").at("param").as_string() == "tools[0].function.name");
+}
+
+BOOST_AUTO_TEST_CASE(stop_sequences_cut_the_answer_whatever_the_model_does)
+{
+    served s;
+    s.scenario("agente-scenario", {says("uno dos FIN tres cuatro")});
+    s.run();
+    auto const r = s.post(question("agente", R"("stop": ["FIN"])"));
+    BOOST_TEST(r.json().at("choices").at(0).at("message").at("content").as_string() == "uno dos ");
+    BOOST_TEST(r.json().at("choices").at(0).at("finish_reason").as_string() == "stop");
+    auto const streamed = s.post(question("agente", R"("stop": ["FIN"], "stream": true)"));
+    std::string content;
+    for(auto const& line : data_lines(streamed.body))
+        if(line != "[DONE]")
+            if(auto const* t = json::parse(line).at("choices").at(0).at("delta").as_object().if_contains("content"))
+                content += t->as_string();
+    BOOST_TEST(content == "uno dos ");
+    // The provider was asked to stop there too.
+    BOOST_TEST(s.fake.requests().back().body.at("stop").at(0).as_string() == "FIN");
+}
+
+BOOST_AUTO_TEST_CASE(errors_before_and_during_an_answer)
+{
+    served s;
+    auto broken = says("nunca llega");
+    testing::fault f;
+    f.kind = testing::fault_kind::http_error;
+    f.status = 401;
+    broken.faults.push_back(f);
+    auto midway = says("empieza bien y luego falla");
+    testing::fault m;
+    m.kind = testing::fault_kind::midstream_error;
+    m.after_events = 3;
+    midway.faults.push_back(m);
+    s.scenario("agente-scenario", {broken});
+    s.scenario("directo-scenario", {midway});
+    s.run();
+
+    auto const unknown = s.post(question("gpt-5"));
+    BOOST_TEST(unknown.status == 404u);
+    BOOST_TEST(unknown.json().at("error").at("code").as_string() == "model_not_found");
+    BOOST_TEST(unknown.json().at("error").at("message").as_string().find("agente, directo") != std::string::npos);
+    BOOST_TEST(test_http::get(s.ep, "/v1/models/gpt-5").status == 404u);
+    auto const bad = s.post(R"({"model": "agente", "messages": [{"role": "robot", "content": "x"}]})");
+    BOOST_TEST(bad.status == 400u);
+    BOOST_TEST(bad.json().at("error").at("param").as_string() == "messages[0].role");
+
+    auto const upstream = s.post(question("agente"));
+    BOOST_TEST(upstream.status == 502u);
+    BOOST_TEST(upstream.json().at("error").at("type").as_string() == "server_error");
+
+    auto const streamed = s.post(question("directo", R"("stream": true)"));
+    BOOST_TEST(streamed.status == 200u);
+    auto const lines = data_lines(streamed.body);
+    BOOST_TEST_REQUIRE(!lines.empty());
+    auto const last = json::parse(lines.back());
+    BOOST_TEST(last.at("error").at("message").as_string().size() > 0u);
+    BOOST_TEST(streamed.body.find("[DONE]") == std::string::npos);
+
+    // The server's own errors are in the same shape.
+    auto const no_route = test_http::get(s.ep, "/v1/nothing");
+    BOOST_TEST(no_route.status == 404u);
+    BOOST_TEST(no_route.json().at("error").at("type").as_string() == "not_found_error");
+}
+
+BOOST_AUTO_TEST_CASE(the_models_are_listed)
+{
+    served s;
+    s.run();
+    auto const list = test_http::get(s.ep, "/v1/models").json();
+    BOOST_TEST(list.at("object").as_string() == "list");
+    BOOST_TEST_REQUIRE(list.at("data").as_array().size() == 2u);
+    BOOST_TEST(list.at("data").at(0).at("id").as_string() == "agente");
+    BOOST_TEST(list.at("data").at(0).at("object").as_string() == "model");
+    auto const one = test_http::get(s.ep, "/v1/models/directo").json();
+    BOOST_TEST(one.at("id").as_string() == "directo");
+    BOOST_TEST(one.at("owned_by").as_string() == "agentio");
+}
+
+BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
+{
+    auto const file = std::filesystem::temp_directory_path() /
+        ("agentio-cc-sessions-" + std::to_string(std::random_device{}()) + ".db");
+    auto store = agentio::sqlite::thread_store::open(file.string());
+    BOOST_TEST_REQUIRE(store.has_value());
+    cc::endpoint_options o;
+    o.authenticate = [](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
+        auto const user = req.find("X-User");
+        if(user == req.end())
+            return cc::api_error{401, "Who are you?", {}, {}, {}};
+        return std::string(user->value());
+    };
+    o.sessions.store = store->get();
+    {
+        served s(std::move(o));
+        s.scenario("agente-scenario", {says("Encantado.")});
+        s.run();
+        auto ask = [&](std::string user, std::string body, std::string session_header = {}) {
+            boost::beast::http::fields extra;
+            extra.set("X-User", user);
+            if(!session_header.empty())
+                extra.set("X-Session-Id", session_header);
+            return test_http::request(s.ep, boost::beast::http::verb::post, "/v1/chat/completions", body,
+                "application/json", extra);
+        };
+        auto const anonymous = s.post(question("agente"));
+        BOOST_TEST(anonymous.status == 401u);
+        BOOST_TEST(anonymous.json().at("error").at("type").as_string() == "authentication_error");
+
+        auto const first = ask("ana",
+            R"({"model": "agente", "session_id": "s-1", "messages": [{"role": "user", "content": "Me llamo Ana."}]})");
+        BOOST_TEST_REQUIRE(first.status == 200u, first.body);
+        // Only the new message: the stored conversation comes first.
+        auto const second = ask("ana",
+            R"({"model": "agente", "stream": true, "messages": [{"role": "user", "content": "¿Cómo me llamo?"}]})",
+            "s-1");
+        BOOST_TEST_REQUIRE(second.status == 200u);
+        BOOST_TEST(data_lines(second.body).back() == "[DONE]");
+        auto sent = s.fake.requests().back().body.at("messages").as_array();
+        BOOST_TEST_REQUIRE(sent.size() == 4u); // system, the first exchange, the new question
+        BOOST_TEST(sent[1].at("content").as_string() == "Me llamo Ana.");
+        BOOST_TEST(sent[2].at("content").as_string() == "Encantado.");
+        BOOST_TEST(sent[3].at("content").as_string() == "¿Cómo me llamo?");
+        // The whole conversation sent again is not repeated.
+        auto const third = ask("ana", R"({"model": "agente", "session_id": "s-1", "messages": [
+            {"role": "user", "content": "Me llamo Ana."}, {"role": "assistant", "content": "Encantado."},
+            {"role": "user", "content": "¿Cómo me llamo?"}, {"role": "assistant", "content": "Encantado."},
+            {"role": "user", "content": "Gracias."}]})");
+        BOOST_TEST_REQUIRE(third.status == 200u);
+        BOOST_TEST(s.fake.requests().back().body.at("messages").as_array().size() == 6u);
+        // Another user's session does not exist for them.
+        auto const stranger = ask("eva",
+            R"({"model": "agente", "session_id": "s-1", "messages": [{"role": "user", "content": "¿Quién es Ana?"}]})");
+        BOOST_TEST(stranger.status == 404u);
+        BOOST_TEST(stranger.json().at("error").at("code").as_string() == "session_not_found");
+        auto const bad = ask("ana",
+            R"({"model": "agente", "session_id": "a b", "messages": [{"role": "user", "content": "x"}]})");
+        BOOST_TEST(bad.status == 400u);
+        BOOST_TEST(bad.json().at("error").at("param").as_string() == "session_id");
+        BOOST_TEST(s.completed().at(1).session == "s-1");
+    }
+    auto const items = [&] {
+        asio::io_context ioc;
+        auto f = asio::co_spawn(ioc, (*store)->load_items("s-1"), asio::use_future);
+        ioc.run();
+        return f.get();
+    }();
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST(items->size() == 6u); // three questions, three answers
+    store->reset();
+    std::filesystem::remove(file);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_leaves_cancels_the_run)
+{
+    for(bool stream : {true, false})
+    {
+        served s;
+        auto slow = says("una respuesta que tarda mucho en llegar entera");
+        testing::fault f;
+        f.kind = testing::fault_kind::stall;
+        f.after_events = 2;
+        slow.faults.push_back(f);
+        s.scenario("agente-scenario", {slow});
+        s.run();
+        std::string const body = question("agente", stream ? R"("stream": true)" : "");
+        std::string const head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                 "Content-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n";
+        {
+            asio::io_context client;
+            asio::ip::tcp::socket socket(client);
+            socket.connect(s.ep);
+            asio::write(socket, asio::buffer(head + body));
+            // Wait until the fake has the model call, then leave.
+            for(int i = 0; i < 200 && s.fake.requests().empty(); ++i)
+                std::this_thread::sleep_for(10ms);
+            BOOST_TEST_REQUIRE(!s.fake.requests().empty());
+        }
+        std::vector<cc::completion_record> records;
+        for(int i = 0; i < 300 && records.empty(); ++i)
+        {
+            std::this_thread::sleep_for(10ms);
+            records = s.completed();
+        }
+        BOOST_TEST_REQUIRE(records.size() == 1u);
+        BOOST_TEST(records[0].outcome == "cancelled");
+        BOOST_TEST(records[0].stream == stream);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
