@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build git ca-certificates
   libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev
-  libsqlite3-dev libstemmer-dev postgresql-15 libpq-dev liblodepng-dev libdeflate-dev libssl-dev libfreetype-dev fonts-dejavu-core
+  libsqlite3-dev libstemmer-dev libmuparser-dev postgresql-15 libpq-dev liblodepng-dev libdeflate-dev libssl-dev libfreetype-dev fonts-dejavu-core
   "$@"
 )
 

@@ -5,7 +5,8 @@
 #
 # Sets up, builds and runs the whole test suite through CTest.
 #   scripts/test.sh            release build, then the MCP conformance suites, the
-#                              TypeScript SDK client and the chat page in Chromium
+#                              TypeScript SDK client, the chat page in Chromium and
+#                              agentio-platform under the openai and Vercel AI SDKs
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
 #   scripts/test.sh tsan       ThreadSanitizer build of the tests that share state across threads
 set -euo pipefail
@@ -18,4 +19,5 @@ if [ "$preset" = release ]; then
   bash scripts/mcp_conformance.sh build/release
   bash scripts/mcp_clients.sh build/release
   bash scripts/web_test.sh build/release
+  bash scripts/platform_clients.sh build/release
 fi

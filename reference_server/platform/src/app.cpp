@@ -1,0 +1,319 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "app.hpp"
+
+#include "prompts.hpp"
+
+#include <agentio/json_text.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace platform {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace bhttp = boost::beast::http;
+namespace cc = agentio::chat_completions;
+namespace llm = agentio::llm;
+
+// The index rag_retrieval searches, opened as it says it must be searched.
+struct application::retrieval_state
+{
+    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::optional<agentio::retrieval::opened_searcher> opened;
+};
+
+namespace {
+
+// agentio-sqlite-mcp next to this program (installed), or in the build tree, else from PATH.
+std::string sqlite_mcp_program()
+{
+    std::error_code ec;
+    auto const self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if(!ec)
+        for(auto const& candidate :
+            {self.parent_path() / "agentio-sqlite-mcp", self.parent_path() / "../sqlite_mcp/agentio-sqlite-mcp"})
+            if(std::filesystem::exists(candidate, ec))
+                return std::filesystem::canonical(candidate, ec).string();
+    return "agentio-sqlite-mcp";
+}
+
+bhttp::message_generator json_response(bhttp::status status, json::object const& body, unsigned version)
+{
+    bhttp::response<bhttp::string_body> res{status, version};
+    res.set(bhttp::field::content_type, "application/json");
+    res.set(bhttp::field::cache_control, "no-store");
+    res.body() = agentio::to_json_text(body);
+    res.prepare_payload();
+    return res;
+}
+
+} // namespace
+
+namespace {
+
+cc::endpoint_options api_options(settings const& config, std::optional<agentio::http::jwt::verifier> const& jwt,
+    agentio::threads::thread_store* store)
+{
+    cc::endpoint_options o;
+    if(config.authenticates())
+        o.authenticate =
+            [&jwt](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
+            auto const header = req.find(bhttp::field::authorization);
+            auto const token = header == req.end() ? std::nullopt : agentio::http::jwt::bearer_token(header->value());
+            if(!token)
+                return cc::api_error{401, "Missing bearer token: send Authorization: Bearer <JWT>.",
+                    "authentication_error", {}, "missing_token"};
+            auto claims = jwt->verify(*token);
+            if(!claims)
+                return cc::api_error{401, "Invalid token: " + claims.error().message + ".", "authentication_error", {},
+                    "invalid_token"};
+            return std::move(claims->subject);
+        };
+    o.sessions.store = store;
+    o.sessions.memory = config.memory;
+    o.sessions.max_messages = config.memory_messages;
+    o.on_complete = [](cc::completion_record const& r) {
+        std::fprintf(stderr,
+            "agentio-platform: model=%s user=%s session=%s stream=%s outcome=%s tokens=%llu+%llu %.1f ms%s%s\n",
+            r.model.c_str(), r.user.empty() ? "-" : r.user.c_str(), r.session.empty() ? "-" : r.session.c_str(),
+            r.stream ? "yes" : "no", r.outcome.c_str(), static_cast<unsigned long long>(r.usage.input_tokens),
+            static_cast<unsigned long long>(r.usage.output_tokens), static_cast<double>(r.duration.count()) / 1000.0,
+            r.error.empty() ? "" : " error=", r.error.c_str());
+    };
+    return o;
+}
+
+std::optional<agentio::http::jwt::verifier> make_verifier(settings const& config)
+{
+    if(!config.authenticates())
+        return std::nullopt;
+    agentio::http::jwt::verify_options o;
+    if(!config.jwt_issuer.empty())
+        o.issuer = config.jwt_issuer;
+    if(!config.jwt_audience.empty())
+        o.audience = config.jwt_audience;
+    auto v = config.jwt_secret.empty() ? agentio::http::jwt::verifier::from_public_key_pem(config.jwt_public_key, o)
+                                       : agentio::http::jwt::verifier::hs256(config.jwt_secret, o);
+    if(!v)
+        throw std::invalid_argument(std::string(config.jwt_secret.empty() ? "PLATFORM_JWT_PUBLIC_KEY"
+                                                                          : "PLATFORM_JWT_SECRET") +
+            ": " + v.error().message);
+    return std::move(*v);
+}
+
+} // namespace
+
+application::application(settings config, agentio::http::client& http, llm::any_provider& provider,
+    agentio::threads::thread_store* store)
+    : config_(std::move(config))
+    , http_(http)
+    , provider_(provider)
+    , resources_{{}, config_.sql_max_rows, nullptr}
+    , retrieval_(std::make_unique<retrieval_state>())
+    , api_(api_options(config_, jwt_, store))
+    , jwt_(make_verifier(config_))
+    , probe_timer_(http.get_executor())
+    , provider_status_{{"reachable", nullptr}, {"error", "not checked yet"}}
+{
+    cc::agent_model_options asistente;
+    asistente.card.id = "asistente";
+    asistente.card.created = 1764115200; // 2025-11-26, when the platform's models were first listed
+    asistente.card.extra["description"] = "The platform's general agent: calculator, SQL, document search";
+    asistente.agent.model = config_.model.effective_model();
+    asistente.agent.system = asistente_prompt();
+    asistente.agent.limits.max_rounds = config_.max_rounds;
+    asistente.agent.limits.last_round_answers = true;
+    api_.add(std::make_shared<cc::agent_model<llm::any_provider, asistente_tools>>(provider_, make_tools(resources_),
+        std::move(asistente)));
+
+    // The siblings: their own APIs, as they are configured and run.
+    for(auto const& [name, url] : config_.upstreams)
+    {
+        llm::provider_options o;
+        o.base_url = url;
+        o.api_key = "none"; // the sibling authenticates with its own keys, if any
+        upstream_providers_.push_back(std::make_unique<llm::openai_provider>(http_, std::move(o)));
+        cc::agent_model_options m;
+        m.card.id = name;
+        m.card.created = 1764115200;
+        m.card.extra["upstream"] = url;
+        m.agent.model = name;
+        m.accept_client_system = true;
+        api_.add(std::make_shared<cc::agent_model<llm::openai_provider, agentio::dynamic_tools>>(
+            *upstream_providers_.back(), agentio::dynamic_tools{}, std::move(m)));
+    }
+}
+
+application::~application() = default;
+
+asio::awaitable<void> application::start()
+{
+    if(!config_.sql_db.empty())
+    {
+        auto const ex = co_await asio::this_coro::executor;
+        agentio::mcp::process_options p;
+        p.program = config_.sqlite_mcp.empty() ? sqlite_mcp_program() : config_.sqlite_mcp;
+        p.arguments = {"--db", std::filesystem::absolute(config_.sql_db).string()};
+        agentio::mcp::client_options o;
+        o.name = "agentio-platform";
+        agentio::mcp::client c(agentio::mcp::make_stdio_transport(ex, std::move(p)), std::move(o));
+        std::string why;
+        try
+        {
+            co_await c.connect();
+        }
+        catch(agentio::mcp::client_error const& e)
+        {
+            why = e.what();
+        }
+        if(why.empty())
+            resources_.sql = c;
+        else
+            warnings_.push_back("sql_query: cannot start the SQLite MCP server: " + why);
+    }
+    if(!config_.rag_index.empty())
+    {
+        auto index = agentio::retrieval::sqlite_index::open(config_.rag_index);
+        if(!index)
+            warnings_.push_back("rag_retrieval: cannot open the index '" + config_.rag_index +
+                "': " + index.error().message);
+        else
+        {
+            retrieval_->index = std::move(*index);
+            agentio::retrieval::open_searcher_options o;
+            auto opened = co_await agentio::retrieval::open_searcher(*retrieval_->index, std::move(o));
+            if(!opened)
+                warnings_.push_back("rag_retrieval: cannot search the index '" + config_.rag_index +
+                    "': " + opened.error().message);
+            else
+            {
+                if(!opened->warning.empty())
+                    warnings_.push_back("rag_retrieval: " + opened->warning);
+                retrieval_->opened = std::move(*opened);
+                resources_.search = retrieval_->opened->searcher.get();
+            }
+        }
+    }
+}
+
+asio::awaitable<void> application::close()
+{
+    probe_timer_.cancel();
+    if(auto c = std::exchange(resources_.sql, std::nullopt))
+    {
+        try
+        {
+            co_await c->close();
+        }
+        catch(std::exception const&)
+        {
+        }
+    }
+}
+
+asio::awaitable<json::object> application::probe_provider()
+{
+    // The provider's model list: GET /models (OpenAI) or /v1/models (Anthropic).
+    agentio::http::client_request req;
+    bool const anthropic = config_.model.provider == llm::provider_kind::anthropic;
+    if(anthropic)
+    {
+        req.url = config_.model.anthropic_base_url + "/v1/models";
+        req.headers.set("x-api-key", config_.model.anthropic_api_key);
+        req.headers.set("anthropic-version", config_.model.anthropic_version);
+    }
+    else
+    {
+        req.url = config_.model.openai_base_url + "/models";
+        if(!config_.model.openai_api_key.empty())
+            req.headers.set(bhttp::field::authorization, "Bearer " + config_.model.openai_api_key);
+    }
+    req.total_timeout = std::chrono::seconds(3);
+    auto [err, res] = co_await http_.async_request(std::move(req), asio::use_awaitable);
+    json::object provider{{"kind", anthropic ? "anthropic" : "openai"}, {"model", config_.model.effective_model()}};
+    if(err)
+    {
+        provider["reachable"] = false;
+        provider["error"] = err.message;
+    }
+    else if(!res.ok())
+    {
+        provider["reachable"] = true; // it answers, but does not list its models
+        provider["error"] = "HTTP " + std::to_string(res.status) + " from " + (anthropic ? "/v1/models" : "/models");
+    }
+    else
+    {
+        provider["reachable"] = true;
+        json::array listed;
+        boost::system::error_code ec;
+        auto const body = json::parse(res.body, ec);
+        if(!ec && body.is_object())
+            if(auto const* data = body.get_object().if_contains("data"); data && data->is_array())
+                for(auto const& m : data->get_array())
+                    if(m.is_object())
+                        if(auto const* id = m.get_object().if_contains("id"); id && id->is_string())
+                            listed.push_back(*id);
+        provider["models"] = std::move(listed);
+    }
+    provider["checked_at"] =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    co_return provider;
+}
+
+asio::awaitable<void> application::watch_provider()
+{
+    for(;;)
+    {
+        auto status = co_await probe_provider();
+        {
+            std::lock_guard lock(health_mutex_);
+            provider_status_ = std::move(status);
+        }
+        probe_timer_.expires_after(std::chrono::seconds(30));
+        auto [ec] = co_await probe_timer_.async_wait(asio::as_tuple(asio::use_awaitable));
+        if(ec)
+            co_return; // closing
+    }
+}
+
+json::object application::health() const
+{
+    json::object provider;
+    {
+        std::lock_guard lock(health_mutex_);
+        provider = provider_status_;
+    }
+    json::array served;
+    for(auto const& m : api_.models())
+        served.push_back(json::value(m->card().id));
+    json::array warnings;
+    for(auto const& w : warnings_)
+        warnings.push_back(json::value(w));
+    return json::object{{"status", "ok"}, {"models", std::move(served)}, {"provider", std::move(provider)},
+        {"warnings", std::move(warnings)}};
+}
+
+agentio::http::router<> application::routes()
+{
+    agentio::http::router_options o;
+    o.error_body = cc::write_error_body;
+    agentio::http::router<> r(std::move(o));
+    api_.add_routes(r);
+    r.get("/health", [this](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
+        auto const body = health();
+        co_return json_response(bhttp::status::ok, body, req.version());
+    });
+    return r;
+}
+
+} // namespace platform

@@ -1,0 +1,85 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The platform: the agents of this repository as OpenAI-compatible models.
+//   asistente   the platform's general agent (math_calc, sql_query, rag_retrieval);
+//   portfolio,  the sibling applications, each configured and run as its own
+//   facturas,   application, reached through its own /v1 (PLATFORM_AGENT_*);
+//   normativa
+// GET /health answers at once and says whether the provider answers.
+#pragma once
+
+#include "settings.hpp"
+#include "tools.hpp"
+
+#include <agentio/chat_completions.hpp>
+#include <agentio/http/client.hpp>
+#include <agentio/http/jwt.hpp>
+#include <agentio/http/router.hpp>
+#include <agentio/llm/any_provider.hpp>
+#include <agentio/llm/openai.hpp>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace platform {
+
+class application
+{
+public:
+    /** `http`, `provider` and `store` (the sessions; may be null: none)
+        outlive the application. Throws `std::invalid_argument` when the JWT
+        key cannot be used. */
+    application(settings config, agentio::http::client& http, agentio::llm::any_provider& provider,
+        agentio::threads::thread_store* store);
+    ~application();
+
+    /// Connects what the tools use (the SQLite MCP server, the retrieval index);
+    /// what cannot be reached is reported and its tool says so.
+    boost::asio::awaitable<void> start();
+
+    /// Closes the MCP connection.
+    boost::asio::awaitable<void> close();
+
+    /// `/v1/...`, `/health`, every error in OpenAI's shape.
+    agentio::http::router<> routes();
+
+    agentio::chat_completions::endpoint const& api() const noexcept { return api_; }
+    settings const& config() const noexcept { return config_; }
+
+    /// What `start` could not open, for the log (empty: everything).
+    std::vector<std::string> const& warnings() const noexcept { return warnings_; }
+
+    /** The `/health` body, at once: the models served, and what the last
+        check of the provider (every 30 s) found: whether it answers, and
+        the models it lists. */
+    boost::json::object health() const;
+
+    /// Checks the provider now and every 30 s, until `close`: what `/health` reports.
+    boost::asio::awaitable<void> watch_provider();
+
+private:
+    boost::asio::awaitable<boost::json::object> probe_provider();
+
+    struct retrieval_state;
+
+    settings config_;
+    agentio::http::client& http_;
+    agentio::llm::any_provider& provider_;
+    tool_resources resources_;
+    std::unique_ptr<retrieval_state> retrieval_;
+    std::vector<std::unique_ptr<agentio::llm::openai_provider>> upstream_providers_;
+    agentio::chat_completions::endpoint api_;
+    std::vector<std::string> warnings_;
+    std::optional<agentio::http::jwt::verifier> jwt_;
+    boost::asio::steady_timer probe_timer_;
+    mutable std::mutex health_mutex_;
+    boost::json::object provider_status_;
+};
+
+} // namespace platform

@@ -1,0 +1,15 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// What the platform tells the model.
+#pragma once
+
+#include <string>
+
+namespace platform {
+
+/// The system prompt of `asistente`.
+std::string asistente_prompt();
+
+} // namespace platform

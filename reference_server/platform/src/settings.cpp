@@ -1,0 +1,69 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "settings.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace platform {
+
+boost::system::result<settings, std::string> settings::from_environment(agentio::environment_lookup const& lookup)
+{
+    settings s;
+    auto model = agentio::llm::model_settings::from_environment(lookup);
+    if(!model)
+        return agentio::to_string(model.error());
+    s.model = std::move(*model);
+
+    s.jwt_secret = lookup("PLATFORM_JWT_SECRET").value_or("");
+    s.jwt_public_key = lookup("PLATFORM_JWT_PUBLIC_KEY").value_or("");
+    if(!s.jwt_secret.empty() && !s.jwt_public_key.empty())
+        return std::string("PLATFORM_JWT_SECRET and PLATFORM_JWT_PUBLIC_KEY: set one of them, not both");
+    if(!s.jwt_public_key.empty() && !s.jwt_public_key.starts_with("-----BEGIN"))
+    {
+        std::ifstream in(s.jwt_public_key);
+        if(!in)
+            return "PLATFORM_JWT_PUBLIC_KEY: neither a PEM key nor a readable file: '" + s.jwt_public_key + "'";
+        std::stringstream text;
+        text << in.rdbuf();
+        s.jwt_public_key = text.str();
+    }
+    s.jwt_issuer = lookup("PLATFORM_JWT_ISSUER").value_or("");
+    s.jwt_audience = lookup("PLATFORM_JWT_AUDIENCE").value_or("");
+
+    s.store = lookup("PLATFORM_STORE").value_or(s.store);
+    if(auto m = lookup("PLATFORM_MEMORY"))
+    {
+        if(*m == "on" || *m == "true" || *m == "1")
+            s.memory = true;
+        else if(*m == "off" || *m == "false" || *m == "0")
+            s.memory = false;
+        else
+            return agentio::to_string({"PLATFORM_MEMORY", *m, {"on", "off"}});
+    }
+    s.sql_db = lookup("PLATFORM_SQL_DB").value_or("");
+    if(!s.sql_db.empty() && !std::filesystem::exists(s.sql_db))
+        return "PLATFORM_SQL_DB: no database at '" + s.sql_db + "'";
+    s.sqlite_mcp = lookup("PLATFORM_SQLITE_MCP").value_or("");
+    s.rag_index = lookup("PLATFORM_RAG_INDEX").value_or("");
+    for(auto const& [variable, name] : {std::pair{"PLATFORM_AGENT_PORTFOLIO", "portfolio"},
+            std::pair{"PLATFORM_AGENT_FACTURAS", "facturas"}, std::pair{"PLATFORM_AGENT_NORMATIVA", "normativa"}})
+        if(auto url = lookup(variable))
+        {
+            if(!url->starts_with("http://") && !url->starts_with("https://"))
+                return std::string(variable) + ": expected an http:// or https:// URL, got '" + *url + "'";
+            s.upstreams[name] = *url;
+        }
+    for(auto read : {agentio::read_unsigned("PLATFORM_MEMORY_MESSAGES", s.memory_messages, 2, 1000, lookup),
+            agentio::read_unsigned("PLATFORM_SQL_MAX_ROWS", s.sql_max_rows, 1, 10000, lookup),
+            agentio::read_unsigned("PLATFORM_MAX_ROUNDS", s.max_rounds, 1, 50, lookup),
+            agentio::read_unsigned("PLATFORM_MAX_ITERATIONS", s.max_iterations, 1, 50, lookup)})
+        if(!read)
+            return agentio::to_string(read.error());
+    return s;
+}
+
+} // namespace platform

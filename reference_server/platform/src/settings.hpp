@@ -1,0 +1,52 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The platform's configuration, read from the environment once at start-up.
+#pragma once
+
+#include <agentio/llm/environment.hpp>
+
+#include <boost/system/result.hpp>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace platform {
+
+struct settings
+{
+    agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
+
+    std::string jwt_secret;     // PLATFORM_JWT_SECRET: HS256
+    std::string jwt_public_key; // PLATFORM_JWT_PUBLIC_KEY: RS256/ES256, PEM text or a file
+    std::string jwt_issuer;     // PLATFORM_JWT_ISSUER: the `iss` required, if set
+    std::string jwt_audience;   // PLATFORM_JWT_AUDIENCE: the `aud` required, if set
+
+    std::string store = "data/platform_threads.db"; // PLATFORM_STORE: SQLite path or postgresql://…
+    bool memory = true;                             // PLATFORM_MEMORY (on/off)
+    unsigned memory_messages = 40;                  // PLATFORM_MEMORY_MESSAGES: stored messages attached
+
+    std::string sql_db;          // PLATFORM_SQL_DB: the database sql_query reads
+    std::string sqlite_mcp;      // PLATFORM_SQLITE_MCP: the server program; empty: next to this one
+    unsigned sql_max_rows = 200; // PLATFORM_SQL_MAX_ROWS
+    std::string rag_index;       // PLATFORM_RAG_INDEX: a retrieval index (agentio-normativa ingest)
+
+    /// The sibling agents served as models: PLATFORM_AGENT_PORTFOLIO, _FACTURAS,
+    /// _NORMATIVA, each the base URL of its OpenAI-compatible API (…/v1).
+    std::map<std::string, std::string> upstreams;
+
+    unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
+    unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps
+
+    /// Reads the variables; a malformed value is an error naming it.
+    static boost::system::result<settings, std::string>
+    from_environment(agentio::environment_lookup const& lookup = agentio::process_environment);
+
+    /// Whether requests need a JWT.
+    bool authenticates() const { return !jwt_secret.empty() || !jwt_public_key.empty(); }
+};
+
+} // namespace platform

@@ -1,0 +1,235 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// The official openai SDK and the Vercel AI SDK (@ai-sdk/openai-compatible)
+// against a running agentio-platform whose model is the fake LLM with
+// tests/scenarios/platform-clients.json. No conformance suite exists for Chat
+// Completions: the clients people use are the suite.
+//
+//   node openai_clients_test.mjs --base-url http://127.0.0.1:PORT/v1 [--jwt-secret SECRET]
+// With a secret, the tokens of two users are signed here (HS256, Node's crypto).
+
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import OpenAI from 'openai';
+import { generateText, streamText, tool, stepCountIs } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { z } from 'zod';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
+const baseURL = args['base-url'];
+const sign = (claims) => {
+  const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${input}.${createHmac('sha256', args['jwt-secret']).update(input).digest('base64url')}`;
+};
+const inTenMinutes = Math.floor(Date.now() / 1000) + 600;
+const token = args['jwt-secret'] ? sign({ sub: 'ana', exp: inTenMinutes }) : 'none';
+if (args['jwt-secret']) args['other-token'] = sign({ sub: 'eva', exp: inTenMinutes });
+assert.ok(baseURL, '--base-url is required');
+
+const client = new OpenAI({ baseURL, apiKey: token, maxRetries: 0 });
+const results = [];
+
+async function check(name, body) {
+  try {
+    await body();
+    results.push([name, 'ok']);
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    results.push([name, 'FAILED']);
+    console.log(`FAIL ${name}\n     ${e?.stack ?? e}`);
+  }
+}
+
+const weather = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'El tiempo de una ciudad',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+await check('openai: models.list and models.retrieve', async () => {
+  const ids = [];
+  for await (const m of client.models.list()) ids.push(m.id);
+  assert.ok(ids.includes('asistente'), `models: ${ids}`);
+  const one = await client.models.retrieve('asistente');
+  assert.equal(one.object, 'model');
+});
+
+await check('openai: create, not streamed', async () => {
+  const r = await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'Di hola' }] });
+  assert.equal(r.object, 'chat.completion');
+  assert.equal(r.choices[0].message.role, 'assistant');
+  assert.equal(r.choices[0].message.content, 'Hola desde agentio.');
+  assert.equal(r.choices[0].finish_reason, 'stop');
+  assert.ok(r.usage.total_tokens > 0);
+});
+
+await check('openai: create, streamed with include_usage', async () => {
+  const stream = await client.chat.completions.create({
+    model: 'asistente', stream: true, stream_options: { include_usage: true },
+    messages: [{ role: 'user', content: 'Di algo largo' }],
+  });
+  let text = '', finish = null, usage = null, chunks = 0;
+  for await (const chunk of stream) {
+    chunks++;
+    if (chunk.usage) usage = chunk.usage;
+    for (const c of chunk.choices) {
+      text += c.delta?.content ?? '';
+      if (c.finish_reason) finish = c.finish_reason;
+    }
+  }
+  assert.equal(text, 'uno dos tres cuatro cinco seis siete ocho nueve diez');
+  assert.equal(finish, 'stop');
+  assert.ok(chunks > 3, `${chunks} chunks`);
+  assert.ok(usage && usage.completion_tokens === 10, JSON.stringify(usage));
+});
+
+await check('openai: stream() helper and finalChatCompletion', async () => {
+  const runner = client.chat.completions.stream({ model: 'asistente', messages: [{ role: 'user', content: 'Di hola' }] });
+  let deltas = '';
+  runner.on('content', (d) => { deltas += d; });
+  const final = await runner.finalChatCompletion();
+  assert.equal(final.choices[0].message.content, 'Hola desde agentio.');
+  assert.equal(deltas, 'Hola desde agentio.');
+});
+
+await check('openai: stop sequences', async () => {
+  const r = await client.chat.completions.create({
+    model: 'asistente', stop: ['cinco'], messages: [{ role: 'user', content: 'Di algo largo' }],
+  });
+  assert.equal(r.choices[0].message.content, 'uno dos tres cuatro ');
+  assert.equal(r.choices[0].finish_reason, 'stop');
+});
+
+await check('openai: server-side tools show as reasoning_content', async () => {
+  const r = await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'calcula 6 por 7' }] });
+  assert.match(r.choices[0].message.content, /42/);
+  assert.match(r.choices[0].message.reasoning_content, /math_calc/);
+});
+
+await check('openai: client tools streamed keep their index (finalChatCompletion has the calls)', async () => {
+  const runner = client.chat.completions.stream({
+    model: 'asistente', tools: [weather], messages: [{ role: 'user', content: '¿Qué tiempo hace en Madrid?' }],
+  });
+  const final = await runner.finalChatCompletion();
+  const calls = final.choices[0].message.tool_calls ?? [];
+  assert.equal(calls.length, 1, JSON.stringify(final.choices[0]));
+  assert.equal(calls[0].function.name, 'get_weather');
+  assert.deepEqual(JSON.parse(calls[0].function.arguments), { city: 'Madrid' });
+  assert.equal(final.choices[0].finish_reason, 'tool_calls');
+});
+
+for (const stream of [false, true]) {
+  await check(`openai: runTools${stream ? ' (streamed)' : ''} runs the client's tool and finishes`, async () => {
+    let called = null;
+    const runner = client.chat.completions.runTools({
+      model: 'asistente', stream,
+      messages: [{ role: 'user', content: '¿Qué tiempo hace en Madrid?' }],
+      tools: [{
+        type: 'function',
+        function: {
+          name: 'get_weather', description: 'El tiempo de una ciudad',
+          parameters: weather.function.parameters,
+          parse: JSON.parse,
+          function: (a) => { called = a; return 'soleado, 21 grados'; },
+        },
+      }],
+    });
+    const content = await runner.finalContent();
+    assert.deepEqual(called, { city: 'Madrid' });
+    assert.equal(content, 'Resultado: soleado, 21 grados');
+  });
+}
+
+await check('openai: errors are the SDK\'s classes', async () => {
+  await assert.rejects(
+    client.chat.completions.create({ model: 'gpt-nadie', messages: [{ role: 'user', content: 'x' }] }),
+    (e) => e instanceof OpenAI.NotFoundError && e.status === 404 && /asistente/.test(e.message));
+  await assert.rejects(
+    client.chat.completions.create({ model: 'asistente', messages: [] }),
+    (e) => e instanceof OpenAI.BadRequestError && e.param === 'messages');
+  await assert.rejects(
+    client.chat.completions.create({ model: 'asistente', n: 2, messages: [{ role: 'user', content: 'x' }] }),
+    (e) => e instanceof OpenAI.BadRequestError && e.param === 'n');
+  await assert.rejects(
+    client.chat.completions.create({ model: 'asistente', messages: [{ role: 'robot', content: 'x' }] }),
+    (e) => e instanceof OpenAI.BadRequestError && e.param === 'messages[0].role');
+});
+
+await check('openai: a stream that fails midway raises APIError', async () => {
+  const stream = await client.chat.completions.create({
+    model: 'asistente', stream: true, messages: [{ role: 'user', content: 'esto falla' }],
+  });
+  await assert.rejects(async () => { for await (const _ of stream) { /* read */ } }, (e) => e instanceof OpenAI.APIError);
+});
+
+if (token !== 'none') {
+  await check('openai: a bad or expired token is an AuthenticationError', async () => {
+    for (const bad of ['not-a-jwt', sign({ sub: 'ana', exp: inTenMinutes - 3600 })]) {
+      const intruder = new OpenAI({ baseURL, apiKey: bad, maxRetries: 0 });
+      await assert.rejects(
+        intruder.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'x' }] }),
+        (e) => e instanceof OpenAI.AuthenticationError && e.status === 401);
+    }
+  });
+}
+
+if (args['other-token']) {
+  await check('openai: sessions remember, and another user\'s session is a 404', async () => {
+    const session = `s-${process.pid}`;
+    await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'Di hola' }], session_id: session });
+    const r = await client.chat.completions.create(
+      { model: 'asistente', messages: [{ role: 'user', content: 'Di algo largo' }] },
+      { headers: { 'X-Session-Id': session } });
+    assert.equal(r.choices[0].finish_reason, 'stop');
+    assert.ok(r.usage.prompt_tokens > 0);
+    const other = new OpenAI({ baseURL, apiKey: args['other-token'], maxRetries: 0 });
+    await assert.rejects(
+      other.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'x' }], session_id: session }),
+      (e) => e instanceof OpenAI.NotFoundError);
+  });
+}
+
+const provider = createOpenAICompatible({ name: 'agentio', baseURL, apiKey: token, includeUsage: true });
+
+await check('ai sdk: generateText', async () => {
+  const r = await generateText({ model: provider('asistente'), prompt: 'Di hola', maxRetries: 0 });
+  assert.equal(r.text, 'Hola desde agentio.');
+  assert.equal(r.finishReason, 'stop');
+});
+
+await check('ai sdk: streamText', async () => {
+  const r = streamText({ model: provider('asistente'), prompt: 'Di algo largo', maxRetries: 0 });
+  let text = '';
+  for await (const part of r.textStream) text += part;
+  assert.equal(text, 'uno dos tres cuatro cinco seis siete ocho nueve diez');
+  const usage = await r.usage;
+  assert.equal(usage.outputTokens, 10);
+});
+
+await check('ai sdk: tools with execute, several steps', async () => {
+  let called = null;
+  const r = await generateText({
+    model: provider('asistente'), maxRetries: 0, stopWhen: stepCountIs(3),
+    prompt: '¿Qué tiempo hace en Madrid?',
+    tools: {
+      get_weather: tool({
+        description: 'El tiempo de una ciudad',
+        inputSchema: z.object({ city: z.string() }),
+        execute: async (a) => { called = a; return 'soleado, 21 grados'; },
+      }),
+    },
+  });
+  assert.deepEqual(called, { city: 'Madrid' });
+  assert.match(r.text, /soleado, 21 grados/);
+});
+
+const failed = results.filter(([, s]) => s !== 'ok');
+console.log(`\n${results.length - failed.length}/${results.length} client checks passed`);
+process.exit(failed.length ? 1 : 0);

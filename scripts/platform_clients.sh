@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026 The agentio developers
+# Distributed under the Boost Software License, Version 1.0. (See accompanying
+# file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+#
+# agentio-platform under the clients people use: the official openai SDK
+# (create, stream, include_usage, stop, tool calls with runTools and
+# finalChatCompletion, errors) and the Vercel AI SDK with
+# @ai-sdk/openai-compatible (generateText, streamText, tools), with JWT sessions
+# (reference_server/platform/tests/js/openai_clients_test.mjs). The model is the
+# fake LLM with reference_server/platform/tests/scenarios/.
+#   scripts/platform_clients.sh [build-dir]     (default build/release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$(realpath "${1:-build/release}")
+[ -x "$build/reference_server/platform/agentio-platform" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
+    cmake --build "$build" --target agentio-platform agentio-fake-llm
+source scripts/node.sh
+npm ci --prefix reference_server/platform/tests/js --no-audit --no-fund --silent
+
+work=$(mktemp -d)
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# Starts a server; the first URL it prints says where it listens.
+start() {
+    local out=$1; shift
+    "$@" >"$out" 2>"$out.err" &
+    pids+=($!)
+    for _ in $(seq 200); do
+        url=$(grep -o 'http://[0-9.:]*[^ )]*' "$out" | head -1 || true)
+        [ -n "$url" ] && return 0
+        sleep 0.1
+    done
+    echo "platform_clients: '$*' did not start" >&2; cat "$out" "$out.err" >&2; exit 1
+}
+
+start "$work/fake.txt" "$build/bench/agentio-fake-llm" --scenarios reference_server/platform/tests/scenarios --port 0
+fake=$url
+secret=$(head -c 32 /dev/urandom | base64)
+start "$work/platform.txt" env AGENT_PROVIDER=openai OPENAI_BASE_URL="$fake/v1" OPENAI_API_KEY=test \
+    AGENT_MODEL=platform-clients PLATFORM_JWT_SECRET="$secret" PLATFORM_STORE="$work/threads.db" \
+    "$build/reference_server/platform/agentio-platform" serve --port 0
+node reference_server/platform/tests/js/openai_clients_test.mjs --base-url "$url" --jwt-secret "$secret"
