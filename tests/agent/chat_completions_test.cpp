@@ -474,9 +474,13 @@ BOOST_AUTO_TEST_CASE(stop_sequences_cut_the_answer_whatever_the_model_does)
     auto const streamed = s.post(question("agente", R"("stop": ["FIN"], "stream": true)"));
     std::string content;
     for(auto const& line : data_lines(streamed.body))
-        if(line != "[DONE]")
-            if(auto const* t = json::parse(line).at("choices").at(0).at("delta").as_object().if_contains("content"))
-                content += t->as_string();
+    {
+        if(line == "[DONE]")
+            continue;
+        auto const chunk = json::parse(line); // named: the pointer below points into it
+        if(auto const* t = chunk.at("choices").at(0).at("delta").as_object().if_contains("content"))
+            content += t->as_string();
+    }
     BOOST_TEST(content == "uno dos ");
     // The provider was asked to stop there too.
     BOOST_TEST(s.fake.requests().back().body.at("stop").at(0).as_string() == "FIN");
