@@ -25,6 +25,7 @@ if [ "${STORE:-sqlite}" = postgres ]; then
 fi
 echo "== threads in ${store%%:*}; open files: $(ulimit -n)"
 
+cmake --build "$build" --target agentio_chat_load agentio-portfolio agentio-fake-llm >/dev/null
 "$build/reference_server/portfolio/agentio-portfolio" init-db "$work/p.db" > /dev/null
 "$build/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0 > "$work/fake.out" &
 for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done

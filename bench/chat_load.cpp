@@ -2,15 +2,19 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// Concurrent chats against a running agentio-portfolio: N clients POST
-// /api/v1/agent/chat at once and read their streams to the end. Reports the
-// completed and failed streams, the time, and the server's memory (VmRSS
-// sampled from /proc/PID/status while the streams are open; several servers,
-// as replicas, are summed).
+// Concurrent streams against running servers: N clients POST at once and
+// read their event streams to the end. Reports the completed and failed
+// streams, the time, and the servers' memory (VmRSS sampled from
+// /proc/PID/status while the streams are open; several servers, as replicas,
+// are summed). Several ports share the clients in turn.
 //
-//   agentio_chat_load HOST PORT N SERVER_PID[,SERVER_PID...]
+//   agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...]
+//       [--path P] [--body JSON] [--done TEXT] [--error TEXT]
 //
-// bench/chat_bench.sh runs it with the fake LLM pacing 20 tokens/s.
+// By default an agentio-portfolio chat (POST /api/v1/agent/chat, ends at
+// `event: done`). bench/chat_bench.sh runs it with the fake LLM pacing 20
+// tokens/s; bench/platform_bench.sh points it at agentio-platform's
+// /v1/chat/completions (ends at `data: [DONE]`).
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
@@ -21,10 +25,13 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
@@ -60,27 +67,53 @@ long rss_kib_of(std::string const& pids)
 
 int main(int argc, char** argv)
 {
-    if(argc != 5)
+    if(argc < 5 || (argc - 5) % 2 != 0)
     {
-        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT N SERVER_PID[,SERVER_PID...]\n");
+        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...] [--path P] "
+                             "[--body JSON] [--done TEXT] [--error TEXT]\n");
         return 2;
     }
-    std::string const host = argv[1], port = argv[2], pid = argv[4];
+    std::string const host = argv[1], ports = argv[2], pid = argv[4];
     int const n = std::stoi(argv[3]);
-    std::string const body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})";
-    std::string const request = "POST /api/v1/agent/chat HTTP/1.1\r\nHost: " + host +
+    std::string path = "/api/v1/agent/chat";
+    std::string body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})";
+    std::string done_marker = "event: done", error_marker = "event: error";
+    for(int i = 5; i + 1 < argc; i += 2)
+    {
+        std::string_view const flag = argv[i];
+        if(flag == "--path")
+            path = argv[i + 1];
+        else if(flag == "--body")
+            body = argv[i + 1];
+        else if(flag == "--done")
+            done_marker = argv[i + 1];
+        else if(flag == "--error")
+            error_marker = argv[i + 1];
+        else
+        {
+            std::fprintf(stderr, "agentio_chat_load: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    std::string const request = "POST " + path + " HTTP/1.1\r\nHost: " + host +
         "\r\nContent-Type: application/json\r\n"
         "Content-Length: " +
         std::to_string(body.size()) + "\r\n\r\n" + body;
 
     asio::io_context ioc;
-    tcp::endpoint const ep(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(port)));
+    std::vector<tcp::endpoint> endpoints;
+    for(std::size_t begin = 0; begin < ports.size();)
+    {
+        auto const end = std::min(ports.find(',', begin), ports.size());
+        endpoints.emplace_back(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(ports.substr(begin, end - begin))));
+        begin = end + 1;
+    }
     int done = 0, failed = 0, open = 0, peak_open = 0;
     long const rss_before = rss_kib_of(pid);
     long rss_peak = rss_before;
     auto const started = std::chrono::steady_clock::now();
 
-    auto one = [&]() -> asio::awaitable<void> {
+    auto one = [&](tcp::endpoint ep) -> asio::awaitable<void> {
         tcp::socket s(ioc);
         try
         {
@@ -94,12 +127,12 @@ int main(int argc, char** argv)
             {
                 auto const k = co_await s.async_read_some(asio::buffer(buf), asio::use_awaitable);
                 got.append(buf, k);
-                if(got.find("event: done") != std::string::npos)
+                if(got.find(done_marker) != std::string::npos)
                 {
                     ++done;
                     break;
                 }
-                if(got.find("event: error") != std::string::npos || got.size() > (1 << 20))
+                if(got.find(error_marker) != std::string::npos || got.size() > (1 << 20))
                 {
                     ++failed;
                     break;
@@ -115,7 +148,7 @@ int main(int argc, char** argv)
         --open;
     };
     for(int i = 0; i < n; ++i)
-        asio::co_spawn(ioc, one(), asio::detached);
+        asio::co_spawn(ioc, one(endpoints[static_cast<std::size_t>(i) % endpoints.size()]), asio::detached);
 
     // Sample the server's memory while streams run.
     asio::steady_timer sampler(ioc);

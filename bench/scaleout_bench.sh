@@ -21,6 +21,7 @@ ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; bash scripts/replicas.sh stop "$work/deploy" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 echo "== open files per process: $(ulimit -n)"
+cmake --build "$build" --target agentio_chat_load agentio-portfolio agentio-fake-llm >/dev/null
 
 "$build/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0 > "$work/fake.out" &
 for _ in $(seq 50); do grep -q listening "$work/fake.out" 2>/dev/null && break; sleep 0.1; done

@@ -17,6 +17,7 @@ kills=${1:-10}
 work=$(mktemp -d)
 trap 'bash scripts/postgres.sh stop "$work/pg" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 uri=$(bash scripts/postgres.sh start "$work/pg")
+cmake --build "$build" --target agentio_store_bench agentio-portfolio agentio-fake-llm >/dev/null
 "$build/bench/agentio_store_bench" "$uri"
 bash scripts/postgres.sh stop "$work/pg" >/dev/null
 echo

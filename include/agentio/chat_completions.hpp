@@ -20,5 +20,6 @@
 #include <agentio/chat_completions/error.hpp>
 #include <agentio/chat_completions/model.hpp>
 #include <agentio/chat_completions/request.hpp>
+#include <agentio/chat_completions/strategy_model.hpp>
 
 #endif

@@ -195,6 +195,32 @@ struct messages
     /// {index}: from 1, {step}
     std::string_view plan_step_needs_approval =
         "Step {index} of the plan ({step}) called a tool that needs a person's approval, which a plan cannot wait for.";
+
+    // --- choosing a strategy (agent::classify): the classifier's prompt ----
+    /// {request}: the user's request. The reply must be one of the three labels, exactly.
+    std::string_view strategy_prompt =
+        "Choose how an assistant with tools should handle the request below. Reply with one label and nothing "
+        "else:\n"
+        "tools - a direct question that one or two tool calls answer;\n"
+        "react - an exploratory question whose next step depends on what each step finds;\n"
+        "plan_execute - several distinct tasks, or a comparison or report that needs planned steps.\n\n"
+        "Request: {request}\n\nLabel:";
+
+    // --- the steps of a run as a client reads them (chat_completions) --------
+    /// {strategy}: tools, react or plan_execute
+    std::string_view activity_strategy = "strategy: {strategy}";
+    /// {text}: the model's thought (ReAct)
+    std::string_view activity_thought = "{text}";
+    /// {reason}: what was wrong with the reply (ReAct)
+    std::string_view activity_malformed = "reply not in the expected format: {reason}";
+    /// {steps}: the steps, `plan_step_item` each (plan and execute)
+    std::string_view activity_plan = "plan:\n{steps}";
+    /// {index}: from 1, {count}, {text}
+    std::string_view activity_step = "step {index}/{count}: {text}";
+    /// {verdict}: yes, no or unparseable
+    std::string_view activity_verdict = "verification: {verdict}";
+    /// {revision}: from 2
+    std::string_view activity_replan = "replanning (revision {revision})";
 };
 
 /// One value for a name in a message.
@@ -333,6 +359,20 @@ inline constexpr messages spanish_messages{
     .plan_failed = "El modelo no escribió un plan válido en {attempts} intentos:\n{errors}",
     .plan_step_needs_approval = "El paso {index} del plan ({step}) llamó a una herramienta que necesita la "
                                 "aprobación de una persona, y un plan no puede esperarla.",
+    .strategy_prompt =
+        "Elige cómo debe atender un asistente con herramientas la petición siguiente. Responde con una etiqueta y "
+        "nada más:\n"
+        "tools - una pregunta directa que responden una o dos llamadas a herramientas;\n"
+        "react - una pregunta exploratoria en la que cada paso depende de lo que encuentre el anterior;\n"
+        "plan_execute - varias tareas distintas, o una comparación o un informe que necesita pasos planificados.\n\n"
+        "Petición: {request}\n\nEtiqueta:",
+    .activity_strategy = "estrategia: {strategy}",
+    .activity_thought = "{text}",
+    .activity_malformed = "respuesta fuera del formato esperado: {reason}",
+    .activity_plan = "plan:\n{steps}",
+    .activity_step = "paso {index}/{count}: {text}",
+    .activity_verdict = "verificación: {verdict}",
+    .activity_replan = "nuevo plan (revisión {revision})",
 };
 
 } // namespace agentio

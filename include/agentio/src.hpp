@@ -23,6 +23,7 @@
 #endif
 
 #include <agentio/agent/plan_execute.hpp>
+#include <agentio/agent/strategy.hpp>
 #include <agentio/agent/react.hpp>
 #include <agentio/llm/anthropic_codec.hpp>
 #include <agentio/llm/embeddings.hpp>
@@ -33,6 +34,7 @@
 #include <agentio/tool/validator.hpp>
 
 #include <agentio/agent/impl/plan_execute.ipp>
+#include <agentio/agent/impl/strategy.ipp>
 #include <agentio/agent/impl/react.ipp>
 #include <agentio/llm/impl/anthropic_codec.ipp>
 #include <agentio/llm/impl/embeddings.ipp>

@@ -58,6 +58,34 @@ cc::api_error refused(std::string_view body)
 
 } // namespace
 
+BOOST_AUTO_TEST_SUITE(agent_strategy)
+
+BOOST_AUTO_TEST_CASE(labels_are_read_exactly)
+{
+    BOOST_TEST((*agent::parse_label("react") == agent::strategy::react));
+    BOOST_TEST((*agent::parse_label("  Plan_Execute.\n") == agent::strategy::plan_execute));
+    BOOST_TEST((*agent::parse_label("`tools`") == agent::strategy::tools));
+    BOOST_TEST(!agent::parse_label("I would use react").has_value());
+    BOOST_TEST(!agent::parse_label("react, or tools").has_value());
+    BOOST_TEST(!agent::parse_label("").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(keywords_match_whole_words_without_accents)
+{
+    agent::keyword_rules rules;
+    rules.plan_execute = {"después", "compara"};
+    rules.clause_separators = {";", "y"};
+    rules.react = {"por qué", "investiga"};
+    BOOST_TEST((agent::choose_by_keywords("Calcula el total y DESPUES súmalo", rules) == agent::strategy::plan_execute));
+    BOOST_TEST((agent::choose_by_keywords("¿Por qué bajaron?", rules) == agent::strategy::react));
+    BOOST_TEST((agent::choose_by_keywords("Compara; ordena", rules) == agent::strategy::plan_execute));
+    BOOST_TEST((agent::choose_by_keywords("comparativa de ventas", rules) == agent::strategy::tools)); // not a whole word
+    BOOST_TEST((agent::choose_by_keywords("Suma 3 y 4", rules) == agent::strategy::tools)); // one clause join
+    BOOST_TEST((agent::choose_by_keywords("Yo investigaré", rules) == agent::strategy::tools));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 BOOST_AUTO_TEST_SUITE(chat_completions_request)
 
 BOOST_AUTO_TEST_CASE(a_conversation_becomes_the_neutral_one)
@@ -192,6 +220,7 @@ struct served
     std::thread thread;
     std::mutex records_mutex;
     std::vector<cc::completion_record> records;
+    std::vector<std::string> log_lines;
 
     explicit served(cc::endpoint_options base = {})
         : api([this, &base] {
@@ -215,6 +244,28 @@ struct served
         plain.agent.model = "directo-scenario";
         api.add(std::make_shared<cc::agent_model<llm::openai_provider, agentio::dynamic_tools>>(*provider,
             agentio::dynamic_tools{}, std::move(plain)));
+        cc::strategy_model_options st;
+        st.card.id = "estrategias";
+        st.tools.model = "agente-scenario";
+        st.react.model = "react-scenario";
+        st.plan.model = "plan-scenario";
+        st.plan.planner_model = "plan-planner";
+        st.plan.executor_model = "agente-scenario";
+        st.plan.answer_model = "plan-answer";
+        st.plan.verifier_model = "plan-verifier";
+        st.choose = [this](cc::request const& r) -> asio::awaitable<agent::strategy> {
+            auto const question = r.messages.back().text();
+            agent::classifier_options o;
+            o.model = "router-scenario";
+            auto chosen = co_await agent::classify(*provider, question, o);
+            co_return chosen.value_or(agent::choose_by_keywords(question, {.react = {"investiga"}}));
+        };
+        st.log = [this](cc::call_context const&, std::string_view line) {
+            std::lock_guard lock(records_mutex);
+            log_lines.emplace_back(line);
+        };
+        api.add(std::make_shared<cc::strategy_model<llm::openai_provider, test_tools>>(*provider,
+            test_tools{{}, contar_iniciativas{&counters, 0ms}, sumar_presupuesto{&counters}}, std::move(st)));
         agentio::http::router_options ro;
         ro.error_body = cc::write_error_body;
         agentio::http::router<> routes(ro);
@@ -616,6 +667,92 @@ BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
     BOOST_TEST(items->size() == 6u); // three questions, three answers
     store->reset();
     std::filesystem::remove(file);
+}
+
+BOOST_AUTO_TEST_CASE(strategies_forced_and_chosen)
+{
+    served s;
+    // ReAct: the text protocol, each call a new question or observation.
+    auto react_act = says("Thought: cuento las iniciativas.\nAction: contar_iniciativas\n"
+                          "Action Input: {\"campo_agrupacion\": \"estado_de_la_iniciativa\"}");
+    react_act.when_user_message_contains = "Question:";
+    auto react_answer = says("Thought: ya lo sé.\nFinal Answer: Hay 47 iniciativas.");
+    react_answer.when_user_message_contains = "Observation:";
+    testing::scenario react;
+    react.name = "react-scenario";
+    react.turns.push_back({react_act, react_answer});
+    s.fake.add_scenario(react);
+    // Plan and execute: a plan, one step through the tool loop, an answer, a verdict.
+    s.scenario("plan-planner", {says(R"({"steps": ["Contar las iniciativas por estado", "Resumir el recuento"]})")});
+    s.scenario("agente-scenario", {says("Recuento hecho.")});
+    s.scenario("plan-answer", {says("Hay 47 iniciativas, 12 en ejecución.")});
+    s.scenario("plan-verifier", {says("SI")});
+    // The classifier answers a label for one question and prose for another.
+    auto label = says("react");
+    label.when_user_message_contains = "¿Por dónde empiezo?";
+    testing::scenario router;
+    router.name = "router-scenario";
+    router.turns.push_back({label, says("Depende: quizá tools, quizá react.")});
+    s.fake.add_scenario(router);
+    s.run();
+
+    auto content_and_reasoning = [](test_http::reply const& r) {
+        auto const m = r.json().at("choices").at(0).at("message");
+        return std::pair{std::string(m.at("content").as_string()), std::string(m.at("reasoning_content").as_string())};
+    };
+    auto const forced_react = s.post(R"({"model": "estrategias", "agent_type": "react",
+        "messages": [{"role": "user", "content": "¿Cuántas iniciativas hay?"}]})");
+    BOOST_TEST_REQUIRE(forced_react.status == 200u, forced_react.body);
+    auto [react_content, react_reasoning] = content_and_reasoning(forced_react);
+    BOOST_TEST(react_content == "Hay 47 iniciativas.");
+    BOOST_TEST(react_reasoning.starts_with("strategy: react\n"), react_reasoning);
+    BOOST_TEST(react_reasoning.find("→ contar_iniciativas(") != std::string::npos, react_reasoning);
+    BOOST_TEST(s.counters.calls.load() == 1);
+    // The model was not offered native tools, and was told to stop before writing an observation.
+    auto const react_request = s.fake.requests().back().body;
+    BOOST_TEST(!react_request.as_object().contains("tools"));
+    BOOST_TEST(react_request.at("stop").at(0).as_string() == "\nObservation");
+
+    auto const streamed_plan = s.post(R"({"model": "estrategias", "agent_type": "plan_execute", "stream": true,
+        "messages": [{"role": "user", "content": "Cuenta las iniciativas y resume"}]})");
+    BOOST_TEST_REQUIRE(streamed_plan.status == 200u);
+    std::string content, reasoning;
+    for(auto const& line : data_lines(streamed_plan.body))
+    {
+        if(line == "[DONE]")
+            continue;
+        auto const d = json::parse(line).at("choices").at(0).at("delta").as_object();
+        if(auto const* t = d.if_contains("content"))
+            content += t->as_string();
+        if(auto const* t = d.if_contains("reasoning_content"))
+            reasoning += t->as_string();
+    }
+    BOOST_TEST(content == "Hay 47 iniciativas, 12 en ejecución.");
+    BOOST_TEST(reasoning.find("plan:\n1. Contar las iniciativas por estado\n2. Resumir el recuento") != std::string::npos,
+        reasoning);
+    BOOST_TEST(reasoning.find("step 2/2: Resumir el recuento") != std::string::npos, reasoning);
+    BOOST_TEST(reasoning.find("verification: yes") != std::string::npos, reasoning);
+
+    // Not forced: the classifier's label, else the keywords, else the tool loop.
+    auto const chosen_by_model = s.post(R"({"model": "estrategias",
+        "messages": [{"role": "user", "content": "¿Por dónde empiezo?"}]})");
+    BOOST_TEST(content_and_reasoning(chosen_by_model).second.starts_with("strategy: react\n"));
+    auto const by_keywords = s.post(R"({"model": "estrategias",
+        "messages": [{"role": "user", "content": "Investiga cuántas iniciativas hay"}]})");
+    BOOST_TEST(content_and_reasoning(by_keywords).second.starts_with("strategy: react\n"));
+    auto const by_default = s.post(question("estrategias"));
+    BOOST_TEST(content_and_reasoning(by_default).second.starts_with("strategy: tools\n"));
+    BOOST_TEST(content_and_reasoning(by_default).first == "Recuento hecho.");
+
+    auto const bad = s.post(R"({"model": "estrategias", "agent_type": "magic",
+        "messages": [{"role": "user", "content": "x"}]})");
+    BOOST_TEST(bad.status == 400u);
+    BOOST_TEST(bad.json().at("error").at("param").as_string() == "agent_type");
+    auto const react_with_client_tools = s.post(R"({"model": "estrategias", "agent_type": "react",
+        "tools": [{"type": "function", "function": {"name": "f"}}], "messages": [{"role": "user", "content": "x"}]})");
+    BOOST_TEST(react_with_client_tools.status == 400u);
+    std::lock_guard lock(s.records_mutex);
+    BOOST_TEST(s.log_lines.at(0) == "strategy=react (asked)");
 }
 
 BOOST_AUTO_TEST_CASE(a_client_that_leaves_cancels_the_run)

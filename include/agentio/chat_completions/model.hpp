@@ -109,6 +109,8 @@ struct call_context
 {
     /// The authenticated user (empty when the endpoint does not authenticate).
     std::string user = {};
+    /// The session the request named (empty: none), for logs.
+    std::string session = {};
     /// The HTTP request (headers such as `X-Session-Id`), valid during `complete`.
     http::request const* http = nullptr;
 };

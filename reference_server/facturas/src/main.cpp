@@ -10,6 +10,7 @@
 //   agentio-facturas init-db --sql SCRIPT --db PATH
 #include "agent.hpp"
 #include "http_api.hpp"
+#include "openai_api.hpp"
 #include "settings.hpp"
 
 #include <agentio/http/server.hpp>
@@ -49,7 +50,8 @@ constexpr char const* usage = R"(uso:
 El agente de facturas: convierte preguntas en español en SQL de solo lectura y
 las ejecuta a través del servidor MCP de SQLite (agentio-sqlite-mcp). Por
 defecto escucha en http://127.0.0.1:7003: POST /ask, POST /ask/stream (SSE),
-GET /health.
+GET /health, y la API de OpenAI con el modelo "facturas" (POST /v1/chat/completions,
+GET /v1/models).
 
 Variables: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY,
 ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, OPENAI_API_KEY, OPENAI_BASE_URL,
@@ -255,13 +257,18 @@ int run(int argc, char** argv)
         return r.error_code.empty() ? 0 : 1;
     }
 
-    agentio::http::server server(ioc.get_executor(), facturas::make_routes(agent));
+    // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
+    agentio::chat_completions::endpoint openai;
+    openai.add(facturas::make_openai_model(agent));
+    auto routes = facturas::make_routes(agent);
+    openai.add_routes(routes);
+    agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(host), port});
     if(!bound)
         throw usage_error{
             "no se puede escuchar en " + host + ":" + std::to_string(port) + ": " + bound.error().message()};
     server.start();
-    std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health)\n", host.c_str(),
+    std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, /v1)\n", host.c_str(),
         bound->port());
     std::fflush(stdout);
     agentio::run_until_signal(ioc, threads, [&] {

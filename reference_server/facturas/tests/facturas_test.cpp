@@ -11,6 +11,7 @@
 #define BOOST_TEST_MODULE agentio facturas tests
 #include "agent.hpp"
 #include "http_api.hpp"
+#include "openai_api.hpp"
 #include "questions.hpp"
 #include "sql_text.hpp"
 
@@ -412,6 +413,40 @@ BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
             BOOST_TEST(!o.at("answer").as_string().empty());
         }
     }
+    server.stop();
+}
+
+BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
+{
+    fixture f;
+    agentio::chat_completions::endpoint openai;
+    openai.add(facturas::make_openai_model(*f.agent));
+    auto routes = facturas::make_routes(*f.agent);
+    openai.add_routes(routes);
+    agentio::http::server server(f.ioc.get_executor(), std::move(routes));
+    auto const ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    server.start();
+    auto post = [&](std::string body) {
+        agentio::http::client_request req;
+        req.method = boost::beast::http::verb::post;
+        req.url = "http://127.0.0.1:" + std::to_string(ep.port()) + "/v1/chat/completions";
+        req.body = std::move(body);
+        req.headers.set(boost::beast::http::field::content_type, "application/json");
+        auto [err, res] = f.run(f.http.async_request(std::move(req), asio::use_awaitable));
+        BOOST_REQUIRE(!err);
+        return res;
+    };
+    json::object const question{{"model", "facturas"}, {"session_id", "openai-1"},
+        {"messages", json::array{json::object{{"role", "user"}, {"content", questions[1].question}}}}};
+    auto const answered = post(agentio::to_json_text(question));
+    BOOST_TEST_REQUIRE(answered.status == 200u, answered.body);
+    auto const message = json::parse(answered.body).at("choices").at(0).at("message");
+    BOOST_TEST(!message.at("content").as_string().empty());
+    BOOST_TEST(message.at("reasoning_content").as_string().find("SQL: ") != std::string::npos);
+    BOOST_TEST(json::parse(answered.body).at("choices").at(0).at("finish_reason") == "stop");
+    auto const not_a_question = post(R"({"model": "facturas", "messages": [{"role": "assistant", "content": "x"}]})");
+    BOOST_TEST(not_a_question.status == 400u);
+    BOOST_TEST(json::parse(not_a_question.body).at("error").at("param") == "messages");
     server.stop();
 }
 

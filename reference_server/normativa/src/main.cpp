@@ -10,6 +10,7 @@
 #include "agent.hpp"
 #include "app.hpp"
 #include "http_api.hpp"
+#include "openai_api.hpp"
 #include "ingest.hpp"
 #include "quality.hpp"
 #include "settings.hpp"
@@ -220,8 +221,12 @@ int run(int argc, char** argv)
     if(web_dir.empty())
         web_dir = (program_directory() / "web").string();
     auto page = agentio::http::static_files::load(web_dir);
-    agentio::http::server server(ioc.get_executor(),
-        normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr));
+    // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
+    agentio::chat_completions::endpoint openai;
+    openai.add(normativa::make_openai_model(service));
+    auto routes = normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr);
+    openai.add_routes(routes);
+    agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(config->host), config->port});
     if(!bound)
         throw usage_error{"no se puede escuchar en " + config->host + ":" + std::to_string(config->port) + ": " +

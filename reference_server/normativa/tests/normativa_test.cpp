@@ -9,6 +9,7 @@
 // the HTTP API on a real socket with the wire-exact fake LLM as the model.
 #define BOOST_TEST_MODULE agentio normativa tests
 #include "agent.hpp"
+#include "openai_api.hpp"
 #include "app.hpp"
 #include "corpus.hpp"
 #include "http_api.hpp"
@@ -409,6 +410,7 @@ struct server_fixture
     std::unique_ptr<normativa::loaded_index> loaded;
     std::optional<normativa::rag_service> service;
     agentio::http::api_keys keys{std::vector<std::string>{"clave-a", "clave-b"}};
+    agentio::chat_completions::endpoint openai;
     std::optional<agentio::http::server<agentio::http::router<>>> server;
     std::string base;
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
@@ -435,7 +437,10 @@ struct server_fixture
         provider.emplace(llm::anthropic_provider(http, std::move(p)));
         store = agentio::sqlite::thread_store::open(dir.path / "threads.db").value();
         service.emplace(s, &*provider, *store, loaded->tools);
-        server.emplace(ioc.get_executor(), normativa::make_routes(*service, keys, loaded->status, nullptr));
+        openai.add(normativa::make_openai_model(*service));
+        auto routes = normativa::make_routes(*service, keys, loaded->status, nullptr);
+        openai.add_routes(routes);
+        server.emplace(ioc.get_executor(), std::move(routes));
         auto const ep = server->listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         server->start();
         base = "http://127.0.0.1:" + std::to_string(ep.port());
@@ -558,6 +563,28 @@ BOOST_AUTO_TEST_CASE(search_answer_sources_and_a_thread_that_remembers)
     auto const foreign = f.ask({{"message", "vacaciones"}, {"threadId", thread_id}}, "clave-b");
     BOOST_TEST(foreign.status == 404u);
     BOOST_TEST(foreign.body.find("threadId: conversación no encontrada") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
+{
+    server_fixture f;
+    testing::scenario sc;
+    sc.name = "normativa-test";
+    sc.turns = {{calls("vacaciones", "search_normativa", json::object{{"query", "vacaciones anuales duración"}})},
+        {says("", "Según el artículo 38 del Estatuto, al menos treinta días naturales.", "Artículo 38"),
+            says("", "No lo encuentro.")}};
+    f.fake.add_scenario(sc);
+    auto const r = f.request(bhttp::verb::post, "/v1/chat/completions",
+        R"({"model": "normativa", "messages": [{"role": "user", "content": "¿Cuántos días de vacaciones me tocan?"}]})");
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const message = json::parse(r.body).at("choices").at(0).at("message");
+    BOOST_TEST(message.at("content") == "Según el artículo 38 del Estatuto, al menos treinta días naturales.");
+    auto const reasoning = std::string(message.at("reasoning_content").as_string());
+    BOOST_TEST(reasoning.find("→ search_normativa(") != std::string::npos, reasoning);
+    BOOST_TEST(reasoning.find("fuentes: ") != std::string::npos, reasoning);
+    BOOST_TEST(reasoning.find("Art. 38 (Estatuto de los Trabajadores)") != std::string::npos, reasoning);
+    auto const models = json::parse(f.request(bhttp::verb::get, "/v1/models", "").body);
+    BOOST_TEST(models.at("data").at(0).at("id") == "normativa");
 }
 
 BOOST_AUTO_TEST_CASE(article_then_its_references)

@@ -5,6 +5,7 @@
 #include "app.hpp"
 
 #include "prompts.hpp"
+#include "routing.hpp"
 
 #include <agentio/json_text.hpp>
 
@@ -122,19 +123,32 @@ application::application(settings config, agentio::http::client& http, llm::any_
     , retrieval_(std::make_unique<retrieval_state>())
     , api_(api_options(config_, jwt_, store))
     , jwt_(make_verifier(config_))
+    , rules_(routing_rules())
     , probe_timer_(http.get_executor())
     , provider_status_{{"reachable", nullptr}, {"error", "not checked yet"}}
 {
-    cc::agent_model_options asistente;
+    // asistente: one agent, three strategies (the tool loop, ReAct, plan-and-execute).
+    cc::strategy_model_options asistente;
     asistente.card.id = "asistente";
     asistente.card.created = 1764115200; // 2025-11-26, when the platform's models were first listed
-    asistente.card.extra["description"] = "The platform's general agent: calculator, SQL, document search";
-    asistente.agent.model = config_.model.effective_model();
-    asistente.agent.system = asistente_prompt();
-    asistente.agent.limits.max_rounds = config_.max_rounds;
-    asistente.agent.limits.last_round_answers = true;
-    api_.add(std::make_shared<cc::agent_model<llm::any_provider, asistente_tools>>(provider_, make_tools(resources_),
-        std::move(asistente)));
+    asistente.card.extra["description"] =
+        "The platform's general agent: calculator, SQL, document search; strategies tools, react, plan_execute";
+    asistente.tools.model = config_.model.effective_model();
+    asistente.tools.system = asistente_prompt();
+    asistente.tools.limits.max_rounds = config_.max_rounds;
+    asistente.tools.limits.last_round_answers = true;
+    asistente.react.model = asistente.tools.model;
+    asistente.react.system = asistente_prompt();
+    asistente.react.max_iterations = config_.max_iterations;
+    asistente.plan.model = asistente.tools.model;
+    asistente.plan.system = asistente_prompt();
+    asistente.choose = [this](cc::request const& r) { return choose_strategy(r); };
+    asistente.log = [](cc::call_context const& ctx, std::string_view line) {
+        std::fprintf(stderr, "agentio-platform: user=%s session=%s %.*s\n", ctx.user.empty() ? "-" : ctx.user.c_str(),
+            ctx.session.empty() ? "-" : ctx.session.c_str(), static_cast<int>(line.size()), line.data());
+    };
+    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(
+        provider_, make_tools(resources_), std::move(asistente)));
 
     // The siblings: their own APIs, as they are configured and run.
     for(auto const& [name, url] : config_.upstreams)
@@ -155,6 +169,20 @@ application::application(settings config, agentio::http::client& http, llm::any_
 }
 
 application::~application() = default;
+
+asio::awaitable<agentio::agent::strategy> application::choose_strategy(cc::request const& r)
+{
+    std::string const question = r.messages.empty() ? std::string() : r.messages.back().text();
+    if(config_.route_by_model)
+    {
+        agentio::agent::classifier_options o;
+        o.model = config_.router_model.empty() ? config_.model.effective_model() : config_.router_model;
+        auto chosen = co_await agentio::agent::classify(provider_, question, o);
+        if(chosen)
+            co_return *chosen;
+    }
+    co_return agentio::agent::choose_by_keywords(question, rules_);
+}
 
 asio::awaitable<void> application::start()
 {

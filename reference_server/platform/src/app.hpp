@@ -63,6 +63,10 @@ public:
     /// Checks the provider now and every 30 s, until `close`: what `/health` reports.
     boost::asio::awaitable<void> watch_provider();
 
+    /** The strategy for a request that does not ask for one: the model's
+        classification (PLATFORM_ROUTER=model), else the request's words. */
+    boost::asio::awaitable<agentio::agent::strategy> choose_strategy(agentio::chat_completions::request const& r);
+
 private:
     boost::asio::awaitable<boost::json::object> probe_provider();
 
@@ -77,6 +81,7 @@ private:
     agentio::chat_completions::endpoint api_;
     std::vector<std::string> warnings_;
     std::optional<agentio::http::jwt::verifier> jwt_;
+    agentio::agent::keyword_rules rules_;
     boost::asio::steady_timer probe_timer_;
     mutable std::mutex health_mutex_;
     boost::json::object provider_status_;

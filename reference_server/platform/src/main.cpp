@@ -5,7 +5,8 @@
 // agentio-platform: the agents of this repository behind one OpenAI-compatible
 // API (/v1/chat/completions, /v1/models).
 //
-//   agentio-platform serve [--host H] [--port P] [--threads N]
+//   agentio-platform serve [--host H] [--port P] [--threads N] [--max-connections N]
+//                          [--max-connections-per-address N]
 #include "app.hpp"
 #include "settings.hpp"
 
@@ -29,7 +30,8 @@ namespace llm = agentio::llm;
 namespace {
 
 constexpr char const* usage = R"(usage:
-  agentio-platform serve [--host H] [--port P] [--threads N]
+  agentio-platform serve [--host H] [--port P] [--threads N] [--max-connections N]
+                         [--max-connections-per-address N]
 
 The agents of agentio as OpenAI-compatible models: POST /v1/chat/completions,
 GET /v1/models, GET /v1/models/{id}, GET /health. By default it listens on
@@ -81,6 +83,9 @@ int run(int argc, char** argv)
     std::string host = "127.0.0.1";
     unsigned short port = 7002;
     unsigned threads = 2;
+    agentio::http::server_options so;
+    so.error_body = agentio::chat_completions::write_error_body;
+    so.max_body_bytes = 8 * 1024 * 1024; // images come as data URLs
     for(int i = 2; i < argc; ++i)
     {
         std::string_view const flag = argv[i];
@@ -89,6 +94,14 @@ int run(int argc, char** argv)
         std::string const text = argv[++i];
         if(flag == "--host")
             host = text;
+        else if(flag == "--max-connections" || flag == "--max-connections-per-address")
+        {
+            // Per address, 0 lifts the bound (a load test from one address).
+            auto const v = agentio::parse_unsigned(text, flag == "--max-connections" ? 1 : 0, 1'000'000);
+            if(!v)
+                throw usage_error{std::string(flag) + ": not a valid value: '" + text + "'"};
+            (flag == "--max-connections" ? so.max_connections : so.max_connections_per_address) = *v;
+        }
         else if(flag == "--port" || flag == "--threads")
         {
             auto const v = flag == "--port" ? agentio::parse_unsigned(text, 0, 65535)
@@ -118,8 +131,6 @@ int run(int argc, char** argv)
     for(auto const& w : app.warnings())
         std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
 
-    agentio::http::server_options so;
-    so.error_body = agentio::chat_completions::write_error_body;
     agentio::http::server server(ioc.get_executor(), app.routes(), so);
     auto const bound = server.listen({asio::ip::make_address(host), port});
     if(!bound)

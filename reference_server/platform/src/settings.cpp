@@ -44,6 +44,13 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
         else
             return agentio::to_string({"PLATFORM_MEMORY", *m, {"on", "off"}});
     }
+    if(auto router = lookup("PLATFORM_ROUTER"))
+    {
+        if(*router != "model" && *router != "keywords")
+            return agentio::to_string({"PLATFORM_ROUTER", *router, {"model", "keywords"}});
+        s.route_by_model = *router == "model";
+    }
+    s.router_model = lookup("PLATFORM_ROUTER_MODEL").value_or("");
     s.sql_db = lookup("PLATFORM_SQL_DB").value_or("");
     if(!s.sql_db.empty() && !std::filesystem::exists(s.sql_db))
         return "PLATFORM_SQL_DB: no database at '" + s.sql_db + "'";

@@ -38,6 +38,9 @@ struct settings
     /// _NORMATIVA, each the base URL of its OpenAI-compatible API (…/v1).
     std::map<std::string, std::string> upstreams;
 
+    bool route_by_model = true; // PLATFORM_ROUTER: model (a classification call, keywords as fallback) | keywords
+    std::string router_model;   // PLATFORM_ROUTER_MODEL: the model that classifies; empty: AGENT_MODEL
+
     unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
     unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps
 

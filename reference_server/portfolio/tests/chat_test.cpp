@@ -104,6 +104,22 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST(requests[0].body.at("tools").as_array().size() == 10u);
 }
 
+BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
+{
+    fake_provider f;
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    auto const models = test_http::get(s.endpoint(), "/v1/models");
+    BOOST_TEST_REQUIRE(models.status == 200u, models.body);
+    BOOST_TEST(models.json().at("data").at(0).at("id").as_string() == "portfolio");
+    auto const r = test_http::post(s.endpoint(), "/v1/chat/completions",
+        R"({"model": "portfolio", "messages": [{"role": "user", "content": "¿Cuántas iniciativas hay en ejecución?"}]})");
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const message = r.json().at("choices").at(0).at("message");
+    BOOST_TEST(!message.at("content").as_string().empty()); // the answer from the real tool's result
+    BOOST_TEST(message.at("reasoning_content").as_string().find("→ contar_iniciativas(") != std::string::npos);
+    BOOST_TEST(r.json().at("choices").at(0).at("finish_reason").as_string() == "stop");
+}
+
 BOOST_AUTO_TEST_CASE(a_chart_answer_in_three_rounds)
 {
     fake_provider f;

@@ -526,7 +526,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
 {
     auto const& options = api.options();
     auto const started = std::chrono::steady_clock::now();
-    call_context ctx{{}, &req};
+    call_context ctx{{}, {}, &req};
     if(options.authenticate)
     {
         auto user = options.authenticate(req);
@@ -557,7 +557,10 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
     written->hold_done(session->has_value());
     completion_record record{parsed->model, ctx.user, parsed->stream, {}, {}, {}, {}, {}};
     if(*session)
+    {
         record.session = (*session)->id;
+        ctx.session = (*session)->id;
+    }
     auto report = [&](bool cancelled) {
         if(!options.on_complete)
             return;

@@ -7,6 +7,7 @@
 #include "app/error_body.hpp"
 #include "api/rest_api.hpp"
 
+#include <agentio/chat_completions.hpp>
 #include <agentio/text.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/json_text.hpp>
@@ -522,6 +523,13 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
         provider_.emplace(llm::openai_provider(*http_, std::move(p)));
     }
     agent_.emplace(*provider_, std::move(tools), std::move(options));
+    agentio::chat_completions::agent_model_options as_model;
+    as_model.card.id = "portfolio";
+    as_model.card.created = 1764115200;
+    as_model.card.extra["description"] = "El asistente de la cartera de proyectos: consultas, agregados y gráficos";
+    as_model.agent = agent_->options();
+    openai_model_ = std::make_shared<agentio::chat_completions::agent_model<agentio::llm::any_provider, portfolio_tools>>(
+        *provider_, agent_->tools(), std::move(as_model));
 
     agentio::threads::run_manager_options run_options;
     run_options.holder = holder_name();

@@ -36,6 +36,10 @@
 #include <string>
 #include <vector>
 
+namespace agentio::chat_completions {
+class model;
+} // namespace agentio::chat_completions
+
 namespace portfolio::agent {
 
 /// Limits of a chat request, beyond the HTTP server's body limit.
@@ -99,6 +103,12 @@ public:
 
     chat_settings const& settings() const noexcept { return settings_; }
 
+    /** The agent as an OpenAI-compatible model (`portfolio`): its provider,
+        tools and prompt in a `chat_completions::agent_model`, without threads
+        (the client sends the conversation). Null before `start`, or without
+        a provider key. */
+    std::shared_ptr<agentio::chat_completions::model> openai_model() const { return openai_model_; }
+
     /// From now on a new chat is answered 503 (the server is stopping); chats
     /// already running go on. Safe from any thread.
     void stop_accepting() noexcept { stopping_ = true; }
@@ -132,6 +142,7 @@ private:
     tool_environment tool_env_;
     std::optional<agentio::llm::any_provider> provider_; // AGENT_PROVIDER's
     std::optional<portfolio_agent> agent_;
+    std::shared_ptr<agentio::chat_completions::model> openai_model_;
     agentio::threads::thread_store& store_;
     std::unique_ptr<agentio::threads::run_manager<portfolio_agent>> runs_;
     agentio::http::api_keys keys_; // AGENT_API_KEYS: each key names an owner

@@ -110,9 +110,11 @@ portfolio_server::portfolio_server(server_options options)
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, *store_, charts_.get(), render);
     web_ = std::make_shared<agentio::http::static_files const>(load_web_page(options_.web_dir));
+    openai_ = std::make_shared<agentio::chat_completions::endpoint>();
     options_.http.error_body = write_detail;
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
-        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_),
+        app_handler(
+            api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_, openai_),
         options_.http);
 
     boost::system::error_code ec;
@@ -126,6 +128,8 @@ portfolio_server::portfolio_server(server_options options)
     endpoint_ = *ep;
     // The tools call this server's API unless AGENT_API_BASE_URL says otherwise.
     chat_->start(endpoint_, options_.http.tls ? options_.self_client_tls : nullptr);
+    if(auto model = chat_->openai_model())
+        openai_->add(std::move(model)); // before serving: the endpoint's models are fixed once it serves
     http_->start();
 
     // Old charts go away while the server runs: at start, then every ten minutes.
@@ -174,7 +178,8 @@ struct app_handler::parts
 
 app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat,
     charts::chart_store const* charts, std::chrono::seconds chart_max_age,
-    std::shared_ptr<agentio::http::static_files const> web)
+    std::shared_ptr<agentio::http::static_files const> web,
+    std::shared_ptr<agentio::chat_completions::endpoint const> openai)
 {
     namespace bhttp = boost::beast::http;
     using agentio::http::request;
@@ -201,6 +206,8 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
         [p](request&& req, route_params const& params) -> boost::asio::awaitable<bhttp::message_generator> {
             co_return serve_chart(*p, req, params["file"]);
         });
+    if(openai)
+        openai->add_routes(routes_); // the server that owns these routes goes before the endpoint
     routes_.any("/api/{rest...}", [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
         return p->api(std::move(req), stream);
     });

@@ -11,6 +11,7 @@
 #include "api/rest_api.hpp"
 #include "app/web_assets.hpp"
 
+#include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/sqlite.hpp>
@@ -51,8 +52,10 @@ struct server_options
 class app_handler
 {
 public:
+    /// `openai` (the `/v1` API) may be null: no `/v1` routes.
     app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
-        std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web);
+        std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web,
+        std::shared_ptr<agentio::chat_completions::endpoint const> openai = {});
 
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
     operator()(agentio::http::request&& req, agentio::http::any_stream& stream) const
@@ -110,6 +113,7 @@ private:
     std::unique_ptr<agentio::threads::thread_store> store_; // AGENT_STORE: threads and runs
     std::unique_ptr<charts::chart_store> charts_;
     std::shared_ptr<agent::chat_service> chat_;
+    std::shared_ptr<agentio::chat_completions::endpoint> openai_; // /v1: the agent as an OpenAI-compatible model
     std::shared_ptr<agentio::http::static_files const> web_;
     std::unique_ptr<agentio::http::server<app_handler>> http_;
     boost::asio::ip::tcp::endpoint endpoint_;

@@ -1,0 +1,117 @@
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_AGENT_IMPL_STRATEGY_IPP
+#define AGENTIO_AGENT_IMPL_STRATEGY_IPP
+
+#include <agentio/agent/strategy.hpp>
+
+#include <algorithm>
+
+namespace agentio::agent {
+
+namespace detail {
+
+// Lower case, and the Latin-1 letters of UTF-8 (U+00C0..U+00FF) without
+// their accents: what a keyword and a request are compared as.
+inline std::string fold_words(std::string_view text)
+{
+    // U+00C0..U+00FF without accents, lower case; '\0' keeps the character as it is.
+    static constexpr char latin1[] = "aaaaaaaceeeeiiii"
+                                     "dnooooo\0ouuuuy\0s"
+                                     "aaaaaaaceeeeiiii"
+                                     "dnooooo\0ouuuuy\0y";
+    std::string out;
+    out.reserve(text.size());
+    for(std::size_t i = 0; i < text.size(); ++i)
+    {
+        unsigned char const c = static_cast<unsigned char>(text[i]);
+        if(c < 0x80)
+        {
+            out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+            continue;
+        }
+        if((c == 0xC3) && i + 1 < text.size())
+        {
+            unsigned char const next = static_cast<unsigned char>(text[i + 1]);
+            if(next >= 0x80 && next <= 0xBF && latin1[next - 0x80] != '\0')
+            {
+                out.push_back(latin1[next - 0x80]);
+                ++i;
+                continue;
+            }
+        }
+        out.push_back(static_cast<char>(c));
+    }
+    return out;
+}
+
+inline bool word_char(char c) noexcept
+{
+    unsigned char const u = static_cast<unsigned char>(c);
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || u >= 0x80;
+}
+
+// How many times `phrase` (folded) stands in `text` (folded) as whole words;
+// a phrase of punctuation (",") counts wherever it stands.
+inline unsigned count_phrase(std::string_view text, std::string_view phrase)
+{
+    if(phrase.empty())
+        return 0;
+    bool const wordy = std::any_of(phrase.begin(), phrase.end(), word_char);
+    unsigned n = 0;
+    for(std::size_t at = text.find(phrase); at != std::string_view::npos; at = text.find(phrase, at + 1))
+    {
+        // A phrase that begins or ends with punctuation or a space is its own boundary there.
+        bool const starts = at == 0 || !word_char(text[at - 1]) || !word_char(phrase.front());
+        bool const ends =
+            at + phrase.size() == text.size() || !word_char(text[at + phrase.size()]) || !word_char(phrase.back());
+        if(!wordy || (starts && ends))
+            ++n;
+    }
+    return n;
+}
+
+} // namespace detail
+
+AGENTIO_DECL strategy choose_by_keywords(std::string_view request, keyword_rules const& rules)
+{
+    auto const text = detail::fold_words(request);
+    unsigned plan = 0;
+    for(auto const& w : rules.plan_execute)
+        plan += detail::count_phrase(text, detail::fold_words(w));
+    for(auto const& w : rules.clause_separators)
+        plan += detail::count_phrase(text, detail::fold_words(w));
+    if(plan >= rules.plan_threshold)
+        return strategy::plan_execute;
+    for(auto const& w : rules.react)
+        if(detail::count_phrase(text, detail::fold_words(w)) > 0)
+            return strategy::react;
+    return rules.otherwise;
+}
+
+AGENTIO_DECL std::optional<strategy> parse_label(std::string_view reply)
+{
+    auto const is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while(!reply.empty() && is_space(reply.front()))
+        reply.remove_prefix(1);
+    while(!reply.empty() && is_space(reply.back()))
+        reply.remove_suffix(1);
+    if(!reply.empty() && reply.back() == '.')
+        reply.remove_suffix(1);
+    for(char q : {'"', '\'', '`'})
+        if(reply.size() >= 2 && reply.front() == q && reply.back() == q)
+            reply = reply.substr(1, reply.size() - 2);
+    std::string label(reply);
+    for(auto& c : label)
+        if(c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return parse_strategy(label);
+}
+
+} // namespace agentio::agent
+
+#endif

@@ -1,0 +1,268 @@
+//
+// agentio/chat_completions/strategy_model.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// One agent, three ways to run it, as one Chat Completions model: the native
+// tool loop (as agent_model), ReAct for models without tool calling, and
+// plan-and-execute with verification. The request's `agent_type` field
+// (`tools`, `react`, `plan_execute`) forces one; otherwise the model's
+// `choose` decides (agent::classify with a keyword fallback, typically).
+// What the client sees: the answer as `content`; the strategy, the thoughts,
+// plans, steps, tool calls and verdicts as lines of `reasoning_content`. A
+// plan's answer reaches `content` once it is final (verified, or the replans
+// ran out), so that a rejected answer is never shown as the answer.
+//
+
+#ifndef AGENTIO_CHAT_COMPLETIONS_STRATEGY_MODEL_HPP
+#define AGENTIO_CHAT_COMPLETIONS_STRATEGY_MODEL_HPP
+
+#include <agentio/agent/plan_execute.hpp>
+#include <agentio/agent/react.hpp>
+#include <agentio/agent/strategy.hpp>
+#include <agentio/chat_completions/agent_model.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+
+namespace agentio::chat_completions {
+
+/// How a @ref strategy_model behaves.
+struct strategy_model_options
+{
+    /// How `/v1/models` lists it.
+    model_card card = {};
+    /// The tool loop: model, system prompt, limits (and the texts of every strategy's activity lines).
+    agent::options tools = {};
+    /// ReAct: model, system prompt, `max_iterations`.
+    agent::react::options react = {};
+    /// Plan-and-execute: models, verdict tokens, replans.
+    agent::plan_execute::options plan = {};
+    /// The request field that forces a strategy.
+    std::string field = "agent_type";
+    /// Chooses when the request does not say; empty: the tool loop.
+    std::function<asio::awaitable<agent::strategy>(request const&)> choose = {};
+    /// A line for the application's log at each step (the strategy, each tool call, each plan step, the
+    /// verdict), with the request's context (its user and session).
+    std::function<void(call_context const&, std::string_view)> log = {};
+};
+
+/** An agent served with three strategies over one provider and one set of tools.
+
+    @tparam Provider an @ref llm::provider, held by reference
+    @tparam Tools a @ref tool_catalog, held by value
+*/
+template<llm::provider Provider, tool_catalog Tools>
+class strategy_model final : public model
+{
+public:
+    strategy_model(Provider& provider, Tools tools, strategy_model_options options)
+        : provider_(provider)
+        , tools_(std::move(tools))
+        , options_(std::move(options))
+        , loop_(provider, tools_, agent_model_options{options_.card, options_.tools, true, {}})
+    {
+    }
+
+    model_card const& card() const noexcept override { return options_.card; }
+
+    asio::awaitable<void> complete(request r, call_context const& ctx, output_sink sink) override
+    {
+        std::optional<agent::strategy> forced;
+        if(auto const* v = r.extra.if_contains(options_.field); v && !v->is_null())
+        {
+            forced = v->is_string() ? agent::parse_strategy(v->get_string()) : std::nullopt;
+            if(!forced)
+            {
+                sink(failed{invalid_request("Invalid value for '" + options_.field +
+                        "': expected 'tools', 'react' or 'plan_execute'.",
+                    options_.field, "invalid_value")});
+                co_return;
+            }
+            if(*forced != agent::strategy::tools && !r.tools.empty())
+            {
+                sink(failed{invalid_request("The strategy '" + std::string(agent::to_string(*forced)) +
+                        "' runs only this model's tools: send the client's tools with 'tools' or none.",
+                    options_.field, "invalid_value")});
+                co_return;
+            }
+        }
+        agent::strategy chosen = agent::strategy::tools;
+        if(forced)
+            chosen = *forced;
+        else if(r.tools.empty() && options_.choose)
+            chosen = co_await options_.choose(r);
+        log(ctx, format_message("strategy={strategy}{how}",
+            {{"strategy", agent::to_string(chosen)}, {"how", forced ? " (asked)" : " (chosen)"}}));
+        sink(reasoning_delta{
+            format_message(texts().activity_strategy, {{"strategy", agent::to_string(chosen)}}) + "\n"});
+
+        if(chosen == agent::strategy::tools)
+        {
+            co_await loop_.complete(std::move(r), ctx, std::move(sink));
+            co_return;
+        }
+        if(chosen == agent::strategy::react)
+        {
+            auto opts = options_.react;
+            if(!r.system.empty())
+                opts.system = opts.system.empty() ? r.system : opts.system + "\n\n" + r.system;
+            if(r.max_tokens)
+                opts.max_tokens = *r.max_tokens;
+            agent::react::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
+            auto on_event = [this, &sink, &ctx](agent::react::event const& e) { forward_react(e, sink, ctx); };
+            co_await runner.run(r.messages, on_event);
+            co_return;
+        }
+        auto opts = options_.plan;
+        if(r.max_tokens)
+            opts.max_tokens = *r.max_tokens;
+        agent::plan_execute::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
+        plan_state state;
+        auto on_event = [this, &sink, &state, &ctx](agent::plan_execute::event const& e) {
+            forward_plan(e, sink, state, ctx);
+        };
+        auto const task = request_text(r);
+        co_await runner.run(task, on_event);
+    }
+
+private:
+    // What a plan run has written of its answer, held until it is final.
+    struct plan_state
+    {
+        std::string answer;
+        std::size_t steps = 0;
+    };
+
+    void log(call_context const& ctx, std::string const& line) const
+    {
+        if(options_.log)
+            options_.log(ctx, line);
+    }
+
+    messages const& texts() const noexcept { return options_.tools.texts; }
+
+    // The task of a plan: the last question, after the conversation that led to it.
+    static std::string request_text(request const& r)
+    {
+        std::string context;
+        for(std::size_t i = 0; i + 1 < r.messages.size(); ++i)
+        {
+            auto const text = r.messages[i].text();
+            if(text.empty())
+                continue;
+            context.append(r.messages[i].role == llm::role::user ? "User: " : "Assistant: ").append(text).append("\n");
+        }
+        auto question = r.messages.empty() ? std::string() : r.messages.back().text();
+        if(context.empty())
+            return question;
+        return "Conversation so far:\n" + context + "\nRequest: " + question;
+    }
+
+    static std::string first_line(std::string_view text, std::size_t max = 160)
+    {
+        auto line = text.substr(0, text.find('\n'));
+        if(line.size() > max)
+            return std::string(line.substr(0, max)) + "…";
+        return std::string(line);
+    }
+
+    void forward_react(agent::react::event const& e, output_sink& sink, call_context const& ctx) const
+    {
+        namespace ev = agent::react::events;
+        if(auto const* t = std::get_if<ev::thought>(&e))
+        {
+            if(!t->text.empty())
+                sink(reasoning_delta{format_message(texts().activity_thought, {{"text", t->text}}) + "\n"});
+        }
+        else if(auto const* a = std::get_if<ev::action>(&e))
+        {
+            log(ctx, "react step " + std::to_string(a->iteration) + ": " + a->tool);
+            sink(reasoning_delta{"→ " + a->tool + "(" + agent::summarize_input(a->input) + ")\n"});
+        }
+        else if(auto const* o = std::get_if<ev::observation>(&e))
+            sink(reasoning_delta{"← " + o->tool + (o->is_error ? " ✗ " : ": ") + first_line(o->text) + "\n"});
+        else if(auto const* m = std::get_if<ev::malformed>(&e))
+        {
+            log(ctx, "react step " + std::to_string(m->iteration) + ": malformed reply");
+            sink(reasoning_delta{format_message(texts().activity_malformed, {{"reason", m->reason}}) + "\n"});
+        }
+        else if(auto const* d = std::get_if<ev::answer_delta>(&e))
+            sink(content_delta{d->text});
+        else if(auto const* ok = std::get_if<ev::done>(&e))
+            sink(finished{finish_reason::stop, ok->usage});
+        else if(auto const* failure = std::get_if<ev::error>(&e))
+            sink(failed{{502, failure->message, "server_error", {}, "agent_failed"}});
+    }
+
+    void forward_plan(
+        agent::plan_execute::event const& e, output_sink& sink, plan_state& state, call_context const& ctx) const
+    {
+        namespace ev = agent::plan_execute::events;
+        if(auto const* p = std::get_if<ev::plan>(&e))
+        {
+            std::string steps;
+            for(std::size_t i = 0; i < p->steps.size(); ++i)
+                steps.append(format_message(texts().plan_step_item,
+                                 {{"index", std::to_string(i + 1)}, {"step", p->steps[i]}}))
+                    .append("\n");
+            state.steps = p->steps.size();
+            log(ctx, "plan revision " + std::to_string(p->revision) + ": " + std::to_string(p->steps.size()) + " steps");
+            sink(reasoning_delta{format_message(texts().activity_plan, {{"steps", steps}})});
+        }
+        else if(auto const* r = std::get_if<ev::plan_rejected>(&e))
+            sink(reasoning_delta{format_message(texts().activity_malformed, {{"reason", first_line(r->errors)}}) + "\n"});
+        else if(auto const* s = std::get_if<ev::step_started>(&e))
+        {
+            log(ctx, "plan step " + std::to_string(s->index + 1) + "/" + std::to_string(state.steps));
+            sink(reasoning_delta{format_message(texts().activity_step,
+                                     {{"index", std::to_string(s->index + 1)}, {"count", std::to_string(state.steps)},
+                                         {"text", s->text}}) +
+                "\n"});
+        }
+        else if(auto const* inner = std::get_if<ev::step_event>(&e))
+        {
+            if(auto const* end = std::get_if<agent::round_end>(&inner->event))
+                for(auto const* call : end->calls)
+                    sink(reasoning_delta{"  → " + call->name + "(" + agent::summarize_input(call->input) + ")\n"});
+            else if(auto const* call = std::get_if<agent::tool_call>(&inner->event))
+                sink(reasoning_delta{
+                    "  ← " + call->tool + (call->is_error ? " ✗ " : ": ") + call->result_summary + "\n"});
+        }
+        else if(auto const* d = std::get_if<ev::answer_delta>(&e))
+            state.answer += d->text;
+        else if(auto const* v = std::get_if<ev::verification>(&e))
+        {
+            log(ctx, "plan verification: " + std::string(agent::plan_execute::to_string(v->verdict)));
+            sink(reasoning_delta{
+                format_message(texts().activity_verdict, {{"verdict", agent::plan_execute::to_string(v->verdict)}}) +
+                "\n"});
+        }
+        else if(auto const* again = std::get_if<ev::replan>(&e))
+        {
+            state.answer.clear();
+            sink(reasoning_delta{
+                format_message(texts().activity_replan, {{"revision", std::to_string(again->revision)}}) + "\n"});
+        }
+        else if(auto const* ok = std::get_if<ev::done>(&e))
+        {
+            sink(content_delta{std::move(state.answer)});
+            sink(finished{finish_reason::stop, ok->usage});
+        }
+        else if(auto const* failure = std::get_if<ev::error>(&e))
+            sink(failed{{502, failure->message, "server_error", {}, "agent_failed"}});
+    }
+
+    Provider& provider_;
+    Tools tools_;
+    strategy_model_options options_;
+    agent_model<Provider, Tools> loop_;
+};
+
+} // namespace agentio::chat_completions
+
+#endif

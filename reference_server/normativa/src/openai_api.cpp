@@ -1,0 +1,116 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+#include "openai_api.hpp"
+
+#include <agentio/json_text.hpp>
+
+#include <boost/json/parse.hpp>
+
+namespace normativa {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+namespace cc = agentio::chat_completions;
+
+namespace {
+
+class law_model final : public cc::model
+{
+public:
+    explicit law_model(rag_service& service) : service_(service)
+    {
+        card_.id = "normativa";
+        card_.created = 1764115200;
+        card_.extra["description"] = "Preguntas sobre la normativa laboral española, con los artículos citados";
+    }
+
+    cc::model_card const& card() const noexcept override { return card_; }
+
+    asio::awaitable<void> complete(cc::request r, cc::call_context const& ctx, cc::output_sink sink) override
+    {
+        if(r.messages.empty() || r.messages.back().role != agentio::llm::role::user ||
+            r.messages.back().text().find_first_not_of(" \t\r\n") == std::string::npos)
+        {
+            sink(cc::failed{cc::invalid_request("El último mensaje debe ser la pregunta del usuario, con texto.",
+                "messages", "invalid_value")});
+            co_return;
+        }
+        if(!r.tools.empty())
+        {
+            sink(cc::failed{cc::invalid_request("El modelo 'normativa' no llama a herramientas del cliente.", "tools",
+                "invalid_value")});
+            co_return;
+        }
+        agent_request question{r.messages.back().text(), std::nullopt};
+        auto prepared = co_await service_.prepare(std::move(question), ctx.user);
+        if(!prepared)
+        {
+            sink(cc::failed{{prepared.error().status, prepared.error().message, {}, {}, {}}});
+            co_return;
+        }
+        bool ended = false;
+        event_sink events = [&sink, &ended](sse_event const& e) {
+            if(ended)
+                return;
+            boost::system::error_code ec;
+            auto const data = json::parse(e.data, ec);
+            json::object const empty;
+            auto const& o = !ec && data.is_object() ? data.get_object() : empty;
+            if(e.type == "token")
+            {
+                if(auto const* t = o.if_contains("text"); t && t->is_string())
+                    sink(cc::content_delta{std::string(t->get_string())});
+            }
+            else if(e.type == "tool_status")
+            {
+                auto const* tool = o.if_contains("tool");
+                auto const* args = o.if_contains("args");
+                sink(cc::reasoning_delta{"→ " + (tool && tool->is_string() ? std::string(tool->get_string()) : "") +
+                    "(" + (args ? agentio::to_json_text(*args) : "") + ")\n"});
+            }
+            else if(e.type == "done")
+            {
+                std::string line;
+                if(auto const* sources = o.if_contains("sources"); sources && sources->is_array())
+                    for(auto const& s : sources->get_array())
+                        if(s.is_object())
+                        {
+                            auto text = [&](char const* key) {
+                                auto const* v = s.get_object().if_contains(key);
+                                return v && v->is_string() ? std::string(v->get_string()) : std::string();
+                            };
+                            line.append(line.empty() ? "fuentes: " : "; ").append(text("section"));
+                            if(auto const law = text("law"); !law.empty())
+                                line.append(" (").append(law).append(")");
+                        }
+                if(!line.empty())
+                    sink(cc::reasoning_delta{line + "\n"});
+                sink(cc::finished{cc::finish_reason::stop, {}});
+                ended = true;
+            }
+            else if(e.type == "error")
+            {
+                auto const* m = o.if_contains("message");
+                sink(cc::failed{{502, m && m->is_string() ? std::string(m->get_string()) : "error", "server_error", {},
+                    "agent_failed"}});
+                ended = true;
+            }
+        };
+        co_await service_.run(std::move(*prepared), std::move(events));
+    }
+
+private:
+    rag_service& service_;
+    cc::model_card card_;
+};
+
+} // namespace
+
+std::shared_ptr<cc::model> make_openai_model(rag_service& service)
+{
+    return std::make_shared<law_model>(service);
+}
+
+} // namespace normativa
