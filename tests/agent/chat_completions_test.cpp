@@ -587,7 +587,7 @@ BOOST_AUTO_TEST_CASE(the_models_are_listed)
     s.run();
     auto const list = test_http::get(s.ep, "/v1/models").json();
     BOOST_TEST(list.at("object").as_string() == "list");
-    BOOST_TEST_REQUIRE(list.at("data").as_array().size() == 2u);
+    BOOST_TEST_REQUIRE(list.at("data").as_array().size() == 3u); // agente, directo, estrategias
     BOOST_TEST(list.at("data").at(0).at("id").as_string() == "agente");
     BOOST_TEST(list.at("data").at(0).at("object").as_string() == "model");
     auto const one = test_http::get(s.ep, "/v1/models/directo").json();

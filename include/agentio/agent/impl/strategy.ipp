@@ -34,6 +34,13 @@ inline std::string fold_words(std::string_view text)
             out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
             continue;
         }
+        // U+0080..U+00BF (C2 xx) are Latin-1's signs: ¿ ¡ « » are punctuation, not parts of words.
+        if(c == 0xC2 && i + 1 < text.size())
+        {
+            out.push_back(' ');
+            ++i;
+            continue;
+        }
         if((c == 0xC3) && i + 1 < text.size())
         {
             unsigned char const next = static_cast<unsigned char>(text[i + 1]);
