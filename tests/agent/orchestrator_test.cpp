@@ -12,6 +12,7 @@
 #include <agentio/llm/openai.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "provider_bench.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -44,30 +45,15 @@ namespace {
 // A fake LLM, a client and a provider on one io_context; runs one agent run
 // at a time to completion.
 template<class Provider>
-struct bench
+struct bench : provider_bench<Provider>
 {
-    asio::io_context ioc;
-    testing::fake_llm fake{ioc.get_executor()};
-    agentio::http::client client{ioc.get_executor()};
     shared_counters counters;
-    std::vector<std::chrono::milliseconds> sleeps; // the backoff delays asked for
-    std::unique_ptr<Provider> provider;
 
     explicit bench(std::chrono::milliseconds tool_delay = 0ms, llm::provider_options extra = {})
+        : provider_bench<Provider>(std::move(extra))
+        , tool_delay_(tool_delay)
     {
-        fake.load_scenarios(AGENTIO_SCENARIOS);
-        BOOST_TEST_REQUIRE(fake.start().has_value());
-        extra.api_key = "test-key";
-        extra.base_url = std::is_same_v<Provider, llm::openai_provider> ? fake.openai_base_url()
-                                                                        : fake.anthropic_base_url();
-        // Backoff is observed, not waited for: the suite stays fast.
-        extra.sleep = [this](std::chrono::milliseconds d) -> asio::awaitable<void> {
-            sleeps.push_back(d);
-            co_return;
-        };
-        extra.random = [] { return 0.0; };
-        provider = std::make_unique<Provider>(client, extra);
-        tool_delay_ = tool_delay;
+        this->fake.load_scenarios(AGENTIO_SCENARIOS);
     }
 
     test_tools tools()
@@ -77,9 +63,8 @@ struct bench
         return test_tools{spanish_tools, contar_iniciativas{&counters, tool_delay_}, sumar_presupuesto{&counters}};
     }
 
-    struct outcome
+    struct outcome : event_log<agent::event>
     {
-        std::vector<agent::event> events;
         /// The calls each `round_end` announced, by tool name (its span lives only during the call).
         std::vector<std::string> announced;
         agent::run_result result;
@@ -108,26 +93,15 @@ struct bench
                     out += t->text;
             return out;
         }
-
-        template<class T>
-        std::vector<T> all() const
-        {
-            std::vector<T> out;
-            for(auto const& e : events)
-                if(auto const* t = std::get_if<T>(&e))
-                    out.push_back(*t);
-            return out;
-        }
     };
 
     outcome run(std::string const& model, agent::options opts = {},
         std::string question = "¿Cuántas iniciativas hay en ejecución?", asio::cancellation_slot slot = {})
     {
         opts.model = model;
-        agent::orchestrator agent{*provider, tools(), opts};
+        agent::orchestrator agent{*this->provider, tools(), opts};
         outcome out;
         out.conversation.push_back(llm::message::user(std::move(question)));
-        bool finished = false;
         auto sink = [&](agent::event const& e) -> asio::awaitable<void> {
             out.events.push_back(e);
             if(auto const* end = std::get_if<agent::round_end>(&e))
@@ -136,14 +110,7 @@ struct bench
             co_return;
         };
         auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
-        asio::co_spawn(ioc, work(), asio::bind_cancellation_slot(slot, [&](std::exception_ptr e) {
-            finished = true;
-            if(e)
-                std::rethrow_exception(e);
-        }));
-        while(!finished && ioc.run_one_for(10s))
-            ;
-        BOOST_TEST_REQUIRE(finished);
+        this->run_to_end(work, slot);
         return out;
     }
 
@@ -151,15 +118,16 @@ struct bench
     agent::run_result run_with_sink(std::string const& model, agent::options opts, Sink sink)
     {
         opts.model = model;
-        agent::orchestrator agent{*provider, tools(), opts};
+        agent::orchestrator agent{*this->provider, tools(), opts};
         std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
         std::optional<agent::run_result> result;
-        asio::co_spawn(ioc, agent.run(conversation, std::move(sink)), [&](std::exception_ptr e, agent::run_result r) {
-            if(e)
-                std::rethrow_exception(e);
-            result = std::move(r);
-        });
-        while(!result && ioc.run_one_for(10s))
+        asio::co_spawn(this->ioc, agent.run(conversation, std::move(sink)),
+            [&](std::exception_ptr e, agent::run_result r) {
+                if(e)
+                    std::rethrow_exception(e);
+                result = std::move(r);
+            });
+        while(!result && this->ioc.run_one_for(10s))
             ;
         BOOST_TEST_REQUIRE(result.has_value());
         return *result;

@@ -15,6 +15,7 @@
 #include <agentio/llm/openai.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "provider_bench.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -45,31 +46,17 @@ namespace plan_execute_test {
 using namespace agent_test;
 
 // A fake LLM, a client and an OpenAI provider on one io_context.
-struct bench
+struct bench : provider_bench<llm::openai_provider>
 {
-    asio::io_context ioc;
-    testing::fake_llm fake{ioc.get_executor()};
-    agentio::http::client client{ioc.get_executor()};
     shared_counters counters;
-    std::unique_ptr<llm::openai_provider> provider;
     std::chrono::milliseconds tool_delay{0};
 
-    explicit bench(std::chrono::milliseconds delay = 0ms) : tool_delay(delay)
-    {
-        BOOST_TEST_REQUIRE(fake.start().has_value());
-        llm::provider_options o;
-        o.api_key = "test-key";
-        o.base_url = fake.openai_base_url();
-        o.sleep = [](std::chrono::milliseconds) -> asio::awaitable<void> { co_return; };
-        o.random = [] { return 0.0; };
-        provider = std::make_unique<llm::openai_provider>(client, o);
-    }
+    explicit bench(std::chrono::milliseconds delay = 0ms) : tool_delay(delay) {}
 
     test_tools tools() { return test_tools{contar_iniciativas{&counters, tool_delay}, sumar_presupuesto{&counters}}; }
 
-    struct outcome
+    struct outcome : event_log<pe::event>
     {
-        std::vector<pe::event> events;
         pe::run_result result;
 
         // One letter an event: P plan, X plan rejected, S step started, t a
@@ -92,16 +79,6 @@ struct bench
                     continue;
                 out += k;
             }
-            return out;
-        }
-
-        template<class T>
-        std::vector<T> all() const
-        {
-            std::vector<T> out;
-            for(auto const& e : events)
-                if(auto const* t = std::get_if<T>(&e))
-                    out.push_back(*t);
             return out;
         }
 
@@ -133,20 +110,9 @@ struct bench
         }
         pe::agent agent{*provider, tools(), opts};
         outcome out;
-        bool finished = false;
-        auto sink = [&](pe::event const& e) -> asio::awaitable<void> {
-            out.events.push_back(e);
-            co_return;
-        };
+        auto sink = out.recorder();
         auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(request, sink); };
-        asio::co_spawn(ioc, work(), asio::bind_cancellation_slot(slot, [&](std::exception_ptr e) {
-            finished = true;
-            if(e)
-                std::rethrow_exception(e);
-        }));
-        while(!finished && ioc.run_one_for(10s))
-            ;
-        BOOST_TEST_REQUIRE(finished);
+        run_to_end(work, slot);
         return out;
     }
 

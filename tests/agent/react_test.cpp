@@ -15,6 +15,7 @@
 #include <agentio/testing/fake_llm.hpp>
 #include <agentio/tool.hpp>
 
+#include "provider_bench.hpp"
 #include "spanish_messages.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -157,29 +158,12 @@ std::string text_of(json::value const& message)
 }
 
 template<class Provider>
-struct bench
+struct bench : agent_test::provider_bench<Provider>
 {
-    asio::io_context ioc;
-    testing::fake_llm fake{ioc.get_executor()};
-    agentio::http::client client{ioc.get_executor()};
     counters count;
-    std::unique_ptr<Provider> provider;
 
-    bench()
+    struct outcome : agent_test::event_log<react::event>
     {
-        BOOST_TEST_REQUIRE(fake.start().has_value());
-        llm::provider_options po;
-        po.api_key = "test-key";
-        po.base_url = std::is_same_v<Provider, llm::openai_provider> ? fake.openai_base_url()
-                                                                     : fake.anthropic_base_url();
-        po.sleep = [](std::chrono::milliseconds) -> asio::awaitable<void> { co_return; };
-        po.random = [] { return 0.0; };
-        provider = std::make_unique<Provider>(client, po);
-    }
-
-    struct outcome
-    {
-        std::vector<react::event> events;
         react::run_result result;
         std::vector<llm::message> conversation;
 
@@ -204,16 +188,6 @@ struct bench
                 out += d.text;
             return out;
         }
-
-        template<class T>
-        std::vector<T> all() const
-        {
-            std::vector<T> out;
-            for(auto const& e : events)
-                if(auto const* t = std::get_if<T>(&e))
-                    out.push_back(*t);
-            return out;
-        }
     };
 
     outcome run(std::string const& model, react::options opts = {}, std::chrono::milliseconds tool_delay = 0ms,
@@ -221,23 +195,12 @@ struct bench
         asio::cancellation_slot slot = {})
     {
         opts.model = model;
-        react::agent agent{*provider, weather_tools{get_weather{&count, tool_delay}}, opts};
+        react::agent agent{*this->provider, weather_tools{get_weather{&count, tool_delay}}, opts};
         outcome out;
         out.conversation = std::move(conversation);
-        bool finished = false;
-        auto sink = [&](react::event const& e) -> asio::awaitable<void> {
-            out.events.push_back(e);
-            co_return;
-        };
+        auto sink = out.recorder();
         auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
-        asio::co_spawn(ioc, work(), asio::bind_cancellation_slot(slot, [&](std::exception_ptr e) {
-            finished = true;
-            if(e)
-                std::rethrow_exception(e);
-        }));
-        while(!finished && ioc.run_one_for(10s))
-            ;
-        BOOST_TEST_REQUIRE(finished);
+        this->run_to_end(work, slot);
         return out;
     }
 };

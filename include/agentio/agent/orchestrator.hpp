@@ -23,6 +23,7 @@
 #ifndef AGENTIO_AGENT_ORCHESTRATOR_HPP
 #define AGENTIO_AGENT_ORCHESTRATOR_HPP
 
+#include <agentio/agent/detail/run_support.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
@@ -210,13 +211,8 @@ using event = std::variant<text_delta, round_end, tool_call, round_complete, app
     waits for it: a slow client slows the run), or `asio::awaitable<bool>`
     (and `false` stops the run, as when its client has gone).
 */
-// clang-format off
 template<class Sink>
-concept event_sink = std::invocable<Sink&, event const&>
-    && (std::is_void_v<std::invoke_result_t<Sink&, event const&>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<void>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<bool>>);
-// clang-format on
+concept event_sink = detail::sink_for<Sink, event>;
 
 /// Latency of one tool call.
 struct tool_timing
@@ -247,17 +243,10 @@ struct run_result
     std::optional<std::chrono::microseconds> time_to_first_text = {};
 };
 
-/// The outcome's name: "completed", "failed" or "cancelled".
+/// The outcome's name: "completed", "failed", "cancelled" or "suspended".
 constexpr std::string_view to_string(run_result::outcome o) noexcept
 {
-    switch(o)
-    {
-    case run_result::outcome::completed: return "completed";
-    case run_result::outcome::failed: return "failed";
-    case run_result::outcome::cancelled: return "cancelled";
-    case run_result::outcome::suspended: return "suspended";
-    }
-    return "unknown";
+    return detail::outcome_name(o);
 }
 
 /// Writes the outcome's name.
@@ -362,7 +351,6 @@ private:
     asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls,
         std::span<approval_decision const> decisions) const;
 
-    std::string describe(llm::error const& e) const;
     messages const& texts() const noexcept { return options_.texts; }
 
     Provider& provider_;

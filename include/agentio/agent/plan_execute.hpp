@@ -31,6 +31,7 @@
 #ifndef AGENTIO_AGENT_PLAN_EXECUTE_HPP
 #define AGENTIO_AGENT_PLAN_EXECUTE_HPP
 
+#include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/config.hpp>
 #include <agentio/tool/validator.hpp>
@@ -287,13 +288,8 @@ using event = std::variant<events::plan, events::plan_rejected, events::step_sta
     `asio::awaitable<bool>` (and `false` stops the run, as when its client
     has gone).
 */
-// clang-format off
 template<class Sink>
-concept event_sink = std::invocable<Sink&, event const&>
-    && (std::is_void_v<std::invoke_result_t<Sink&, event const&>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<void>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<bool>>);
-// clang-format on
+concept event_sink = agentio::agent::detail::sink_for<Sink, event>;
 
 /// One plan and what came of it.
 struct revision
@@ -334,13 +330,7 @@ struct run_result
 /// The outcome's name: "completed", "failed" or "cancelled".
 constexpr std::string_view to_string(run_result::outcome o) noexcept
 {
-    switch(o)
-    {
-    case run_result::outcome::completed: return "completed";
-    case run_result::outcome::failed: return "failed";
-    case run_result::outcome::cancelled: return "cancelled";
-    }
-    return "unknown";
+    return agentio::agent::detail::outcome_name(o);
 }
 
 /// Writes the outcome's name.
@@ -419,7 +409,6 @@ private:
     template<class Sink>
     asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message) const;
 
-    std::string describe(llm::error const& e) const;
     std::string_view model_of(std::string const& role) const noexcept
     {
         return role.empty() ? std::string_view(options_.model) : std::string_view(role);

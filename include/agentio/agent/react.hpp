@@ -32,6 +32,7 @@
 #ifndef AGENTIO_AGENT_REACT_HPP
 #define AGENTIO_AGENT_REACT_HPP
 
+#include <agentio/agent/detail/run_support.hpp>
 #include <agentio/config.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
@@ -243,13 +244,8 @@ using event = std::variant<events::thought, events::action, events::observation,
     `asio::awaitable<bool>` (and `false` stops the run, as when its client
     has gone).
 */
-// clang-format off
 template<class Sink>
-concept event_sink = std::invocable<Sink&, event const&>
-    && (std::is_void_v<std::invoke_result_t<Sink&, event const&>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<void>>
-        || std::is_same_v<std::invoke_result_t<Sink&, event const&>, asio::awaitable<bool>>);
-// clang-format on
+concept event_sink = agentio::agent::detail::sink_for<Sink, event>;
 
 /// One step of a run: an action and its observation, or a malformed reply.
 struct step
@@ -295,13 +291,7 @@ struct run_result
 /// The outcome's name: "completed", "failed" or "cancelled".
 constexpr std::string_view to_string(run_result::outcome o) noexcept
 {
-    switch(o)
-    {
-    case run_result::outcome::completed: return "completed";
-    case run_result::outcome::failed: return "failed";
-    case run_result::outcome::cancelled: return "cancelled";
-    }
-    return "unknown";
+    return agentio::agent::detail::outcome_name(o);
 }
 
 /// Writes the outcome's name.
@@ -380,7 +370,6 @@ private:
 
     asio::awaitable<tool_result> call_tool(std::string const& tool, json::value const& input, unsigned iteration) const;
 
-    std::string describe(llm::error const& e) const;
     messages const& texts() const noexcept { return options_.texts; }
 
     Provider& provider_;

@@ -12,41 +12,9 @@
 
 #include <agentio/text.hpp>
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/system/system_error.hpp>
-
 namespace agentio::agent {
 
 namespace detail {
-
-// Events are passed as named lvalues: GCC 12 destroys some temporaries
-// created inside a co_await expression twice (see docs/engineering-notes.md).
-template<class Sink>
-asio::awaitable<bool> emit(Sink& sink, event const& e)
-{
-    static_assert(event_sink<Sink>,
-        "agentio: a run's sink is called as sink(agentio::agent::event const&) and returns void, "
-        "asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
-    using returned = std::invoke_result_t<Sink&, event const&>;
-    if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
-        co_return co_await sink(e);
-    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
-    {
-        co_await sink(e);
-        co_return true;
-    }
-    else
-    {
-        sink(e);
-        co_return true;
-    }
-}
-
-// The sink said the client is gone: unwind like a cancellation.
-[[noreturn]] inline void stop_run()
-{
-    throw boost::system::system_error(asio::error::operation_aborted);
-}
 
 inline void append_shortened(std::string& out, std::string_view s, std::size_t max_chars)
 {
@@ -127,34 +95,9 @@ inline std::string summarize_result(tool_result const& result, std::size_t max_c
 }
 
 template<llm::provider Provider, tool_catalog Tools>
-std::string orchestrator<Provider, Tools>::describe(llm::error const& e) const
-{
-    if(options_.describe_error)
-        return options_.describe_error(e);
-    switch(e.what)
-    {
-    case llm::error::kind::connection:
-    case llm::error::kind::timeout: return format_message(texts().provider_unreachable, {{"message", e.message}});
-    case llm::error::kind::http_status:
-        return format_message(texts().provider_http_error,
-            {{"status", std::to_string(e.status)}, {"message", e.message}});
-    case llm::error::kind::stream_error:
-        if(e.type == "overloaded_error")
-            return std::string(texts().provider_overloaded);
-        return format_message(texts().provider_stream_error, {{"message", e.message}});
-    case llm::error::kind::protocol: return format_message(texts().provider_answer_cut, {{"message", e.message}});
-    case llm::error::kind::cancelled: return std::string(texts().cancelled);
-    case llm::error::kind::configuration: return e.message;
-    case llm::error::kind::overloaded: return std::string(texts().server_overloaded);
-    }
-    return e.message;
-}
-
-template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome>
 orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
 {
-    using namespace asio::experimental::awaitable_operators;
     auto const started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
         return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
@@ -164,15 +107,8 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
             tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})), elapsed()};
     auto const timeout = options_.limits.tool_timeout;
     tool_context ctx{.tool_name = call.name, .call_id = call.id, .deadline = started + timeout, .progress = {}};
-    asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
-    auto outcome = co_await (tools_.call(call.name, call.input, ctx) || timer.async_wait(asio::use_awaitable));
-    if(outcome.index() == 0)
-        co_return call_outcome{std::get<0>(std::move(outcome)), elapsed()};
-    auto const seconds = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count() / 1000.0;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", seconds);
-    co_return call_outcome{
-        tool_result::error(format_message(texts().tool_timed_out, {{"tool", call.name}, {"seconds", buf}})), elapsed()};
+    tool_result r = co_await detail::call_with_timeout(tools_, call.name, call.input, ctx, timeout, texts());
+    co_return call_outcome{std::move(r), elapsed()};
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -265,8 +201,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<ll
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
             iteration, o.result.is_error};
         results.content.emplace_back(detail::to_result_block(calls[i]->id, o.result));
-        if(!co_await detail::emit(sink, ev))
-            detail::stop_run();
+        co_await detail::emit_or_stop(sink, ev);
     }
     conversation.push_back(std::move(results)); // invalidates `calls`
 }
@@ -277,7 +212,6 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     run_result& result, unsigned completed_rounds, std::span<approval_decision const> decisions) const
 {
     auto const started = std::chrono::steady_clock::now();
-    std::vector<llm::stream_event> events;
     // Records the failure; the caller sends the event.
     auto failure = [&](std::string message, error_cause cause) {
         result.status = run_result::outcome::failed;
@@ -288,8 +222,23 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     // Announces that the round's last `count` messages are in the conversation.
     auto complete = [&](unsigned iteration, std::size_t count) -> asio::awaitable<void> {
         event const ev = round_complete{iteration, std::span(conversation).last(count), result.usage};
-        if(!co_await detail::emit(sink, ev))
-            detail::stop_run();
+        co_await detail::emit_or_stop(sink, ev);
+    };
+
+    // The answer's text goes to the sink as it streams.
+    auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
+        bool delivered = false;
+        for(auto& se : stream_events)
+            if(auto* t = std::get_if<llm::text_delta>(&se))
+            {
+                if(!result.time_to_first_text)
+                    result.time_to_first_text = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::steady_clock::now() - started);
+                delivered = true;
+                event const delta = text_delta{std::move(t->text)};
+                co_await detail::emit_or_stop(sink, delta);
+            }
+        co_return delivered;
     };
 
     result.rounds = completed_rounds;
@@ -317,60 +266,12 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             .temperature = options_.temperature,
             .thinking_budget = {},
             .stop = options_.stop};
-        std::optional<llm::response> response;
-        std::string round_text;
-        for(unsigned attempt = 0;; ++attempt)
+        auto response = co_await detail::stream_call(provider_, request, options_.limits.mid_stream_retries, on_events);
+        if(!response)
         {
-            auto opened = co_await provider_.open(request);
-            if(!opened)
-            {
-                event const ev = failure(describe(opened.error()), error_cause::provider);
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
-                co_return;
-            }
-            auto stream = std::move(*opened);
-            bool delivered = false;
-            std::optional<llm::error> stream_failure;
-            round_text.clear();
-            while(!stream.done() && !stream_failure)
-            {
-                events.clear();
-                stream_failure = co_await stream.read(events);
-                for(auto& ev : events)
-                    if(auto* t = std::get_if<llm::text_delta>(&ev))
-                    {
-                        if(!result.time_to_first_text)
-                            result.time_to_first_text = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::steady_clock::now() - started);
-                        round_text += t->text;
-                        delivered = true;
-                        event const delta = text_delta{std::move(t->text)};
-                        if(!co_await detail::emit(sink, delta))
-                            detail::stop_run();
-                    }
-            }
-            if(!stream_failure)
-            {
-                llm::error f;
-                response = stream.finish(f);
-                if(!response)
-                    stream_failure = std::move(f);
-            }
-            if(!stream_failure)
-                break;
-            if(stream_failure->what == llm::error::kind::cancelled)
-                detail::stop_run();
-            // Retrying is invisible to the user only while they have seen nothing.
-            if(stream_failure->retryable && !delivered && attempt < options_.limits.mid_stream_retries)
-            {
-                auto const server_delay = stream_failure->retry_after;
-                co_await provider_.backoff(attempt, server_delay);
-                continue;
-            }
-            event const ev = failure(describe(*stream_failure), error_cause::provider);
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            std::string message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
+            event const ev = failure(std::move(message), error_cause::provider);
+            co_await detail::emit_or_stop(sink, ev);
             co_return;
         }
 
@@ -389,8 +290,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                 break; // nothing to run: the answer is complete
             {
                 event const end = round_end{iteration, calls};
-                if(!co_await detail::emit(sink, end))
-                    detail::stop_run();
+                co_await detail::emit_or_stop(sink, end);
                 // Calls that need a person: the run stops here, its turn kept.
                 approval_required wait{iteration, {}, std::span(conversation).last(1), result.usage};
                 for(auto const* c : calls)
@@ -400,8 +300,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                 {
                     result.status = run_result::outcome::suspended;
                     event const ev = std::move(wait);
-                    if(!co_await detail::emit(sink, ev))
-                        detail::stop_run();
+                    co_await detail::emit_or_stop(sink, ev);
                     co_return;
                 }
                 co_await finish_round(conversation, sink, result, iteration, {});
@@ -414,35 +313,30 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         case llm::stop_reason::max_tokens:
         {
             event const ev = failure(std::string(texts().token_limit), error_cause::token_limit);
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
             co_return;
         }
         case llm::stop_reason::refusal:
         {
             event const ev = failure(std::string(texts().refused), error_cause::refused);
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
             co_return;
         }
         case llm::stop_reason::context_window:
         {
             event const ev = failure(std::string(texts().context_too_long), error_cause::context_window);
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
             co_return;
         }
         default: break;
         }
         co_await complete(iteration, 1);
         event const finished = done{result.usage, result.rounds};
-        if(!co_await detail::emit(sink, finished))
-            detail::stop_run();
+        co_await detail::emit_or_stop(sink, finished);
         co_return;
     }
     event const ev = failure(std::string(texts().round_limit), error_cause::round_limit);
-    if(!co_await detail::emit(sink, ev))
-        detail::stop_run();
+    co_await detail::emit_or_stop(sink, ev);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -450,66 +344,11 @@ template<class Sink>
 asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink,
     unsigned completed_rounds, std::span<approval_decision const> decisions) const
 {
-    using namespace asio::experimental::awaitable_operators;
     run_result result;
-    // Neither branch of the race throws: `||` waits for the first branch to
-    // succeed, so a throwing branch would leave the other running (a bug in
-    // a tool would wait for the deadline; a cancellation would surface as
-    // multiple_exceptions).
-    auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
-        try
-        {
-            co_await loop(conversation, sink, result, completed_rounds, decisions);
-        }
-        catch(...)
-        {
-            co_return std::current_exception();
-        }
-        co_return nullptr;
-    };
-    asio::steady_timer deadline(co_await asio::this_coro::executor, options_.limits.run_deadline);
-    auto cancelled = [](std::exception_ptr const& e) {
-        try
-        {
-            std::rethrow_exception(e);
-        }
-        catch(boost::system::system_error const& se)
-        {
-            return se.code() == asio::error::operation_aborted;
-        }
-        catch(...)
-        {
-            return false;
-        }
-    };
-    try
-    {
-        auto winner = co_await (guarded_loop() || deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
-        if(winner.index() == 0)
-        {
-            if(auto const failure = std::get<0>(winner))
-            {
-                if(!cancelled(failure))
-                    std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
-                result.status = run_result::outcome::cancelled;
-            }
-        }
-        else if(std::get<0>(std::get<1>(winner)))
-            result.status = run_result::outcome::cancelled; // the timer was cancelled: so was the run
-        else
-        {
-            result.status = run_result::outcome::failed;
-            result.error_message = texts().run_deadline;
-            event const ev = error{result.error_message, error_cause::deadline};
-            co_await detail::emit(sink, ev);
-        }
-    }
-    catch(boost::system::system_error const& e)
-    {
-        if(e.code() != asio::error::operation_aborted)
-            throw;
-        result.status = run_result::outcome::cancelled;
-    }
+    auto body = [&] { return loop(conversation, sink, result, completed_rounds, decisions); };
+    auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
+    co_await detail::run_with_deadline(body, sink, result, options_.limits.run_deadline, texts().run_deadline,
+        deadline_event);
     co_return result;
 }
 

@@ -10,14 +10,12 @@
 #ifndef AGENTIO_AGENT_IMPL_PLAN_EXECUTE_HPP
 #define AGENTIO_AGENT_IMPL_PLAN_EXECUTE_HPP
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/system/system_error.hpp>
-
-#include <exception>
-
 namespace agentio::agent::plan_execute {
 
 namespace detail {
+
+// What the strategies share (agent/detail/run_support.hpp): emit_or_stop, stream_call...
+using namespace agentio::agent::detail;
 
 // Defined in impl/plan_execute.ipp.
 
@@ -33,41 +31,8 @@ std::string step_prompt(std::string_view request, revision const& current, unsig
 std::string answer_prompt(std::string_view request, revision const& current, messages const& texts);
 std::string verify_prompt(std::string_view request, revision const& current, verdict_tokens const& tokens,
     messages const& texts);
-std::string describe_error(llm::error const& e, messages const& texts);
 // The model's reply and what is wrong with it join the conversation.
 void add_correction(std::vector<llm::message>& turns, std::string reply, std::string correction);
-
-// Events are passed as named lvalues: GCC 12 destroys some temporaries
-// created inside a co_await expression twice (see docs/engineering-notes.md).
-template<class Sink>
-asio::awaitable<bool> emit(Sink& sink, event const& e)
-{
-    static_assert(event_sink<Sink>,
-        "agentio: a plan-and-execute run's sink is called as sink(agentio::agent::plan_execute::event const&) and "
-        "returns void, asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
-    using returned = std::invoke_result_t<Sink&, event const&>;
-    if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
-    {
-        bool const go_on = co_await sink(e);
-        co_return go_on;
-    }
-    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
-    {
-        co_await sink(e);
-        co_return true;
-    }
-    else
-    {
-        sink(e);
-        co_return true;
-    }
-}
-
-// The sink said the client is gone: unwind like a cancellation.
-[[noreturn]] inline void stop_run()
-{
-    throw boost::system::system_error(asio::error::operation_aborted);
-}
 
 } // namespace detail
 
@@ -83,22 +48,10 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, plan_execute::opt
 }
 
 template<llm::provider Provider, tool_catalog Tools>
-std::string agent<Provider, Tools>::describe(llm::error const& e) const
-{
-    if(options_.describe_error)
-        return options_.describe_error(e);
-    return detail::describe_error(e, texts());
-}
-
-template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
 {
-    result.status = run_result::outcome::failed;
-    result.error_message = message;
-    event const ev = events::error{message};
-    if(!co_await detail::emit(sink, ev))
-        detail::stop_run();
+    return detail::fail_run<event, events::error>(sink, result, message);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -115,67 +68,36 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
         .temperature = options_.temperature,
         .thinking_budget = {},
         .stop = {}};
-    std::vector<llm::stream_event> stream_events;
-    for(unsigned attempt = 0;; ++attempt)
-    {
-        auto opened = co_await provider_.open(request);
-        if(!opened)
-        {
-            std::string const message = describe(opened.error());
-            co_await fail(sink, result, message);
-            co_return std::nullopt;
-        }
-        auto reply = std::move(*opened);
+    // The text goes to the sink as it arrives when the call is streamed.
+    auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
         bool delivered = false;
-        std::optional<llm::error> failure;
-        while(!reply.done() && !failure)
-        {
-            stream_events.clear();
-            failure = co_await reply.read(stream_events);
-            if(!stream)
-                continue;
-            for(auto& ev : stream_events)
-                if(auto* t = std::get_if<llm::text_delta>(&ev); t && !t->text.empty())
+        if(stream)
+            for(auto& se : stream_events)
+                if(auto* t = std::get_if<llm::text_delta>(&se); t && !t->text.empty())
                 {
                     delivered = true;
                     event const delta = events::answer_delta{*stream, std::move(t->text)};
-                    if(!co_await detail::emit(sink, delta))
-                        detail::stop_run();
+                    co_await detail::emit_or_stop(sink, delta);
                 }
-        }
-        std::optional<llm::response> response;
-        if(!failure)
-        {
-            llm::error f;
-            response = reply.finish(f);
-            if(!response)
-                failure = std::move(f);
-        }
-        if(!failure)
-        {
-            result.usage += response->tokens;
-            if(response->stop == llm::stop_reason::refusal || response->stop == llm::stop_reason::context_window)
-            {
-                std::string const message(response->stop == llm::stop_reason::refusal ? texts().refused
-                                                                                      : texts().context_too_long);
-                co_await fail(sink, result, message);
-                co_return std::nullopt;
-            }
-            co_return response;
-        }
-        if(failure->what == llm::error::kind::cancelled)
-            detail::stop_run();
-        // Retrying is invisible to the user only while they have seen nothing.
-        if(failure->retryable && !delivered && attempt < options_.mid_stream_retries)
-        {
-            auto const server_delay = failure->retry_after;
-            co_await provider_.backoff(attempt, server_delay);
-            continue;
-        }
-        std::string const message = describe(*failure);
+        co_return delivered;
+    };
+    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events);
+    if(!response)
+    {
+        std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
         co_await fail(sink, result, message);
         co_return std::nullopt;
     }
+    result.usage += response->tokens;
+    if(response->stop == llm::stop_reason::refusal || response->stop == llm::stop_reason::context_window)
+    {
+        std::string const message(response->stop == llm::stop_reason::refusal ? texts().refused
+                                                                              : texts().context_too_long);
+        co_await fail(sink, result, message);
+        co_return std::nullopt;
+    }
+    std::optional<llm::response> answered(std::move(*response));
+    co_return answered;
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -203,8 +125,7 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
         }
         errors = format_validation_errors(parsed.problems, texts());
         event const ev = events::plan_rejected{number, attempt, errors};
-        if(!co_await detail::emit(sink, ev))
-            detail::stop_run();
+        co_await detail::emit_or_stop(sink, ev);
         if(attempt < attempts)
             detail::add_correction(turns, std::move(reply), detail::plan_correction(errors, options_));
     }
@@ -264,8 +185,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         if(previous)
         {
             event const ev = events::replan{number};
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
         }
         std::vector<std::string> steps;
         bool const planned = co_await make_plan(request, previous, number, sink, result, steps);
@@ -280,24 +200,21 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         revision& current = result.trace.back();
         {
             event const ev = events::plan{number, current.steps};
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
         }
 
         for(unsigned i = 0; i < current.steps.size(); ++i)
         {
             {
                 event const ev = events::step_started{number, i, current.steps[i]};
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
+                co_await detail::emit_or_stop(sink, ev);
             }
             auto step_result = co_await run_step(request, current, i, sink, result);
             if(!step_result)
                 co_return;
             current.results.push_back(*step_result);
             event const ev = events::step_finished{number, i, std::move(*step_result)};
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
         }
 
         std::vector<llm::message> const answer_turns{
@@ -325,8 +242,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         current.verdict = parse_verdict(current.verdict_text, options_.tokens);
         {
             event const ev = events::verification{number, current.verdict, current.verdict_text};
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
         }
         if(current.verdict == verdict::yes)
         {
@@ -335,72 +251,17 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         }
     }
     event const finished = events::done{result.usage, result.verified, static_cast<unsigned>(result.trace.size())};
-    if(!co_await detail::emit(sink, finished))
-        detail::stop_run();
+    co_await detail::emit_or_stop(sink, finished);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<run_result> agent<Provider, Tools>::run(std::string request, Sink sink) const
 {
-    using namespace asio::experimental::awaitable_operators;
     run_result result;
-    // Neither branch of the race throws (see orchestrator::run): a throwing
-    // branch would leave the other running.
-    auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
-        try
-        {
-            co_await loop(request, sink, result);
-        }
-        catch(...)
-        {
-            co_return std::current_exception();
-        }
-        co_return nullptr;
-    };
-    asio::steady_timer deadline(co_await asio::this_coro::executor, options_.run_deadline);
-    auto cancelled = [](std::exception_ptr const& e) {
-        try
-        {
-            std::rethrow_exception(e);
-        }
-        catch(boost::system::system_error const& se)
-        {
-            return se.code() == asio::error::operation_aborted;
-        }
-        catch(...)
-        {
-            return false;
-        }
-    };
-    try
-    {
-        auto winner = co_await (guarded_loop() || deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
-        if(winner.index() == 0)
-        {
-            if(auto const failure = std::get<0>(winner))
-            {
-                if(!cancelled(failure))
-                    std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
-                result.status = run_result::outcome::cancelled;
-            }
-        }
-        else if(std::get<0>(std::get<1>(winner)))
-            result.status = run_result::outcome::cancelled; // the timer was cancelled: so was the run
-        else
-        {
-            result.status = run_result::outcome::failed;
-            result.error_message = texts().run_deadline;
-            event const ev = events::error{result.error_message};
-            co_await detail::emit(sink, ev);
-        }
-    }
-    catch(boost::system::system_error const& e)
-    {
-        if(e.code() != asio::error::operation_aborted)
-            throw;
-        result.status = run_result::outcome::cancelled;
-    }
+    auto body = [&] { return loop(request, sink, result); };
+    auto const deadline_event = [](std::string const& message) { return event{events::error{message}}; };
+    co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
     co_return result;
 }
 

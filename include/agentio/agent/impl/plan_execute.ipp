@@ -187,29 +187,6 @@ AGENTIO_DECL std::string verify_prompt(std::string_view request, revision const&
             {"no", tokens.no}});
 }
 
-AGENTIO_DECL std::string describe_error(llm::error const& e, messages const& texts)
-{
-    switch(e.what)
-    {
-    case llm::error::kind::connection:
-    case llm::error::kind::timeout: return format_message(texts.provider_unreachable, {{"message", e.message}});
-    case llm::error::kind::http_status:
-    {
-        std::string const status = std::to_string(e.status);
-        return format_message(texts.provider_http_error, {{"status", status}, {"message", e.message}});
-    }
-    case llm::error::kind::stream_error:
-        if(e.type == "overloaded_error")
-            return std::string(texts.provider_overloaded);
-        return format_message(texts.provider_stream_error, {{"message", e.message}});
-    case llm::error::kind::protocol: return format_message(texts.provider_answer_cut, {{"message", e.message}});
-    case llm::error::kind::cancelled: return std::string(texts.cancelled);
-    case llm::error::kind::configuration: return e.message;
-    case llm::error::kind::overloaded: return std::string(texts.server_overloaded);
-    }
-    return e.message;
-}
-
 AGENTIO_DECL void add_correction(std::vector<llm::message>& turns, std::string reply, std::string correction)
 {
     // An empty assistant turn is refused by the APIs: the correction then

@@ -10,18 +10,12 @@
 #ifndef AGENTIO_AGENT_IMPL_REACT_HPP
 #define AGENTIO_AGENT_IMPL_REACT_HPP
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/system/system_error.hpp>
-
-#include <exception>
-
 namespace agentio::agent::react {
 
 namespace detail {
+
+// What the strategies share (agent/detail/run_support.hpp): emit_or_stop, stream_call...
+using namespace agentio::agent::detail;
 
 // Defined in impl/react.ipp.
 
@@ -43,8 +37,6 @@ struct answer_stream
     void advance(final_answer const& answer, unsigned iteration, std::vector<event>& out);
 };
 
-std::string describe_error(llm::error const& e, messages const& texts);
-std::string timed_out(messages const& texts, std::string_view tool, std::chrono::steady_clock::duration timeout);
 // What the model reads of a tool's result (the text; notes for what text cannot carry).
 std::string observation_text(tool_result const& result);
 // The assistant turn of an action, in the canonical form.
@@ -57,38 +49,6 @@ void append_user_text(std::vector<llm::message>& turns, std::string text);
 std::string match_tool(std::span<tool_descriptor const> tools, std::string_view name);
 // A reply without markers read as an answer (the `Thought:` markers dropped).
 std::string prose_answer(std::string_view raw);
-
-// Events are passed as named lvalues: GCC 12 destroys some temporaries
-// created inside a co_await expression twice (see docs/engineering-notes.md).
-template<class Sink>
-asio::awaitable<bool> emit(Sink& sink, event const& e)
-{
-    static_assert(event_sink<Sink>,
-        "agentio: a ReAct run's sink is called as sink(agentio::agent::react::event const&) and returns void, "
-        "asio::awaitable<void>, or asio::awaitable<bool> (false stops the run)");
-    using returned = std::invoke_result_t<Sink&, event const&>;
-    if constexpr(std::is_same_v<returned, asio::awaitable<bool>>)
-    {
-        bool const go_on = co_await sink(e);
-        co_return go_on;
-    }
-    else if constexpr(std::is_same_v<returned, asio::awaitable<void>>)
-    {
-        co_await sink(e);
-        co_return true;
-    }
-    else
-    {
-        sink(e);
-        co_return true;
-    }
-}
-
-// The sink said the client is gone: unwind like a cancellation.
-[[noreturn]] inline void stop_run()
-{
-    throw boost::system::system_error(asio::error::operation_aborted);
-}
 
 } // namespace detail
 
@@ -105,40 +65,24 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, react::options op
 }
 
 template<llm::provider Provider, tool_catalog Tools>
-std::string agent<Provider, Tools>::describe(llm::error const& e) const
-{
-    if(options_.describe_error)
-        return options_.describe_error(e);
-    return detail::describe_error(e, texts());
-}
-
-template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
 {
-    result.status = run_result::outcome::failed;
-    result.error_message = message;
-    event const ev = events::error{message};
-    if(!co_await detail::emit(sink, ev))
-        detail::stop_run();
+    return detail::fail_run<event, events::error>(sink, result, message);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<tool_result> agent<Provider, Tools>::call_tool(std::string const& tool, json::value const& input,
     unsigned iteration) const
 {
-    using namespace asio::experimental::awaitable_operators;
     auto const timeout = options_.tool_timeout;
     std::string const call_id = "react-" + std::to_string(iteration);
     tool_context ctx{.tool_name = tool,
         .call_id = call_id,
         .deadline = std::chrono::steady_clock::now() + timeout,
         .progress = {}};
-    asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
-    auto outcome = co_await (tools_.call(tool, input, ctx) || timer.async_wait(asio::use_awaitable));
-    if(outcome.index() == 0)
-        co_return std::get<0>(std::move(outcome));
-    co_return tool_result::error(detail::timed_out(texts(), tool, timeout));
+    tool_result r = co_await detail::call_with_timeout(tools_, tool, input, ctx, timeout, texts());
+    co_return r;
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -155,76 +99,49 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
         .temperature = options_.temperature,
         .thinking_budget = {},
         .stop = options_.stop};
-    std::vector<llm::stream_event> stream_events;
     std::vector<event> to_send;
-    for(unsigned attempt = 0;; ++attempt)
+    detail::answer_stream answer;
+    std::string text;
+    // Sends what the reply's final answer has added since the last time.
+    auto send = [&](bool complete) -> asio::awaitable<void> {
+        auto const parsed = detail::parse_reply(text, complete, texts());
+        auto const* f = std::get_if<final_answer>(&parsed);
+        if(!f)
+            co_return;
+        to_send.clear();
+        answer.advance(*f, iteration, to_send);
+        for(auto const& ev : to_send)
+            co_await detail::emit_or_stop(sink, ev);
+    };
+    auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
+        bool grew = false;
+        for(auto const& se : stream_events)
+            if(auto const* t = std::get_if<llm::text_delta>(&se))
+            {
+                text += t->text;
+                grew = true;
+            }
+        if(grew)
+            co_await send(false);
+        co_return answer.delivered;
+    };
+    // Nothing of a failed attempt reached the sink: the next one starts afresh.
+    auto on_retry = [&] {
+        answer = detail::answer_stream{};
+        text.clear();
+    };
+    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events, on_retry);
+    if(!response)
     {
-        auto opened = co_await provider_.open(request);
-        if(!opened)
-        {
-            std::string const message = describe(opened.error());
-            co_await fail(sink, result, message);
-            co_return std::nullopt;
-        }
-        auto stream = std::move(*opened);
-        detail::answer_stream answer;
-        std::string text;
-        std::optional<llm::error> stream_failure;
-        // Sends what the reply's final answer has added since the last time.
-        auto send = [&](bool complete) -> asio::awaitable<void> {
-            auto const parsed = detail::parse_reply(text, complete, texts());
-            auto const* f = std::get_if<final_answer>(&parsed);
-            if(!f)
-                co_return;
-            to_send.clear();
-            answer.advance(*f, iteration, to_send);
-            for(auto const& ev : to_send)
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
-        };
-        while(!stream.done() && !stream_failure)
-        {
-            stream_events.clear();
-            stream_failure = co_await stream.read(stream_events);
-            bool grew = false;
-            for(auto const& ev : stream_events)
-                if(auto const* t = std::get_if<llm::text_delta>(&ev))
-                {
-                    text += t->text;
-                    grew = true;
-                }
-            if(grew)
-                co_await send(false);
-        }
-        std::optional<llm::response> response;
-        if(!stream_failure)
-        {
-            llm::error f;
-            response = stream.finish(f);
-            if(!response)
-                stream_failure = std::move(f);
-        }
-        if(!stream_failure)
-        {
-            result.usage += response->tokens;
-            stop = response->stop;
-            text = response->assistant.text();
-            co_await send(true);
-            co_return std::optional<std::string>(std::move(text));
-        }
-        if(stream_failure->what == llm::error::kind::cancelled)
-            detail::stop_run();
-        // Retrying is invisible to the user only while they have seen nothing.
-        if(stream_failure->retryable && !answer.delivered && attempt < options_.mid_stream_retries)
-        {
-            auto const server_delay = stream_failure->retry_after;
-            co_await provider_.backoff(attempt, server_delay);
-            continue;
-        }
-        std::string const message = describe(*stream_failure);
+        std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
         co_await fail(sink, result, message);
         co_return std::nullopt;
     }
+    result.usage += response->tokens;
+    stop = response->stop;
+    text = response->assistant.text();
+    co_await send(true);
+    co_return std::optional<std::string>(std::move(text));
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -238,8 +155,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
         result.thought = thought;
         conversation.push_back(llm::message::assistant(answer));
         event const ev = events::done{result.usage, result.iterations};
-        if(!co_await detail::emit(sink, ev))
-            detail::stop_run();
+        co_await detail::emit_or_stop(sink, ev);
     };
 
     std::vector<llm::message> turns = detail::first_turns(conversation);
@@ -289,8 +205,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
                 co_return;
             }
             event const delta = events::answer_delta{answer};
-            if(!co_await detail::emit(sink, delta))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, delta);
             std::string const no_thought;
             co_await answered(answer, no_thought);
             co_return;
@@ -310,13 +225,11 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
             if(!s.thought.empty())
             {
                 event const ev = events::thought{iteration, s.thought};
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
+                co_await detail::emit_or_stop(sink, ev);
             }
             {
                 event const ev = events::action{iteration, s.tool, s.input};
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
+                co_await detail::emit_or_stop(sink, ev);
             }
             auto const started = std::chrono::steady_clock::now();
             tool_result const outcome = co_await call_tool(s.tool, s.input, iteration);
@@ -326,8 +239,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
             s.is_error = outcome.is_error;
             {
                 event const ev = events::observation{iteration, s.tool, s.observation, s.is_error};
-                if(!co_await detail::emit(sink, ev))
-                    detail::stop_run();
+                co_await detail::emit_or_stop(sink, ev);
             }
             turns.push_back(llm::message::assistant(detail::action_turn(*a)));
             turns.push_back(llm::message::user("Observation: " + s.observation));
@@ -339,8 +251,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
         auto& m = std::get<malformed>(parsed);
         {
             event const ev = events::malformed{iteration, m.error, m.reason};
-            if(!co_await detail::emit(sink, ev))
-                detail::stop_run();
+            co_await detail::emit_or_stop(sink, ev);
         }
         // An empty assistant turn is refused by the APIs: the reason then joins the last user turn.
         if(m.raw.find_first_not_of(" \t\r\n") != std::string::npos)
@@ -376,64 +287,10 @@ template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<run_result> agent<Provider, Tools>::run_on(std::vector<llm::message>& conversation, Sink& sink) const
 {
-    using namespace asio::experimental::awaitable_operators;
     run_result result;
-    // Neither branch of the race throws (see orchestrator::run): a throwing
-    // branch would leave the other running.
-    auto guarded_loop = [&]() -> asio::awaitable<std::exception_ptr> {
-        try
-        {
-            co_await loop(conversation, sink, result);
-        }
-        catch(...)
-        {
-            co_return std::current_exception();
-        }
-        co_return nullptr;
-    };
-    asio::steady_timer deadline(co_await asio::this_coro::executor, options_.run_deadline);
-    auto cancelled = [](std::exception_ptr const& e) {
-        try
-        {
-            std::rethrow_exception(e);
-        }
-        catch(boost::system::system_error const& se)
-        {
-            return se.code() == asio::error::operation_aborted;
-        }
-        catch(...)
-        {
-            return false;
-        }
-    };
-    try
-    {
-        auto winner = co_await (guarded_loop() || deadline.async_wait(asio::as_tuple(asio::use_awaitable)));
-        if(winner.index() == 0)
-        {
-            if(auto const failure = std::get<0>(winner))
-            {
-                if(!cancelled(failure))
-                    std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
-                result.status = run_result::outcome::cancelled;
-            }
-        }
-        else if(std::get<0>(std::get<1>(winner)))
-            result.status = run_result::outcome::cancelled; // the timer was cancelled: so was the run
-        else
-        {
-            result.status = run_result::outcome::failed;
-            result.error_message = texts().run_deadline;
-            event const ev = events::error{result.error_message};
-            co_await detail::emit(sink, ev);
-        }
-    }
-    catch(boost::system::system_error const& e)
-    {
-        if(e.code() != asio::error::operation_aborted)
-            throw;
-        result.status = run_result::outcome::cancelled;
-    }
+    auto body = [&] { return loop(conversation, sink, result); };
+    auto const deadline_event = [](std::string const& message) { return event{events::error{message}}; };
+    co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
     co_return result;
 }
 

@@ -19,8 +19,6 @@
 #include <boost/json/parse_options.hpp>
 #include <boost/json/parser.hpp>
 
-#include <cstdio>
-
 namespace agentio::agent::react {
 
 namespace detail {
@@ -339,36 +337,6 @@ AGENTIO_DECL void answer_stream::advance(final_answer const& answer, unsigned it
         sent = answer.text;
     }
     delivered = delivered || !out.empty();
-}
-
-AGENTIO_DECL std::string describe_error(llm::error const& e, messages const& texts)
-{
-    switch(e.what)
-    {
-    case llm::error::kind::connection:
-    case llm::error::kind::timeout: return format_message(texts.provider_unreachable, {{"message", e.message}});
-    case llm::error::kind::http_status:
-        return format_message(texts.provider_http_error,
-            {{"status", std::to_string(e.status)}, {"message", e.message}});
-    case llm::error::kind::stream_error:
-        if(e.type == "overloaded_error")
-            return std::string(texts.provider_overloaded);
-        return format_message(texts.provider_stream_error, {{"message", e.message}});
-    case llm::error::kind::protocol: return format_message(texts.provider_answer_cut, {{"message", e.message}});
-    case llm::error::kind::cancelled: return std::string(texts.cancelled);
-    case llm::error::kind::configuration: return e.message;
-    case llm::error::kind::overloaded: return std::string(texts.server_overloaded);
-    }
-    return e.message;
-}
-
-AGENTIO_DECL std::string timed_out(messages const& texts, std::string_view tool,
-    std::chrono::steady_clock::duration timeout)
-{
-    auto const seconds = std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count() / 1000.0;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", seconds);
-    return format_message(texts.tool_timed_out, {{"tool", tool}, {"seconds", buf}});
 }
 
 AGENTIO_DECL std::string observation_text(tool_result const& result)
