@@ -69,8 +69,9 @@ int main(int argc, char** argv)
 {
     if(argc < 5 || (argc - 5) % 2 != 0)
     {
-        std::fprintf(stderr, "usage: agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...] [--path P] "
-                             "[--body JSON] [--done TEXT] [--error TEXT]\n");
+        std::fprintf(stderr,
+            "usage: agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...] [--path P] "
+            "[--body JSON] [--done TEXT] [--error TEXT]\n");
         return 2;
     }
     std::string const host = argv[1], ports = argv[2], pid = argv[4];
@@ -105,7 +106,8 @@ int main(int argc, char** argv)
     for(std::size_t begin = 0; begin < ports.size();)
     {
         auto const end = std::min(ports.find(',', begin), ports.size());
-        endpoints.emplace_back(asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(ports.substr(begin, end - begin))));
+        endpoints.emplace_back(asio::ip::make_address(host),
+            static_cast<unsigned short>(std::stoi(ports.substr(begin, end - begin))));
         begin = end + 1;
     }
     int done = 0, failed = 0, open = 0, peak_open = 0;

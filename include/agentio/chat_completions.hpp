@@ -8,8 +8,10 @@
 //
 // Any agent as an OpenAI-compatible model: the Chat Completions API
 // (`/v1/chat/completions`, `/v1/models`) in front of models an application
-// adds — agents with server-side tools (agent_model), or anything that
-// writes the outputs of chat_completions::model. See docs/chat-completions.md.
+// adds — agents with server-side tools (agent_model), several strategies
+// over them (strategy_model), agents that answer one question
+// (question_model), or anything that writes the outputs of
+// chat_completions::model. See docs/chat-completions.md.
 //
 
 #ifndef AGENTIO_CHAT_COMPLETIONS_HPP
@@ -19,6 +21,7 @@
 #include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/chat_completions/error.hpp>
 #include <agentio/chat_completions/model.hpp>
+#include <agentio/chat_completions/question_model.hpp>
 #include <agentio/chat_completions/request.hpp>
 #include <agentio/chat_completions/strategy_model.hpp>
 

@@ -9,7 +9,7 @@
 // Settings read from environment variables, with errors as data (the
 // variable, what it held, what it may hold) so that each application words
 // them in its users' language. A lookup function stands for the environment,
-// so tests need not touch the process's.
+// so tests need not touch the process's. And where a companion program is.
 //
 
 #ifndef AGENTIO_ENVIRONMENT_HPP
@@ -19,6 +19,8 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
 #include <functional>
 #include <optional>
 #include <string>
@@ -85,6 +87,36 @@ inline boost::system::result<void, invalid_variable> read_unsigned(char const* n
         return invalid_variable{name, *text, {std::to_string(lo) + ".." + std::to_string(hi)}};
     out = *v;
     return {};
+}
+
+/** Where a companion program of the running one is: `name` in the running
+    program's folder (installed side by side), else in one of `relative_dirs`
+    of that folder (a build tree keeps each program in its own folder), as a
+    canonical path; else `name` alone, for the shell's search of PATH.
+
+    @par Example
+    @code
+    // next to agentio-platform, or at ../sqlite_mcp/ in the build tree
+    auto const server = agentio::companion_program("agentio-sqlite-mcp", {"../sqlite_mcp"});
+    @endcode
+*/
+inline std::string companion_program(std::string_view name, std::initializer_list<std::string_view> relative_dirs = {})
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    auto const folder = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    if(!ec)
+    {
+        auto found = [&](fs::path const& candidate) {
+            return fs::is_regular_file(candidate, ec) ? fs::canonical(candidate, ec).string() : std::string();
+        };
+        if(auto p = found(folder / name); !p.empty())
+            return p;
+        for(auto const dir : relative_dirs)
+            if(auto p = found(folder / dir / name); !p.empty())
+                return p;
+    }
+    return std::string(name);
 }
 
 } // namespace agentio

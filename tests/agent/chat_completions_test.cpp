@@ -76,10 +76,12 @@ BOOST_AUTO_TEST_CASE(keywords_match_whole_words_without_accents)
     rules.plan_execute = {"después", "compara"};
     rules.clause_separators = {";", "y"};
     rules.react = {"por qué", "investiga"};
-    BOOST_TEST((agent::choose_by_keywords("Calcula el total y DESPUES súmalo", rules) == agent::strategy::plan_execute));
+    BOOST_TEST((agent::choose_by_keywords("Calcula el total y DESPUES súmalo", rules) ==
+        agent::strategy::plan_execute));
     BOOST_TEST((agent::choose_by_keywords("¿Por qué bajaron?", rules) == agent::strategy::react));
     BOOST_TEST((agent::choose_by_keywords("Compara; ordena", rules) == agent::strategy::plan_execute));
-    BOOST_TEST((agent::choose_by_keywords("comparativa de ventas", rules) == agent::strategy::tools)); // not a whole word
+    BOOST_TEST((agent::choose_by_keywords("comparativa de ventas", rules) ==
+        agent::strategy::tools));                                                           // not a whole word
     BOOST_TEST((agent::choose_by_keywords("Suma 3 y 4", rules) == agent::strategy::tools)); // one clause join
     BOOST_TEST((agent::choose_by_keywords("Yo investigaré", rules) == agent::strategy::tools));
 }
@@ -595,6 +597,45 @@ BOOST_AUTO_TEST_CASE(the_models_are_listed)
     BOOST_TEST(one.at("owned_by").as_string() == "agentio");
 }
 
+// An agent that answers one question: the last user message, checked before it runs.
+struct echo_question final : cc::question_model
+{
+    echo_question() : cc::question_model({.id = "eco"}, {"Falta la pregunta.", "'{model}' no usa herramientas."}) {}
+
+    asio::awaitable<void> answer(std::string question, cc::request r, cc::call_context const&,
+        cc::output_sink sink) override
+    {
+        sink(cc::content_delta{question + " (" + std::to_string(r.messages.size()) + " mensajes)"});
+        sink(cc::finished{});
+        co_return;
+    }
+};
+
+BOOST_AUTO_TEST_CASE(a_question_model_answers_the_last_user_message)
+{
+    served s;
+    s.api.add(std::make_shared<echo_question>());
+    s.run();
+    auto const ok = s.post(R"({"model": "eco", "messages": [{"role": "user", "content": "hola"},
+        {"role": "assistant", "content": "¿sí?"}, {"role": "user", "content": "¿qué tal?"}]})");
+    BOOST_TEST_REQUIRE(ok.status == 200u, ok.body);
+    BOOST_TEST(ok.json().at("choices").at(0).at("message").at("content").as_string() == "¿qué tal? (3 mensajes)");
+    for(auto const* body : {R"({"model": "eco", "messages": [{"role": "user", "content": " \n "}]})",
+            R"({"model": "eco", "messages": [{"role": "user", "content": "hola"}, {"role": "assistant", "content": "¿sí?"}]})"})
+    {
+        auto const refused = s.post(body);
+        BOOST_TEST(refused.status == 400u);
+        BOOST_TEST(refused.json().at("error").at("param").as_string() == "messages");
+        BOOST_TEST(refused.json().at("error").at("message").as_string() == "Falta la pregunta.");
+    }
+    auto const tools = s.post(R"({"model": "eco", "messages": [{"role": "user", "content": "hola"}],
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]})");
+    BOOST_TEST(tools.status == 400u);
+    BOOST_TEST(tools.json().at("error").at("param").as_string() == "tools");
+    BOOST_TEST(tools.json().at("error").at("message").as_string() == "'eco' no usa herramientas.");
+    BOOST_TEST(!cc::last_question(cc::request{}).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
 {
     auto const file = std::filesystem::temp_directory_path() /
@@ -728,7 +769,8 @@ BOOST_AUTO_TEST_CASE(strategies_forced_and_chosen)
             reasoning += t->as_string();
     }
     BOOST_TEST(content == "Hay 47 iniciativas, 12 en ejecución.");
-    BOOST_TEST(reasoning.find("plan:\n1. Contar las iniciativas por estado\n2. Resumir el recuento") != std::string::npos,
+    BOOST_TEST(reasoning.find("plan:\n1. Contar las iniciativas por estado\n2. Resumir el recuento") !=
+            std::string::npos,
         reasoning);
     BOOST_TEST(reasoning.find("step 2/2: Resumir el recuento") != std::string::npos, reasoning);
     BOOST_TEST(reasoning.find("verification: yes") != std::string::npos, reasoning);

@@ -76,9 +76,9 @@ struct bench : provider_bench<Provider>
             char last = 0;
             for(auto const& e : events)
             {
-                char const k = "TRCKADE"[e.index()]; // K: round_complete, A: approval_required
-                if(k == 'T' && last == 'T')
-                    continue; // text deltas: one letter for a run of them
+                char const k = "THRCKADE"[e.index()]; // H: thinking, K: round_complete, A: approval_required
+                if((k == 'T' || k == 'H') && last == k)
+                    continue; // text or thinking deltas: one letter for a run of them
                 out += k;
                 last = k;
             }
@@ -217,6 +217,25 @@ BOOST_AUTO_TEST_CASE(two_rounds_with_anthropic)
     BOOST_TEST(result.at("content").as_array().at(0).at("text") == recuento);
     BOOST_TEST(requests[0].headers["x-api-key"] == "test-key");
     BOOST_TEST(out.conversation.size() == 4u);
+}
+
+// The model's reasoning streams as thinking events, apart from the answer's
+// text; the thinking block (with its signature) stays in the conversation.
+BOOST_AUTO_TEST_CASE(thinking_streams_apart_from_the_answer)
+{
+    bench<llm::anthropic_provider> b;
+    auto thinks = says("Hay 12 en ejecución.");
+    thinks.thinking = testing::scripted_text::exact({"Cuento las ", "iniciativas en ejecución."});
+    b.fake.add_scenario(scenario_of("piensa", {thinks}));
+    auto const out = b.run("piensa");
+    BOOST_TEST(out.kinds() == "HTKD");
+    std::string thought;
+    for(auto const& t : out.all<agent::thinking_delta>())
+        thought += t.text;
+    BOOST_TEST(thought == "Cuento las iniciativas en ejecución.");
+    BOOST_TEST(out.text() == "Hay 12 en ejecución.");
+    BOOST_TEST_REQUIRE(out.conversation.size() == 2u);
+    BOOST_TEST(std::holds_alternative<llm::thinking_block>(out.conversation[1].content.at(0)));
 }
 
 // Each round's messages are announced once they are in the conversation, and

@@ -107,6 +107,15 @@ struct text_delta
     std::string text = {};
 };
 
+/** The model's own reasoning, as it streams: Anthropic's extended thinking,
+    the `reasoning_content` of OpenAI-compatible servers (DeepSeek, vLLM,
+    llama.cpp, and our own endpoints). Not part of the answer; a client shows
+    it apart, or not at all. */
+struct thinking_delta
+{
+    std::string text = {};
+};
+
 /// The model stopped to use tools: what streamed so far was its reasoning.
 struct round_end
 {
@@ -203,7 +212,8 @@ struct error
 };
 
 /// What a run tells its sink, in order.
-using event = std::variant<text_delta, round_end, tool_call, round_complete, approval_required, done, error>;
+using event =
+    std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done, error>;
 
 /** What a run can report to: called as `sink(event)` for each @ref event.
 

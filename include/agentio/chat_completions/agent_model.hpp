@@ -7,7 +7,8 @@
 // client sees:
 //   - the answer's text as `content`;
 //   - each server-side tool call, as it starts and as it ends, as a line of
-//     `reasoning_content` (clients that do not know the field ignore it);
+//     `reasoning_content` (clients that do not know the field ignore it), and
+//     there too the model's own reasoning as it streams;
 //   - the client's own `tools` offered to the model beside the agent's: when
 //     the model calls one, the answer ends with `finish_reason: tool_calls`
 //     and those calls; the client runs them and sends the results back, as
@@ -181,6 +182,8 @@ private:
     {
         if(auto const* d = std::get_if<agent::text_delta>(&e))
             sink(content_delta{d->text});
+        else if(auto const* th = std::get_if<agent::thinking_delta>(&e))
+            sink(reasoning_delta{th->text});
         else if(std::holds_alternative<agent::round_end>(e) || std::holds_alternative<agent::tool_call>(e))
         {
             if(auto const* end = std::get_if<agent::round_end>(&e))

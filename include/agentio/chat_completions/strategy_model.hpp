@@ -96,8 +96,9 @@ public:
             chosen = *forced;
         else if(r.tools.empty() && options_.choose)
             chosen = co_await options_.choose(r);
-        log(ctx, format_message("strategy={strategy}{how}",
-            {{"strategy", agent::to_string(chosen)}, {"how", forced ? " (asked)" : " (chosen)"}}));
+        log(ctx,
+            format_message("strategy={strategy}{how}",
+                {{"strategy", agent::to_string(chosen)}, {"how", forced ? " (asked)" : " (chosen)"}}));
         sink(reasoning_delta{
             format_message(texts().activity_strategy, {{"strategy", agent::to_string(chosen)}}) + "\n"});
 
@@ -199,23 +200,26 @@ private:
             sink(failed{{502, failure->message, "server_error", {}, "agent_failed"}});
     }
 
-    void forward_plan(
-        agent::plan_execute::event const& e, output_sink& sink, plan_state& state, call_context const& ctx) const
+    void forward_plan(agent::plan_execute::event const& e, output_sink& sink, plan_state& state,
+        call_context const& ctx) const
     {
         namespace ev = agent::plan_execute::events;
         if(auto const* p = std::get_if<ev::plan>(&e))
         {
             std::string steps;
             for(std::size_t i = 0; i < p->steps.size(); ++i)
-                steps.append(format_message(texts().plan_step_item,
-                                 {{"index", std::to_string(i + 1)}, {"step", p->steps[i]}}))
+                steps
+                    .append(format_message(texts().plan_step_item,
+                        {{"index", std::to_string(i + 1)}, {"step", p->steps[i]}}))
                     .append("\n");
             state.steps = p->steps.size();
-            log(ctx, "plan revision " + std::to_string(p->revision) + ": " + std::to_string(p->steps.size()) + " steps");
+            log(ctx,
+                "plan revision " + std::to_string(p->revision) + ": " + std::to_string(p->steps.size()) + " steps");
             sink(reasoning_delta{format_message(texts().activity_plan, {{"steps", steps}})});
         }
         else if(auto const* r = std::get_if<ev::plan_rejected>(&e))
-            sink(reasoning_delta{format_message(texts().activity_malformed, {{"reason", first_line(r->errors)}}) + "\n"});
+            sink(reasoning_delta{
+                format_message(texts().activity_malformed, {{"reason", first_line(r->errors)}}) + "\n"});
         else if(auto const* s = std::get_if<ev::step_started>(&e))
         {
             log(ctx, "plan step " + std::to_string(s->index + 1) + "/" + std::to_string(state.steps));

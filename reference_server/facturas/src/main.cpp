@@ -22,9 +22,7 @@
 #include <agentio/sqlite/thread_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include <sqlite3.h>
 
@@ -75,19 +73,6 @@ std::string shell_quote(std::string const& word)
     return out + "'";
 }
 
-// agentio-sqlite-mcp next to this program (installed), or in the build tree, else from PATH.
-std::string sqlite_mcp_program()
-{
-    std::error_code ec;
-    auto const self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if(!ec)
-        for(auto const& candidate :
-            {self.parent_path() / "agentio-sqlite-mcp", self.parent_path() / "../sqlite_mcp/agentio-sqlite-mcp"})
-            if(std::filesystem::exists(candidate, ec))
-                return std::filesystem::canonical(candidate, ec).string();
-    return "agentio-sqlite-mcp";
-}
-
 facturas::mcp_endpoint endpoint_for(facturas::settings const& s, std::filesystem::path const& db)
 {
     if(!s.mcp_url.empty())
@@ -98,7 +83,9 @@ facturas::mcp_endpoint endpoint_for(facturas::settings const& s, std::filesystem
         throw usage_error{"falta --db RUTA (o INVOICE_AGENT_MCP_COMMAND / INVOICE_AGENT_MCP_URL)"};
     if(!std::filesystem::exists(db))
         throw usage_error{"--db: no existe '" + db.string() + "' (créala con agentio-facturas init-db)"};
-    return {shell_quote(sqlite_mcp_program()) + " --db " + shell_quote(std::filesystem::absolute(db).string()), {}};
+    return {shell_quote(agentio::companion_program("agentio-sqlite-mcp", {"../sqlite_mcp"})) + " --db " +
+            shell_quote(std::filesystem::absolute(db).string()),
+        {}};
 }
 
 std::unique_ptr<agentio::sqlite::thread_store> open_store(std::string const& path)
@@ -242,12 +229,8 @@ int run(int argc, char** argv)
     {
         if(question.empty())
             throw usage_error{"ask necesita la pregunta entre comillas"};
-        auto done = asio::co_spawn(ioc, agent.ask(session, question), asio::use_future);
-        ioc.run();
-        auto const r = done.get();
-        ioc.restart();
-        asio::co_spawn(ioc, agent.close(), asio::detached);
-        ioc.run();
+        auto const r = agentio::run_to_completion(ioc, agent.ask(session, question));
+        agentio::run_to_completion(ioc, agent.close());
         std::cout << r.answer << '\n';
         if(!r.sql.empty())
             std::cout << "\nSQL:\n" << r.sql << "\n\n";

@@ -14,33 +14,30 @@ namespace cc = agentio::chat_completions;
 
 namespace {
 
-class invoice_model final : public cc::model
+class invoice_model final : public cc::question_model
 {
 public:
-    explicit invoice_model(invoice_agent& agent) : agent_(agent)
+    explicit invoice_model(invoice_agent& agent) : cc::question_model(listing(), spanish()), agent_(agent) {}
+
+private:
+    static cc::model_card listing()
     {
-        card_.id = "facturas";
-        card_.created = 1764115200;
-        card_.extra["description"] = "Preguntas en español sobre las facturas, respondidas con SQL de solo lectura";
+        cc::model_card c;
+        c.id = "facturas";
+        c.created = 1764115200;
+        c.extra["description"] = "Preguntas en español sobre las facturas, respondidas con SQL de solo lectura";
+        return c;
     }
 
-    cc::model_card const& card() const noexcept override { return card_; }
-
-    asio::awaitable<void> complete(cc::request r, cc::call_context const& ctx, cc::output_sink sink) override
+    static cc::question_texts spanish()
     {
-        if(r.messages.empty() || r.messages.back().role != agentio::llm::role::user ||
-            r.messages.back().text().find_first_not_of(" \t\r\n") == std::string::npos)
-        {
-            sink(cc::failed{cc::invalid_request("El último mensaje debe ser la pregunta del usuario, con texto.",
-                "messages", "invalid_value")});
-            co_return;
-        }
-        if(!r.tools.empty())
-        {
-            sink(cc::failed{cc::invalid_request("El modelo 'facturas' no llama a herramientas del cliente.", "tools",
-                "invalid_value")});
-            co_return;
-        }
+        return {"El último mensaje debe ser la pregunta del usuario, con texto.",
+            "El modelo '{model}' no llama a herramientas del cliente."};
+    }
+
+    asio::awaitable<void> answer(std::string question, cc::request r, cc::call_context const& ctx,
+        cc::output_sink sink) override
+    {
         // The agent keeps its own history by session: the request's, or a new one.
         std::string session = ctx.session;
         if(auto const* id = r.extra.if_contains("session_id"); session.empty() && id && id->is_string())
@@ -60,7 +57,6 @@ public:
             streamed_answer = true;
             sink(cc::content_delta{std::string(text)});
         };
-        auto const question = r.messages.back().text();
         auto result = co_await agent_.ask(session, question, observer);
         // A failed step still answers in Spanish (why it could not), as /ask does.
         if(!streamed_answer)
@@ -68,9 +64,7 @@ public:
         sink(cc::finished{cc::finish_reason::stop, {}});
     }
 
-private:
     invoice_agent& agent_;
-    cc::model_card card_;
 };
 
 } // namespace

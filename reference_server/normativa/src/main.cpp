@@ -26,7 +26,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include <unistd.h>
 
@@ -84,15 +83,6 @@ asio::awaitable<std::unique_ptr<agentio::threads::thread_store>> open_store(std:
     if(!store)
         throw usage_error{"RAG_STORE: no se puede abrir '" + path + "': " + store.error().message};
     co_return std::move(*store);
-}
-
-template<class T>
-T run_now(asio::io_context& ioc, asio::awaitable<T> work)
-{
-    auto f = asio::co_spawn(ioc, std::move(work), asio::use_future);
-    ioc.restart();
-    ioc.run();
-    return f.get();
 }
 
 int run(int argc, char** argv)
@@ -182,7 +172,7 @@ int run(int argc, char** argv)
     agentio::sqlite::configure_for_concurrency();
     asio::io_context ioc;
     agentio::http::client http(ioc.get_executor());
-    auto loaded = run_now(ioc, normativa::open_index(index, *config, http));
+    auto loaded = agentio::run_to_completion(ioc, normativa::open_index(index, *config, http));
 
     if(command == "eval")
     {
@@ -193,7 +183,7 @@ int run(int argc, char** argv)
         auto list = normativa::load_questions(questions);
         if(!list)
             throw usage_error{list.error()};
-        auto rows = run_now(ioc, normativa::measure_quality(*loaded->searcher, *list));
+        auto rows = agentio::run_to_completion(ioc, normativa::measure_quality(*loaded->searcher, *list));
         if(!rows)
             throw std::runtime_error(rows.error().message);
         if(as_json)
@@ -205,7 +195,7 @@ int run(int argc, char** argv)
 
     if(!loaded->warning.empty())
         std::fprintf(stderr, "agentio-normativa: aviso: %s\n", loaded->warning.c_str());
-    auto store = run_now(ioc, open_store(config->store));
+    auto store = agentio::run_to_completion(ioc, open_store(config->store));
     std::optional<llm::any_provider> provider;
     if(!config->llm_unavailable_reason())
         provider.emplace(llm::make_provider(config->model, http));

@@ -16,34 +16,31 @@ namespace cc = agentio::chat_completions;
 
 namespace {
 
-class law_model final : public cc::model
+class law_model final : public cc::question_model
 {
 public:
-    explicit law_model(rag_service& service) : service_(service)
+    explicit law_model(rag_service& service) : cc::question_model(listing(), spanish()), service_(service) {}
+
+private:
+    static cc::model_card listing()
     {
-        card_.id = "normativa";
-        card_.created = 1764115200;
-        card_.extra["description"] = "Preguntas sobre la normativa laboral española, con los artículos citados";
+        cc::model_card c;
+        c.id = "normativa";
+        c.created = 1764115200;
+        c.extra["description"] = "Preguntas sobre la normativa laboral española, con los artículos citados";
+        return c;
     }
 
-    cc::model_card const& card() const noexcept override { return card_; }
-
-    asio::awaitable<void> complete(cc::request r, cc::call_context const& ctx, cc::output_sink sink) override
+    static cc::question_texts spanish()
     {
-        if(r.messages.empty() || r.messages.back().role != agentio::llm::role::user ||
-            r.messages.back().text().find_first_not_of(" \t\r\n") == std::string::npos)
-        {
-            sink(cc::failed{cc::invalid_request("El último mensaje debe ser la pregunta del usuario, con texto.",
-                "messages", "invalid_value")});
-            co_return;
-        }
-        if(!r.tools.empty())
-        {
-            sink(cc::failed{cc::invalid_request("El modelo 'normativa' no llama a herramientas del cliente.", "tools",
-                "invalid_value")});
-            co_return;
-        }
-        agent_request question{r.messages.back().text(), std::nullopt};
+        return {"El último mensaje debe ser la pregunta del usuario, con texto.",
+            "El modelo '{model}' no llama a herramientas del cliente."};
+    }
+
+    asio::awaitable<void> answer(std::string text, cc::request, cc::call_context const& ctx,
+        cc::output_sink sink) override
+    {
+        agent_request question{std::move(text), std::nullopt};
         auto prepared = co_await service_.prepare(std::move(question), ctx.user);
         if(!prepared)
         {
@@ -101,9 +98,7 @@ public:
         co_await service_.run(std::move(*prepared), std::move(events));
     }
 
-private:
     rag_service& service_;
-    cc::model_card card_;
 };
 
 } // namespace

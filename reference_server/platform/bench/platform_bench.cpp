@@ -101,8 +101,8 @@ int routing(char const* path)
     for(auto const& item : requests)
     {
         auto const label = std::string(item.at("label").as_string());
-        auto const chosen = std::string(agentio::agent::to_string(
-            agentio::agent::choose_by_keywords(item.at("request").as_string(), rules)));
+        auto const chosen = std::string(
+            agentio::agent::to_string(agentio::agent::choose_by_keywords(item.at("request").as_string(), rules)));
         ++per_label[label].second;
         if(chosen == label)
         {

@@ -7,6 +7,7 @@
 #include "prompts.hpp"
 #include "routing.hpp"
 
+#include <agentio/environment.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -34,19 +35,6 @@ struct application::retrieval_state
 };
 
 namespace {
-
-// agentio-sqlite-mcp next to this program (installed), or in the build tree, else from PATH.
-std::string sqlite_mcp_program()
-{
-    std::error_code ec;
-    auto const self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if(!ec)
-        for(auto const& candidate :
-            {self.parent_path() / "agentio-sqlite-mcp", self.parent_path() / "../sqlite_mcp/agentio-sqlite-mcp"})
-            if(std::filesystem::exists(candidate, ec))
-                return std::filesystem::canonical(candidate, ec).string();
-    return "agentio-sqlite-mcp";
-}
 
 bhttp::message_generator json_response(bhttp::status status, json::object const& body, unsigned version)
 {
@@ -147,8 +135,8 @@ application::application(settings config, agentio::http::client& http, llm::any_
         std::fprintf(stderr, "agentio-platform: user=%s session=%s %.*s\n", ctx.user.empty() ? "-" : ctx.user.c_str(),
             ctx.session.empty() ? "-" : ctx.session.c_str(), static_cast<int>(line.size()), line.data());
     };
-    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(
-        provider_, make_tools(resources_), std::move(asistente)));
+    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_, make_tools(resources_),
+        std::move(asistente)));
 
     // The siblings: their own APIs, as they are configured and run.
     for(auto const& [name, url] : config_.upstreams)
@@ -190,7 +178,8 @@ asio::awaitable<void> application::start()
     {
         auto const ex = co_await asio::this_coro::executor;
         agentio::mcp::process_options p;
-        p.program = config_.sqlite_mcp.empty() ? sqlite_mcp_program() : config_.sqlite_mcp;
+        p.program = config_.sqlite_mcp.empty() ? agentio::companion_program("agentio-sqlite-mcp", {"../sqlite_mcp"})
+                                               : config_.sqlite_mcp;
         p.arguments = {"--db", std::filesystem::absolute(config_.sql_db).string()};
         agentio::mcp::client_options o;
         o.name = "agentio-platform";

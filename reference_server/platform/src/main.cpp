@@ -19,7 +19,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include <cstdio>
 #include <iostream>
@@ -54,19 +53,6 @@ struct usage_error
 {
     std::string message;
 };
-
-// Runs `work` to its end on `ioc`, which may have other work that never ends
-// (the MCP client's reader): run until the result is there, not until idle.
-template<class T>
-T run_now(asio::io_context& ioc, asio::awaitable<T> work)
-{
-    auto done = asio::co_spawn(ioc, std::move(work), asio::use_future);
-    while(done.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-        if(ioc.run_one() == 0)
-            ioc.restart(); // out of work for a moment: the context stopped itself
-    ioc.restart();
-    return done.get();
-}
 
 int run(int argc, char** argv)
 {
@@ -123,11 +109,11 @@ int run(int argc, char** argv)
     asio::io_context ioc;
     agentio::http::client http(ioc.get_executor());
     auto provider = llm::make_provider(config->model, http);
-    auto store = run_now(ioc, agentio::threads::open_store(config->store));
+    auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
     if(!store)
         throw usage_error{"PLATFORM_STORE: cannot open '" + config->store + "': " + store.error().message};
     platform::application app(std::move(*config), http, provider, store->get());
-    run_now(ioc, app.start());
+    agentio::run_to_completion(ioc, app.start());
     for(auto const& w : app.warnings())
         std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
 

@@ -432,7 +432,8 @@ BOOST_AUTO_TEST_CASE(sibling_agents_through_their_own_api)
     sibling.start();
     std::thread sibling_thread([&] { sibling_ioc.run(); });
     {
-        platform_server p({{"PLATFORM_AGENT_FACTURAS", "http://127.0.0.1:" + std::to_string(sibling_ep.port()) + "/v1"}});
+        platform_server p({{"PLATFORM_AGENT_FACTURAS",
+            "http://127.0.0.1:" + std::to_string(sibling_ep.port()) + "/v1"}});
         p.run();
         auto const models = test_http::get(p.ep, "/v1/models").json();
         BOOST_TEST(models.at("data").as_array().size() == 2u);
@@ -440,7 +441,11 @@ BOOST_AUTO_TEST_CASE(sibling_agents_through_their_own_api)
         auto const r = test_http::post(p.ep, "/v1/chat/completions",
             R"({"model": "facturas", "messages": [{"role": "user", "content": "¿Cuánto se facturó?"}]})");
         BOOST_TEST_REQUIRE(r.status == 200u, r.body);
-        BOOST_TEST(r.json().at("choices").at(0).at("message").at("content").as_string() == "eco: ¿Cuánto se facturó?");
+        auto const reply = r.json();
+        auto const& message = reply.at("choices").at(0).at("message");
+        BOOST_TEST(message.at("content").as_string() == "eco: ¿Cuánto se facturó?");
+        // What the sibling streamed as its reasoning reaches the platform's client.
+        BOOST_TEST(message.at("reasoning_content").as_string() == "SQL: SELECT 1\n");
         BOOST_TEST(r.json().at("usage").at("total_tokens").as_int64() == 5);
     }
     asio::post(sibling_ioc, [&] {

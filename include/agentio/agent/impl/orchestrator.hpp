@@ -225,7 +225,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         co_await detail::emit_or_stop(sink, ev);
     };
 
-    // The answer's text goes to the sink as it streams.
+    // The answer's text, and the model's reasoning, go to the sink as they stream.
     auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
         bool delivered = false;
         for(auto& se : stream_events)
@@ -236,6 +236,12 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                         std::chrono::steady_clock::now() - started);
                 delivered = true;
                 event const delta = text_delta{std::move(t->text)};
+                co_await detail::emit_or_stop(sink, delta);
+            }
+            else if(auto* th = std::get_if<llm::thinking_delta>(&se))
+            {
+                delivered = true;
+                event const delta = thinking_delta{std::move(th->thinking)};
                 co_await detail::emit_or_stop(sink, delta);
             }
         co_return delivered;

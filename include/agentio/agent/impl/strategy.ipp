@@ -74,8 +74,8 @@ inline unsigned count_phrase(std::string_view text, std::string_view phrase)
     {
         // A phrase that begins or ends with punctuation or a space is its own boundary there.
         bool const starts = at == 0 || !word_char(text[at - 1]) || !word_char(phrase.front());
-        bool const ends =
-            at + phrase.size() == text.size() || !word_char(text[at + phrase.size()]) || !word_char(phrase.back());
+        bool const ends = at + phrase.size() == text.size() || !word_char(text[at + phrase.size()]) ||
+            !word_char(phrase.back());
         if(!wordy || (starts && ends))
             ++n;
     }

@@ -528,8 +528,9 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     as_model.card.created = 1764115200;
     as_model.card.extra["description"] = "El asistente de la cartera de proyectos: consultas, agregados y gráficos";
     as_model.agent = agent_->options();
-    openai_model_ = std::make_shared<agentio::chat_completions::agent_model<agentio::llm::any_provider, portfolio_tools>>(
-        *provider_, agent_->tools(), std::move(as_model));
+    openai_model_ =
+        std::make_shared<agentio::chat_completions::agent_model<agentio::llm::any_provider, portfolio_tools>>(
+            *provider_, agent_->tools(), std::move(as_model));
 
     agentio::threads::run_manager_options run_options;
     run_options.holder = holder_name();

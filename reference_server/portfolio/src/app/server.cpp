@@ -113,8 +113,8 @@ portfolio_server::portfolio_server(server_options options)
     openai_ = std::make_shared<agentio::chat_completions::endpoint>();
     options_.http.error_body = write_detail;
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
-        app_handler(
-            api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_, openai_),
+        app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_,
+            openai_),
         options_.http);
 
     boost::system::error_code ec;
