@@ -37,10 +37,10 @@ private:
             "El modelo '{model}' no llama a herramientas del cliente."};
     }
 
-    asio::awaitable<void> answer(std::string text, cc::request, cc::call_context const& ctx,
+    asio::awaitable<void> answer(std::string asked, cc::request, cc::call_context const& ctx,
         cc::output_sink sink) override
     {
-        agent_request question{std::move(text), std::nullopt};
+        agent_request question{std::move(asked), std::nullopt};
         auto prepared = co_await service_.prepare(std::move(question), ctx.user);
         if(!prepared)
         {
