@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,6 +116,14 @@ int main(int argc, char** argv)
     long rss_peak = rss_before;
     auto const started = std::chrono::steady_clock::now();
 
+    // Why streams failed: each distinct reason (its first 160 bytes) and how often.
+    std::map<std::string, int> failures;
+    auto note_failure = [&failures](std::string why) {
+        if(why.size() > 160)
+            why.resize(160);
+        ++failures[why];
+    };
+
     auto one = [&](tcp::endpoint ep) -> asio::awaitable<void> {
         tcp::socket s(ioc);
         try
@@ -134,18 +143,21 @@ int main(int argc, char** argv)
                     ++done;
                     break;
                 }
-                if(got.find(error_marker) != std::string::npos || got.size() > (1 << 20))
+                if(auto const at = got.find(error_marker); at != std::string::npos || got.size() > (1 << 20))
                 {
                     ++failed;
+                    note_failure(at == std::string::npos ? "more than 1 MiB without an end"
+                                                         : got.substr(at, got.find('\n', at) - at));
                     break;
                 }
                 if(got.size() > 8192) // keep the tail only: the markers are short
                     got.erase(0, got.size() - 64);
             }
         }
-        catch(std::exception const&)
+        catch(std::exception const& e)
         {
             ++failed;
+            note_failure(e.what());
         }
         --open;
     };
@@ -170,6 +182,8 @@ int main(int argc, char** argv)
     double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("streams %d: completed %d, failed %d, most open at once %d, %.2f s\n", n, done, failed, peak_open,
         seconds);
+    for(auto const& [why, count] : failures)
+        std::printf("  failed %d×: %s\n", count, why.c_str());
     std::printf("server RSS: %ld KiB before, %ld KiB peak, %.1f KiB per stream\n", rss_before, rss_peak,
         static_cast<double>(rss_peak - rss_before) / n);
     return failed == 0 ? 0 : 1;
