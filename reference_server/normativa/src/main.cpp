@@ -171,7 +171,12 @@ int run(int argc, char** argv)
 
     agentio::sqlite::configure_for_concurrency();
     asio::io_context ioc;
-    agentio::http::client http(ioc.get_executor());
+    // One provider origin carries every request's stream at once: the client's
+    // default of a few connections per origin would queue them behind each other.
+    agentio::http::client_options http_options;
+    http_options.max_connections_per_origin = 100000;
+    http_options.watch_idle_connections = true; // a server: no connection lingers in CLOSE_WAIT
+    agentio::http::client http(ioc.get_executor(), http_options);
     auto loaded = agentio::run_to_completion(ioc, normativa::open_index(index, *config, http));
 
     if(command == "eval")

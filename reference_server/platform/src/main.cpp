@@ -107,7 +107,12 @@ int run(int argc, char** argv)
     if(!config)
         throw usage_error{config.error()};
     asio::io_context ioc;
-    agentio::http::client http(ioc.get_executor());
+    // One provider origin carries every request's stream at once: the client's
+    // default of a few connections per origin would queue them behind each other.
+    agentio::http::client_options http_options;
+    http_options.max_connections_per_origin = 100000;
+    http_options.watch_idle_connections = true; // a server: no connection lingers in CLOSE_WAIT
+    agentio::http::client http(ioc.get_executor(), http_options);
     auto provider = llm::make_provider(config->model, http);
     auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
     if(!store)
