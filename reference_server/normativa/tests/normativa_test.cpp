@@ -497,6 +497,17 @@ std::string error_of(agentio::http::client_response const& res)
     return std::string(json::parse(res.body).at("error").as_string());
 }
 
+// A search for the holidays, then the answer citing article 38.
+testing::scenario vacation_scenario()
+{
+    testing::scenario sc;
+    sc.name = "normativa-test";
+    sc.turns = {{calls("vacaciones", "search_normativa", json::object{{"query", "vacaciones anuales duración"}})},
+        {says("", "Según el artículo 38 del Estatuto, al menos treinta días naturales.", "Artículo 38"),
+            says("", "No lo encuentro.")}};
+    return sc;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(normativa_agent)
@@ -504,12 +515,7 @@ BOOST_AUTO_TEST_SUITE(normativa_agent)
 BOOST_AUTO_TEST_CASE(search_answer_sources_and_a_thread_that_remembers)
 {
     server_fixture f;
-    testing::scenario sc;
-    sc.name = "normativa-test";
-    sc.turns = {{calls("vacaciones", "search_normativa", json::object{{"query", "vacaciones anuales duración"}})},
-        {says("", "Según el artículo 38 del Estatuto, al menos treinta días naturales.", "Artículo 38"),
-            says("", "No lo encuentro.")}};
-    f.fake.add_scenario(sc);
+    f.fake.add_scenario(vacation_scenario());
 
     auto const first = f.ask({{"message", "¿Cuántos días de vacaciones me tocan?"}});
     BOOST_TEST(first.status == 200u);
@@ -568,12 +574,7 @@ BOOST_AUTO_TEST_CASE(search_answer_sources_and_a_thread_that_remembers)
 BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
 {
     server_fixture f;
-    testing::scenario sc;
-    sc.name = "normativa-test";
-    sc.turns = {{calls("vacaciones", "search_normativa", json::object{{"query", "vacaciones anuales duración"}})},
-        {says("", "Según el artículo 38 del Estatuto, al menos treinta días naturales.", "Artículo 38"),
-            says("", "No lo encuentro.")}};
-    f.fake.add_scenario(sc);
+    f.fake.add_scenario(vacation_scenario());
     auto const r = f.request(bhttp::verb::post, "/v1/chat/completions",
         R"({"model": "normativa", "messages": [{"role": "user", "content": "¿Cuántos días de vacaciones me tocan?"}]})");
     BOOST_TEST_REQUIRE(r.status == 200u, r.body);
