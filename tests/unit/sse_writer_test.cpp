@@ -17,6 +17,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/_experimental/test/stream.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -27,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -125,6 +127,53 @@ void rethrow(std::exception_ptr e)
         std::rethrow_exception(e);
 }
 
+
+// A stream that runs `after_last_chunk` right after the completion of the write
+// that carries HTTP's last chunk has been delivered: the client's next move lands
+// between the end of the writer's flush and finish() stopping its reader.
+class last_chunk_hook
+{
+public:
+    using executor_type = beast::test::stream::executor_type;
+
+    last_chunk_hook(beast::test::stream& inner, std::function<void()> after_last_chunk)
+        : inner_(inner), after_last_chunk_(std::move(after_last_chunk))
+    {
+    }
+
+    executor_type get_executor() noexcept { return inner_.get_executor(); }
+
+    // No cancellation of a read that already completed: as on a socket.
+    void cancel() {}
+
+    friend void beast_close_socket(last_chunk_hook& s) { s.inner_.close(); }
+
+    template<class MutableBuffers, class Token>
+    auto async_read_some(MutableBuffers const& buffers, Token&& token)
+    {
+        return inner_.async_read_some(buffers, std::forward<Token>(token));
+    }
+
+    template<class ConstBuffers, class Token>
+    auto async_write_some(ConstBuffers const& buffers, Token&& token)
+    {
+        bool const last = beast::buffers_to_string(buffers).ends_with("0\r\n\r\n");
+        return asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
+            [this, last](auto handler, ConstBuffers const& b) {
+                inner_.async_write_some(b,
+                    [this, last, h = std::move(handler)](boost::system::error_code ec, std::size_t n) mutable {
+                        std::move(h)(ec, n); // the writer's flush ends here
+                        if(last && after_last_chunk_)
+                            std::exchange(after_last_chunk_, nullptr)();
+                    });
+            },
+            token, buffers);
+    }
+
+private:
+    beast::test::stream& inner_;
+    std::function<void()> after_last_chunk_;
+};
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(sse_writer)
@@ -164,6 +213,34 @@ BOOST_AUTO_TEST_CASE(on_an_in_memory_stream_events_are_chunked_and_finish_ends_t
     BOOST_TEST(got.events[1].type == "done");
     BOOST_TEST(got.events[1].last_event_id == "7");
     BOOST_TEST((got.end == sse::end_state::clean));
+}
+
+// The client closing just as the stream ends: its end-of-data is queued after
+// finish() has cancelled the reader, so the cancellation finds nothing to abort.
+// finish() still returns (it once waited forever, the reader probing a client
+// that had left: found as a portfolio chat connection that never closed).
+BOOST_AUTO_TEST_CASE(a_client_closing_as_the_stream_ends_does_not_hold_finish)
+{
+    asio::io_context ioc;
+    beast::test::stream server(ioc);
+    beast::test::stream client(ioc);
+    server.connect(client);
+    last_chunk_hook hooked(server, [&] { client.close(); });
+    bool finished = false;
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            sse::basic_writer<last_chunk_hook> w(hooked, {.heartbeat = 0ms});
+            BOOST_TEST(!(co_await w.start(11)));
+            BOOST_TEST(!(co_await w.send("done", "{}")));
+            co_await w.finish();
+            finished = true;
+        },
+        rethrow);
+    ioc.run_for(5s);
+    ioc.stop(); // a writer still waiting is destroyed with the stopped context, not left running
+    BOOST_TEST(finished);
+    BOOST_TEST(std::string(client.str()).ends_with("0\r\n\r\n"));
 }
 
 BOOST_AUTO_TEST_CASE(on_an_in_memory_stream_the_peer_closing_fires_the_disconnect_slot)

@@ -193,6 +193,7 @@ private:
     bool chunked_ = true;
     bool started_ = false;
     bool finishing_ = false;
+    bool stop_watching_ = false; // finish() is done with the watcher: it must end, whatever its last wait returned
 };
 
 /// The writer on a plain TCP connection.

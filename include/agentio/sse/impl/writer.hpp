@@ -248,8 +248,11 @@ asio::awaitable<void> basic_writer<AsyncStream>::watch()
     {
         agentio::detail::expires_never(stream_);
         auto [ec, n] = co_await stream_.async_read_some(asio::buffer(sink), detail::tuple_awaitable);
-        if(ec == asio::error::operation_aborted && finishing_)
-            break; // stopped by finish()
+        // Told to stop: whatever the read returned. Its result may have been
+        // queued before finish() cancelled it (the client closing just as the
+        // stream ended), and then the cancellation found nothing to abort.
+        if(stop_watching_)
+            break;
         if(ec == asio::error::eof)
         {
             co_await probe_after_eof();
@@ -272,7 +275,8 @@ asio::awaitable<void> basic_writer<AsyncStream>::probe_after_eof()
     // answer) or a close. Only a write tells them apart: a closed peer answers
     // one with a reset, and the next write fails, which fails the stream. So
     // comments go out soon after, then every second, until the stream ends.
-    for(int probes = 0; !failure_; ++probes)
+    // Once finishing, the pump's own last writes tell a closed peer: no more probes.
+    for(int probes = 0; !failure_ && !stop_watching_; ++probes)
     {
         if(!finishing_)
         {
@@ -281,9 +285,8 @@ asio::awaitable<void> basic_writer<AsyncStream>::probe_after_eof()
             queue_.try_push(std::move(probe)); // when the queue is full, its own writes probe
         }
         probe_.expires_after(probes < 2 ? std::chrono::milliseconds(50) : std::chrono::milliseconds(1000));
-        auto [ec] = co_await probe_.async_wait(detail::tuple_awaitable);
-        if(ec == asio::error::operation_aborted && finishing_)
-            break; // stopped by finish()
+        co_await probe_.async_wait(detail::tuple_awaitable);
+        // (A cancel that came after the timer expired is lost: stop_watching_ is what ends this loop.)
     }
 }
 
@@ -302,6 +305,7 @@ asio::awaitable<system::error_code> basic_writer<AsyncStream>::finish()
             // The pump has ended (it always ends before the watcher can be
             // told to): everything was flushed, now stop reading.
             watcher_stopped = true;
+            stop_watching_ = true;
             agentio::detail::cancel_stream(stream_);
             probe_.cancel();
         }
