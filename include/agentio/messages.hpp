@@ -221,6 +221,30 @@ struct messages
     std::string_view activity_verdict = "verification: {verdict}";
     /// {revision}: from 2
     std::string_view activity_replan = "replanning (revision {revision})";
+
+    // --- a program's command line and variables (app::command_line) ---------
+    std::string_view usage_heading = "usage:";
+    /// {program}
+    std::string_view usage_hint = "'{program} --help' shows the usage";
+    std::string_view command_missing = "a command is missing";
+    /// {command}
+    std::string_view command_unknown = "unknown command '{command}'";
+    /// {option}
+    std::string_view option_unknown = "unknown option '{option}'";
+    /// {option}
+    std::string_view option_value_missing = "{option}: the value is missing";
+    /// {option}, {min}, {max}, {value}; also for a variable (its name as {option})
+    std::string_view option_not_a_number = "{option}: expected a whole number from {min} to {max}, got '{value}'";
+    /// {option}, {values}: the values allowed, comma-separated, {value}; also for a variable
+    std::string_view option_not_one_of = "{option}: expected one of {values}, got '{value}'";
+    /// {option}, {other}
+    std::string_view option_needs = "{option} needs {other}";
+    /// {command}, {argument}: an argument or an option with its value, as the usage writes it
+    std::string_view argument_missing = "{command}: {argument} is missing";
+    /// {argument}: the same, for a program without commands
+    std::string_view required_missing = "{argument} is missing";
+    /// {argument}
+    std::string_view argument_unexpected = "unexpected argument '{argument}'";
 };
 
 /// One value for a name in a message.
@@ -373,6 +397,18 @@ inline constexpr messages spanish_messages{
     .activity_step = "paso {index}/{count}: {text}",
     .activity_verdict = "verificación: {verdict}",
     .activity_replan = "nuevo plan (revisión {revision})",
+    .usage_heading = "uso:",
+    .usage_hint = "«{program} --help» muestra el uso",
+    .command_missing = "falta la orden",
+    .command_unknown = "orden desconocida '{command}'",
+    .option_unknown = "opción desconocida '{option}'",
+    .option_value_missing = "{option}: falta el valor",
+    .option_not_a_number = "{option}: se esperaba un número entero entre {min} y {max}, recibido '{value}'",
+    .option_not_one_of = "{option}: se esperaba uno de {values}, recibido '{value}'",
+    .option_needs = "{option} necesita {other}",
+    .argument_missing = "{command}: falta {argument}",
+    .required_missing = "falta {argument}",
+    .argument_unexpected = "argumento inesperado '{argument}'",
 };
 
 } // namespace agentio

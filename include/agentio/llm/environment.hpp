@@ -107,6 +107,24 @@ struct model_settings
     }
 };
 
+/** The options of the HTTP client that carries a server's model calls.
+
+    @li No cap on connections per origin that a server would meet: one
+    provider origin carries every request's stream at once, and the client's
+    default of 8 queues the ninth behind the first (10 000 streams through
+    the platform failed that way).
+    @li Idle pooled connections watched, so none lingers in CLOSE_WAIT.
+    @li Proxies from the usual variables (@ref http::proxy_settings::from_environment).
+*/
+inline http::client_options provider_client_options()
+{
+    http::client_options o;
+    o.max_connections_per_origin = 100000;
+    o.watch_idle_connections = true;
+    o.proxy = http::proxy_settings::from_environment();
+    return o;
+}
+
 /** The provider of `settings`, on `http`. `base` gives what the environment
     does not (retries, timeouts); its key and URL are replaced. */
 inline any_provider make_provider(model_settings const& settings, http::client& http, provider_options base = {})
