@@ -27,12 +27,11 @@ flock /tmp/agentio-build.lock cmake --build --preset release --target facturas_b
 if pgrep -x cc1plus >/dev/null; then echo "facturas_bench: a compiler is running; the figures will be high" >&2; fi
 bin=$root/build/release
 
-# The Chinook database, built from the shared SQL script (outside the repository).
+# The Chinook database, built from its SQL script (data/chinook/, put there by scripts/data.sh).
 db=$out/chinook.db
-script=$root/../shared/data/chinook/Chinook_Sqlite.sql
 if ! [ -f "$db" ]; then
-  [ -f "$script" ] || { echo "facturas_bench: $script is missing" >&2; exit 1; }
-  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$script" --db "$db" >/dev/null
+  bash scripts/data.sh chinook >&2
+  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$root/data/chinook/Chinook_Sqlite.sql" --db "$db" >/dev/null
 fi
 
 : >"$out/facturas-servers.log"

@@ -48,12 +48,11 @@ ts=$js/client_bench.mjs
 sqlite_mcp=$bin/reference_server/sqlite_mcp/agentio-sqlite-mcp
 everything=$js/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 
-# The Chinook database, built from the shared SQL script (outside the repository).
+# The Chinook database, built from its SQL script (data/chinook/, put there by scripts/data.sh).
 db=$out/chinook.db
-script=$root/../shared/data/chinook/Chinook_Sqlite.sql
 if ! [ -f "$db" ]; then
-  [ -f "$script" ] || { echo "mcp_client_bench: $script is missing" >&2; exit 1; }
-  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$script" --db "$db" >/dev/null
+  bash scripts/data.sh chinook >&2
+  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$root/data/chinook/Chinook_Sqlite.sql" --db "$db" >/dev/null
 fi
 
 pids=()

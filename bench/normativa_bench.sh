@@ -27,8 +27,8 @@ repeat=${2:-20}
 root=$(pwd)
 out=$root/build/bench
 mkdir -p "$out"
-corpus=${AGENTIO_SHARED_DATA:-$root/../shared/data}/normativa/estatuto-trabajadores
-[ -d "$corpus" ] || { echo "normativa_bench: $corpus is missing" >&2; exit 1; }
+bash scripts/data.sh estatuto >&2 # the Estatuto's text in data/normativa/estatuto-trabajadores
+corpus=$root/data/normativa/estatuto-trabajadores
 
 flock /tmp/agentio-build.lock cmake --build --preset release --target normativa_bench >/dev/null
 if pgrep -x cc1plus >/dev/null; then echo "normativa_bench: a compiler is running; the figures will be high" >&2; fi

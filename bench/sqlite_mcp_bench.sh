@@ -58,12 +58,11 @@ if [ "$installed" != "$peer_version" ] || ! (cd "$peer_dir" && node -e "require(
 fi
 if pgrep -x cc1plus >/dev/null; then echo "sqlite_mcp_bench: a compiler is running; the figures will be low" >&2; fi
 
-# The Chinook database, built from the shared SQL script (outside the repository).
+# The Chinook database, built from its SQL script (data/chinook/, put there by scripts/data.sh).
 db=$out/chinook.db
-script=$root/../shared/data/chinook/Chinook_Sqlite.sql
 if ! [ -f "$db" ]; then
-  [ -f "$script" ] || { echo "sqlite_mcp_bench: $script is missing" >&2; exit 1; }
-  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$script" --db "$db" >/dev/null
+  bash scripts/data.sh chinook >&2
+  "$bin/reference_server/facturas/agentio-facturas" init-db --sql "$root/data/chinook/Chinook_Sqlite.sql" --db "$db" >/dev/null
 fi
 work=$(mktemp -d /tmp/sqlite_mcp_bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -12,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
-bash scripts/setup.sh nginx python3 # the scale-out test: replicas behind nginx, driven from Python
+extra=(nginx python3) # the scale-out test: replicas behind nginx, driven from Python
+[ -n "${AGENTIO_DATA_DIR:-}" ] || extra+=(curl) # scripts/data.sh downloads the sample data (CTest's data.fetch)
+bash scripts/setup.sh "${extra[@]}"
 bash scripts/build.sh "$preset"
 ctest --preset "$preset"
 if [ "$preset" = release ]; then

@@ -21,11 +21,13 @@ node tests/browser_test.mjs --exe "$build/reference_server/portfolio/agentio-por
     --web-dir dist --out "$build/web-test"
 
 # The normativa page (plain files, no build step): its unit tests, then the page in Chromium against
-# agentio-normativa, its index built from the Estatuto in ../shared/data (AGENTIO_SHARED_DATA overrides).
-cd ../../normativa/web
+# agentio-normativa, its index built from the Estatuto that scripts/data.sh puts in <build-dir>/data.
+cd ../../..
+bash scripts/data.sh estatuto "$build/data"
+cd reference_server/normativa/web
 npm ci --no-audit --no-fund --silent
 [ -x "$build/reference_server/normativa/agentio-normativa" ] && [ -x "$build/bench/agentio-fake-llm" ] ||
     cmake --build "$build" --target agentio-normativa agentio-fake-llm
 node --test tests/unit.test.mjs
 node tests/browser_test.mjs --exe "$build/reference_server/normativa/agentio-normativa" --fake "$build/bench/agentio-fake-llm" \
-    --out "$build/web-test-normativa"
+    --data "$build/data" --out "$build/web-test-normativa"

@@ -75,13 +75,11 @@ std::vector<attack> const attacks = {
     {"ataque enorme", "SELECT '" + std::string(10 << 20, 'x') + "'", "query_validation_failed"},
 };
 
-// The shared test data (the Chinook SQL script): next to the checkout, or
-// where AGENTIO_SHARED_DATA says at run time.
-std::string shared_data()
+// The sample data (the Chinook SQL script), put in the build folder by
+// scripts/data.sh, the CTest fixture data.fetch.
+std::string test_data()
 {
-    if(char const* dir = std::getenv("AGENTIO_SHARED_DATA"); dir && *dir)
-        return dir;
-    return AGENTIO_SHARED_DATA;
+    return AGENTIO_TEST_DATA;
 }
 
 std::string file_bytes(fs::path const& p)
@@ -154,8 +152,9 @@ struct fixture
     {
         fs::remove_all(dir);
         fs::create_directories(dir);
-        auto const script = shared_data() + "/chinook/Chinook_Sqlite.sql";
-        BOOST_TEST_REQUIRE(fs::exists(script), script + " is missing");
+        auto const script = test_data() + "/chinook/Chinook_Sqlite.sql";
+        BOOST_TEST_REQUIRE(fs::exists(script),
+            script + " is missing (ctest runs data.fetch first: bash scripts/data.sh all " + test_data() + ")");
         auto const command = std::string(AGENTIO_FACTURAS) + " init-db --sql '" + script + "' --db '" + db.string() +
             "' > /dev/null";
         BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0);

@@ -51,16 +51,11 @@ namespace bhttp = boost::beast::http;
 
 namespace {
 
-std::string shared_data()
-{
-    if(char const* dir = std::getenv("AGENTIO_SHARED_DATA"); dir && *dir)
-        return dir;
-    return AGENTIO_SHARED_DATA;
-}
-
+// The Estatuto's text, put in the build folder by scripts/data.sh, the CTest
+// fixture data.fetch.
 fs::path estatuto_dir()
 {
-    return fs::path(shared_data()) / "normativa" / "estatuto-trabajadores";
+    return fs::path(AGENTIO_TEST_DATA) / "normativa" / "estatuto-trabajadores";
 }
 
 std::string read_file(fs::path const& p)
@@ -87,7 +82,9 @@ struct temp_dir
 // The Estatuto ingested into `index`; the outcome.
 normativa::ingest_outcome ingest_estatuto(fs::path const& index, std::ostream& log)
 {
-    BOOST_TEST_REQUIRE(fs::exists(estatuto_dir()), estatuto_dir().string() + " is missing");
+    BOOST_TEST_REQUIRE(fs::exists(estatuto_dir()),
+        estatuto_dir().string() +
+            " is missing (ctest runs data.fetch first: bash scripts/data.sh all " AGENTIO_TEST_DATA ")");
     normativa::ingest_options o{index, normativa::estatuto, "normativa", {estatuto_dir()}, false};
     auto done = normativa::ingest(o, normativa::settings{}, log);
     if(!done)

@@ -11,7 +11,8 @@
 //   node tests/browser_test.mjs --exe PATH/agentio-normativa --fake PATH/agentio-fake-llm --out DIR
 //        [--web-dir DIR]   the page the servers serve; default: a copy of this folder's page files
 //                          (not its node_modules nor its tests)
-//   AGENTIO_SHARED_DATA     the shared data folder (default: <repo>/../shared/data)
+//        [--data DIR]      the sample data as scripts/data.sh puts it (the Estatuto in
+//                          DIR/normativa/estatuto-trabajadores); default: <repo>/data
 //   CHROMIUM                the browser (default /usr/bin/chromium)
 //
 // A question streams its tool steps and answer and ends with its sources; a
@@ -40,8 +41,7 @@ const arg = (name, fallback) => {
 const exe = resolve(arg('exe', join(repo, 'build/release/reference_server/normativa/agentio-normativa')));
 const fakeExe = resolve(arg('fake', join(repo, 'build/release/bench/agentio-fake-llm')));
 const out = resolve(arg('out', join(repo, 'build/release/web-test-normativa')));
-const shared = resolve(process.env.AGENTIO_SHARED_DATA ?? join(repo, '../shared/data'));
-const lawDir = join(shared, 'normativa/estatuto-trabajadores');
+const lawDir = join(resolve(arg('data', join(repo, 'data'))), 'normativa/estatuto-trabajadores');
 mkdirSync(out, { recursive: true });
 
 let failures = 0;
@@ -52,7 +52,7 @@ const check = (ok, what, detail) => {
   if (!ok) failures++;
 };
 
-for (const [what, path] of [['--exe', exe], ['--fake', fakeExe], ['the Estatuto (AGENTIO_SHARED_DATA)', lawDir]]) {
+for (const [what, path] of [['--exe', exe], ['--fake', fakeExe], ['the Estatuto (--data)', lawDir]]) {
   if (!existsSync(path)) {
     console.error(`browser_test: ${what} not found: ${path}`);
     process.exit(2);
