@@ -3,7 +3,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 // agentio-fake-llm: a fake Anthropic / OpenAI endpoint on loopback, driven by
-// scenario files, for demos, client tests and load tests (docs/fake-llm.md).
+// scenario files, for demos, client tests and load tests (docs/guide/12-fake-llm.md).
 //
 //   agentio-fake-llm --scenarios DIR_OR_FILE [--host 127.0.0.1] [--port 0] [--api-key K]
 //                    [--token-interval-ms N] [--threads N]
@@ -34,7 +34,7 @@ Usage:
   agentio-fake-llm --scenarios DIR_OR_FILE [--host 127.0.0.1] [--port 0] [--api-key K]
                    [--token-interval-ms N] [--threads N]
 
-  --scenarios          a scenario file, or a directory of *.json scenario files (docs/fake-llm.md)
+  --scenarios          a scenario file, or a directory of *.json scenario files (docs/guide/12-fake-llm.md)
   --host, --port       where to listen (port 0: any free port; the line printed says which)
   --api-key            require this key (x-api-key or Authorization: Bearer); default: accept any
   --token-interval-ms  default delay between streamed pieces (default 0; scenarios may set their own)

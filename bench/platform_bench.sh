@@ -3,7 +3,7 @@
 # Distributed under the Boost Software License, Version 1.0. (See accompanying
 # file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 #
-# agentio-platform, in one run (figures in docs/benchmarks.md):
+# agentio-platform, in one run (figures in docs/notes/benchmarks.md):
 #  1. its own cost: one non-streamed completion at a time (wrk, 1 connection,
 #     --latency) through the platform and straight to the fake LLM it calls
 #     (zero delay), median and p99 of each and the difference; then 16

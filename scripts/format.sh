@@ -82,8 +82,8 @@ echo "format: reformatted ${#unformatted[@]} of ${#files[@]} files" >&2
 # Tagged regions of these tests are shown verbatim in the docs (CTest
 # docs.*_snippets, tests/CMakeLists.txt): check they still are.
 snippets=(
-  "tests/unit/doc_first_tool_test.cpp docs/first-tool.md"
-  "tests/agent/doc_first_agent_test.cpp docs/first-agent.md"
+  "tests/unit/doc_first_tool_test.cpp docs/guide/01-first-tool.md"
+  "tests/agent/doc_first_agent_test.cpp docs/guide/02-first-agent.md"
 )
 status=0
 for pair in "${snippets[@]}"; do

@@ -11,7 +11,7 @@
 // adds — agents with server-side tools (agent_model), several strategies
 // over them (strategy_model), agents that answer one question
 // (question_model), or anything that writes the outputs of
-// chat_completions::model. See docs/chat-completions.md.
+// chat_completions::model. See docs/guide/11-chat-completions.md.
 //
 
 #ifndef AGENTIO_CHAT_COMPLETIONS_HPP

@@ -25,7 +25,7 @@
 //
 // A file with one tool, the orchestrator, a provider
 // and the fake LLM then compiles in 13 s instead of 54 s at -O3; see
-// docs/benchmarks.md, "Build time".
+// docs/notes/benchmarks.md, "Build time".
 //
 
 #ifndef AGENTIO_CONFIG_HPP

@@ -2,7 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The code of docs/first-agent.md. The region between the tag:: and end::
+// The code of docs/guide/02-first-agent.md. The region between the tag:: and end::
 // markers appears verbatim in the page (CTest docs.first_agent_snippets checks
 // it), and the test below runs it.
 #include <boost/test/unit_test.hpp>

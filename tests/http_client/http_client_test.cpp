@@ -172,7 +172,7 @@ asio::awaitable<void> serve(std::shared_ptr<server_state> st, Stream& stream)
         if(path == "/huge" || path == "/huge-chunked")
         {
             bool const chunked = path == "/huge-chunked";
-            // Named, not built inside the co_await expressions (GCC 12, see docs/engineering-notes.md).
+            // Named, not built inside the co_await expressions (GCC 12, see docs/notes/engineering-notes.md).
             std::string const head = chunked ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                                              : "HTTP/1.1 200 OK\r\nContent-Length: 2097152\r\n\r\n";
             std::string const piece = chunked ? "10000\r\n" + std::string(64 * 1024, 'h') + "\r\n"

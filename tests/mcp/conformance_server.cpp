@@ -4,7 +4,7 @@
 
 // The server the official MCP conformance suite (@modelcontextprotocol/conformance)
 // runs against: agentio::mcp over Streamable HTTP, carrying the fixtures the
-// suite's scenarios expect (docs/mcp-plan.md §4): test_* tools as ordinary
+// suite's scenarios expect (docs/notes/mcp-plan.md §4): test_* tools as ordinary
 // agentio tool types, test:// resources and a template, prompts, completion.
 //
 //   agentio_mcp_conformance_server [--host 127.0.0.1] [--port 0] [--port-file PATH]

@@ -2,7 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The code of docs/first-tool.md. The regions between tag:: and end:: markers
+// The code of docs/guide/01-first-tool.md. The regions between tag:: and end:: markers
 // appear verbatim in the page (CTest docs.first_tool_snippets checks it), so
 // the page shows code that compiles and does what the page says.
 // tag::includes[]

@@ -117,7 +117,7 @@ struct opened_searcher
     for a profile this program cannot read.
 
     `options` has no default on purpose: a caller names it before the
-    `co_await`, as GCC 12 needs (docs/engineering-notes.md).
+    `co_await`, as GCC 12 needs (docs/notes/engineering-notes.md).
 */
 AGENTIO_DECL asio::awaitable<result<opened_searcher>> open_searcher(index& idx, open_searcher_options options);
 

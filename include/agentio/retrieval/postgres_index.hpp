@@ -126,7 +126,7 @@ public:
 private:
     // The public operations take views and copy them into these coroutines
     // when called: a caller builds no std::string temporary inside its
-    // co_await expression (what GCC 12 mishandles, docs/engineering-notes.md)
+    // co_await expression (what GCC 12 mishandles, docs/notes/engineering-notes.md)
     // and its strings need not outlive the call. A braced temporary there
     // (`{.language = ...}`) is still the caller's to name first.
     AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> do_open(postgres::pool& db, analyzer text,
@@ -160,7 +160,7 @@ private:
     among the chunks the GIN index finds, so a search costs in proportion to
     the chunks that hold any of its words. PostgreSQL's own `ts_rank` and
     `ts_rank_cd` know no document frequency and ranked clearly worse on the
-    labour-law questions (docs/retrieval.md). Only ranks are fused.
+    labour-law questions (docs/guide/09-retrieval.md). Only ranks are fused.
 */
 class postgres_index final : public index
 {

@@ -21,7 +21,7 @@
 // without an API key, and for load tests: a stream costs two small coroutine
 // frames and a timer, never a thread.
 //
-// The scenario file format is documented in docs/fake-llm.md.
+// The scenario file format is documented in docs/guide/12-fake-llm.md.
 //
 
 #ifndef AGENTIO_TESTING_FAKE_LLM_HPP
@@ -342,7 +342,7 @@ private:
     std::string pointer_;
 };
 
-/** Reads one scenario from its JSON form (docs/fake-llm.md).
+/** Reads one scenario from its JSON form (docs/guide/12-fake-llm.md).
 
     Unknown keys are errors, so that a typo does not silently change a test.
 

@@ -34,7 +34,7 @@ retrieval::analysis_profile spanish_profile(bool stemming)
 {
     // Snowball's Spanish stems: "vacaciones"/"vacación", "despido"/"despedir"
     // meet. Measured on the question set: recall@5 and MRR rise for every
-    // method and form (docs/normativa.md).
+    // method and form (docs/apps/normativa.md).
     return {.stop_words = stop_words(), .stemmer = stemming ? "spanish" : ""};
 }
 

@@ -50,7 +50,7 @@ constexpr char const* usage =
     "El índice es data/normativa.db salvo que --index o RAG_INDEX digan otra cosa.\n"
     "Variables: RAG_API_KEYS, RAG_STORE, RAG_EMBEDDER (lsa | openai), RAG_FUSION_WEIGHTS, "
     "RAG_COLLECTION_WEIGHTS,\n"
-    "AGENT_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL (docs/normativa.md).\n";
+    "AGENT_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL (docs/apps/normativa.md).\n";
 
 struct usage_error
 {

@@ -333,7 +333,7 @@ BOOST_AUTO_TEST_CASE(recall_and_mrr_on_the_question_set)
     auto const rows = run_on(ioc, normativa::measure_quality(*loaded->searcher, questions)).value();
     BOOST_TEST_MESSAGE("\n" << normativa::quality_table(rows));
     // Floors a little under what was measured when the set was written
-    // (docs/normativa.md): a regression in the analyzer, the index or the
+    // (docs/apps/normativa.md): a regression in the analyzer, the index or the
     // fusion shows here. Which method wins is reported, not asserted.
     for(auto const& r : rows)
         BOOST_TEST_CONTEXT(r.method << " " << r.form)

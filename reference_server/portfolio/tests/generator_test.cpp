@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(realistic_values)
         BOOST_TEST(std::count(summary.begin(), summary.end(), '.') >= 3, summary);
         BOOST_TEST(summary.size() > 150u);
     }
-    // Several rows per initiative where the data model has them (docs/data-model.md).
+    // Several rows per initiative where the data model has them (docs/apps/portfolio/data-model.md).
     for(std::string t : {"hechos", "facturacion", "beneficios", "ltp", "wbes"})
         BOOST_TEST(g.count("SELECT count(*) FROM " + t) > 850, t);
     // Groups relate existing initiatives.

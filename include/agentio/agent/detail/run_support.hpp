@@ -64,7 +64,7 @@ concept sink_for = std::invocable<Sink&, Event const&>
 
 // Sends an event; false when the sink says the run should stop. Events are
 // passed as named lvalues: GCC 12 destroys some temporaries created inside a
-// co_await expression twice (see docs/engineering-notes.md).
+// co_await expression twice (see docs/notes/engineering-notes.md).
 template<class Sink, class Event>
 asio::awaitable<bool> emit(Sink& sink, Event const& e)
 {

@@ -249,7 +249,7 @@ private:
 // The producer of a response and `es.watch()` as a group: whichever ends
 // first cancels the other. A plain function on purpose: with GCC 12, an
 // awaitable handed to a coroutine as a by-value parameter can be destroyed
-// by the caller while the callee still uses it (docs/engineering-notes.md);
+// by the caller while the callee still uses it (docs/notes/engineering-notes.md);
 // co_spawn is an ordinary function, so the producer goes there directly.
 inline auto beside_watch(event_stream& es, asio::awaitable<void> producer)
 {

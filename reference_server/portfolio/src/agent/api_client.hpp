@@ -5,7 +5,7 @@
 // The REST API as the tools see it: JSON over agentio's HTTP client (one place
 // for business logic; the tools are clients of the same API as everybody
 // else). Failures are classified so the tools can give the model the Spanish
-// messages of docs/tools.md (API unreachable, 404, 422, server error).
+// messages of docs/apps/portfolio/tools.md (API unreachable, 404, 422, server error).
 #pragma once
 
 #include <agentio/http/client.hpp>

@@ -42,7 +42,7 @@ std::string field(std::size_t index, std::string_view name)
 }
 
 // What a run journals, in the chat protocol's exact shape and field order
-// (docs/agent.md), spaced as Python's json.dumps writes it. The journal id
+// (docs/apps/portfolio/chat.md), spaced as Python's json.dumps writes it. The journal id
 // becomes the SSE `id:` line.
 std::optional<agentio::threads::event_record> to_record(agentio::threads::run_event const& e,
     agentio::threads::run_context const& run)

@@ -2,7 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// POST /api/v1/agent/chat (docs/agent.md): a conversation in, the agent's
+// POST /api/v1/agent/chat (docs/apps/portfolio/chat.md): a conversation in, the agent's
 // answer out as Server-Sent Events — `chunk`, `clear_streaming`, `tool_call`,
 // `done`, `error`, `round_restart` — while the orchestrator runs the model and
 // the tools. Conversations are stored threads and runs outlive their client:

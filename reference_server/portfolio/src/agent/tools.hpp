@@ -2,11 +2,11 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The ten portfolio tools of the agent and the MCP server (docs/tools.md), as
+// The ten portfolio tools of the agent and the MCP server (docs/apps/portfolio/tools.md), as
 // agentio tools: a described argument struct whose Spanish field
 // documentation becomes the JSON Schema at compile time, and a coroutine that
 // calls the REST API. Business logic stays in the API; what is here is the
-// translation to the model's vocabulary, the Spanish errors of docs/tools.md,
+// translation to the model's vocabulary, the Spanish errors of docs/apps/portfolio/tools.md,
 // and keeping results small enough for a model's context.
 #pragma once
 
@@ -36,7 +36,7 @@ struct tool_environment
     std::string chart_url_prefix = "/api/v1/charts/";
     bool chart_image_in_result = false; ///< also return the PNG as image content (MCP clients show it)
     /// Budget of one result for the model: rows beyond it are dropped from
-    /// the end and a `nota` says how to page (docs/tools.md).
+    /// the end and a `nota` says how to page (docs/apps/portfolio/tools.md).
     agentio::compact_options compact{.max_bytes = 48 * 1024, .max_string_bytes = 2000, .drop_null_members = true};
     std::int64_t default_rows = 50; ///< DEFAULT_QUERY_ROWS: the rows a call gets when it names no `limite`
     std::int64_t max_rows = 500;    ///< MAX_QUERY_ROWS

@@ -2,7 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The read-only REST API under /api/v1 (docs/rest-api.md): list, search,
+// The read-only REST API under /api/v1 (docs/apps/portfolio/rest-api.md): list, search,
 // aggregate, distinct values, by id, by initiative, the cross-table view of one
 // initiative, the tables with their row counts, dropdown values and health.
 // Requests are validated on the network thread; SQL runs on the query pool's

@@ -2,7 +2,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// `agentio-portfolio mcp`: the portfolio tools served over MCP (docs/mcp.md), by
+// `agentio-portfolio mcp`: the portfolio tools served over MCP (docs/apps/portfolio/mcp.md), by
 // the library's MCP server and transports. The same compile-time toolset as
 // the chat agent: one registration, one schema.
 #pragma once

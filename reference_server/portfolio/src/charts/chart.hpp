@@ -5,7 +5,7 @@
 // Native chart rendering: bar, pie, line and stacked bar charts straight to PNG
 // (FreeType for text, libdeflate for the PNG's IDAT, lodepng's CRCs), with Spanish
 // number formatting. ~7 ms for a 1500×900 bar chart, PNG included, against
-// ~200 ms for matplotlib on the same machine; see docs/charts.md.
+// ~200 ms for matplotlib on the same machine; see docs/apps/portfolio/charts.md.
 #pragma once
 
 #include <cstddef>

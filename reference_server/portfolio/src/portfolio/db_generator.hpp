@@ -4,7 +4,7 @@
 
 #pragma once
 // Deterministic generator of the sample Spanish "Portfolio Digital" SQLite database
-// (26 tables, see docs/data-model.md). Used by `agentio-portfolio init-db PATH`.
+// (26 tables, see docs/apps/portfolio/data-model.md). Used by `agentio-portfolio init-db PATH`.
 #include <cstdint>
 #include <filesystem>
 #include <map>

@@ -8,7 +8,7 @@
 // a word processor places the chart at its size in inches), IDAT, IEND, each
 // chunk's CRC computed by lodepng (lodepng_chunk_generate_crc).
 //
-// Measured on the four bench charts (docs/charts.md, "PNG encoding"): libdeflate
+// Measured on the four bench charts (docs/apps/portfolio/charts.md, "PNG encoding"): libdeflate
 // level 2 takes 6,7-7,8 ms a chart, files 1-15 % smaller than the hand-written
 // deflate's that it replaced (1,1-2,4 ms: a difference no chat can show, its LLM
 // and HTTP round trips take seconds); zlib level 1 is 0,2-0,9 ms faster with

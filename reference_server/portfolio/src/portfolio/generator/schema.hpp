@@ -3,7 +3,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 #pragma once
-// The 26 tables of the sample database (see docs/data-model.md), in
+// The 26 tables of the sample database (see docs/apps/portfolio/data-model.md), in
 // TABLA_DESCRIPCIONES order. A column spec is "name:T|I|R", '!' for NOT NULL;
 // every table starts with `id INTEGER PRIMARY KEY`.
 #include "portfolio/generator/table_writer.hpp"
