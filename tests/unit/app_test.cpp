@@ -74,8 +74,8 @@ BOOST_AUTO_TEST_SUITE(app_kit)
 BOOST_AUTO_TEST_CASE(options_are_written_into_their_variables)
 {
     facturas_like f;
-    std::vector<char const*> args{"prog", "serve", "--db", "x.db", "--port=8080", "--threads", "4",
-        "--shutdown-grace", "30", "--transport", "http"};
+    std::vector<char const*> args{"prog", "serve", "--db", "x.db", "--port=8080", "--threads", "4", "--shutdown-grace",
+        "30", "--transport", "http"};
     auto const parsed = f.cli.parse(static_cast<int>(args.size()), args.data());
     BOOST_TEST(parsed.command == "serve");
     BOOST_TEST(!parsed.help);
@@ -197,11 +197,9 @@ BOOST_AUTO_TEST_CASE(run_main_turns_errors_into_exit_statuses)
     BOOST_TEST(app::run_main(f.cli, 4, args.data(), body, {.dotenv = false}) == 2);
     BOOST_TEST(ran == 1);
     args[2] = const_cast<char*>("--db");
-    BOOST_TEST(app::run_main(
-                   f.cli, 4, args.data(), [](std::string_view) -> int { throw std::runtime_error("x"); },
+    BOOST_TEST(app::run_main(f.cli, 4, args.data(), [](std::string_view) -> int { throw std::runtime_error("x"); },
                    {.dotenv = false}) == 1);
-    BOOST_TEST(app::run_main(
-                   f.cli, 4, args.data(), [](std::string_view) -> int { throw app::usage_error("y"); },
+    BOOST_TEST(app::run_main(f.cli, 4, args.data(), [](std::string_view) -> int { throw app::usage_error("y"); },
                    {.dotenv = false}) == 2);
 }
 

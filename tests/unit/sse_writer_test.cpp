@@ -127,7 +127,6 @@ void rethrow(std::exception_ptr e)
         std::rethrow_exception(e);
 }
 
-
 // A stream that runs `after_last_chunk` right after the completion of the write
 // that carries HTTP's last chunk has been delivered: the client's next move lands
 // between the end of the writer's flush and finish() stopping its reader.
@@ -137,7 +136,8 @@ public:
     using executor_type = beast::test::stream::executor_type;
 
     last_chunk_hook(beast::test::stream& inner, std::function<void()> after_last_chunk)
-        : inner_(inner), after_last_chunk_(std::move(after_last_chunk))
+        : inner_(inner)
+        , after_last_chunk_(std::move(after_last_chunk))
     {
     }
 

@@ -101,8 +101,12 @@ private:
 */
 template<class T>
 concept option_value = std::same_as<T, std::string> || std::same_as<T, std::filesystem::path> ||
-    std::same_as<T, bool> || (std::integral<T> && !std::same_as<T, char>) ||
-    requires { typename T::rep; typename T::period; }; // a std::chrono::duration
+    std::same_as<T, bool> ||(std::integral<T> && !std::same_as<T, char>) ||
+    requires
+{
+    typename T::rep;
+    typename T::period;
+}; // a std::chrono::duration
 
 /** A command of a program (`serve`, `ask`), or the program itself when it
     has no commands: its options and positional arguments.
@@ -133,6 +137,13 @@ public:
 
     /// The option named `name`, if this command has it.
     AGENTIO_DECL app::option const* find(std::string_view name) const noexcept;
+
+    /// Whether the last parse found the option `name`: what the command line says over the variables.
+    bool given(std::string_view name) const noexcept
+    {
+        auto const* o = find(name);
+        return o && o->given();
+    }
 
 private:
     friend class command_line;
@@ -182,7 +193,9 @@ public:
         @param texts The sentences of errors and usage (`agentio::spanish_messages`, say).
     */
     explicit command_line(std::string program, messages const& texts = {})
-        : program_(std::move(program)), texts_(texts), root_({}, {})
+        : program_(std::move(program))
+        , texts_(texts)
+        , root_({}, {})
     {
     }
 
@@ -257,7 +270,10 @@ struct option_number
 };
 
 template<class T>
-    requires requires { typename T::rep; }
+requires requires
+{
+    typename T::rep;
+}
 struct option_number<T>
 {
     using type = typename T::rep;
@@ -266,8 +282,8 @@ struct option_number<T>
 AGENTIO_DECL std::optional<std::uint64_t> parse_whole(std::string_view text, std::int64_t lo, std::uint64_t hi,
     bool& negative, std::int64_t& signed_value) noexcept;
 
-AGENTIO_DECL std::string not_a_number(messages const& texts, std::string_view what, std::int64_t lo,
-    std::uint64_t hi, std::string_view value);
+AGENTIO_DECL std::string not_a_number(messages const& texts, std::string_view what, std::int64_t lo, std::uint64_t hi,
+    std::string_view value);
 
 } // namespace detail
 

@@ -50,7 +50,7 @@ struct main_options
     @endcode
 */
 template<class Body>
-    requires std::invocable<Body&, std::string_view>
+requires std::invocable<Body&, std::string_view>
 int run_main(command_line& cli, int argc, char** argv, Body&& body, main_options const& options = {})
 {
     auto const say = [&](std::string const& message) {
@@ -70,8 +70,7 @@ int run_main(command_line& cli, int argc, char** argv, Body&& body, main_options
     }
     catch(usage_error const& e)
     {
-        say(std::string(e.what()) + " (" +
-            format_message(cli.texts().usage_hint, {{"program", cli.program()}}) + ")");
+        say(std::string(e.what()) + " (" + format_message(cli.texts().usage_hint, {{"program", cli.program()}}) + ")");
         return 2;
     }
     catch(std::exception const& e)

@@ -27,8 +27,8 @@ namespace agentio::http {
     @param version The request's HTTP version (11 for HTTP/1.1).
     @param keep_alive Whether the connection stays open after it (the request's `keep_alive()`).
 */
-inline boost::beast::http::response<boost::beast::http::string_body> json_response(
-    boost::beast::http::status status, boost::json::value const& body, unsigned version = 11, bool keep_alive = true)
+inline boost::beast::http::response<boost::beast::http::string_body> json_response(boost::beast::http::status status,
+    boost::json::value const& body, unsigned version = 11, bool keep_alive = true)
 {
     boost::beast::http::response<boost::beast::http::string_body> res{status, version};
     res.set(boost::beast::http::field::content_type, "application/json");

@@ -25,7 +25,7 @@ struct settings
     std::chrono::seconds schema_ttl{300};           // INVOICE_AGENT_SCHEMA_TTL: how long the schema is reused
     std::string mcp_command;                        // INVOICE_AGENT_MCP_COMMAND; empty: agentio-sqlite-mcp --db DB
     std::string mcp_url;                            // INVOICE_AGENT_MCP_URL: a Streamable HTTP server instead
-    std::string store = "data/facturas_threads.db"; // INVOICE_AGENT_STORE: the conversations (SQLite)
+    std::string store = "data/facturas_threads.db"; // INVOICE_AGENT_STORE: the conversations (SQLite, or postgresql://)
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<settings, std::string> from_environment();

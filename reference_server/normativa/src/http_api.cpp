@@ -4,6 +4,7 @@
 
 #include "http_api.hpp"
 
+#include <agentio/http/json_response.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/relay.hpp>
 
@@ -17,12 +18,7 @@ namespace {
 
 bhttp::message_generator json_response(bhttp::status status, json::value const& body, unsigned version)
 {
-    bhttp::response<bhttp::string_body> res{status, version};
-    res.set(bhttp::field::content_type, "application/json; charset=utf-8");
-    res.set(bhttp::field::cache_control, "no-store");
-    res.body() = agentio::to_json_text(body);
-    res.prepare_payload();
-    return res;
+    return agentio::http::json_response(status, body, version);
 }
 
 bhttp::message_generator error_response(api_error const& e, unsigned version)

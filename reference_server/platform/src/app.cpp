@@ -8,6 +8,7 @@
 #include "routing.hpp"
 
 #include <agentio/environment.hpp>
+#include <agentio/http/json_response.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -36,14 +37,9 @@ struct application::retrieval_state
 
 namespace {
 
-bhttp::message_generator json_response(bhttp::status status, json::object const& body, unsigned version)
+bhttp::message_generator json_response(bhttp::status status, json::value const& body, unsigned version)
 {
-    bhttp::response<bhttp::string_body> res{status, version};
-    res.set(bhttp::field::content_type, "application/json");
-    res.set(bhttp::field::cache_control, "no-store");
-    res.body() = agentio::to_json_text(body);
-    res.prepare_payload();
-    return res;
+    return agentio::http::json_response(status, body, version);
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 #include "app/server.hpp"
 #include "portfolio/db_generator.hpp"
 
+#include <agentio/app.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sqlite.hpp>
@@ -30,39 +31,28 @@
 
 #include <boost/asio/signal_set.hpp>
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <span>
 #include <string>
 #include <string_view>
 
 namespace {
 
-constexpr char const* usage = R"(agentio-portfolio — servidor de referencia de agentio (portfolio digital)
-
-Uso:
-  agentio-portfolio init-db PATH [--initiatives N] [--seed S]
-      Genera la base de datos SQLite de ejemplo (determinista: misma semilla, mismo fichero).
-  agentio-portfolio serve [--db PATH] [--host H] [--port P] [--threads N] [--max-limit N] [--web-dir DIR]
-                          [--shutdown-grace S] [--max-connections-per-address N] [--tls-cert FILE --tls-key FILE]
-      API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente
-      en http://H:P/chat (reference_server/portfolio/web/dist, o --web-dir / PORTFOLIO_WEB_DIR).
-      Con --tls-cert y --tls-key (ficheros PEM: la cadena de certificados y su clave privada) sirve HTTPS.
-      Sin --db usa $PORTFOLIO_DB o data/portfolio.db, y la genera si no existe.
-      El asistente responde en POST /api/v1/agent/chat (eventos SSE).
-      Con SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones
-      en curso antes de cancelarlas. Cada dirección de cliente puede tener N conexiones a la vez (256; 0: sin límite).
-  agentio-portfolio chat "pregunta" [--url URL] [--thread ID] [--api-key K]
-      Pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra
-      la respuesta a medida que llega, con la actividad de las herramientas. Con --thread continúa una
-      conversación guardada (el identificador que muestra al terminar). Si la conexión se corta, se
-      vuelve a conectar y sigue donde estaba. --api-key (o AGENT_API_KEY): la clave del servidor.
-  agentio-portfolio mcp [--transport stdio|http|sse] [--host H] [--port P] [--api-url URL]
-      Servidor MCP (Model Context Protocol) con las herramientas del portfolio, cliente de la API REST
-      (por defecto http://127.0.0.1:8080/api/v1). stdio, o HTTP en H:P (por defecto 127.0.0.1:8001):
-      Streamable HTTP en /mcp y el transporte HTTP+SSE de 2024-11-05 en /sse (http y sse sirven ambos).
+constexpr char const* about = R"(agentio-portfolio — servidor de referencia de agentio (portfolio digital).
+serve: API REST de solo lectura en http://H:P/api/v1 (por defecto 127.0.0.1:8080) y la página del asistente en
+http://H:P/chat (reference_server/portfolio/web/dist, o --web-dir / PORTFOLIO_WEB_DIR). Con --tls-cert y --tls-key
+(ficheros PEM: la cadena de certificados y su clave privada) sirve HTTPS. Sin --db usa $PORTFOLIO_DB o
+data/portfolio.db, y la genera si no existe. El asistente responde en POST /api/v1/agent/chat (eventos SSE). Con
+SIGTERM o SIGINT deja de aceptar conexiones y da S segundos (10) a las peticiones y conversaciones en curso antes de
+cancelarlas. Cada dirección de cliente puede tener N conexiones a la vez (256; 0: sin límite).
+chat: pregunta al asistente de un servidor en marcha (por defecto http://127.0.0.1:8080) y muestra la respuesta a
+medida que llega, con la actividad de las herramientas. Con --thread continúa una conversación guardada (el
+identificador que muestra al terminar). Si la conexión se corta, se vuelve a conectar y sigue donde estaba.
+--api-key (o AGENT_API_KEY): la clave del servidor.
+mcp: servidor MCP (Model Context Protocol) con las herramientas del portfolio, cliente de la API REST (por defecto
+http://127.0.0.1:8080/api/v1). stdio, o HTTP en H:P (por defecto 127.0.0.1:8001): Streamable HTTP en /mcp y el
+transporte HTTP+SSE de 2024-11-05 en /sse (http y sse sirven ambos).
 
 Variables de entorno (también en .env): PORTFOLIO_DB, PORTFOLIO_HOST, PORTFOLIO_PORT, API_MAX_LIMIT;
 el asistente: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION,
@@ -76,53 +66,8 @@ MCP: MCP_TRANSPORT, MCP_HOST, MCP_PORT, API_BASE_URL, API_TIMEOUT, LOG_LEVEL, LO
 DEFAULT_QUERY_ROWS.
 )";
 
-struct usage_error
+int init_db(std::filesystem::path const& path, portfolio::generator_options const& opt)
 {
-    std::string message;
-};
-
-template<class Int>
-Int parse_number(std::string_view flag, std::string_view text, Int lo, Int hi)
-{
-    Int v{};
-    auto const [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if(ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
-        throw usage_error{std::string(flag) + ": se esperaba un número entre " + std::to_string(lo) + " y " +
-            std::to_string(hi) + ", recibido '" + std::string(text) + "'"};
-    return v;
-}
-
-// Walks "--flag value" pairs; every flag takes a value.
-template<class F>
-void for_each_flag(std::span<char* const> args, F&& on_flag)
-{
-    for(std::size_t i = 0; i < args.size(); ++i)
-    {
-        std::string_view flag = args[i];
-        if(!flag.starts_with("--"))
-            throw usage_error{"argumento inesperado '" + std::string(flag) + "'"};
-        if(i + 1 >= args.size())
-            throw usage_error{std::string(flag) + ": falta el valor"};
-        if(!on_flag(flag, std::string_view(args[++i])))
-            throw usage_error{"opción desconocida '" + std::string(flag) + "'"};
-    }
-}
-
-int init_db(std::span<char* const> args)
-{
-    if(args.empty() || std::string_view(args[0]).starts_with("--"))
-        throw usage_error{"init-db: falta la ruta del fichero"};
-    std::filesystem::path const path = args[0];
-    portfolio::generator_options opt;
-    for_each_flag(args.subspan(1), [&](std::string_view flag, std::string_view value) {
-        if(flag == "--initiatives")
-            opt.initiatives = parse_number<int>(flag, value, 1, 100000);
-        else if(flag == "--seed")
-            opt.seed = parse_number<std::uint64_t>(flag, value, 0, UINT64_MAX);
-        else
-            return false;
-        return true;
-    });
     auto const t0 = std::chrono::steady_clock::now();
     auto const report = portfolio::generate_database(path, opt);
     auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
@@ -183,58 +128,63 @@ std::shared_ptr<boost::asio::ssl::context> trust_own_certificate(std::string con
     return ctx;
 }
 
-int serve(std::span<char* const> args)
+// What the command line says; each function applies what was given over the variables.
+struct command_values
 {
-    std::string tls_cert, tls_key;
+    std::string db, host, web_dir, tls_cert, tls_key, url, thread_id, api_key, transport, api_url, question;
+    std::string init_path;
+    unsigned short port = 0;
+    unsigned threads = 0, grace_s = 0;
+    std::int64_t max_limit = 0;
+    std::size_t max_connections_per_address = 0;
+    portfolio::generator_options generator;
+};
+
+int serve(command_values const& v, agentio::app::command const& given)
+{
     portfolio::server_options opt;
-    bool explicit_db = false;
-    if(auto v = portfolio::env("PORTFOLIO_DB"))
-        explicit_db = true;
+    bool explicit_db = portfolio::env("PORTFOLIO_DB").has_value();
     opt.db_path = portfolio::default_db_path();
-    if(auto v = portfolio::env("PORTFOLIO_HOST"))
-        opt.host = *v;
-    if(auto v = portfolio::env("PORTFOLIO_PORT"))
-        opt.port = parse_number<unsigned short>("PORTFOLIO_PORT", *v, 0, 65535);
-    if(auto v = portfolio::env("API_MAX_LIMIT"))
-        opt.limits.max_limit = parse_number<std::int64_t>("API_MAX_LIMIT", *v, 1, 100000);
+    if(auto h = portfolio::env("PORTFOLIO_HOST"))
+        opt.host = *h;
+    unsigned number = opt.port;
+    agentio::app::read_variable("PORTFOLIO_PORT", number, 0, 65535, agentio::spanish_messages);
+    opt.port = static_cast<unsigned short>(number);
+    number = static_cast<unsigned>(opt.limits.max_limit);
+    agentio::app::read_variable("API_MAX_LIMIT", number, 1, 100000, agentio::spanish_messages);
+    opt.limits.max_limit = number;
     auto chat = portfolio::agent::chat_settings::from_environment();
     if(!chat)
-        throw usage_error{chat.error()};
+        throw agentio::app::usage_error(chat.error());
     opt.chat = std::move(*chat);
     auto charts = portfolio::agent::chart_settings::from_environment();
     if(!charts)
-        throw usage_error{charts.error()};
+        throw agentio::app::usage_error(charts.error());
     opt.charts = std::move(*charts);
     opt.web_dir = default_web_dir();
-    if(auto v = portfolio::env("PORTFOLIO_WEB_DIR"))
-        opt.web_dir = *v;
-    for_each_flag(args, [&](std::string_view flag, std::string_view value) {
-        if(flag == "--web-dir")
-            opt.web_dir = value;
-        else if(flag == "--db")
-            opt.db_path = value, explicit_db = true;
-        else if(flag == "--host")
-            opt.host = value;
-        else if(flag == "--port")
-            opt.port = parse_number<unsigned short>(flag, value, 0, 65535);
-        else if(flag == "--threads")
-            opt.threads = opt.db_threads = parse_number<unsigned>(flag, value, 1, 256);
-        else if(flag == "--max-limit")
-            opt.limits.max_limit = parse_number<std::int64_t>(flag, value, 1, 100000);
-        else if(flag == "--shutdown-grace")
-            opt.shutdown_grace = std::chrono::seconds(parse_number<unsigned>(flag, value, 0, 3600));
-        else if(flag == "--max-connections-per-address")
-            opt.http.max_connections_per_address = parse_number<std::size_t>(flag, value, 0, 1000000);
-        else if(flag == "--tls-cert")
-            tls_cert = value;
-        else if(flag == "--tls-key")
-            tls_key = value;
-        else
-            return false;
-        return true;
-    });
+    if(auto w = portfolio::env("PORTFOLIO_WEB_DIR"))
+        opt.web_dir = *w;
+    if(given.given("--web-dir"))
+        opt.web_dir = v.web_dir;
+    if(given.given("--db"))
+        opt.db_path = v.db, explicit_db = true;
+    if(given.given("--host"))
+        opt.host = v.host;
+    if(given.given("--port"))
+        opt.port = v.port;
+    if(given.given("--threads"))
+        opt.threads = opt.db_threads = v.threads;
+    if(given.given("--max-limit"))
+        opt.limits.max_limit = v.max_limit;
+    if(given.given("--shutdown-grace"))
+        opt.shutdown_grace = std::chrono::seconds(v.grace_s);
+    if(given.given("--max-connections-per-address"))
+        opt.http.max_connections_per_address = v.max_connections_per_address;
+    std::string const& tls_cert = v.tls_cert;
+    std::string const& tls_key = v.tls_key;
     if(tls_cert.empty() != tls_key.empty())
-        throw usage_error{tls_cert.empty() ? "--tls-key necesita --tls-cert" : "--tls-cert necesita --tls-key"};
+        throw agentio::app::usage_error(tls_cert.empty() ? "--tls-key necesita --tls-cert"
+                                                         : "--tls-cert necesita --tls-key");
     if(!tls_cert.empty())
     {
         opt.http.tls = load_tls(tls_cert, tls_key);
@@ -289,29 +239,17 @@ int serve(std::span<char* const> args)
 // A terminal client of the chat endpoint: the answer as it streams on
 // stdout, tool activity on stderr. A stream cut before the end (the server
 // restarted, a proxy timed out) is resumed from the last event id.
-int chat(std::span<char* const> args)
+int chat(command_values const& v, agentio::app::command const& given)
 {
     namespace json = boost::json;
     namespace asio = boost::asio;
     namespace bhttp = boost::beast::http;
-    if(args.empty() || std::string_view(args[0]).starts_with("--"))
-        throw usage_error{"chat: falta la pregunta"};
-    std::string const question = args[0];
-    std::string url = "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":" +
-        portfolio::env("PORTFOLIO_PORT").value_or("8080");
-    std::string thread_id;
-    std::string api_key = portfolio::env("AGENT_API_KEY").value_or("");
-    for_each_flag(args.subspan(1), [&](std::string_view flag, std::string_view value) {
-        if(flag == "--url")
-            url = value;
-        else if(flag == "--thread")
-            thread_id = value;
-        else if(flag == "--api-key")
-            api_key = value;
-        else
-            return false;
-        return true;
-    });
+    std::string const& question = v.question;
+    std::string url = given.given("--url") ? v.url
+                                           : "http://" + portfolio::env("PORTFOLIO_HOST").value_or("127.0.0.1") + ":" +
+            portfolio::env("PORTFOLIO_PORT").value_or("8080");
+    std::string thread_id = v.thread_id;
+    std::string api_key = given.given("--api-key") ? v.api_key : portfolio::env("AGENT_API_KEY").value_or("");
     while(!url.empty() && url.back() == '/')
         url.pop_back();
 
@@ -328,10 +266,10 @@ int chat(std::span<char* const> args)
         auto on_event = [&](agentio::sse::event const& e) {
             last_event_id = e.last_event_id;
             boost::system::error_code ec;
-            auto const v = json::parse(e.data, ec);
-            if(ec || !v.is_object())
+            auto const event_data = json::parse(e.data, ec);
+            if(ec || !event_data.is_object())
                 return;
-            auto const& o = v.get_object();
+            auto const& o = event_data.get_object();
             auto text = [&](char const* key) -> std::string {
                 auto const* f = o.if_contains(key);
                 return f && f->is_string() ? std::string(f->get_string()) : (f ? agentio::to_json_text(*f) : "");
@@ -391,8 +329,8 @@ int chat(std::span<char* const> args)
             {
                 auto [read_err, text] = co_await res.async_read_all(asio::use_awaitable);
                 boost::system::error_code ec;
-                auto v = json::parse(text, ec);
-                auto const* detail = !ec && v.is_object() ? v.get_object().if_contains("detail") : nullptr;
+                auto problem = json::parse(text, ec);
+                auto const* detail = !ec && problem.is_object() ? problem.get_object().if_contains("detail") : nullptr;
                 std::fprintf(stderr, "agentio-portfolio: %u: %s\n", res.status(),
                     detail && detail->is_string() ? detail->get_string().c_str() : text.c_str());
                 if(run_id.empty() || res.status() < 500)
@@ -438,28 +376,19 @@ int chat(std::span<char* const> args)
     return status;
 }
 
-int mcp(std::span<char* const> args)
+int mcp(command_values const& v, agentio::app::command const& given)
 {
     auto settings = portfolio::mcp_settings::from_environment();
     if(!settings)
-        throw usage_error{settings.error()};
-    for_each_flag(args, [&](std::string_view flag, std::string_view value) {
-        if(flag == "--transport")
-        {
-            if(value != "stdio" && value != "http" && value != "sse")
-                throw usage_error{"--transport: se esperaba stdio, http o sse, recibido '" + std::string(value) + "'"};
-            settings->transport = value;
-        }
-        else if(flag == "--host")
-            settings->host = value;
-        else if(flag == "--port")
-            settings->port = parse_number<unsigned short>(flag, value, 0, 65535);
-        else if(flag == "--api-url")
-            settings->api_base_url = value;
-        else
-            return false;
-        return true;
-    });
+        throw agentio::app::usage_error(settings.error());
+    if(given.given("--transport"))
+        settings->transport = v.transport;
+    if(given.given("--host"))
+        settings->host = v.host;
+    if(given.given("--port"))
+        settings->port = v.port;
+    if(given.given("--api-url"))
+        settings->api_base_url = v.api_url;
     agentio::http::raise_open_file_limit();
     return portfolio::run_mcp(*settings);
 }
@@ -469,34 +398,41 @@ int mcp(std::span<char* const> args)
 int main(int argc, char** argv)
 {
     agentio::sqlite::configure_for_concurrency();
-    std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0));
-    try
-    {
-        portfolio::load_dotenv();
-        if(args.empty() || args[0] == std::string_view("--help") || args[0] == std::string_view("-h"))
-        {
-            std::fputs(usage, args.empty() ? stderr : stdout);
-            return args.empty() ? 2 : 0;
-        }
-        std::string_view const command = args[0];
+    agentio::app::command_line cli("agentio-portfolio", agentio::spanish_messages);
+    command_values v;
+    auto& init = cli.command("init-db", "genera la base de datos SQLite de ejemplo (misma semilla, mismo fichero)");
+    init.argument("RUTA", v.init_path);
+    init.option("--initiatives", v.generator.initiatives, "N").range(1, 100000);
+    init.option("--seed", v.generator.seed, "S");
+    auto& serve_command = cli.command("serve", "la API REST, la página y el asistente");
+    serve_command.option("--db", v.db, "RUTA");
+    serve_command.option("--host", v.host, "H");
+    serve_command.option("--port", v.port, "P");
+    serve_command.option("--threads", v.threads, "N").range(1, 256);
+    serve_command.option("--max-limit", v.max_limit, "N").range(1, 100000);
+    serve_command.option("--web-dir", v.web_dir, "DIR");
+    serve_command.option("--shutdown-grace", v.grace_s, "S").range(0, 3600);
+    serve_command.option("--max-connections-per-address", v.max_connections_per_address, "N").range(0, 1000000);
+    serve_command.option("--tls-cert", v.tls_cert, "FICHERO");
+    serve_command.option("--tls-key", v.tls_key, "FICHERO");
+    auto& chat_command = cli.command("chat", "pregunta al asistente de un servidor en marcha");
+    chat_command.argument("PREGUNTA", v.question);
+    chat_command.option("--url", v.url, "URL");
+    chat_command.option("--thread", v.thread_id, "ID");
+    chat_command.option("--api-key", v.api_key, "CLAVE");
+    auto& mcp_command = cli.command("mcp", "servidor MCP con las herramientas del portfolio");
+    mcp_command.option("--transport", v.transport, "T").one_of({"stdio", "http", "sse"});
+    mcp_command.option("--host", v.host, "H");
+    mcp_command.option("--port", v.port, "P");
+    mcp_command.option("--api-url", v.api_url, "URL");
+    cli.epilog(about);
+    return agentio::app::run_main(cli, argc, argv, [&](std::string_view command) -> int {
         if(command == "init-db")
-            return init_db(args.subspan(1));
+            return init_db(v.init_path, v.generator);
         if(command == "serve")
-            return serve(args.subspan(1));
+            return serve(v, serve_command);
         if(command == "chat")
-            return chat(args.subspan(1));
-        if(command == "mcp")
-            return mcp(args.subspan(1));
-        throw usage_error{"orden desconocida '" + std::string(command) + "'"};
-    }
-    catch(usage_error const& e)
-    {
-        std::fprintf(stderr, "agentio-portfolio: %s\n\n%s", e.message.c_str(), usage);
-        return 2;
-    }
-    catch(std::exception const& e)
-    {
-        std::fprintf(stderr, "agentio-portfolio: error: %s\n", e.what());
-        return 1;
-    }
+            return chat(v, chat_command);
+        return mcp(v, mcp_command);
+    });
 }

@@ -14,6 +14,7 @@
 #include "tools.hpp"
 
 #include <agentio/agent/orchestrator.hpp>
+#include <agentio/app.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/mcp.hpp>
 #include <agentio/sqlite.hpp>
@@ -21,12 +22,9 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <ctime>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,30 +33,9 @@ namespace {
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-char const usage[] = R"(uso:
-  agentio-sqlite-mcp --db RUTA [--transport stdio|http] [--host H] [--port P]
-                     [--timeout-ms N] [--max-result-bytes N]
-
-Sirve un fichero SQLite por MCP, solo para lectura: sqlite_get_schema,
+char const about[] = R"(Sirve un fichero SQLite por MCP, solo para lectura: sqlite_get_schema,
 sqlite_run_select, list_tables y describe_table. stdio por defecto; con
---transport http, Streamable HTTP en http://H:P/mcp (por defecto 127.0.0.1:8002).
-)";
-
-struct usage_error
-{
-    std::string message;
-};
-
-template<class Number>
-Number parse_number(std::string_view flag, std::string_view text, Number lo, Number hi)
-{
-    Number v{};
-    auto const [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if(ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi)
-        throw usage_error{std::string(flag) + ": se esperaba un número entre " + std::to_string(lo) + " y " +
-            std::to_string(hi) + ", recibido '" + std::string(text) + "'"};
-    return v;
-}
+--transport http, Streamable HTTP en http://H:P/mcp (por defecto 127.0.0.1:8002).)";
 
 // The log goes to stderr: stdout carries the protocol on stdio.
 void log_line(std::string const& message)
@@ -69,44 +46,9 @@ void log_line(std::string const& message)
     std::fputs((std::string(stamp) + " agentio-sqlite-mcp " + agentio::log_text(message) + "\n").c_str(), stderr);
 }
 
-int run(std::span<char* const> args)
+int run(std::string const& db_path, std::string const& transport, std::string const& host, unsigned short port,
+    sqlite_mcp::limits const& limits)
 {
-    std::string db_path, transport = "stdio", host = "127.0.0.1";
-    unsigned short port = 8002;
-    sqlite_mcp::limits limits;
-    for(std::size_t i = 0; i < args.size(); ++i)
-    {
-        std::string_view const flag = args[i];
-        if(flag == "--help" || flag == "-h")
-        {
-            std::fputs(usage, stdout);
-            return 0;
-        }
-        if(i + 1 >= args.size())
-            throw usage_error{"falta el valor de " + std::string(flag)};
-        std::string_view const value = args[++i];
-        if(flag == "--db")
-            db_path = value;
-        else if(flag == "--transport")
-        {
-            if(value != "stdio" && value != "http")
-                throw usage_error{"--transport: se esperaba stdio o http, recibido '" + std::string(value) + "'"};
-            transport = value;
-        }
-        else if(flag == "--host")
-            host = value;
-        else if(flag == "--port")
-            port = parse_number<unsigned short>(flag, value, 0, 65535);
-        else if(flag == "--timeout-ms")
-            limits.timeout = std::chrono::milliseconds(parse_number<unsigned>(flag, value, 1, 3600000));
-        else if(flag == "--max-result-bytes")
-            limits.max_result_bytes = parse_number<std::size_t>(flag, value, 1024, std::size_t(1) << 30);
-        else
-            throw usage_error{"opción desconocida '" + std::string(flag) + "'"};
-    }
-    if(db_path.empty())
-        throw usage_error{"falta --db RUTA"};
-
     auto db = sqlite_mcp::database::open(db_path, limits);
     if(!db)
     {
@@ -141,7 +83,7 @@ int run(std::span<char* const> args)
     boost::system::error_code ec;
     auto const address = asio::ip::make_address(host, ec);
     if(ec)
-        throw usage_error{"--host: dirección IP no válida: '" + host + "'"};
+        throw agentio::app::usage_error("--host: dirección IP no válida: '" + host + "'");
     auto const ep = http.listen({address, port});
     if(!ep)
     {
@@ -152,9 +94,7 @@ int run(std::span<char* const> args)
     std::printf("agentio-sqlite-mcp en http://%s:%u/mcp (base de datos %s)\n", host.c_str(), ep->port(),
         db_path.c_str());
     std::fflush(stdout);
-    asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&](auto, int) { http.shutdown(std::chrono::seconds(5), [&] { ioc.stop(); }); });
-    agentio::http::run_threads(ioc, 1);
+    agentio::app::serve(ioc, http, {.threads = 1, .grace = std::chrono::seconds(5)});
     return 0;
 }
 
@@ -163,19 +103,18 @@ int run(std::span<char* const> args)
 int main(int argc, char** argv)
 {
     agentio::sqlite::configure_for_concurrency();
-    std::span<char* const> args(argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0));
-    try
-    {
-        return run(args);
-    }
-    catch(usage_error const& e)
-    {
-        std::fprintf(stderr, "agentio-sqlite-mcp: %s\n\n%s", e.message.c_str(), usage);
-        return 2;
-    }
-    catch(std::exception const& e)
-    {
-        std::fprintf(stderr, "agentio-sqlite-mcp: error: %s\n", e.what());
-        return 1;
-    }
+    agentio::app::command_line cli("agentio-sqlite-mcp", agentio::spanish_messages);
+    std::string db_path, transport = "stdio", host = "127.0.0.1";
+    unsigned short port = 8002;
+    sqlite_mcp::limits limits;
+    auto& options = cli.root();
+    options.option("--db", db_path, "RUTA").required();
+    options.option("--transport", transport, "T").one_of({"stdio", "http"});
+    options.option("--host", host, "H");
+    options.option("--port", port, "P");
+    options.option("--timeout-ms", limits.timeout, "N").range(1, 3600000);
+    options.option("--max-result-bytes", limits.max_result_bytes, "N").range(1024, std::size_t(1) << 30);
+    cli.epilog(about);
+    return agentio::app::run_main(cli, argc, argv,
+        [&](std::string_view) { return run(db_path, transport, host, port, limits); });
 }

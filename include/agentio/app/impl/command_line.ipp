@@ -37,8 +37,8 @@ AGENTIO_DECL std::optional<std::uint64_t> parse_whole(std::string_view text, std
     return v;
 }
 
-AGENTIO_DECL std::string not_a_number(messages const& texts, std::string_view what, std::int64_t lo,
-    std::uint64_t hi, std::string_view value)
+AGENTIO_DECL std::string not_a_number(messages const& texts, std::string_view what, std::int64_t lo, std::uint64_t hi,
+    std::string_view value)
 {
     auto const min = std::to_string(lo);
     auto const max = std::to_string(hi);
@@ -96,9 +96,9 @@ AGENTIO_DECL void command::parse(std::vector<std::string_view> const& args, mess
         o->given_ = true;
     }
     auto const missing = [&](std::string const& argument) {
-        return usage_error(name_.empty() ? format_message(texts.required_missing, {{"argument", argument}})
-                                         : format_message(texts.argument_missing,
-                                               {{"command", name_}, {"argument", argument}}));
+        return usage_error(name_.empty()
+                ? format_message(texts.required_missing, {{"argument", argument}})
+                : format_message(texts.argument_missing, {{"command", name_}, {"argument", argument}}));
     };
     std::size_t next = 0;
     for(auto const& p : positionals_)
@@ -129,8 +129,8 @@ AGENTIO_DECL command& command::argument(std::string value_name, std::string& tar
     return *this;
 }
 
-AGENTIO_DECL command& command::arguments(std::string value_name, std::vector<std::string>& target,
-    std::size_t at_least, std::string help)
+AGENTIO_DECL command& command::arguments(std::string value_name, std::vector<std::string>& target, std::size_t at_least,
+    std::string help)
 {
     positionals_.push_back({std::move(value_name), std::move(help), nullptr, &target, at_least});
     return *this;

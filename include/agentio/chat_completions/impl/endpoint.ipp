@@ -8,6 +8,7 @@
 #define AGENTIO_CHAT_COMPLETIONS_IMPL_ENDPOINT_IPP
 
 #include <agentio/chat_completions/endpoint.hpp>
+#include <agentio/http/json_response.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/message_json.hpp>
 #include <agentio/sse/relay.hpp>
@@ -255,20 +256,9 @@ private:
     std::optional<api_error> error_;
 };
 
-inline beast::http::message_generator json_response(beast::http::status status, json::object const& body,
-    http::request const& req)
-{
-    http::response res{status, req.version()};
-    res.set(beast::http::field::content_type, "application/json");
-    res.keep_alive(req.keep_alive());
-    res.body() = to_json_text(body);
-    res.prepare_payload();
-    return res;
-}
-
 inline beast::http::message_generator error_response(api_error const& e, http::request const& req)
 {
-    return json_response(static_cast<beast::http::status>(e.status), to_json(e), req);
+    return http::json_response(static_cast<beast::http::status>(e.status), to_json(e), req);
 }
 
 inline json::object card_json(model_card const& c)
@@ -384,7 +374,7 @@ AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
             if(options_.authenticate)
                 if(auto user = options_.authenticate(req); !user)
                     co_return detail::error_response(user.error(), req);
-            co_return detail::json_response(beast::http::status::ok, list(), req);
+            co_return http::json_response(beast::http::status::ok, list(), req);
         });
     routes.get(options_.base_path + "/models/{id}",
         [this](http::request&& req,
@@ -397,7 +387,7 @@ AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
                 co_return detail::error_response({404, "The model '" + std::string(params["id"]) + "' does not exist.",
                                                      "invalid_request_error", "model", "model_not_found"},
                     req);
-            co_return detail::json_response(beast::http::status::ok, detail::card_json(m->card()), req);
+            co_return http::json_response(beast::http::status::ok, detail::card_json(m->card()), req);
         });
 }
 
@@ -616,7 +606,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
         report(false);
         if(auto const& e = written->error())
             co_return detail::error_response(*e, req);
-        co_return detail::json_response(beast::http::status::ok, written->completion(), req);
+        co_return http::json_response(beast::http::status::ok, written->completion(), req);
     }
 
     bool cancelled = false;

@@ -10,6 +10,7 @@
 #include <agentio/chat_completions.hpp>
 #include <agentio/text.hpp>
 #include <agentio/http/url.hpp>
+#include <agentio/http/json_response.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/sse/writer.hpp>
 
@@ -392,13 +393,8 @@ json::object thread_view(agentio::threads::thread_info const& t)
 
 bhttp::message_generator json_response(bhttp::status status, json::value const& body, agentio::http::request const& req)
 {
-    agentio::http::response res{status, req.version()};
+    auto res = agentio::http::json_response(status, body, req);
     res.set(bhttp::field::server, "agentio-portfolio");
-    res.set(bhttp::field::content_type, "application/json");
-    res.set(bhttp::field::cache_control, "no-store");
-    res.keep_alive(req.keep_alive());
-    res.body() = agentio::to_json_text(body);
-    res.prepare_payload();
     return res;
 }
 

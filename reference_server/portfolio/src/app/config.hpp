@@ -12,10 +12,6 @@
 
 namespace portfolio {
 
-/// Loads KEY=VALUE lines of `path` into the environment, never overriding a
-/// variable that is already set. A missing file is not an error.
-void load_dotenv(std::filesystem::path const& path = ".env");
-
 /// The environment variable, or nothing when unset or empty.
 std::optional<std::string> env(char const* name);
 
