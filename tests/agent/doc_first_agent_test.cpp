@@ -2,10 +2,48 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
-// The code of docs/guide/02-first-agent.md. The region between the tag:: and end::
+// The code of docs/guide/02-first-agent.md. Each region between tag:: and end::
 // markers appears verbatim in the page (CTest docs.first_agent_snippets checks
-// it), and the test below runs it.
+// it), and the tests below run them: the short form against the page's own
+// scenario file, served by the fake LLM as `agentio-fake-llm` would.
 #include <boost/test/unit_test.hpp>
+
+// tag::short_includes[]
+#include <agentio/agent.hpp>
+
+#include <iostream>
+// end::short_includes[]
+
+#include <agentio/testing/fake_llm.hpp>
+
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+namespace page { // the page's program; its main() is called by the test
+
+// tag::short_form[]
+struct add_args
+{
+    double a = 0, b = 0;
+    static constexpr agentio::field_info fields[] = {{.description = "First term"}, {.description = "Second term"}};
+};
+BOOST_DESCRIBE_STRUCT(add_args, (), (a, b))
+
+boost::asio::awaitable<agentio::tool_result> add(add_args x, agentio::tool_context&)
+{
+    co_return agentio::tool_result::json({{"sum", x.a + x.b}});
+}
+
+int main()
+{
+    auto answer = agentio::agent::ask<agentio::function_tool<"add", "Adds two numbers.", add>>("What is 2 + 40?");
+    std::cout << answer.text << '\n';
+    return answer.ok() ? 0 : 1;
+}
+// end::short_form[]
+
+} // namespace page
 
 // tag::first_agent[]
 #include <agentio/agent/orchestrator.hpp> // agent::orchestrator, agent::event
@@ -84,6 +122,44 @@ std::string first_agent()
 // end::first_agent[]
 
 BOOST_AUTO_TEST_SUITE(doc_first_agent)
+
+BOOST_AUTO_TEST_CASE(the_short_form_answers_with_the_provider_the_environment_names)
+{
+    // The fake LLM on its own thread, loaded with the page's scenario file.
+    asio::io_context fake_ioc;
+    agentio::testing::fake_llm fake(fake_ioc.get_executor());
+    fake.load_scenarios(AGENTIO_FIRST_AGENT_SCENARIO);
+    fake.start().value();
+    std::thread server([&] { fake_ioc.run(); });
+    ::setenv("AGENT_PROVIDER", "anthropic", 1);
+    ::setenv("ANTHROPIC_BASE_URL", fake.anthropic_base_url().c_str(), 1);
+    ::setenv("ANTHROPIC_API_KEY", "any", 1);
+    ::setenv("AGENT_MODEL", "adder", 1);
+    std::ostringstream out;
+    auto* const saved = std::cout.rdbuf(out.rdbuf());
+    int const status = page::main();
+    std::cout.rdbuf(saved);
+    fake.stop();
+    fake_ioc.stop();
+    server.join();
+    for(char const* name : {"AGENT_PROVIDER", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "AGENT_MODEL"})
+        ::unsetenv(name);
+    BOOST_TEST(status == 0);
+    BOOST_TEST(out.str() == "The sum is {\"sum\":42}.\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_key_is_named_before_anything_is_sent)
+{
+    ::unsetenv("ANTHROPIC_API_KEY");
+    ::setenv("AGENT_PROVIDER", "anthropic", 1);
+    using add = agentio::function_tool<"add", "Adds two numbers.", page::add>;
+    BOOST_CHECK_EXCEPTION(agentio::agent::ask<add>("2 + 40?"), std::invalid_argument,
+        [](std::invalid_argument const& e) { return std::string(e.what()).starts_with("ANTHROPIC_API_KEY"); });
+    ::setenv("AGENT_PROVIDER", "gemini", 1);
+    BOOST_CHECK_EXCEPTION(agentio::agent::ask("hola"), std::invalid_argument,
+        [](std::invalid_argument const& e) { return std::string(e.what()).starts_with("AGENT_PROVIDER"); });
+    ::unsetenv("AGENT_PROVIDER");
+}
 
 BOOST_AUTO_TEST_CASE(the_first_agent_calls_its_tool_and_answers)
 {

@@ -215,6 +215,43 @@ struct error
 using event =
     std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done, error>;
 
+namespace detail {
+template<class... Fs>
+struct overloaded : Fs...
+{
+    using Fs::operator()...;
+};
+template<class... Fs>
+overloaded(Fs...) -> overloaded<Fs...>;
+} // namespace detail
+
+/** Calls, of `handlers`, the one that takes `e`'s alternative; an
+    alternative no handler takes is ignored.
+
+    @ref event gains alternatives as the library grows (before 1.0 in a minor
+    version, never in a patch; CHANGELOG.md names each one). A `std::visit`
+    with one handler per alternative is exhaustive on purpose and stops
+    compiling when one is added; a program that wants only some events
+    handles them here and keeps compiling:
+
+    @code
+    agent::visit_event(e,
+        [](agent::text_delta const& d) { std::cout << d.text; },
+        [](agent::error const& f) { std::cerr << f.message << '\n'; });
+    @endcode
+*/
+template<class... Handlers>
+void visit_event(event const& e, Handlers&&... handlers)
+{
+    detail::overloaded all{std::forward<Handlers>(handlers)...};
+    std::visit(
+        [&all](auto const& alternative) {
+            if constexpr(std::is_invocable_v<decltype(all)&, decltype(alternative)>)
+                all(alternative);
+        },
+        e);
+}
+
 /** What a run can report to: called as `sink(event)` for each @ref event.
 
     It returns `void` (it cannot wait), `asio::awaitable<void>` (the run
