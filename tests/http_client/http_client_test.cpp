@@ -499,7 +499,7 @@ BOOST_AUTO_TEST_CASE(default_and_user_headers)
         BOOST_TEST(!err, err.message);
         BOOST_TEST(res.body == "POST /echo?x=1&y=%20z\n{\"q\":1}");
         BOOST_TEST(srv.header("Host") == srv.authority());
-        BOOST_TEST(srv.header("User-Agent") == "agentio/0.1");
+        BOOST_TEST(srv.header("User-Agent") == "agentio/" AGENTIO_VERSION_STRING);
         BOOST_TEST(srv.header("Content-Length") == "7");
         BOOST_TEST(srv.header("Content-Type") == "application/json");
 

@@ -17,6 +17,8 @@
 #ifndef AGENTIO_HTTP_CLIENT_HPP
 #define AGENTIO_HTTP_CLIENT_HPP
 
+#include <agentio/version.hpp>
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -240,7 +242,7 @@ struct client_options
     std::shared_ptr<asio::ssl::context> tls{};
 
     /// `User-Agent` sent unless the request has one; empty: none.
-    std::string user_agent = "agentio/0.1";
+    std::string user_agent = "agentio/" AGENTIO_VERSION_STRING;
 };
 
 /// A request to make.

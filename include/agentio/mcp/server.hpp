@@ -18,6 +18,7 @@
 #include <agentio/async_queue.hpp>
 #include <agentio/config.hpp>
 #include <agentio/detail/ascii.hpp>
+#include <agentio/version.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/detail/request_state.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
@@ -101,7 +102,7 @@ std::string_view to_string(log_level level) noexcept;
 struct implementation
 {
     std::string name = "agentio";
-    std::string version = "0.1.0";
+    std::string version = AGENTIO_VERSION_STRING;
     std::string title = {}; ///< for display; omitted when empty
 };
 
