@@ -27,12 +27,35 @@ printf 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;e=1\r
 printf 'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\nhello' > "$out/http/length"
 printf 'POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n' > "$out/http/smuggle"
 printf 'GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /b HTTP/1.0\r\n\r\n' > "$out/http/http10"
-for t in "${targets[@]}"; do
-  case $t in
+run_target() {
+  case $1 in
     sse_parser_fuzz) ./build/fuzz/fuzz/sse_parser_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=4096 "$out/sse" ;;
     query_fuzz) ./build/fuzz/fuzz/query_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=2048 "$out/query" ;;
     tool_validator_fuzz) ./build/fuzz/fuzz/tool_validator_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=2048 "$out/validator" ;;
     http_server_fuzz) ./build/fuzz/fuzz/http_server_fuzz -artifact_prefix=build/fuzz/ -max_total_time="$seconds" -max_len=8192 "$out/http" ;;
-    *) echo "fuzz.sh: unknown target $t"; exit 2 ;;
+    *) echo "fuzz.sh: unknown target $1"; return 2 ;;
   esac
+}
+# One fuzzer a core (each is one process): every target still gets its whole time, in half the wall time on two cores.
+cores=$(nproc)
+pids=() names=()
+failed=0
+wait_one() {
+  local pid=${pids[0]} name=${names[0]}
+  pids=("${pids[@]:1}") names=("${names[@]:1}")
+  if wait "$pid"; then
+    tail -n 2 "build/fuzz/$name.log"
+  else
+    cat "build/fuzz/$name.log"
+    echo "fuzz.sh: $name failed"
+    failed=1
+  fi
+}
+for t in "${targets[@]}"; do
+  [ ${#pids[@]} -lt "$cores" ] || wait_one
+  echo "fuzz.sh: $t for $seconds s"
+  run_target "$t" > "build/fuzz/$t.log" 2>&1 &
+  pids+=($!) names+=("$t")
 done
+while [ ${#pids[@]} -gt 0 ]; do wait_one; done
+exit $failed
