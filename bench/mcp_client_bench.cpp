@@ -22,7 +22,7 @@
 //   {"outcome":"ok|tool_error|rpc_error|timeout|closed|failed","ms":..,"code":..,"text":..}
 // --list-tools prints the server's tool names, one a line.
 #include <agentio/json_text.hpp>
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>

@@ -18,8 +18,8 @@
 
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/postgres/thread_store.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/postgres_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 #include <agentio/threads/run_manager.hpp>
 

@@ -22,7 +22,7 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres testing app)
+set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_chat_completions http)
@@ -33,6 +33,7 @@ set(_agentio_builds_on_retrieval sqlite postgres)
 set(_agentio_builds_on_postgres core)
 set(_agentio_builds_on_testing http)
 set(_agentio_builds_on_app http)
+set(_agentio_builds_on_threads sqlite postgres)
 
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
 # Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.

@@ -15,13 +15,18 @@
 // uses, and the other files only see declarations. The HTTP providers'
 // templates are then instantiated there too, for both wire formats.
 //
-//   component   source file to include once
-//   core        <agentio/src.hpp>
-//   http        <agentio/http/src.hpp>
-//   mcp         <agentio/mcp/src.hpp>
-//   sqlite      <agentio/sqlite/src.hpp>
-//   postgres    <agentio/postgres/src.hpp>
-//   testing     <agentio/testing/src.hpp>
+//   component         source file to include once
+//   core              <agentio/src.hpp>
+//   http              <agentio/http/src.hpp> and <agentio/llm/src.hpp> (the providers)
+//   app               <agentio/app/src.hpp>
+//   chat_completions  <agentio/chat_completions/src.hpp>
+//   mcp               <agentio/mcp/src.hpp>
+//   mcp_client        <agentio/mcp/client/src.hpp>
+//   sqlite            <agentio/sqlite/src.hpp>
+//   postgres          <agentio/postgres/src.hpp>
+//   threads           <agentio/threads/src.hpp> (the stores)
+//   retrieval         <agentio/retrieval/src.hpp>
+//   testing           <agentio/testing/src.hpp>
 //
 // A file with one tool, the orchestrator, a provider
 // and the fake LLM then compiles in 13 s instead of 54 s at -O3; see

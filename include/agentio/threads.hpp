@@ -10,8 +10,8 @@
 // messages in order, runs with their event journal, checkpoints after each
 // completed round, and leases saying which process runs a run. One
 // interface, `thread_store`, with two backends: SQLite, embedded
-// (<agentio/sqlite/thread_store.hpp>), and PostgreSQL, shared by replicas
-// (<agentio/postgres/thread_store.hpp>).
+// (<agentio/threads/sqlite_store.hpp>), and PostgreSQL, shared by replicas
+// (<agentio/threads/postgres_store.hpp>).
 //
 // Ordering is by sequence, never by clock: a thread's items by `seq`, a
 // run's events by `id`, both increasing without gaps. Event ids are given by

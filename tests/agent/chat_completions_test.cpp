@@ -10,7 +10,7 @@
 #include <agentio/chat_completions.hpp>
 
 #include <agentio/llm/openai.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include "test_http.hpp"

@@ -16,6 +16,8 @@
 
 #include <agentio/testing/fake_llm.hpp>
 
+#include "test_paths.hpp"
+
 #include <cstdlib>
 #include <sstream>
 #include <thread>

@@ -30,6 +30,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "test_paths.hpp"
 
 namespace asio = boost::asio;
 namespace json = boost::json;

@@ -11,7 +11,7 @@
 
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include "spanish_messages.hpp"
@@ -24,6 +24,7 @@
 
 #include <filesystem>
 #include <set>
+#include "test_paths.hpp"
 
 namespace json = boost::json;
 namespace llm = agentio::llm;

@@ -6,4 +6,5 @@
 // (AGENTIO_SEPARATE_COMPILATION): one src.hpp per component used.
 #include <agentio/src.hpp>
 #include <agentio/http/src.hpp>
+#include <agentio/llm/src.hpp>
 #include <agentio/testing/src.hpp>

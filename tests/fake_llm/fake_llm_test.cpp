@@ -38,6 +38,7 @@
 #include <vector>
 
 #include <unistd.h>
+#include "test_paths.hpp"
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;

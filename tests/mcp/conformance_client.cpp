@@ -14,7 +14,7 @@
 //     MCP_CONFORMANCE_SCENARIO          the scenario
 //     MCP_CONFORMANCE_PROTOCOL_VERSION  2026-07-28: the stateless revision; else the handshake
 //     MCP_CONFORMANCE_CONTEXT           JSON the scenario gives (http-custom-headers: the calls to make)
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>

@@ -19,7 +19,7 @@
 // status is 1 when any check failed.
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 #include <agentio/testing/fake_llm.hpp>
 #include <agentio/tool.hpp>
 

@@ -12,7 +12,7 @@
 #define BOOST_TEST_MODULE agentio_mcp_client
 #define BOOST_TEST_NO_MAIN
 #include <agentio/mcp.hpp>
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 #include <agentio/tool.hpp>
 
 #include <boost/asio/co_spawn.hpp>

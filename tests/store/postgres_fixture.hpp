@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "test_paths.hpp"
 
 namespace agentio_test {
 

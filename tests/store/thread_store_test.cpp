@@ -7,8 +7,8 @@
 // scripts/postgres.sh starts (a real server, never a stand-in).
 
 #include <agentio/llm/message_json.hpp>
-#include <agentio/postgres/thread_store.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/postgres_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/co_spawn.hpp>

@@ -16,6 +16,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include "test_paths.hpp"
 
 namespace llm = agentio::llm;
 namespace json = boost::json;

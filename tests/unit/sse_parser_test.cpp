@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <vector>
+#include "test_paths.hpp"
 
 namespace sse = agentio::sse;
 

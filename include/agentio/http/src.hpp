@@ -6,8 +6,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// The compiled part of the http component: the HTTP client, JWTs, static files, the
-// two HTTP providers instantiated once, and the OpenAI embedder.
+// The compiled part of the HTTP layer: the HTTP client, JWTs, static files. The
+// providers built on it are compiled by <agentio/llm/src.hpp>.
 // Include it in exactly one source file of a program built with
 // AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
 //
@@ -24,20 +24,9 @@
 #include <agentio/http/client.hpp>
 #include <agentio/http/jwt.hpp>
 #include <agentio/http/static_files.hpp>
-#include <agentio/llm/anthropic.hpp>
-#include <agentio/llm/openai.hpp>
-#include <agentio/llm/openai_embeddings.hpp>
 
 #include <agentio/http/impl/client.ipp>
 #include <agentio/http/impl/jwt.ipp>
 #include <agentio/http/impl/static_files.ipp>
-#include <agentio/llm/impl/openai_embeddings.ipp>
-
-namespace agentio::llm {
-template class model_stream<anthropic_wire>;
-template class http_provider<anthropic_wire>;
-template class model_stream<openai_wire>;
-template class http_provider<openai_wire>;
-} // namespace agentio::llm
 
 #endif

@@ -21,9 +21,7 @@
 #endif
 
 #include <agentio/postgres.hpp>
-#include <agentio/postgres/thread_store.hpp>
 
 #include <agentio/postgres/impl/postgres.ipp>
-#include <agentio/postgres/impl/thread_store.ipp>
 
 #endif

@@ -21,9 +21,7 @@
 #endif
 
 #include <agentio/sqlite.hpp>
-#include <agentio/sqlite/thread_store.hpp>
 
 #include <agentio/sqlite/impl/sqlite.ipp>
-#include <agentio/sqlite/impl/thread_store.ipp>
 
 #endif

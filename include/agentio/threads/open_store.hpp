@@ -14,8 +14,8 @@
 #ifndef AGENTIO_THREADS_OPEN_STORE_HPP
 #define AGENTIO_THREADS_OPEN_STORE_HPP
 
-#include <agentio/postgres/thread_store.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/postgres_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/awaitable.hpp>

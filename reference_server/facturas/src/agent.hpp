@@ -11,7 +11,7 @@
 #include "settings.hpp"
 
 #include <agentio/llm/any_provider.hpp>
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/awaitable.hpp>

@@ -19,7 +19,7 @@
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/sse/parser.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
@@ -37,6 +37,7 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include "test_paths.hpp"
 
 namespace asio = boost::asio;
 namespace json = boost::json;

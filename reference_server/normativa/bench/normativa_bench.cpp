@@ -21,7 +21,7 @@
 #include "quality.hpp"
 
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include <boost/asio/co_spawn.hpp>

@@ -20,7 +20,7 @@
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/sse/parser.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
@@ -40,6 +40,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include "test_paths.hpp"
 
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -83,8 +84,8 @@ struct temp_dir
 normativa::ingest_outcome ingest_estatuto(fs::path const& index, std::ostream& log)
 {
     BOOST_TEST_REQUIRE(fs::exists(estatuto_dir()),
-        estatuto_dir().string() +
-            " is missing (ctest runs data.fetch first: bash scripts/data.sh all " AGENTIO_TEST_DATA ")");
+        estatuto_dir().string() + " is missing (ctest runs data.fetch first: bash scripts/data.sh all " +
+            AGENTIO_TEST_DATA + ")");
     normativa::ingest_options o{index, normativa::estatuto, "normativa", {estatuto_dir()}, false};
     auto done = normativa::ingest(o, normativa::settings{}, log);
     if(!done)

@@ -11,7 +11,7 @@
 // A tool whose resource is not configured answers so, and the model moves on.
 #pragma once
 
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 #include <agentio/retrieval.hpp>
 #include <agentio/tool.hpp>
 

@@ -14,7 +14,7 @@
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/retrieval.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include "test_http.hpp"
@@ -35,6 +35,7 @@
 #include <thread>
 
 #include <unistd.h>
+#include "test_paths.hpp"
 
 namespace asio = boost::asio;
 namespace json = boost::json;

@@ -17,6 +17,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <thread>
+#include "test_paths.hpp"
 
 namespace portfolio_test {
 

@@ -41,6 +41,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "test_paths.hpp"
 
 extern char** environ;
 

@@ -11,7 +11,7 @@
 #define AGENTIO_HTTP_IMPL_STATIC_FILES_IPP
 
 #include <agentio/config.hpp>
-#include <agentio/http/detail/accept.hpp>
+#include <agentio/http/accept.hpp>
 #include <agentio/messages.hpp>
 
 #include <boost/beast/zlib/deflate_stream.hpp>
@@ -199,7 +199,7 @@ AGENTIO_DECL response static_files::serve(request const& req, std::string_view p
     std::string accept_encoding;
     for(auto [it, end] = req.equal_range(bhttp::field::accept_encoding); it != end; ++it)
         accept_encoding.append(accept_encoding.empty() ? "" : ", ").append(it->value());
-    bool const gzipped = !f->gzip.empty() && detail::accepts_coding(accept_encoding, "gzip");
+    bool const gzipped = !f->gzip.empty() && http::accepts_coding(accept_encoding, "gzip");
     std::string const etag = gzipped ? f->etag.substr(0, f->etag.size() - 1) + "-gz\"" : f->etag;
     res.set(bhttp::field::content_type, f->content_type);
     res.set(bhttp::field::cache_control, f->cache_control);

@@ -6,8 +6,8 @@
 
 #include "app/error_body.hpp"
 
-#include <agentio/postgres/thread_store.hpp>
-#include <agentio/sqlite/thread_store.hpp>
+#include <agentio/threads/postgres_store.hpp>
+#include <agentio/threads/sqlite_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>

@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/impl/client.ipp
+// agentio/mcp/client/impl/client.ipp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -15,7 +15,7 @@
 #include <agentio/detail/base64.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
-#include <agentio/mcp_client/client.hpp>
+#include <agentio/mcp/client/client.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>

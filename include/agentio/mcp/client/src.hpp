@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/src.hpp
+// agentio/mcp/client/src.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -20,10 +20,10 @@
 #error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
 #endif
 
-#include <agentio/mcp_client.hpp>
+#include <agentio/mcp/client.hpp>
 
-#include <agentio/mcp_client/impl/client.ipp>
-#include <agentio/mcp_client/impl/http_transport.ipp>
-#include <agentio/mcp_client/impl/stdio_transport.ipp>
+#include <agentio/mcp/client/impl/client.ipp>
+#include <agentio/mcp/client/impl/http_transport.ipp>
+#include <agentio/mcp/client/impl/stdio_transport.ipp>
 
 #endif

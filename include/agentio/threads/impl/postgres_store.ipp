@@ -1,14 +1,14 @@
 //
-// agentio/postgres/impl/thread_store.ipp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/threads/impl/postgres_store.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 
-#ifndef AGENTIO_POSTGRES_IMPL_THREAD_STORE_IPP
-#define AGENTIO_POSTGRES_IMPL_THREAD_STORE_IPP
+#ifndef AGENTIO_THREADS_IMPL_POSTGRES_STORE_IPP
+#define AGENTIO_THREADS_IMPL_POSTGRES_STORE_IPP
 
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>

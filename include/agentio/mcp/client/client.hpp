@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/client.hpp
+// agentio/mcp/client/client.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -15,8 +15,8 @@
 #define AGENTIO_MCP_CLIENT_CLIENT_HPP
 
 #include <agentio/config.hpp>
-#include <agentio/mcp_client/error.hpp>
-#include <agentio/mcp_client/transport.hpp>
+#include <agentio/mcp/client/error.hpp>
+#include <agentio/mcp/client/transport.hpp>
 #include <agentio/tool/tool.hpp>
 #include <agentio/tool/toolset.hpp>
 
@@ -228,9 +228,9 @@ AGENTIO_DECL tool_result tool_result_from_json(json::object const& result);
 } // namespace agentio::mcp
 
 #ifdef AGENTIO_HEADER_ONLY
-#include <agentio/mcp_client/impl/client.ipp>
-#include <agentio/mcp_client/impl/http_transport.ipp>
-#include <agentio/mcp_client/impl/stdio_transport.ipp>
+#include <agentio/mcp/client/impl/client.ipp>
+#include <agentio/mcp/client/impl/http_transport.ipp>
+#include <agentio/mcp/client/impl/stdio_transport.ipp>
 #endif
 
 #endif

@@ -1,6 +1,6 @@
 //
-// agentio/postgres/thread_store.hpp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/threads/postgres_store.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
@@ -14,8 +14,8 @@
 // replica wake up at once.
 //
 
-#ifndef AGENTIO_POSTGRES_THREAD_STORE_HPP
-#define AGENTIO_POSTGRES_THREAD_STORE_HPP
+#ifndef AGENTIO_THREADS_POSTGRES_STORE_HPP
+#define AGENTIO_THREADS_POSTGRES_STORE_HPP
 
 #include <agentio/config.hpp>
 #include <agentio/postgres.hpp>
@@ -130,8 +130,13 @@ private:
 
 } // namespace agentio::postgres
 
+namespace agentio::threads {
+/// The PostgreSQL thread store, by the name it has beside the interface it implements.
+using postgres_store = postgres::thread_store;
+} // namespace agentio::threads
+
 #ifdef AGENTIO_HEADER_ONLY
-#include <agentio/postgres/impl/thread_store.ipp>
+#include <agentio/threads/impl/postgres_store.ipp>
 #endif
 
 #endif

@@ -1,6 +1,6 @@
 //
-// agentio/http/detail/accept.hpp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/http/accept.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
@@ -11,8 +11,8 @@
 // q-values (q=0 refuses), wildcards, and the most specific entry winning.
 //
 
-#ifndef AGENTIO_HTTP_DETAIL_ACCEPT_HPP
-#define AGENTIO_HTTP_DETAIL_ACCEPT_HPP
+#ifndef AGENTIO_HTTP_ACCEPT_HPP
+#define AGENTIO_HTTP_ACCEPT_HPP
 
 #include <agentio/detail/ascii.hpp>
 
@@ -56,12 +56,16 @@ void for_each_preference(std::string_view header, F&& f)
     }
 }
 
+} // namespace agentio::http::detail
+
+namespace agentio::http {
+
 /// Whether an Accept-Encoding list allows `coding` (`x-gzip` counts as
 /// `gzip`): named with a non-zero q, or `*` with one and not refused by name.
 inline bool accepts_coding(std::string_view header, std::string_view coding)
 {
     std::optional<bool> named, any;
-    for_each_preference(header, [&](std::string_view value, bool acceptable) {
+    detail::for_each_preference(header, [&](std::string_view value, bool acceptable) {
         if(agentio::detail::iequal(value, coding) ||
             (agentio::detail::iequal(coding, "gzip") && agentio::detail::iequal(value, "x-gzip")))
             named = acceptable;
@@ -80,7 +84,7 @@ inline bool accepts_media_type(std::string_view header, std::string_view type)
     auto const slash = type.find('/');
     std::string_view const major = type.substr(0, slash);
     std::optional<bool> exact, range, any;
-    for_each_preference(header, [&](std::string_view value, bool acceptable) {
+    detail::for_each_preference(header, [&](std::string_view value, bool acceptable) {
         if(agentio::detail::iequal(value, type))
             exact = acceptable;
         else if(value.size() == major.size() + 2 && value.ends_with("/*") &&
@@ -92,6 +96,6 @@ inline bool accepts_media_type(std::string_view header, std::string_view type)
     return exact.value_or(range.value_or(any.value_or(false)));
 }
 
-} // namespace agentio::http::detail
+} // namespace agentio::http
 
 #endif

@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/transport.hpp
+// agentio/mcp/client/transport.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -16,7 +16,7 @@
 
 #include <agentio/config.hpp>
 #include <agentio/http/client.hpp>
-#include <agentio/mcp_client/error.hpp>
+#include <agentio/mcp/client/error.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>

@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/impl/http_transport.ipp
+// agentio/mcp/client/impl/http_transport.ipp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -14,7 +14,7 @@
 #include <agentio/detail/ascii.hpp>
 #include <agentio/detail/base64.hpp>
 #include <agentio/json_text.hpp>
-#include <agentio/mcp_client/transport.hpp>
+#include <agentio/mcp/client/transport.hpp>
 #include <agentio/sse/parser.hpp>
 
 #include <boost/asio/as_tuple.hpp>

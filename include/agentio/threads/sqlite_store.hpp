@@ -1,6 +1,6 @@
 //
-// agentio/sqlite/thread_store.hpp
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// agentio/threads/sqlite_store.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
@@ -12,8 +12,8 @@
 // wait on the writer.
 //
 
-#ifndef AGENTIO_SQLITE_THREAD_STORE_HPP
-#define AGENTIO_SQLITE_THREAD_STORE_HPP
+#ifndef AGENTIO_THREADS_SQLITE_STORE_HPP
+#define AGENTIO_THREADS_SQLITE_STORE_HPP
 
 #include <agentio/config.hpp>
 #include <agentio/sqlite.hpp>
@@ -111,8 +111,13 @@ private:
 
 } // namespace agentio::sqlite
 
+namespace agentio::threads {
+/// The SQLite thread store, by the name it has beside the interface it implements.
+using sqlite_store = sqlite::thread_store;
+} // namespace agentio::threads
+
 #ifdef AGENTIO_HEADER_ONLY
-#include <agentio/sqlite/impl/thread_store.ipp>
+#include <agentio/threads/impl/sqlite_store.ipp>
 #endif
 
 #endif

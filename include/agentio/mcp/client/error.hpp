@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/error.hpp
+// agentio/mcp/client/error.hpp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers

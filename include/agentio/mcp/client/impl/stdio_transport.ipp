@@ -1,5 +1,5 @@
 //
-// agentio/mcp_client/impl/stdio_transport.ipp
+// agentio/mcp/client/impl/stdio_transport.ipp
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 //
 // Copyright (c) 2026 The agentio developers
@@ -12,7 +12,7 @@
 
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
-#include <agentio/mcp_client/transport.hpp>
+#include <agentio/mcp/client/transport.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
