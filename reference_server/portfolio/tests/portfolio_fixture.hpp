@@ -11,6 +11,8 @@
 
 #include <agentio/sqlite.hpp>
 
+#include <boost/test/unit_test.hpp>
+
 #include <atomic>
 #include <filesystem>
 #include <memory>
