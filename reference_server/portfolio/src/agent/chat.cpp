@@ -8,6 +8,7 @@
 #include "api/rest_api.hpp"
 
 #include <agentio/chat_completions.hpp>
+#include <agentio/llm/environment.hpp>
 #include <agentio/text.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/http/json_response.hpp>
@@ -290,11 +291,9 @@ void log_line(std::string const& message)
 // other. Enterprise proxies apply to the provider, never to our own API.
 agentio::http::client_options client_options(bool use_proxy)
 {
-    agentio::http::client_options o;
-    o.max_connections_per_origin = 100000;
-    o.watch_idle_connections = true; // the server runs until stopped: no connection lingers in CLOSE_WAIT
-    if(use_proxy)
-        o.proxy = agentio::http::proxy_settings::from_environment();
+    auto o = agentio::llm::provider_client_options();
+    if(!use_proxy)
+        o.proxy = {};
     return o;
 }
 

@@ -6,8 +6,8 @@
 
 #include "app/error_body.hpp"
 
-#include <agentio/threads/postgres_store.hpp>
-#include <agentio/threads/sqlite_store.hpp>
+#include <agentio/run.hpp>
+#include <agentio/threads/open_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -38,35 +38,19 @@ std::string without_password(std::string const& uri)
 }
 
 // AGENT_STORE: "sqlite:PATH" or a PostgreSQL URI. A store that cannot be
-// opened stops the server at start, naming the variable. PostgreSQL is opened
-// on the server's own io_context (its pool lives there), driven here before
+// opened stops the server at start, naming the variable. It is opened on the
+// server's own io_context (a PostgreSQL pool lives there), driven here before
 // the server runs.
 std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string const& spec, boost::asio::io_context& ioc)
 {
+    auto opened = agentio::run_to_completion(ioc, agentio::threads::open_store(spec));
+    if(opened)
+        return std::move(*opened);
     if(spec.starts_with("sqlite:"))
-    {
-        auto store = agentio::sqlite::thread_store::open(spec.substr(7));
-        if(!store)
-            throw std::runtime_error("AGENT_STORE: no se puede abrir '" + spec + "': " + store.error().message + " (" +
-                store.error().code.message() + ")");
-        return std::move(*store);
-    }
-    using opened_type = agentio::threads::result<std::unique_ptr<agentio::postgres::thread_store>>;
-    std::optional<opened_type> opened;
-    boost::asio::co_spawn(ioc, agentio::postgres::thread_store::open(ioc.get_executor(), spec),
-        [&](std::exception_ptr e, opened_type r) {
-            if(e)
-                std::rethrow_exception(e);
-            opened = std::move(r);
-        });
-    while(!opened && ioc.run_one() != 0)
-        ;
-    if(ioc.stopped())
-        ioc.restart();
-    if(!opened || !*opened)
-        throw std::runtime_error("AGENT_STORE: no se puede usar la base de datos PostgreSQL " + without_password(spec) +
-            ": " + (opened ? opened->error().message : std::string("sin respuesta")));
-    return std::move(**opened);
+        throw std::runtime_error("AGENT_STORE: no se puede abrir '" + spec + "': " + opened.error().message + " (" +
+            opened.error().code.message() + ")");
+    throw std::runtime_error("AGENT_STORE: no se puede usar la base de datos PostgreSQL " + without_password(spec) +
+        ": " + opened.error().message);
 }
 
 } // namespace
