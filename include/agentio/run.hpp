@@ -6,14 +6,11 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// The two ways a program's main() runs its io_context: one piece of work
-// to its end (opening a store, a command-line question) and, for a server,
-// N threads until SIGINT or SIGTERM, then a stop the program chooses (stop
-// accepting, close clients), and the threads joined.
+// One piece of work run to its end on a program's io_context (opening a
+// store, a command-line question). A server runs until a signal through the
+// application kit (app::serve, app::run_until_signal in <agentio/app/serve.hpp>).
 //
 //   auto store = agentio::run_to_completion(ioc, open_store(uri));
-//   server.start();
-//   agentio::run_until_signal(ioc, threads, [&] { server.stop(); ioc.stop(); });
 //
 
 #ifndef AGENTIO_RUN_HPP
@@ -48,26 +45,6 @@ T run_to_completion(boost::asio::io_context& ioc, boost::asio::awaitable<T> work
             ioc.restart(); // out of work for a moment (the result is being set): go on
     ioc.restart();
     return done.get();
-}
-
-/** Runs `ioc` on `threads` threads (this one included) until it runs out of
-    work; on SIGINT or SIGTERM, `on_signal` runs on one of them (it should
-    end the work: stop the servers, `ioc.stop()`). Returns once every thread
-    has returned. */
-inline void run_until_signal(boost::asio::io_context& ioc, unsigned threads, std::function<void()> on_signal)
-{
-    boost::asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&on_signal](boost::system::error_code ec, int) {
-        if(!ec && on_signal)
-            on_signal();
-    });
-    ioc.restart();
-    std::vector<std::thread> pool;
-    for(unsigned i = 1; i < threads; ++i)
-        pool.emplace_back([&ioc] { ioc.run(); });
-    ioc.run();
-    for(auto& t : pool)
-        t.join();
 }
 
 } // namespace agentio
