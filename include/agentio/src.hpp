@@ -30,6 +30,7 @@
 #include <agentio/llm/message_json.hpp>
 #include <agentio/llm/openai_codec.hpp>
 #include <agentio/threads.hpp>
+#include <agentio/threads/turn.hpp>
 #include <agentio/tool/compact.hpp>
 #include <agentio/tool/validator.hpp>
 
@@ -41,6 +42,7 @@
 #include <agentio/llm/impl/message_json.ipp>
 #include <agentio/llm/impl/openai_codec.ipp>
 #include <agentio/threads/impl/threads.ipp>
+#include <agentio/threads/impl/turn.ipp>
 #include <agentio/tool/impl/compact.ipp>
 #include <agentio/tool/impl/validator.ipp>
 

@@ -152,6 +152,22 @@ constexpr bool is_final(run_status s) noexcept
     return s == run_status::completed || s == run_status::failed || s == run_status::cancelled;
 }
 
+/// What a run is for, which decides what happens when its process dies.
+enum class run_kind
+{
+    /** Run by a run manager (`threads/run_manager.hpp`): checkpointed and
+        journaled, and taken over by another process once its lease expires. */
+    durable,
+    /** One request's turn (`threads/turn.hpp`): it holds the thread while the
+        request runs, and nothing resumes it. Once its lease expires (its
+        process died) it counts as failed: the thread is free again and no
+        run manager claims it. */
+    turn
+};
+
+/// The kind's name, as stored: "durable" or "turn".
+AGENTIO_DECL std::string_view to_string(run_kind k) noexcept;
+
 /// One run of an agent on a thread.
 struct run_info
 {
@@ -204,6 +220,8 @@ struct new_run
     /** The thread to create with the run (its id is `thread_id`, its owner
         `owner`), in the same transaction; empty: the thread exists. */
     std::optional<thread_info> new_thread = {};
+    /// Durable (a run manager's) or a request's turn.
+    run_kind kind = run_kind::durable;
 };
 
 /// A lease still held, as `renew_leases` finds it.
@@ -313,7 +331,8 @@ public:
         the thread itself, when new) in one transaction.
         @return the whole thread as the run begins, the new messages last,
         so the runner needs no second read.
-        `errc::thread_busy` when the thread has a run running or waiting;
+        `errc::thread_busy` when the thread has a run running or waiting
+        (a turn whose lease expired no longer counts: it is marked failed);
         `errc::not_found` when it does not exist. */
     virtual asio::awaitable<result<std::vector<item>>> start_run(new_run const& run) = 0;
     /// The run, or nothing when unknown or another owner's.
@@ -364,8 +383,9 @@ public:
     /** Asks the process running a run to stop it (it learns at its next
         lease renewal). False when the run is unknown, another owner's, or over. */
     virtual asio::awaitable<result<bool>> request_cancel(std::string_view run_id, std::string_view owner) = 0;
-    /** Takes over one running run whose lease has expired (its process
-        died); nothing when there is none. Two processes never get the same. */
+    /** Takes over one running durable run whose lease has expired (its
+        process died); nothing when there is none. Two processes never get
+        the same; turns (`run_kind::turn`) are never taken. */
     virtual asio::awaitable<result<std::optional<run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) = 0;
     /// @}

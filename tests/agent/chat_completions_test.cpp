@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <mutex>
 #include <string>
@@ -697,6 +698,28 @@ BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
         BOOST_TEST(bad.status == 400u);
         BOOST_TEST(bad.json().at("error").at("param").as_string() == "session_id");
         BOOST_TEST(s.completed().at(1).session == "s-1");
+
+        // A second message while the first is answered waits its turn (409), and takes it after.
+        auto slow = says("Una respuesta que llega despacio, palabra a palabra, hasta el final.");
+        testing::fault slowly;
+        slowly.kind = testing::fault_kind::slow_tokens;
+        slowly.duration = 150ms;
+        slow.faults.push_back(slowly);
+        s.scenario("agente-scenario", {slow, says("Ahora sí.")});
+        auto running = std::async(std::launch::async, [&] {
+            return ask("ana",
+                R"({"model": "agente", "session_id": "s-2", "messages": [{"role": "user", "content": "Cuéntame."}]})");
+        });
+        std::this_thread::sleep_for(400ms);
+        auto const busy = ask("ana",
+            R"({"model": "agente", "session_id": "s-2", "messages": [{"role": "user", "content": "¿Y bien?"}]})");
+        BOOST_TEST(busy.status == 409u, busy.body);
+        BOOST_TEST(busy.json().at("error").at("code").as_string() == "session_busy");
+        BOOST_TEST(busy.json().at("error").at("param").as_string() == "session_id");
+        BOOST_TEST(running.get().status == 200u);
+        auto const after = ask("ana",
+            R"({"model": "agente", "session_id": "s-2", "messages": [{"role": "user", "content": "¿Y bien?"}]})");
+        BOOST_TEST(after.status == 200u, after.body);
     }
     auto const items = [&] {
         asio::io_context ioc;

@@ -9,6 +9,7 @@
 #include <agentio/llm/message_json.hpp>
 #include <agentio/threads/postgres_store.hpp>
 #include <agentio/threads/sqlite_store.hpp>
+#include <agentio/threads/turn.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -543,6 +544,149 @@ asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
     }
 }
 
+// --- conversation turns (threads/turn.hpp) -------------------------------------
+
+asio::awaitable<void> sleep_for(std::chrono::milliseconds d)
+{
+    asio::steady_timer t(co_await asio::this_coro::executor, d);
+    co_await t.async_wait(asio::use_awaitable);
+}
+
+threads::turn_request turn_on(std::string thread_id, std::string owner, std::string question)
+{
+    return {.thread_id = std::move(thread_id),
+        .owner = std::move(owner),
+        .create = true,
+        .agent = "facturas",
+        .title = threads::make_title(question),
+        .metadata = {},
+        .messages = {llm::message::user(std::move(question))}};
+}
+
+asio::awaitable<void> a_turn_holds_its_thread_until_it_finishes(threads::thread_store& s)
+{
+    auto first = co_await threads::begin_turn(s, turn_on("c1", "ana", "¿Cuántas facturas hay?"));
+    BOOST_REQUIRE(first);
+    BOOST_TEST(first->created_thread());
+    BOOST_TEST(first->thread().title == "¿Cuántas facturas hay?"sv);
+    BOOST_REQUIRE(first->history().size() == 1u);
+    BOOST_TEST(first->history()[0].message.text() == "¿Cuántas facturas hay?"sv);
+    BOOST_TEST(first->history()[0].run_id == first->run_id());
+
+    // A second message waits its turn; another owner does not see the thread at all.
+    auto second = co_await threads::begin_turn(s, turn_on("c1", "ana", "¿Y en 2010?"));
+    BOOST_REQUIRE(!second);
+    BOOST_TEST(second.error().code == make_error_code(threads::errc::thread_busy));
+    auto other = co_await threads::begin_turn(s, turn_on("c1", "bea", "¿Es mío?"));
+    BOOST_REQUIRE(!other);
+    BOOST_TEST(other.error().code == make_error_code(threads::errc::not_found));
+    // Nor does a run manager: a turn is never taken over.
+    BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(30))).value());
+
+    std::vector<llm::message> const answer{llm::message::assistant("412 facturas.")};
+    (co_await first->finish(answer)).value();
+    BOOST_TEST(first->finished());
+    (co_await first->finish(answer)).value(); // twice: nothing more
+    auto done = (co_await s.find_run(first->run_id(), "ana")).value();
+    BOOST_REQUIRE(done);
+    BOOST_TEST(done->status == threads::run_status::completed);
+
+    auto third = co_await threads::begin_turn(s, turn_on("c1", "ana", "¿Y en 2010?"));
+    BOOST_REQUIRE(third);
+    BOOST_TEST(!third->created_thread());
+    BOOST_TEST(third->thread().title == "¿Cuántas facturas hay?"sv);
+    BOOST_REQUIRE(third->history().size() == 3u);
+    BOOST_TEST(third->history()[1].message.text() == "412 facturas."sv);
+    BOOST_TEST(third->history()[2].message.text() == "¿Y en 2010?"sv);
+    std::vector<llm::message> const more{llm::message::assistant("Dos.")};
+    (co_await third->append(more)).value();
+    (co_await third->finish({}, threads::run_status::failed)).value();
+    BOOST_TEST((co_await third->append(more)).error().code == make_error_code(threads::errc::lease_lost));
+    BOOST_TEST((co_await s.load_items("c1")).value().size() == 4u);
+    BOOST_TEST((co_await s.find_run(third->run_id(), "ana")).value()->status == threads::run_status::failed);
+
+    // Without `create`, a missing thread is not found; without an id, a new one is made.
+    auto request = turn_on("missing", "ana", "Hola");
+    request.create = false;
+    auto missing = co_await threads::begin_turn(s, request);
+    BOOST_REQUIRE(!missing);
+    BOOST_TEST(missing.error().code == make_error_code(threads::errc::not_found));
+    BOOST_TEST(!(co_await s.find_thread("missing", "ana")).value());
+    auto fresh = co_await threads::begin_turn(s, turn_on("", "ana", "Hola"));
+    BOOST_REQUIRE(fresh);
+    BOOST_TEST(fresh->thread().id.size() == 36u);
+    BOOST_TEST((co_await s.find_thread(fresh->thread().id, "ana")).value().has_value());
+    (co_await fresh->finish({})).value();
+}
+
+asio::awaitable<void> a_turn_whose_process_died_frees_its_thread(threads::thread_store& s)
+{
+    // A turn's run, left behind by a process that died: nothing renews its lease.
+    (co_await s.create_thread(thread("t"))).value();
+    auto dead = run_of("dead", "t", "turn:dead", std::chrono::milliseconds(150));
+    dead.kind = threads::run_kind::turn;
+    (co_await s.start_run(dead)).value();
+    // A durable run in the same state is another matter: it is taken over.
+    (co_await s.create_thread(thread("d"))).value();
+    (co_await s.start_run(run_of("durable", "d", "a", std::chrono::milliseconds(150)))).value();
+
+    auto early = co_await threads::begin_turn(s, turn_on("t", "", "¿Sigues?"));
+    BOOST_REQUIRE(!early);
+    BOOST_TEST(early.error().code == make_error_code(threads::errc::thread_busy));
+    co_await sleep_for(std::chrono::milliseconds(300));
+
+    auto taken = (co_await s.claim_expired_run("b", std::chrono::seconds(30))).value();
+    BOOST_REQUIRE(taken);
+    BOOST_TEST(taken->id == "durable"sv);
+    BOOST_TEST(!(co_await s.claim_expired_run("b", std::chrono::seconds(30))).value());
+    auto on_durable = co_await threads::begin_turn(s, turn_on("d", "", "¿Sigues?"));
+    BOOST_REQUIRE(!on_durable);
+    BOOST_TEST(on_durable.error().code == make_error_code(threads::errc::thread_busy));
+
+    auto next = co_await threads::begin_turn(s, turn_on("t", "", "¿Sigues?"));
+    BOOST_REQUIRE(next);
+    BOOST_TEST((co_await s.find_run("dead", "")).value()->status == threads::run_status::failed);
+    // The dead turn's holder is fenced off.
+    std::vector<llm::message> const late{llm::message::assistant("tarde")};
+    BOOST_TEST((co_await s.finish_run("dead", "turn:dead", {}, threads::run_status::completed, nullptr)).error().code ==
+        make_error_code(threads::errc::lease_lost));
+    (co_await next->finish(late)).value();
+}
+
+asio::awaitable<void> a_turn_keeps_its_thread_while_it_runs(threads::thread_store& s)
+{
+    auto t = co_await threads::begin_turn(s, turn_on("long", "", "Una pregunta larga"), {.lease = 300ms});
+    BOOST_REQUIRE(t);
+    co_await sleep_for(800ms); // past two leases: renewed meanwhile
+    auto second = co_await threads::begin_turn(s, turn_on("long", "", "¿Ya?"));
+    BOOST_REQUIRE(!second);
+    BOOST_TEST(second.error().code == make_error_code(threads::errc::thread_busy));
+    (co_await t->finish({})).value();
+}
+
+asio::awaitable<void> a_turn_dropped_unfinished_ends_cancelled(threads::thread_store& s)
+{
+    std::string run_id;
+    {
+        auto t = co_await threads::begin_turn(s, turn_on("dropped", "", "Hola"));
+        BOOST_REQUIRE(t);
+        run_id = t->run_id();
+        auto moved = std::move(*t); // the moved-from turn owns nothing
+    }
+    for(int i = 0; i < 50; ++i)
+    {
+        auto run = (co_await s.find_run(run_id, "")).value();
+        if(run && run->status != threads::run_status::running)
+            break;
+        co_await sleep_for(20ms);
+    }
+    BOOST_TEST((co_await s.find_run(run_id, "")).value()->status == threads::run_status::cancelled);
+    auto next = co_await threads::begin_turn(s, turn_on("dropped", "", "Otra vez"));
+    BOOST_REQUIRE(next);
+    BOOST_TEST(next->history().size() == 2u); // the first question stayed
+    (co_await next->finish({})).value();
+}
+
 } // namespace
 
 // Each check on a fresh store of each backend.
@@ -557,7 +701,11 @@ asio::awaitable<void> concurrent_runs_journal_exactly(threads::thread_store& s)
     X(a_waiting_run_is_resumed_once)                                                                                   \
     X(a_cancel_request_reaches_the_holder)                                                                             \
     X(retention_removes_old_threads)                                                                                   \
-    X(concurrent_runs_journal_exactly)
+    X(concurrent_runs_journal_exactly)                                                                                 \
+    X(a_turn_holds_its_thread_until_it_finishes)                                                                       \
+    X(a_turn_whose_process_died_frees_its_thread)                                                                      \
+    X(a_turn_keeps_its_thread_while_it_runs)                                                                           \
+    X(a_turn_dropped_unfinished_ends_cancelled)
 
 BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
 
@@ -569,6 +717,14 @@ BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
         run_check(*store, &::name);                                                                                    \
     }
 AGENTIO_STORE_CHECKS(AGENTIO_SQLITE_CASE)
+
+BOOST_AUTO_TEST_CASE(titles_are_one_line_cut_between_characters)
+{
+    BOOST_TEST(threads::make_title("  ¿Cuántas\n\tfacturas   hay?  ") == "¿Cuántas facturas hay?");
+    BOOST_TEST(threads::make_title("año", 2) == "a"); // "ñ" is two bytes: not cut in half
+    BOOST_TEST(threads::make_title("uno dos", 4) == "uno");
+    BOOST_TEST(threads::make_title("", 10).empty());
+}
 
 BOOST_AUTO_TEST_CASE(reopens_and_refuses_a_newer_schema)
 {

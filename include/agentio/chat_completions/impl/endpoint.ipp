@@ -12,6 +12,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/message_json.hpp>
 #include <agentio/sse/relay.hpp>
+#include <agentio/threads/turn.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -393,10 +394,12 @@ AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
 
 namespace detail {
 
-// A request's session: its id, and the messages to store with the answer.
+// A request's session: its id, the turn that holds it, and the messages to
+// store with the answer.
 struct session_state
 {
     std::string id;
+    threads::turn turn;
     std::vector<llm::message> fresh;
 };
 
@@ -451,34 +454,28 @@ open_session(session_options const& options, request& r, http::request const& re
         co_return result_type(invalid_request(
             "Invalid '" + options.field + "': use 1 to 128 letters, digits and the characters - _ . :", options.field,
             "invalid_value"));
-    auto const not_found = api_error{404, "The session '" + id + "' does not exist.", "invalid_request_error",
-        options.field, "session_not_found"};
-    auto found = co_await options.store->find_thread(id, user);
-    if(!found)
-        co_return result_type(api_error{500, "The session store failed: " + found.error().message, "server_error", {},
-            {}});
-    if(!*found)
+    threads::turn_request wanted;
+    wanted.thread_id = id;
+    wanted.owner = user;
+    wanted.agent = r.model;
+    auto begun = co_await threads::begin_turn(*options.store, std::move(wanted));
+    if(!begun)
     {
-        threads::thread_info t;
-        t.id = id;
-        t.owner = user;
-        t.agent = r.model;
-        auto created = co_await options.store->create_thread(t);
-        if(!created)
-        {
-            // Taken: another user's session (a store that fails fails this too).
-            auto again = co_await options.store->find_thread(id, user);
-            if(!again || !*again)
-                co_return result_type(not_found);
-        }
+        auto const& e = begun.error();
+        // Another user's session is not found, as if it did not exist.
+        if(e.code == threads::errc::not_found)
+            co_return result_type(api_error{404, "The session '" + id + "' does not exist.", "invalid_request_error",
+                options.field, "session_not_found"});
+        if(e.code == threads::errc::thread_busy)
+            co_return result_type(api_error{409,
+                "The session '" + id + "' is answering another message; send this one when that answer ends.",
+                "invalid_request_error", options.field, "session_busy"});
+        co_return result_type(api_error{500, "The session store failed: " + e.message, "server_error", {}, {}});
     }
-    session_state state{id, r.messages};
+    session_state state{id, std::move(*begun), r.messages};
     if(options.memory)
     {
-        auto items = co_await options.store->load_items(id);
-        if(!items)
-            co_return result_type(api_error{500, "The session store failed: " + items.error().message, "server_error",
-                {}, {}});
+        auto* items = &state.turn.history();
         // A client that sends the whole conversation again: only its tail is new.
         std::size_t const all = items->size();
         bool repeated = !items->empty() && r.messages.size() > all;
@@ -496,14 +493,16 @@ open_session(session_options const& options, request& r, http::request const& re
     co_return result_type(std::move(state));
 }
 
-// Stores the request's new messages and the answer in the session.
-inline asio::awaitable<std::optional<std::string>> store_answer(session_options const& options, session_state& session,
-    answer const& written)
+// Stores the request's new messages and the answer in the session (nothing
+// when the answer failed), and ends the turn.
+inline asio::awaitable<std::optional<std::string>> store_answer(session_state& session, answer const& written)
 {
-    if(written.outcome() == "error" || written.outcome().empty())
-        co_return std::nullopt;
-    session.fresh.push_back(written.assistant_message());
-    auto stored = co_await options.store->append_messages(session.id, session.fresh);
+    bool const failed = written.outcome() == "error" || written.outcome().empty();
+    if(!failed)
+        session.fresh.push_back(written.assistant_message());
+    std::span<llm::message const> const kept = failed ? std::span<llm::message const>() : session.fresh;
+    auto stored = co_await session.turn.finish(kept,
+        failed ? threads::run_status::failed : threads::run_status::completed);
     if(!stored)
         co_return stored.error().message;
     co_return std::nullopt;
@@ -594,6 +593,8 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
         bool const completed = co_await detail::run_watching(stream, std::move(watched));
         if(!completed)
         {
+            if(*session)
+                (void)co_await (*session)->turn.finish({}, threads::run_status::cancelled);
             report(true);
             stream.close();
             co_return std::nullopt; // nobody to answer
@@ -601,7 +602,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
         if(!written->ended())
             written->take(unfinished(), nullptr);
         if(*session)
-            if(auto failure = co_await store_answer(options.sessions, **session, *written))
+            if(auto failure = co_await store_answer(**session, *written))
                 record.error = "the session was not stored: " + *failure;
         report(false);
         if(auto const& e = written->error())
@@ -635,13 +636,16 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
         if(*session)
         {
             // Stored before [DONE]: the client's next message finds it.
-            if(auto failure = co_await store_answer(options.sessions, **session, *written))
+            if(auto failure = co_await store_answer(**session, *written))
                 record.error = "the session was not stored: " + *failure;
             if(written->outcome() != "error")
                 send(sse::relayed_event{{}, "[DONE]"});
         }
     };
     co_await sse::relay(stream, req.version(), produce);
+    if(*session && !(*session)->turn.finished()) // the client left, or the answer did not end
+        (void)co_await (*session)->turn.finish({},
+            cancelled ? threads::run_status::cancelled : threads::run_status::failed);
     report(cancelled);
     co_return std::nullopt;
 }

@@ -82,7 +82,17 @@ CREATE TABLE agentio_run_events(
     // 2: when a reader in another process last followed the run.
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN readers_seen_at bigint NOT NULL DEFAULT 0;
+)sql",
+    // 3: a request's turn, which no run manager takes over.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN kind text NOT NULL DEFAULT 'durable';
 )sql"};
+
+// The database enforces one running run per thread (a partial unique index).
+inline bool is_thread_busy(postgres::error const& e)
+{
+    return e.sqlstate == "23505" && e.message.find("agentio_runs_one_active") != std::string::npos;
+}
 
 // The channel of committed events; the payload is "RUN_ID LAST_ID".
 inline constexpr char const* events_channel = "agentio_run_events";
@@ -515,15 +525,17 @@ thread_store::start_run(threads::new_run const& run)
     threads::thread_info const none{};
     auto const& thread = create ? *run.new_thread : none;
     auto const metadata = agentio::to_json_text(thread.metadata);
+    auto const kind = threads::to_string(run.kind);
     // One statement: the thread when new (its sequence already past the new
     // messages, since the thread's UPDATE below cannot see a row inserted by
     // the same statement), the run, the messages, and the whole thread back.
-    auto r = co_await pool_.query(
-        "WITH th AS (INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at, next_seq) "
-        "SELECT $2, $3, $8, $9, $10, agentio_now_ms(), agentio_now_ms(), $6 + 1 WHERE $11 RETURNING 1::bigint AS first), "
+    auto const sql =
+        "WITH th AS (INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at, "
+        "next_seq) SELECT $2, $3, $8, $9, $10, agentio_now_ms(), agentio_now_ms(), $6 + 1 WHERE $11 "
+        "RETURNING 1::bigint AS first), "
         "r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
-        "created_at, updated_at) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, agentio_now_ms(), "
-        "agentio_now_ms()) RETURNING thread_id), "
+        "created_at, updated_at, kind) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, "
+        "agentio_now_ms(), agentio_now_ms(), $12) RETURNING thread_id), "
         "t AS (UPDATE agentio_threads SET next_seq = next_seq + $6, updated_at = agentio_now_ms() "
         "WHERE id = (SELECT thread_id FROM r) RETURNING next_seq - $6 AS first), "
         "f AS (SELECT first FROM t UNION ALL SELECT first FROM th), "
@@ -531,13 +543,27 @@ thread_store::start_run(threads::new_run const& run)
         "SELECT $2, f.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM f, "
         "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord) RETURNING seq, run_id, message, created_at) "
         "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $2 "
-        "UNION ALL SELECT seq, run_id, message, created_at FROM i ORDER BY 1",
-        params(run.id, run.thread_id, run.owner, run.holder, lease, count, items, thread.agent, thread.title, metadata,
-            create));
+        "UNION ALL SELECT seq, run_id, message, created_at FROM i ORDER BY 1";
+    auto const args = params(run.id, run.thread_id, run.owner, run.holder, lease, count, items, thread.agent,
+        thread.title, metadata, create, kind);
+    auto r = co_await pool_.query(sql, args);
+    if(!r && detail::is_thread_busy(r.error()))
+    {
+        // A turn whose process died holds the thread no longer: end it, then try once more.
+        auto const id_arg = params(run.thread_id);
+        auto ended = co_await pool_.query("UPDATE agentio_runs SET status = 'failed', lease_holder = '', "
+                                          "lease_expires_at = 0, updated_at = agentio_now_ms() WHERE thread_id = $1 "
+                                          "AND kind = 'turn' AND status = 'running' AND "
+                                          "lease_expires_at < agentio_now_ms()",
+            id_arg);
+        if(!ended)
+            co_return detail::failure(ended.error());
+        if(ended->affected() > 0)
+            r = co_await pool_.query(sql, args);
+    }
     if(!r)
     {
-        // The database enforces one running run per thread (a partial unique index).
-        if(r.error().sqlstate == "23505" && r.error().message.find("agentio_runs_one_active") != std::string::npos)
+        if(detail::is_thread_busy(r.error()))
             co_return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
         if(r.error().sqlstate == "23503")
             co_return detail::failure(threads::errc::not_found, "thread " + run.thread_id);
@@ -812,7 +838,8 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
     // SKIP LOCKED: replicas looking at once each get a different run, or none.
     auto const sql = detail::update_runs_returning(
         "lease_holder = $1, lease_expires_at = agentio_now_ms() + $2, updated_at = agentio_now_ms() "
-        "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND lease_expires_at < agentio_now_ms() "
+        "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND kind = 'durable' AND "
+        "lease_expires_at < agentio_now_ms() "
         "ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED)");
     std::int64_t const ms = lease.count();
     auto const args = params(holder, ms);

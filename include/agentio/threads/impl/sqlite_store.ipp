@@ -68,6 +68,10 @@ CREATE TABLE agentio_run_events(
     // 2: when a reader in another process last followed the run.
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN readers_seen_at INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 3: a request's turn, which no run manager takes over.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'durable';
 )sql"};
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
@@ -586,6 +590,14 @@ thread_store::start_run(threads::new_run const& run)
             }
             else
             {
+                // A turn whose process died holds the thread no longer.
+                if(auto r = detail::run(c,
+                       "UPDATE agentio_runs SET status = 'failed', lease_holder = '', lease_expires_at = 0, "
+                       "updated_at = ? WHERE thread_id = ? AND kind = 'turn' AND status = 'running' AND "
+                       "lease_expires_at < ?",
+                       now, run.thread_id, now);
+                    !r)
+                    return r.error();
                 auto busy = detail::prepare(c,
                     "SELECT 1 FROM agentio_runs WHERE thread_id = ? AND status IN ('running', 'waiting') LIMIT 1",
                     run.thread_id);
@@ -601,8 +613,9 @@ thread_store::start_run(threads::new_run const& run)
                 return last.error();
             auto r = detail::run(c,
                 "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
-                "updated_at) VALUES(?, ?, ?, 'running', ?, ?, ?, ?)",
-                run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now);
+                "updated_at, kind) VALUES(?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+                run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now,
+                threads::to_string(run.kind));
             if(!r)
                 return r.error();
             auto items = detail::read_items(c, run.thread_id);
@@ -899,7 +912,8 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
             auto const now = detail::millis(threads::now());
             auto s = detail::prepare(c,
                 std::string("UPDATE agentio_runs SET lease_holder = ?, lease_expires_at = ?, updated_at = ? "
-                            "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND lease_expires_at < ? "
+                            "WHERE id = (SELECT id FROM agentio_runs WHERE status = 'running' AND kind = 'durable' AND "
+                            "lease_expires_at < ? "
                             "ORDER BY lease_expires_at LIMIT 1) RETURNING ") +
                     detail::run_columns,
                 holder, now + lease.count(), now, now);

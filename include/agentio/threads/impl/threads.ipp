@@ -70,6 +70,11 @@ AGENTIO_DECL std::string_view to_string(run_status s) noexcept
     return "unknown";
 }
 
+AGENTIO_DECL std::string_view to_string(run_kind k) noexcept
+{
+    return k == run_kind::turn ? "turn" : "durable";
+}
+
 AGENTIO_DECL std::optional<run_status> parse_run_status(std::string_view s) noexcept
 {
     for(auto st :

@@ -1,0 +1,259 @@
+//
+// agentio/threads/impl/turn.ipp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+
+#ifndef AGENTIO_THREADS_IMPL_TURN_IPP
+#define AGENTIO_THREADS_IMPL_TURN_IPP
+
+#include <agentio/detail/utf8.hpp>
+#include <agentio/threads/turn.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
+
+#include <atomic>
+#include <utility>
+
+namespace agentio::threads {
+
+namespace detail {
+
+// What a turn shares with its lease keeper: the keeper outlives a moved-from
+// or destroyed turn until it sees `over`.
+struct turn_state
+{
+    turn_state(asio::any_io_executor ex, thread_store& s, std::string run, std::chrono::milliseconds l)
+        : store(&s)
+        , run_id(std::move(run))
+        , holder("turn:" + run_id)
+        , lease(l)
+        , strand(asio::make_strand(std::move(ex)))
+        , timer(strand)
+    {
+    }
+
+    thread_store* store;
+    std::string run_id;
+    std::string holder;
+    std::chrono::milliseconds lease;
+    unsigned rounds = 0;
+    bool finished = false;
+    asio::strand<asio::any_io_executor> strand;
+    asio::steady_timer timer; // used on `strand` only
+    std::atomic<bool> over{false};
+};
+
+// Renews the turn's lease every third of it until the turn is over (or the
+// lease is lost: the turn's next write says so).
+inline asio::awaitable<void> keep_turn_lease(std::shared_ptr<turn_state> s)
+{
+    std::vector<std::string> const runs{s->run_id};
+    while(!s->over)
+    {
+        s->timer.expires_after(s->lease / 3);
+        system::error_code ec;
+        co_await s->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        if(s->over)
+            break;
+        auto held = co_await s->store->renew_leases(s->holder, runs, s->lease);
+        if(held && held->empty())
+            break;
+    }
+}
+
+inline void stop_keeping_lease(std::shared_ptr<turn_state> const& s)
+{
+    if(s->over.exchange(true))
+        return;
+    asio::dispatch(s->strand, [s] { s->timer.cancel(); });
+}
+
+inline error turn_error(errc e, std::string message)
+{
+    return {make_error_code(e), std::move(message)};
+}
+
+} // namespace detail
+
+inline turn::turn(std::shared_ptr<detail::turn_state> state, thread_info thread, bool created,
+    std::vector<item> history)
+    : state_(std::move(state))
+    , thread_(std::move(thread))
+    , created_(created)
+    , history_(std::move(history))
+{
+}
+
+inline turn& turn::operator=(turn&& other) noexcept
+{
+    if(this != &other)
+    {
+        turn gone(std::move(*this)); // ends the turn this one held
+        state_ = std::move(other.state_);
+        thread_ = std::move(other.thread_);
+        created_ = other.created_;
+        history_ = std::move(other.history_);
+    }
+    return *this;
+}
+
+AGENTIO_DECL turn::~turn()
+{
+    if(!state_ || state_->finished)
+        return;
+    detail::stop_keeping_lease(state_);
+    // Nobody awaits this: the store's release is best effort, the lease the backstop.
+    auto s = state_;
+    asio::co_spawn(
+        s->strand,
+        [s]() -> asio::awaitable<void> {
+            (void)co_await s->store->finish_run(s->run_id, s->holder, {}, run_status::cancelled, nullptr);
+        },
+        asio::detached);
+}
+
+AGENTIO_DECL std::string const& turn::run_id() const noexcept
+{
+    return state_->run_id;
+}
+
+AGENTIO_DECL bool turn::finished() const noexcept
+{
+    return !state_ || state_->finished;
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> turn::append(std::span<llm::message const> messages)
+{
+    if(finished())
+        co_return detail::turn_error(errc::lease_lost, "the turn is over");
+    if(messages.empty())
+        co_return result<void>{};
+    co_return co_await state_->store->checkpoint(state_->run_id, state_->holder, {}, messages, ++state_->rounds,
+        nullptr);
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message const> messages, run_status status)
+{
+    if(finished())
+        co_return result<void>{};
+    auto written = co_await append(messages);
+    state_->finished = true;
+    detail::stop_keeping_lease(state_);
+    auto ended = co_await state_->store->finish_run(state_->run_id, state_->holder, {},
+        written ? status : run_status::failed, nullptr);
+    if(!written)
+        co_return written;
+    co_return ended;
+}
+
+AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_request request, turn_options options)
+{
+    thread_info thread;
+    bool create = false;
+    if(request.thread_id.empty())
+    {
+        if(!request.create)
+            co_return detail::turn_error(errc::not_found, "no thread named");
+        request.thread_id = boost::uuids::to_string(boost::uuids::random_generator()());
+        create = true;
+    }
+    else
+    {
+        auto found = co_await store.find_thread(request.thread_id, request.owner);
+        if(!found)
+            co_return found.error();
+        if(*found)
+            thread = std::move(**found);
+        else if(!request.create)
+            co_return detail::turn_error(errc::not_found, "thread " + request.thread_id);
+        else
+            create = true;
+    }
+    if(create)
+    {
+        thread.id = request.thread_id;
+        thread.owner = request.owner;
+        thread.agent = std::move(request.agent);
+        thread.title = std::move(request.title);
+        thread.metadata = std::move(request.metadata);
+        thread.created_at = thread.updated_at = now();
+    }
+
+    new_run run;
+    run.id = boost::uuids::to_string(boost::uuids::random_generator()());
+    run.thread_id = request.thread_id;
+    run.owner = request.owner;
+    run.lease = options.lease;
+    run.kind = run_kind::turn;
+    run.messages = std::move(request.messages);
+    if(create)
+        run.new_thread = thread;
+    auto const ex = co_await asio::this_coro::executor;
+    auto state = std::make_shared<detail::turn_state>(ex, store, run.id, options.lease);
+    run.holder = state->holder;
+
+    auto items = co_await store.start_run(run);
+    if(!items && create)
+    {
+        // Made meanwhile: by this owner (a concurrent first message: go on in
+        // it, one at a time) or by another (not found, as if it did not exist).
+        auto found = co_await store.find_thread(request.thread_id, request.owner);
+        if(!found)
+            co_return found.error();
+        if(!*found)
+            co_return detail::turn_error(errc::not_found, "thread " + request.thread_id);
+        thread = std::move(**found);
+        create = false;
+        run.new_thread.reset();
+        items = co_await store.start_run(run);
+    }
+    if(!items)
+        co_return items.error();
+    asio::co_spawn(state->strand, detail::keep_turn_lease(state), asio::detached);
+    co_return turn(std::move(state), std::move(thread), create, std::move(*items));
+}
+
+AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes)
+{
+    std::string title;
+    bool space = false;
+    for(char c : text)
+    {
+        if(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')
+        {
+            space = !title.empty();
+            continue;
+        }
+        if(space)
+            title.push_back(' ');
+        space = false;
+        title.push_back(c);
+    }
+    if(title.size() > max_bytes)
+    {
+        std::size_t cut = max_bytes;
+        while(cut > 0 && agentio::detail::is_utf8_continuation(title[cut]))
+            --cut;
+        title.resize(cut);
+        while(!title.empty() && title.back() == ' ')
+            title.pop_back();
+    }
+    return title;
+}
+
+} // namespace agentio::threads
+
+#endif

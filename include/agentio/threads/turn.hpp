@@ -1,0 +1,144 @@
+//
+// agentio/threads/turn.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// One conversation turn served within a request: find or create the thread
+// (scoped by its owner), hold it so that a second message waits its turn,
+// read its history, write the turn's messages, let it go. The store's own
+// run row holds the thread (`errc::thread_busy` for the second message, in
+// this process or another sharing the store); a turn is never resumed by a
+// run manager, and one whose process died frees the thread when its lease
+// expires. `threads/run_manager.hpp` is the durable variant: runs that
+// outlive their request, journaled and taken over.
+//
+
+#ifndef AGENTIO_THREADS_TURN_HPP
+#define AGENTIO_THREADS_TURN_HPP
+
+#include <agentio/config.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agentio::threads {
+
+/// What a turn is about: which thread, whose, and what to do when it does not exist.
+struct turn_request
+{
+    /// The thread; empty: a new one, its id a random UUID.
+    std::string thread_id = {};
+    /// Who may see the thread: another owner's thread is not found.
+    std::string owner = {};
+    /// When `thread_id` names no thread: create it (true) or fail with `errc::not_found`.
+    bool create = true;
+    /// For a new thread: which agent talks in it (`thread_info::agent`).
+    std::string agent = {};
+    /// For a new thread: its title (see @ref make_title).
+    std::string title = {};
+    /// For a new thread: its metadata.
+    json::object metadata = {};
+    /** Messages written as the turn begins, in the same transaction (a
+        question that must stay in the thread even if the turn fails). */
+    std::vector<llm::message> messages = {};
+};
+
+/// How a turn holds its thread.
+struct turn_options
+{
+    /** How long the thread stays held after this process dies; the turn
+        renews it every third of this while it runs. */
+    std::chrono::milliseconds lease = std::chrono::seconds(30);
+};
+
+namespace detail {
+struct turn_state;
+} // namespace detail
+
+class turn;
+
+/** Begins a turn: finds the thread (or creates it), holds it, and reads it.
+
+    @return the turn, or `errc::not_found` (no such thread of this owner,
+    and `create` is false or the id is another owner's), `errc::thread_busy`
+    (a turn or run is in progress on it), or the store's failure.
+*/
+AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_request request,
+    turn_options options = {});
+
+/** A conversation turn in progress: the thread is held until `finish`.
+
+    Made by @ref begin_turn. Use it from one coroutine at a time. A turn
+    destroyed before `finish` ends as cancelled in the background (the
+    store must outlive it); should that fail too, its lease expires and the
+    thread is free again.
+*/
+class turn
+{
+public:
+    turn(turn&&) noexcept = default;
+    turn& operator=(turn&&) noexcept;
+    AGENTIO_DECL ~turn();
+
+    /// The thread (as found, or as created by this turn).
+    thread_info const& thread() const noexcept { return thread_; }
+
+    /// Whether this turn created the thread.
+    bool created_thread() const noexcept { return created_; }
+
+    /// The run that holds the thread (it tags the messages this turn writes).
+    AGENTIO_DECL std::string const& run_id() const noexcept;
+
+    /// The thread's messages as the turn began, `turn_request::messages` last.
+    std::vector<item>& history() noexcept { return history_; }
+    std::vector<item> const& history() const noexcept { return history_; }
+
+    /** Appends messages to the thread now, as part of this turn (fenced:
+        `errc::lease_lost` if the thread is no longer held by it). */
+    AGENTIO_DECL asio::awaitable<result<void>> append(std::span<llm::message const> messages);
+
+    /** Ends the turn: `messages` join the thread, then the thread is free.
+        @param status `completed`, `failed` or `cancelled`.
+        The thread is freed even when writing the messages fails (that
+        error is returned). Finishing twice does nothing. */
+    AGENTIO_DECL asio::awaitable<result<void>> finish(std::span<llm::message const> messages,
+        run_status status = run_status::completed);
+
+    /// Whether `finish` was called.
+    AGENTIO_DECL bool finished() const noexcept;
+
+private:
+    friend AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store&, turn_request, turn_options);
+
+    turn(std::shared_ptr<detail::turn_state> state, thread_info thread, bool created, std::vector<item> history);
+
+    std::shared_ptr<detail::turn_state> state_;
+    thread_info thread_;
+    bool created_ = false;
+    std::vector<item> history_;
+};
+
+/** A thread's title from a text (its first question, typically): runs of
+    whitespace made one space, at most `max_bytes` bytes, cut between UTF-8
+    characters. */
+AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes = 80);
+
+} // namespace agentio::threads
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/threads/impl/turn.ipp>
+#endif
+
+#endif
