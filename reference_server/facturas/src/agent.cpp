@@ -9,6 +9,7 @@
 
 #include <agentio/json_text.hpp>
 #include <agentio/llm/provider.hpp>
+#include <agentio/threads/turn.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -76,6 +77,8 @@ std::string answer_for_error(std::string_view code)
         return "La consulta tardaba demasiado y se ha cancelado. Prueba con una pregunta más concreta.";
     if(code == "result_too_large")
         return "El resultado es demasiado grande para mostrarlo. Prueba a acotar la pregunta (un año, un país…).";
+    if(code == "session_busy")
+        return "Esta conversación ya tiene una pregunta en curso. Espera a que termine y vuelve a preguntar.";
     if(code == "llm_unavailable")
         return "El modelo de lenguaje no está disponible en este momento. Inténtalo de nuevo en unos minutos.";
     if(code == "mcp_unavailable")
@@ -283,15 +286,12 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     co_return answered->assistant.text();
 }
 
-asio::awaitable<std::vector<invoice_agent::turn>> invoice_agent::history(std::string const& session_id)
+std::vector<invoice_agent::exchange> invoice_agent::history(std::vector<agentio::threads::item> const& items) const
 {
-    std::vector<turn> turns;
+    std::vector<exchange> turns;
     if(settings_.max_history_turns == 0)
-        co_return turns;
-    auto items = co_await store_.load_items(thread_of(session_id));
-    if(!items)
-        co_return turns; // no thread yet, or the store failed: answer without history
-    for(auto const& item : *items)
+        return turns;
+    for(auto const& item : items)
     {
         auto const& m = item.message;
         if(m.role == llm::role::user)
@@ -315,24 +315,15 @@ asio::awaitable<std::vector<invoice_agent::turn>> invoice_agent::history(std::st
     }
     if(turns.size() > settings_.max_history_turns)
         turns.erase(turns.begin(), turns.end() - settings_.max_history_turns);
-    co_return turns;
+    return turns;
 }
 
-asio::awaitable<void> invoice_agent::save(std::string const& session_id, std::string const& question,
-    ask_result const& result)
+namespace {
+
+// The turn as the model would have seen it: the question, the query as a
+// call of the MCP tool and its outcome, then the answer.
+std::vector<llm::message> turn_messages(std::string const& question, ask_result const& result)
 {
-    auto const id = thread_of(session_id);
-    auto found = co_await store_.find_thread(id, "");
-    if(found && !found->has_value())
-    {
-        agentio::threads::thread_info info;
-        info.id = id;
-        info.agent = "facturas";
-        info.title = question.substr(0, 120);
-        (void)co_await store_.create_thread(info); // a concurrent first question may have made it
-    }
-    // The turn as the model would have seen it: the question, the query as a
-    // call of the MCP tool and its outcome, then the answer.
     std::vector<llm::message> messages{llm::message::user(question)};
     if(!result.sql.empty())
     {
@@ -349,11 +340,10 @@ asio::awaitable<void> invoice_agent::save(std::string const& session_id, std::st
         messages.push_back(std::move(outcome));
     }
     messages.push_back(llm::message::assistant(result.answer));
-    auto saved = co_await store_.append_messages(id, messages);
-    if(!saved)
-        std::fprintf(stderr, "agentio-facturas: the turn of session %s was not saved: %s\n", session_id.c_str(),
-            saved.error().message.c_str());
+    return messages;
 }
+
+} // namespace
 
 asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::string question,
     ask_observer const& observer)
@@ -362,10 +352,24 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
     r.session_id = session_id;
     unsigned const max_rows = settings_.sql_max_rows;
     std::optional<failure> failed;
+    std::optional<agentio::threads::turn> held;
     try
     {
         notify(observer, "history", "Recuperando la conversación");
-        auto const turns = co_await history(session_id);
+        // The session's thread, held for this question: a second one waits its turn.
+        agentio::threads::turn_request wanted;
+        wanted.thread_id = thread_of(session_id);
+        wanted.agent = "facturas";
+        wanted.title = agentio::threads::make_title(question, 120);
+        auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
+        if(!begun && begun.error().code == agentio::threads::errc::thread_busy)
+            throw failure("session_busy", "la sesión ya tiene una pregunta en curso");
+        if(!begun) // the store failed: answer without history, and say so in the log
+            std::fprintf(stderr, "agentio-facturas: the history of session %s was not read: %s\n", session_id.c_str(),
+                begun.error().message.c_str());
+        else
+            held.emplace(std::move(*begun));
+        auto const turns = held ? history(held->history()) : std::vector<exchange>{};
 
         notify(observer, "schema", "Consultando el esquema de la base de datos");
         auto const schema_object = co_await schema();
@@ -445,13 +449,14 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         if(r.error_code != "sql_error" && r.error_code != "query_validation_failed")
             r.columns.clear(), r.rows.clear(), r.row_count = 0;
     }
-    try
+    if(held)
     {
-        co_await save(session_id, question, r);
-    }
-    catch(std::exception const& e)
-    {
-        std::fprintf(stderr, "agentio-facturas: the turn was not saved: %s\n", e.what());
+        auto const messages = turn_messages(question, r);
+        auto saved = co_await held->finish(messages,
+            r.error_code.empty() ? agentio::threads::run_status::completed : agentio::threads::run_status::failed);
+        if(!saved)
+            std::fprintf(stderr, "agentio-facturas: the turn of session %s was not saved: %s\n", session_id.c_str(),
+                saved.error().message.c_str());
     }
     co_return r;
 }

@@ -81,7 +81,8 @@ public:
     settings const& config() const noexcept { return settings_; }
 
 private:
-    struct turn
+    // A past question of the session, as the model sees it again.
+    struct exchange
     {
         std::string question;
         std::string answer;
@@ -90,9 +91,7 @@ private:
 
     boost::asio::awaitable<agentio::mcp::client> mcp();
     void forget_mcp(agentio::mcp::client const& broken);
-    boost::asio::awaitable<std::vector<turn>> history(std::string const& session_id);
-    boost::asio::awaitable<void> save(std::string const& session_id, std::string const& question,
-        ask_result const& result);
+    std::vector<exchange> history(std::vector<agentio::threads::item> const& items) const;
     boost::asio::awaitable<std::string> complete(std::string const& system,
         std::vector<agentio::llm::message> const& messages, std::function<void(std::string_view)> const* on_text);
     boost::asio::awaitable<boost::json::object> run_query(std::string const& sql);

@@ -108,7 +108,9 @@ agentio::http::router<> make_routes(invoice_agent& agent)
         if(!parsed)
             co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
         auto result = co_await agent.ask(parsed->session_id, parsed->question);
-        co_return json_response(bhttp::status::ok, result.to_json(), req.version());
+        // A second question while the session's first is answered: the same body, and 409.
+        auto const status = result.error_code == "session_busy" ? bhttp::status::conflict : bhttp::status::ok;
+        co_return json_response(status, result.to_json(), req.version());
     });
     routes.post("/ask/stream",
         [&agent](auto&& req, auto const&,

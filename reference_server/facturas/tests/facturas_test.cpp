@@ -20,6 +20,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/threads/sqlite_store.hpp>
+#include <agentio/threads/turn.hpp>
 #include <agentio/sse/parser.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
@@ -392,6 +393,27 @@ BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
     BOOST_TEST(std::count(types.begin(), types.end(), "chunk") >= 1);
     BOOST_TEST(types.back() == "done");
     BOOST_TEST(done.at("rows") == body.at("rows"));
+
+    // A question while the session's previous one is still answered: 409, and nothing stored.
+    {
+        agentio::threads::turn_request held_session;
+        held_session.thread_id = "facturas-web-1";
+        auto held = f.run([&]() -> asio::awaitable<std::optional<agentio::threads::turn>> {
+                         co_return (co_await agentio::threads::begin_turn(*f.store, held_session)).value();
+                     }())
+                        .value();
+        auto const calls = f.fake.requests().size();
+        auto busy = request(bhttp::verb::post, "/ask", agentio::to_json_text(question));
+        BOOST_TEST(busy.status == 409u);
+        auto const o = json::parse(busy.body).as_object();
+        BOOST_TEST(o.at("error_code") == "session_busy");
+        BOOST_TEST(o.at("answer").as_string().find("pregunta en curso") != std::string::npos);
+        BOOST_TEST(f.fake.requests().size() == calls); // the model was not asked
+        f.run(held.finish({})).value();
+        auto const stored = f.run(f.store->load_items("facturas-web-1")).value();
+        BOOST_TEST(stored.size() == 8u); // two questions, each with its SQL call, result and answer
+        BOOST_TEST(request(bhttp::verb::post, "/ask", agentio::to_json_text(question)).status == 200u);
+    }
 
     struct bad
     {
