@@ -7,9 +7,9 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // Approvals in run_manager's core: a person's decision on a call a waiting
-// run asks about, recorded in the run's stored state (compare and swap, so
-// concurrent decisions from any process all land), and the last one
-// resuming the run here. Apart because a waiting run has no holder: this
+// run asks about, recorded in the run's stored state (compare and swap: a
+// decision that lands first from anywhere makes this one read again), and
+// the last one resuming the run here. Apart because a waiting run has no holder: this
 // works on the store alone until the run is claimed again. (How a run comes
 // to wait is the agent's event, handled where the run executes.)
 // Included by impl/run_manager.hpp.

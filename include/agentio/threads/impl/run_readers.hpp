@@ -10,7 +10,8 @@
 // when this process runs it and from the store otherwise, the count of
 // readers per run, and the detach grace that cancels a run nobody reads.
 // Apart because readers come and go on their clients' coroutines, not on the
-// run's: they only read the journal and touch the run's reader count.
+// run's: they only read the journal and count themselves (per run here, and
+// per followed run for the lease renewal to report).
 // Included by impl/run_manager.hpp.
 //
 
