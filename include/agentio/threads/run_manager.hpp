@@ -144,7 +144,7 @@ enum class stream_end
 
 namespace detail {
 template<class Agent>
-class run_manager_core; // impl/run_manager.hpp: the runs, their journal, leases, takeover and detach timers
+class run_manager_core; // impl/run_manager.hpp, and its parts beside it: execution, journal, readers, leases, approvals
 } // namespace detail
 
 /** Durable runs of one agent on a @ref thread_store.
