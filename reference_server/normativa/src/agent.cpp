@@ -12,8 +12,6 @@
 #include <agentio/messages.hpp>
 
 #include <boost/json/parse.hpp>
-#include <boost/uuid/random_generator.hpp>
-#include <boost/uuid/uuid_io.hpp>
 
 #include <algorithm>
 #include <regex>
@@ -206,63 +204,37 @@ rag_service::rag_service(settings s, llm::any_provider* provider, threads::threa
 
 rag_service::~rag_service() = default;
 
-void rag_service::release(std::string const& thread_id)
-{
-    std::lock_guard lock(mutex_);
-    busy_.erase(thread_id);
-}
-
 asio::awaitable<boost::system::result<std::shared_ptr<rag_service::prepared>, api_error>>
 rag_service::prepare(agent_request request, std::string owner)
 {
     if(!provider_)
         co_return api_error{503, "El modelo no está configurado: " + settings_.llm_unavailable_reason().value_or("")};
-    auto run = std::make_shared<prepared>();
-    run->message = std::move(request.message);
-    if(request.thread_id)
+    bool const continued = request.thread_id.has_value();
+    agentio::threads::turn_request wanted;
+    wanted.thread_id = request.thread_id.value_or("");
+    wanted.owner = std::move(owner);
+    wanted.create = !continued; // a thread named must exist
+    wanted.agent = "normativa";
+    wanted.title = agentio::threads::make_title(request.message, 80);
+    auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
+    if(!begun)
     {
-        auto found = co_await store_.find_thread(*request.thread_id, owner);
-        if(!found)
-            co_return api_error{503, "No se pudo leer la conversación: " + found.error().message};
-        if(!*found)
+        auto const& e = begun.error();
+        if(e.code == agentio::threads::errc::not_found)
             co_return api_error{404, "threadId: conversación no encontrada"};
-        run->thread = std::move(**found);
-    }
-    else
-    {
-        run->thread.id = boost::uuids::to_string(boost::uuids::random_generator()());
-        run->thread.owner = owner;
-        run->thread.agent = "normativa";
-        auto title = run->message.substr(0, 80);
-        while(!title.empty() && (static_cast<unsigned char>(title.back()) & 0xC0) == 0x80)
-            title.pop_back(); // a cut character would not be UTF-8
-        if(!title.empty() && (static_cast<unsigned char>(title.back()) & 0xC0) == 0xC0)
-            title.pop_back();
-        run->thread.title = title;
-        auto created = co_await store_.create_thread(run->thread);
-        if(!created)
-            co_return api_error{503, "No se pudo crear la conversación: " + created.error().message};
-    }
-    {
-        std::lock_guard lock(mutex_);
-        if(!busy_.insert(run->thread.id).second)
+        if(e.code == agentio::threads::errc::thread_busy)
             co_return api_error{409, "Esta conversación ya tiene una respuesta en curso"};
+        co_return api_error{503,
+            (continued ? "No se pudo leer la conversación: " : "No se pudo crear la conversación: ") + e.message};
     }
-    run->owner = this;
-    co_return run;
+    co_return std::make_shared<prepared>(prepared{std::move(*begun), std::move(request.message)});
 }
 
 asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink sink)
 {
-    auto const& thread_id = run->thread.id;
-    auto history = co_await store_.load_items(thread_id);
-    if(!history)
-    {
-        sink({"error", event_json({{"message", "No se pudo leer la conversación: " + history.error().message}})});
-        co_return;
-    }
+    auto const thread_id = run->turn.thread().id;
     std::vector<llm::message> conversation;
-    for(auto& item : *history)
+    for(auto& item : run->turn.history())
         conversation.push_back(std::move(item.message));
     auto const first_new = conversation.size();
     conversation.push_back(llm::message::user(run->message));
@@ -297,7 +269,8 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     bool const completed = result.status == agentio::agent::run_result::outcome::completed;
     auto const keep = completed ? std::span<llm::message const>(conversation).subspan(first_new)
                                 : std::span<llm::message const>(conversation).subspan(first_new, 1);
-    auto saved = co_await store_.append_messages(thread_id, keep);
+    auto saved = co_await run->turn.finish(keep,
+        completed ? agentio::threads::run_status::completed : agentio::threads::run_status::failed);
     if(!saved)
     {
         sink({"error", event_json({{"message", "No se pudo guardar la conversación: " + saved.error().message}})});

@@ -13,6 +13,7 @@
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/sse/relay.hpp>
 #include <agentio/threads.hpp>
+#include <agentio/threads/turn.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/array.hpp>
@@ -90,21 +91,11 @@ public:
     ~rag_service();
 
     /** A run the HTTP layer may start streaming: its thread exists and is
-        held (a second request on it is 409 until this is destroyed). */
+        held by its turn (a second request on it is 409 until the turn ends). */
     struct prepared
     {
-        rag_service* owner = nullptr;
-        agentio::threads::thread_info thread;
+        agentio::threads::turn turn;
         std::string message;
-
-        prepared() = default;
-        prepared(prepared const&) = delete;
-        prepared& operator=(prepared const&) = delete;
-        ~prepared()
-        {
-            if(owner)
-                owner->release(thread.id);
-        }
     };
 
     /// Checks the request against the store: 404, 409, 503 as api_error.
@@ -124,15 +115,11 @@ public:
     settings const& config() const noexcept { return settings_; }
 
 private:
-    void release(std::string const& thread_id);
-
     settings settings_;
     agentio::llm::any_provider* provider_;
     agentio::threads::thread_store& store_;
     tool_environment const& tool_env_;
     normativa_tools tools_;
-    std::mutex mutex_;
-    std::set<std::string> busy_; // threads with a run in this process
 };
 
 } // namespace normativa

@@ -699,7 +699,7 @@ BOOST_AUTO_TEST_CASE(requests_are_checked_before_any_event)
 
     // One run per thread at a time.
     auto const a = run_on(f.ioc, f.service->prepare({"hola", std::nullopt}, "o")).value();
-    auto const again = run_on(f.ioc, f.service->prepare({"hola", a->thread.id}, "o")); // a still holds it
+    auto const again = run_on(f.ioc, f.service->prepare({"hola", a->turn.thread().id}, "o")); // a still holds it
     BOOST_TEST_REQUIRE(again.has_error());
     BOOST_TEST(again.error().status == 409u);
     BOOST_TEST(again.error().message == "Esta conversación ya tiene una respuesta en curso");
