@@ -29,8 +29,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
-#include <boost/asio/signal_set.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -134,7 +132,7 @@ struct command_values
     std::string db, host, web_dir, tls_cert, tls_key, url, thread_id, api_key, transport, api_url, question;
     std::string init_path;
     unsigned short port = 0;
-    unsigned threads = 0, grace_s = 0;
+    unsigned threads = 0, grace_s = 0, reconnect_s = 60;
     std::int64_t max_limit = 0;
     std::size_t max_connections_per_address = 0;
     portfolio::generator_options generator;
@@ -206,13 +204,6 @@ int serve(command_values const& v, agentio::app::command const& given)
     }
 
     portfolio::portfolio_server server(opt);
-    boost::asio::io_context signals_ctx;
-    boost::asio::signal_set signals(signals_ctx, SIGINT, SIGTERM);
-    signals.async_wait([&](boost::system::error_code ec, int) {
-        if(!ec)
-            server.shutdown(); // in-flight requests and chats get the grace period
-    });
-    std::thread signal_thread([&] { signals_ctx.run(); });
 
     auto const ep = server.endpoint();
     char const* const scheme = opt.http.tls ? "https" : "http";
@@ -230,9 +221,7 @@ int serve(command_values const& v, agentio::app::command const& given)
             opt.chat.provider == portfolio::agent::provider_kind::anthropic ? "Anthropic" : "OpenAI compatible",
             opt.chat.effective_model().c_str());
     std::fflush(stdout);
-    server.run();
-    signals_ctx.stop();
-    signal_thread.join();
+    server.serve(); // in-flight requests and chats get the grace period after a signal
     return 0;
 }
 
@@ -355,8 +344,8 @@ int chat(command_values const& v, agentio::app::command const& given)
             }
             if(finished)
                 break;
-            // Cut before the end: resume after the last event, for up to a minute.
-            if(run_id.empty() || std::chrono::steady_clock::now() - started > std::chrono::minutes(1))
+            // Cut before the end: resume after the last event, for up to --reconnect-for (a minute).
+            if(run_id.empty() || std::chrono::steady_clock::now() - started > std::chrono::seconds(v.reconnect_s))
             {
                 std::fprintf(stderr, "\nagentio-portfolio: la respuesta se cortó antes de terminar%s\n",
                     err ? (": " + err.message).c_str() : "");
@@ -420,6 +409,7 @@ int main(int argc, char** argv)
     chat_command.option("--url", v.url, "URL");
     chat_command.option("--thread", v.thread_id, "ID");
     chat_command.option("--api-key", v.api_key, "CLAVE");
+    chat_command.option("--reconnect-for", v.reconnect_s, "S").range(0, 3600);
     auto& mcp_command = cli.command("mcp", "servidor MCP con las herramientas del portfolio");
     mcp_command.option("--transport", v.transport, "T").one_of({"stdio", "http", "sse"});
     mcp_command.option("--host", v.host, "H");

@@ -6,6 +6,7 @@
 
 #include "app/error_body.hpp"
 
+#include <agentio/app/serve.hpp>
 #include <agentio/run.hpp>
 #include <agentio/threads/open_store.hpp>
 
@@ -149,6 +150,11 @@ portfolio_server::~portfolio_server()
 void portfolio_server::run()
 {
     agentio::http::run_threads(ioc_, options_.threads);
+}
+
+void portfolio_server::serve()
+{
+    agentio::app::run_until_signal(ioc_, options_.threads, [this] { shutdown(); });
 }
 
 struct app_handler::parts

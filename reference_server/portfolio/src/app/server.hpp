@@ -96,6 +96,10 @@ public:
     /// Serves on `threads` threads (the calling one included) until stop().
     void run();
 
+    /** As run(), until SIGINT or SIGTERM: the first one shuts down (see
+        shutdown()), a second stops at once (agentio::app::run_until_signal). */
+    void serve();
+
     /// Stops serving at once; run() returns. Safe from any thread and from signal handlers' completions.
     void stop();
 

@@ -6,7 +6,8 @@
 # SIGTERM drains `agentio-portfolio serve`: a new chat is refused at once (503)
 # while a chat in flight finishes within the grace period (its tools still
 # reach the server's own API), then the process exits 0; a chat that outlasts
-# a short grace is cut and the process still exits promptly.
+# a short grace is cut and the process still exits promptly; a second signal
+# stops at once, whatever the grace.
 set -euo pipefail
 exe=$1 fake=$2 scenarios=$3 work=$4
 source "$(dirname "$0")/lib.sh"
@@ -41,7 +42,7 @@ srv_pid=
 
 # 2. A 1 s grace cuts a chat that outlasts it; the process exits in time.
 start_server 1 short
-"$exe" chat "¿Cuántas iniciativas hay en ejecución?" --url "$url" >"$work/chat2.out" 2>"$work/chat2.err" &
+"$exe" chat "¿Cuántas iniciativas hay en ejecución?" --url "$url" --reconnect-for 2 >"$work/chat2.out" 2>"$work/chat2.err" &
 chat_pid=$!
 wait_for "$work/chat2.out" 'Voy a contar'
 t0=$(date +%s%N)
@@ -52,4 +53,19 @@ srv_pid=
 [ $elapsed_ms -le 3000 ] || { echo "serve took ${elapsed_ms} ms to exit with a 1 s grace"; exit 1; }
 if wait $chat_pid; then echo "the chat survived the end of the grace"; exit 1; fi
 grep -q 'chat: cancelada' "$work/short.err" || { echo "no cancellation logged"; cat "$work/short.err"; exit 1; }
-echo "SIGTERM: the chat in flight finished and serve exited 0; with a 1 s grace the chat was cut and serve exited in ${elapsed_ms} ms"
+# 3. A second signal does not wait for the grace (30 s here).
+start_server 30 twice
+"$exe" chat "¿Cuántas iniciativas hay en ejecución?" --url "$url" >"$work/chat3.out" 2>"$work/chat3.err" &
+chat_pid=$!
+wait_for "$work/chat3.out" 'Voy a contar'
+t0=$(date +%s%N)
+kill -TERM $srv_pid
+sleep 0.2
+kill -INT $srv_pid
+wait $srv_pid || true # stopped at once: what was in flight is cut
+twice_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+srv_pid=
+[ $twice_ms -le 2000 ] || { echo "serve took ${twice_ms} ms to stop after a second signal"; exit 1; }
+kill $chat_pid 2>/dev/null || true
+
+echo "SIGTERM: the chat in flight finished and serve exited 0; with a 1 s grace the chat was cut and serve exited in ${elapsed_ms} ms; a second signal stopped it in ${twice_ms} ms"
