@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -173,6 +174,42 @@ template<class... Args>
 std::array<param, sizeof...(Args)> params(Args const&... args)
 {
     return {param(args)...};
+}
+
+/** A one-dimensional array literal, the text of a `text[]` or `bigint[]`
+    parameter: `conn.query("... unnest($1::text[]) ...", params(array_literal(names)))`.
+
+    `project` maps each element to what is written: something a
+    `std::string_view` is made from (written quoted, `"` and `\` escaped,
+    so any text survives) or an integer (written as is).
+*/
+template<class Range, class Project = std::identity>
+std::string array_literal(Range const& values, Project project = {})
+{
+    std::string out = "{";
+    bool first = true;
+    for(auto const& element : values)
+    {
+        if(!first)
+            out += ',';
+        first = false;
+        decltype(auto) v = std::invoke(project, element);
+        if constexpr(std::is_integral_v<std::remove_cvref_t<decltype(v)>>)
+            out += std::to_string(v);
+        else
+        {
+            out += '"';
+            for(char c : std::string_view(v))
+            {
+                if(c == '"' || c == '\\')
+                    out += '\\';
+                out += c;
+            }
+            out += '"';
+        }
+    }
+    out += '}';
+    return out;
 }
 
 /** The rows of a statement (a `PGresult`), values in text format.

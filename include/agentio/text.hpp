@@ -7,8 +7,9 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // Text at the edges of a program: cutting UTF-8 without splitting a
-// character, and writing what clients send into log lines so that nothing
-// they send can end a line and forge the next one.
+// character, folding it the way words are compared, and writing what clients
+// send into log lines so that nothing they send can end a line and forge the
+// next one.
 //
 
 #ifndef AGENTIO_TEXT_HPP
@@ -22,15 +23,61 @@
 
 namespace agentio {
 
+namespace detail {
+
+// U+00C0..U+00FF folded: the base letters in lower case (the multiplication
+// and division signs become separators).
+inline constexpr char const* latin1_folds[64] = {"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i",
+    "i", "i",                                                                         // C0
+    "d", "n", "o", "o", "o", "o", "o", " ", "o", "u", "u", "u", "u", "y", "th", "ss", // D0
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",  // E0
+    "d", "n", "o", "o", "o", "o", "o", " ", "o", "u", "u", "u", "u", "y", "th", "y"}; // F0
+
+} // namespace detail
+
+/** Text as words are compared, whatever their case and accents: ASCII and
+    the Latin-1 letters (U+00C0..U+00FF) in lower case without their accents
+    ("Á" → "a", "ß" → "ss", "ª" → "a"); Latin-1's signs (¿ ¡ « » ° §…) and
+    bytes that are not UTF-8 become spaces; other characters are kept.
+    Used by retrieval's analysis and by the keyword router alike, so that a
+    word folds the same everywhere.
+*/
+inline std::string fold_text(std::string_view utf8)
+{
+    std::string out;
+    out.reserve(utf8.size());
+    for(std::size_t i = 0; i < utf8.size();)
+    {
+        std::size_t n = 0;
+        auto const cp = detail::decode_utf8(utf8, i, n);
+        if(n == 0)
+        {
+            out += ' ';
+            ++i;
+            continue;
+        }
+        if(cp < 0x80)
+            out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
+        else if(cp >= 0xC0 && cp <= 0xFF)
+            out += detail::latin1_folds[cp - 0xC0];
+        else if(cp == 0xAA) // ª, as in "1.ª"
+            out += 'a';
+        else if(cp == 0xBA) // º
+            out += 'o';
+        else if(cp < 0xC0)
+            out += ' ';
+        else
+            out.append(utf8.substr(i, n));
+        i += n;
+    }
+    return out;
+}
+
 /// The length of the longest prefix of `s` of at most `max_bytes` bytes that
 /// ends on a code point boundary (`s` is assumed to be UTF-8).
 inline std::size_t utf8_byte_prefix(std::string_view s, std::size_t max_bytes) noexcept
 {
-    if(max_bytes >= s.size())
-        return s.size();
-    while(max_bytes > 0 && detail::is_utf8_continuation(s[max_bytes]))
-        --max_bytes;
-    return max_bytes;
+    return detail::utf8_floor(s, max_bytes);
 }
 
 /// The length in bytes of the first `n` code points of `s` (all of it if shorter).

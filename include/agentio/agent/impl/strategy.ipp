@@ -8,6 +8,7 @@
 #define AGENTIO_AGENT_IMPL_STRATEGY_IPP
 
 #include <agentio/agent/strategy.hpp>
+#include <agentio/text.hpp>
 
 #include <algorithm>
 
@@ -15,45 +16,11 @@ namespace agentio::agent {
 
 namespace detail {
 
-// Lower case, and the Latin-1 letters of UTF-8 (U+00C0..U+00FF) without
-// their accents: what a keyword and a request are compared as.
+// What a keyword and a request are compared as: lower case, Latin-1 accents
+// gone, ¿ ¡ « » as separators (as retrieval compares words).
 inline std::string fold_words(std::string_view text)
 {
-    // U+00C0..U+00FF without accents, lower case; '\0' keeps the character as it is.
-    static constexpr char latin1[] = "aaaaaaaceeeeiiii"
-                                     "dnooooo\0ouuuuy\0s"
-                                     "aaaaaaaceeeeiiii"
-                                     "dnooooo\0ouuuuy\0y";
-    std::string out;
-    out.reserve(text.size());
-    for(std::size_t i = 0; i < text.size(); ++i)
-    {
-        unsigned char const c = static_cast<unsigned char>(text[i]);
-        if(c < 0x80)
-        {
-            out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
-            continue;
-        }
-        // U+0080..U+00BF (C2 xx) are Latin-1's signs: ¿ ¡ « » are punctuation, not parts of words.
-        if(c == 0xC2 && i + 1 < text.size())
-        {
-            out.push_back(' ');
-            ++i;
-            continue;
-        }
-        if((c == 0xC3) && i + 1 < text.size())
-        {
-            unsigned char const next = static_cast<unsigned char>(text[i + 1]);
-            if(next >= 0x80 && next <= 0xBF && latin1[next - 0x80] != '\0')
-            {
-                out.push_back(latin1[next - 0x80]);
-                ++i;
-                continue;
-            }
-        }
-        out.push_back(static_cast<char>(c));
-    }
-    return out;
+    return agentio::fold_text(text);
 }
 
 inline bool word_char(char c) noexcept

@@ -12,6 +12,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/message_json.hpp>
 #include <agentio/sse/relay.hpp>
+#include <agentio/text.hpp>
 #include <agentio/threads/turn.hpp>
 
 #include <boost/asio/as_tuple.hpp>
@@ -181,9 +182,8 @@ private:
             return;
         }
         // Keep back what could begin a stop sequence, on a character boundary.
-        std::size_t cut = pending_.size() > hold_ ? pending_.size() - hold_ : 0;
-        while(cut > 0 && (static_cast<unsigned char>(pending_[cut]) & 0xC0) == 0x80)
-            --cut;
+        std::size_t const cut = agentio::utf8_byte_prefix(pending_,
+            pending_.size() > hold_ ? pending_.size() - hold_ : 0);
         emit_content(pending_.substr(0, cut), stream);
         pending_.erase(0, cut);
     }

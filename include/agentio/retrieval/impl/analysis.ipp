@@ -11,6 +11,7 @@
 #define AGENTIO_RETRIEVAL_IMPL_ANALYSIS_IPP
 
 #include <agentio/retrieval/analysis.hpp>
+#include <agentio/text.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -18,46 +19,6 @@
 namespace agentio::retrieval {
 
 namespace detail {
-
-// U+00C0..U+00FF folded: the base letters in lower case ("" where none, the
-// multiplication and division signs become separators).
-inline constexpr char const* latin1_folds[64] = {"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i",
-    "i", "i",                                                                         // C0
-    "d", "n", "o", "o", "o", "o", "o", " ", "o", "u", "u", "u", "u", "y", "th", "ss", // D0
-    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",  // E0
-    "d", "n", "o", "o", "o", "o", "o", " ", "o", "u", "u", "u", "u", "y", "th", "y"}; // F0
-
-// Decodes one code point at `i`; `length` 0 on invalid input.
-inline std::uint32_t decode_utf8(std::string_view s, std::size_t i, std::size_t& length) noexcept
-{
-    auto const b = static_cast<unsigned char>(s[i]);
-    std::uint32_t cp = 0;
-    std::size_t n = 0;
-    if(b < 0x80)
-        return length = 1, b;
-    if((b & 0xE0) == 0xC0)
-        cp = b & 0x1F, n = 2;
-    else if((b & 0xF0) == 0xE0)
-        cp = b & 0x0F, n = 3;
-    else if((b & 0xF8) == 0xF0)
-        cp = b & 0x07, n = 4;
-    else
-        return length = 0, 0;
-    if(i + n > s.size())
-        return length = 0, 0;
-    for(std::size_t k = 1; k < n; ++k)
-    {
-        auto const c = static_cast<unsigned char>(s[i + k]);
-        if((c & 0xC0) != 0x80)
-            return length = 0, 0;
-        cp = (cp << 6) | (c & 0x3F);
-    }
-    static constexpr std::uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if(cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return length = 0, 0;
-    length = n;
-    return cp;
-}
 
 inline bool is_word_byte(char c) noexcept
 {
@@ -74,33 +35,7 @@ inline bool is_number(std::string_view w) noexcept
 
 AGENTIO_DECL std::string fold(std::string_view utf8)
 {
-    std::string out;
-    out.reserve(utf8.size());
-    for(std::size_t i = 0; i < utf8.size();)
-    {
-        std::size_t n = 0;
-        auto const cp = detail::decode_utf8(utf8, i, n);
-        if(n == 0)
-        {
-            out += ' ';
-            ++i;
-            continue;
-        }
-        if(cp < 0x80)
-            out += (cp >= 'A' && cp <= 'Z') ? static_cast<char>(cp - 'A' + 'a') : static_cast<char>(cp);
-        else if(cp >= 0xC0 && cp <= 0xFF)
-            out += detail::latin1_folds[cp - 0xC0];
-        else if(cp == 0xAA) // ª, as in "1.ª"
-            out += 'a';
-        else if(cp == 0xBA) // º
-            out += 'o';
-        else if(cp < 0xC0)
-            out += ' '; // Latin-1 punctuation and symbols: «, », ¿, ¡, °, §...
-        else
-            out.append(utf8.substr(i, n));
-        i += n;
-    }
-    return out;
+    return agentio::fold_text(utf8);
 }
 
 namespace detail {
@@ -138,7 +73,7 @@ AGENTIO_DECL std::string lower(std::string_view utf8)
     for(std::size_t i = 0; i < utf8.size();)
     {
         std::size_t n = 0;
-        auto cp = detail::decode_utf8(utf8, i, n);
+        auto cp = agentio::detail::decode_utf8(utf8, i, n);
         if(n == 0)
         {
             out += ' ';

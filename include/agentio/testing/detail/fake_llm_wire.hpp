@@ -126,13 +126,7 @@ inline std::string make_signature(std::string_view seed)
 
 // --- UTF-8 -------------------------------------------------------------------
 
-// The smallest boundary at or after byte `i`.
-inline std::size_t utf8_ceil(std::string_view s, std::size_t i) noexcept
-{
-    while(i < s.size() && agentio::detail::is_utf8_continuation(s[i]))
-        ++i;
-    return i < s.size() ? i : s.size();
-}
+using agentio::detail::utf8_ceil;
 
 // --- cutting text into pieces --------------------------------------------------
 

@@ -13,6 +13,7 @@
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/message_json.hpp>
+#include <agentio/threads/detail/rows.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -116,65 +117,13 @@ AGENTIO_DECL threads::error failure(threads::errc e, std::string message = {})
     return {threads::make_error_code(e), std::move(message)};
 }
 
-// Strings as views, for text_array.
-struct as_view
-{
-    template<class String>
-    std::string_view operator()(String const& s) const noexcept
-    {
-        return s;
-    }
-};
-
-// A text[] literal: every element quoted, `"` and `\` escaped.
-template<class Range, class Project>
-std::string text_array(Range const& range, Project project)
-{
-    std::string out = "{";
-    bool first = true;
-    for(auto const& element : range)
-    {
-        if(!first)
-            out += ',';
-        first = false;
-        out += '"';
-        for(char c : project(element))
-        {
-            if(c == '"' || c == '\\')
-                out += '\\';
-            out += c;
-        }
-        out += '"';
-    }
-    out += '}';
-    return out;
-}
-
-AGENTIO_DECL std::string int_array(std::vector<std::int64_t> const& values)
-{
-    std::string out = "{";
-    for(std::size_t i = 0; i < values.size(); ++i)
-    {
-        if(i)
-            out += ',';
-        out += std::to_string(values[i]);
-    }
-    out += '}';
-    return out;
-}
-
 AGENTIO_DECL std::string messages_array(std::span<llm::message const> messages)
 {
     std::vector<std::string> texts;
     texts.reserve(messages.size());
     for(auto const& m : messages)
         texts.push_back(agentio::to_json_text(llm::to_json(m)));
-    return text_array(texts, as_view{});
-}
-
-AGENTIO_DECL threads::timestamp from_millis(std::int64_t ms) noexcept
-{
-    return threads::timestamp(std::chrono::milliseconds(ms));
+    return postgres::array_literal(texts);
 }
 
 // A run's events as the arrays of one statement: ids, types, data.
@@ -186,14 +135,19 @@ struct journal_arrays
 
     explicit journal_arrays(std::span<threads::event_record const> events)
     {
-        std::vector<std::int64_t> numbers;
-        numbers.reserve(events.size());
-        for(auto const& e : events)
-            numbers.push_back(e.id);
-        ids = int_array(numbers);
-        types = text_array(events, [](threads::event_record const& e) -> std::string_view { return e.type; });
-        datas = text_array(events, [](threads::event_record const& e) -> std::string_view { return e.data; });
+        ids = postgres::array_literal(events, &threads::event_record::id);
+        types = postgres::array_literal(events, &threads::event_record::type);
+        datas = postgres::array_literal(events, &threads::event_record::data);
     }
+};
+
+// Row `i` of a result, as the shared decoders read it.
+struct row_view
+{
+    rows const& r;
+    std::size_t i;
+    std::string_view text(int column) const noexcept { return r.text(i, column); }
+    std::int64_t int64(int column) const { return r.int64(i, column); }
 };
 
 // Rows (seq, run_id, message, created_at) as thread items.
@@ -203,57 +157,22 @@ AGENTIO_DECL threads::result<std::vector<threads::item>> read_items(rows const& 
     out.reserve(r.size());
     for(std::size_t i = 0; i < r.size(); ++i)
     {
-        system::error_code ec;
-        auto const v = json::parse(r.text(i, 2), ec);
-        std::string why;
-        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
-        if(!m)
-            return failure(threads::errc::corrupt_data,
-                "thread " + std::string(thread_id) + ", message " + std::string(r.text(i, 0)) + ": " +
-                    (ec ? ec.message() : why));
-        out.push_back({r.int64(i, 0), std::move(*m), std::string(r.text(i, 1)), from_millis(r.int64(i, 3))});
+        auto item = threads::detail::decode_item(row_view{r, i}, thread_id);
+        if(!item)
+            return item.error();
+        out.push_back(std::move(*item));
     }
     return out;
 }
 
 AGENTIO_DECL threads::result<threads::thread_info> read_thread(rows const& r, std::size_t i)
 {
-    threads::thread_info t;
-    t.id = r.text(i, 0);
-    t.owner = r.text(i, 1);
-    t.agent = r.text(i, 2);
-    t.title = r.text(i, 3);
-    system::error_code ec;
-    auto metadata = json::parse(r.text(i, 4), ec);
-    if(ec || !metadata.is_object())
-        return failure(threads::errc::corrupt_data, "thread " + t.id + ": metadata is not a JSON object");
-    t.metadata = std::move(metadata.get_object());
-    t.created_at = from_millis(r.int64(i, 5));
-    t.updated_at = from_millis(r.int64(i, 6));
-    return t;
+    return threads::detail::decode_thread(row_view{r, i});
 }
 
 AGENTIO_DECL threads::result<threads::run_info> read_run(rows const& r, std::size_t i)
 {
-    threads::run_info run;
-    run.id = r.text(i, 0);
-    run.thread_id = r.text(i, 1);
-    run.owner = r.text(i, 2);
-    auto status = threads::parse_run_status(r.text(i, 3));
-    if(!status)
-        return failure(threads::errc::corrupt_data, "run " + run.id + ": unknown status");
-    run.status = *status;
-    run.rounds = static_cast<unsigned>(r.int64(i, 4));
-    run.last_event_id = r.int64(i, 5);
-    run.lease_holder = r.text(i, 6);
-    run.lease_expires_at = from_millis(r.int64(i, 7));
-    system::error_code ec;
-    run.state = json::parse(r.text(i, 8), ec);
-    if(ec)
-        return failure(threads::errc::corrupt_data, "run " + run.id + ": state is not JSON");
-    run.created_at = from_millis(r.int64(i, 9));
-    run.updated_at = from_millis(r.int64(i, 10));
-    return run;
+    return threads::detail::decode_run(row_view{r, i});
 }
 
 AGENTIO_DECL std::string select_runs(char const* where)
@@ -665,14 +584,13 @@ thread_store::append_events(std::string_view holder, std::span<threads::run_even
     }
     if(runs.empty())
         co_return std::vector<std::string>{};
-    detail::as_view const view;
-    auto const runs_array = detail::text_array(runs, view);
-    auto const firsts_array = detail::int_array(firsts);
-    auto const lasts_array = detail::int_array(lasts);
-    auto const event_runs_array = detail::text_array(event_runs, view);
-    auto const ids_array = detail::int_array(ids);
-    auto const types_array = detail::text_array(types, view);
-    auto const datas_array = detail::text_array(datas, view);
+    auto const runs_array = postgres::array_literal(runs);
+    auto const firsts_array = postgres::array_literal(firsts);
+    auto const lasts_array = postgres::array_literal(lasts);
+    auto const event_runs_array = postgres::array_literal(event_runs);
+    auto const ids_array = postgres::array_literal(ids);
+    auto const types_array = postgres::array_literal(types);
+    auto const datas_array = postgres::array_literal(datas);
     // One statement for every run of the batch: each run's journal moves on
     // only when this process holds it and the ids continue it exactly; the
     // NOTIFY is delivered at commit, to every listening replica.
@@ -782,7 +700,7 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
 {
     if(run_ids.empty())
         co_return std::vector<threads::held_lease>{};
-    auto const ids = detail::text_array(run_ids, detail::as_view{});
+    auto const ids = postgres::array_literal(run_ids);
     std::int64_t const ms = lease.count();
     auto r = co_await lease_pool_.query(
         "WITH l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
@@ -809,7 +727,7 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::note_readers(s
 {
     if(run_ids.empty())
         co_return threads::result<void>{};
-    auto const ids = detail::text_array(run_ids, detail::as_view{});
+    auto const ids = postgres::array_literal(run_ids);
     auto r = co_await lease_pool_.query(
         "WITH l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
             "SELECT unnest($1::text[])") ") "

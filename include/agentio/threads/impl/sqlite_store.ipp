@@ -13,6 +13,7 @@
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/message_json.hpp>
+#include <agentio/threads/detail/rows.hpp>
 
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
@@ -93,11 +94,6 @@ AGENTIO_DECL std::int64_t millis(threads::timestamp t) noexcept
     return t.time_since_epoch().count();
 }
 
-AGENTIO_DECL threads::timestamp from_millis(std::int64_t ms) noexcept
-{
-    return threads::timestamp(std::chrono::milliseconds(ms));
-}
-
 // Binds `args` to parameters 1, 2, ...
 inline system::result<void> bind_one(statement& s, int i, std::string_view v)
 {
@@ -175,45 +171,22 @@ private:
     bool committed_ = false;
 };
 
-AGENTIO_DECL threads::result<threads::thread_info> read_thread(connection& c, statement const& s)
+// A row of a statement, as the shared decoders read it.
+struct row_view
 {
-    threads::thread_info t;
-    t.id = s.column_text(0);
-    t.owner = s.column_text(1);
-    t.agent = s.column_text(2);
-    t.title = s.column_text(3);
-    system::error_code ec;
-    auto metadata = json::parse(s.column_text(4), ec);
-    if(ec || !metadata.is_object())
-        return failure(threads::errc::corrupt_data, "thread " + t.id + ": metadata is not a JSON object");
-    (void)c;
-    t.metadata = std::move(metadata.get_object());
-    t.created_at = from_millis(s.column_int64(5));
-    t.updated_at = from_millis(s.column_int64(6));
-    return t;
+    statement const& s;
+    std::string_view text(int column) const noexcept { return s.column_text(column); }
+    std::int64_t int64(int column) const noexcept { return s.column_int64(column); }
+};
+
+AGENTIO_DECL threads::result<threads::thread_info> read_thread(connection&, statement const& s)
+{
+    return threads::detail::decode_thread(row_view{s});
 }
 
 AGENTIO_DECL threads::result<threads::run_info> read_run(statement const& s)
 {
-    threads::run_info r;
-    r.id = s.column_text(0);
-    r.thread_id = s.column_text(1);
-    r.owner = s.column_text(2);
-    auto status = threads::parse_run_status(s.column_text(3));
-    if(!status)
-        return failure(threads::errc::corrupt_data, "run " + r.id + ": unknown status");
-    r.status = *status;
-    r.rounds = static_cast<unsigned>(s.column_int64(4));
-    r.last_event_id = s.column_int64(5);
-    r.lease_holder = s.column_text(6);
-    r.lease_expires_at = from_millis(s.column_int64(7));
-    system::error_code ec;
-    r.state = json::parse(s.column_text(8), ec);
-    if(ec)
-        return failure(threads::errc::corrupt_data, "run " + r.id + ": state is not JSON");
-    r.created_at = from_millis(s.column_int64(9));
-    r.updated_at = from_millis(s.column_int64(10));
-    return r;
+    return threads::detail::decode_run(row_view{s});
 }
 
 // Reads the rows of a statement returning runs.
@@ -302,16 +275,10 @@ AGENTIO_DECL threads::result<std::vector<threads::item>> read_items(connection& 
             return failure(c, row.error());
         if(!*row)
             break;
-        system::error_code ec;
-        auto const v = json::parse(s->column_text(2), ec);
-        std::string why;
-        auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
-        if(!m)
-            return failure(threads::errc::corrupt_data,
-                "thread " + std::string(thread_id) + ", message " + std::to_string(s->column_int64(0)) + ": " +
-                    (ec ? ec.message() : why));
-        out.push_back({s->column_int64(0), std::move(*m), std::string(s->column_text(1)),
-            from_millis(s->column_int64(3))});
+        auto item = threads::detail::decode_item(row_view{*s}, thread_id);
+        if(!item)
+            return item.error();
+        out.push_back(std::move(*item));
     }
     return out;
 }

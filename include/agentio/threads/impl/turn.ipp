@@ -10,7 +10,7 @@
 #ifndef AGENTIO_THREADS_IMPL_TURN_IPP
 #define AGENTIO_THREADS_IMPL_TURN_IPP
 
-#include <agentio/detail/utf8.hpp>
+#include <agentio/text.hpp>
 #include <agentio/threads/turn.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -244,10 +244,7 @@ AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes
     }
     if(title.size() > max_bytes)
     {
-        std::size_t cut = max_bytes;
-        while(cut > 0 && agentio::detail::is_utf8_continuation(title[cut]))
-            --cut;
-        title.resize(cut);
+        title.resize(agentio::utf8_byte_prefix(title, max_bytes));
         while(!title.empty() && title.back() == ' ')
             title.pop_back();
     }

@@ -12,6 +12,7 @@
 
 #include <agentio/config.hpp>
 #include <agentio/detail/json_pointer.hpp>
+#include <agentio/detail/utf8.hpp>
 #include <agentio/json_text.hpp>
 
 #include <algorithm>
@@ -136,8 +137,7 @@ AGENTIO_DECL std::string_view kind_name(json::value const& v)
 
 AGENTIO_DECL std::size_t code_points(std::string_view s)
 {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(),
-        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return agentio::detail::utf8_code_points(s);
 }
 
 // A value as the model would write it: strings bare, for readable lists, and

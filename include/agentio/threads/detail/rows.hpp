@@ -1,0 +1,102 @@
+//
+// agentio/threads/detail/rows.hpp
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The row decoders both thread stores share: a thread, a run and a thread
+// item from the columns each backend selects in the same order, with the
+// same checks and the same words for data this library did not write. A
+// backend passes its row through a view with `text(column)` and
+// `int64(column)`.
+//
+
+#ifndef AGENTIO_THREADS_DETAIL_ROWS_HPP
+#define AGENTIO_THREADS_DETAIL_ROWS_HPP
+
+#include <agentio/llm/message_json.hpp>
+#include <agentio/threads.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace agentio::threads::detail {
+
+inline error corrupt(std::string message)
+{
+    return {make_error_code(errc::corrupt_data), std::move(message)};
+}
+
+inline timestamp from_millis(std::int64_t ms) noexcept
+{
+    return timestamp(std::chrono::milliseconds(ms));
+}
+
+/// Columns: id, owner, agent, title, metadata, created_at, updated_at.
+template<class Row>
+result<thread_info> decode_thread(Row const& row)
+{
+    thread_info t;
+    t.id = row.text(0);
+    t.owner = row.text(1);
+    t.agent = row.text(2);
+    t.title = row.text(3);
+    system::error_code ec;
+    auto metadata = json::parse(row.text(4), ec);
+    if(ec || !metadata.is_object())
+        return corrupt("thread " + t.id + ": metadata is not a JSON object");
+    t.metadata = std::move(metadata.get_object());
+    t.created_at = from_millis(row.int64(5));
+    t.updated_at = from_millis(row.int64(6));
+    return t;
+}
+
+/** Columns: id, thread_id, owner, status, rounds, last_event_id,
+    lease_holder, lease_expires_at, state, created_at, updated_at. */
+template<class Row>
+result<run_info> decode_run(Row const& row)
+{
+    run_info run;
+    run.id = row.text(0);
+    run.thread_id = row.text(1);
+    run.owner = row.text(2);
+    auto status = parse_run_status(row.text(3));
+    if(!status)
+        return corrupt("run " + run.id + ": unknown status");
+    run.status = *status;
+    run.rounds = static_cast<unsigned>(row.int64(4));
+    run.last_event_id = row.int64(5);
+    run.lease_holder = row.text(6);
+    run.lease_expires_at = from_millis(row.int64(7));
+    system::error_code ec;
+    run.state = json::parse(row.text(8), ec);
+    if(ec)
+        return corrupt("run " + run.id + ": state is not JSON");
+    run.created_at = from_millis(row.int64(9));
+    run.updated_at = from_millis(row.int64(10));
+    return run;
+}
+
+/// Columns: seq, run_id, message, created_at.
+template<class Row>
+result<item> decode_item(Row const& row, std::string_view thread_id)
+{
+    system::error_code ec;
+    auto const v = json::parse(row.text(2), ec);
+    std::string why;
+    auto m = ec ? std::nullopt : llm::message_from_json(v, &why);
+    if(!m)
+        return corrupt("thread " + std::string(thread_id) + ", message " + std::to_string(row.int64(0)) + ": " +
+            (ec ? ec.message() : why));
+    return item{row.int64(0), std::move(*m), std::string(row.text(1)), from_millis(row.int64(3))};
+}
+
+} // namespace agentio::threads::detail
+
+#endif
