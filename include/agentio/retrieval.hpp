@@ -12,7 +12,9 @@
 // `llm::embedder`: an embeddings API, or the latent-semantic model fitted
 // here on the corpus, which needs no service), fused by weighted
 // reciprocal rank. An index stores how its text was analysed, so any
-// program opens it for searching (`open_searcher`).
+// program opens it for searching (`open_searcher`); `index_writer` is the
+// write side of either database, with the ingest's pipelines over it
+// (`refresh_lsa_vectors`, `embed_missing_vectors`).
 //
 
 #ifndef AGENTIO_RETRIEVAL_HPP
@@ -22,6 +24,7 @@
 #include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/fusion.hpp>
 #include <agentio/retrieval/index.hpp>
+#include <agentio/retrieval/index_writer.hpp>
 #include <agentio/retrieval/lsa.hpp>
 #include <agentio/retrieval/open_searcher.hpp>
 #include <agentio/retrieval/searcher.hpp>

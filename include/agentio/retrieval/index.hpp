@@ -53,7 +53,9 @@ enum class errc
     /// The index stores no analysis profile, and no analyzer was given instead.
     no_analysis,
     /// An analysis profile names a stemmer libstemmer does not have.
-    unknown_stemmer
+    unknown_stemmer,
+    /// The embedder failed, or gave another number of vectors than texts (its message says how).
+    embedding_failed
 };
 
 /// The error category of @ref errc.

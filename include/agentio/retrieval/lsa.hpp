@@ -28,6 +28,11 @@
 
 namespace agentio::retrieval {
 
+/** The name an index stores its latent-semantic model under by default
+    (`lsa_model::serialize` stored with `store_model`): what `open_searcher`
+    looks for and `refresh_lsa_vectors` writes. */
+inline constexpr std::string_view lsa_model_name = "lsa";
+
 /// How lsa_model::fit() builds a model.
 struct lsa_options
 {

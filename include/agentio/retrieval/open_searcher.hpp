@@ -27,6 +27,7 @@
 #include <agentio/retrieval/analysis.hpp>
 #include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/index.hpp>
+#include <agentio/retrieval/lsa.hpp> // lsa_model_name
 #include <agentio/retrieval/searcher.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -39,10 +40,6 @@
 #include <string_view>
 
 namespace agentio::retrieval {
-
-/** The name @ref open_searcher looks for the latent-semantic model under
-    by default (`lsa_model::serialize` stored with `store_model`). */
-inline constexpr std::string_view lsa_model_name = "lsa";
 
 /// How @ref open_searcher builds the searcher.
 struct open_searcher_options

@@ -29,10 +29,11 @@
 #include <agentio/retrieval/analysis.hpp>
 #include <agentio/retrieval/analysis_profile.hpp>
 #include <agentio/retrieval/index.hpp>
-#include <agentio/retrieval/sqlite_index.hpp> // ingest_report
+#include <agentio/retrieval/index_writer.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -62,10 +63,11 @@ struct postgres_index_options
 AGENTIO_DECL std::string tsquery_any_of(std::span<std::string const> terms);
 
 /** The write side: creates or migrates the schema, replaces a law's chunks,
-    stores vectors and models. Every operation is a coroutine on the pool;
-    strings are copied when it is called, spans must live until it completes
-    (`co_await` it where it is called). */
-class postgres_index_writer
+    stores vectors and models; the PostgreSQL @ref index_writer. Every
+    operation is a coroutine on the pool; strings are copied when it is
+    called, spans must live until it completes (`co_await` it where it is
+    called). */
+class postgres_index_writer final : public index_writer
 {
 public:
     /// The schema version this library writes.
@@ -82,6 +84,24 @@ public:
     AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> open(postgres::pool& db, analyzer text,
         postgres_index_options options = {});
 
+    /** As the other `open`, with a writer that shares the ownership of its
+        pool (what `open_index_writer` returns: the pool lives as long as
+        the writer). */
+    AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>> open(std::shared_ptr<postgres::pool> db,
+        analyzer text, postgres_index_options options = {});
+
+    /// Copies and moves write to the same database (and share the pool a shared `open` gave).
+    // Out of line: inlined, GCC 12 sees a free of a non-heap object where a
+    // result<postgres_index_writer> is moved from and destroyed (-Wfree-nonheap-object).
+    AGENTIO_DECL postgres_index_writer(postgres_index_writer const&);
+    AGENTIO_DECL postgres_index_writer(postgres_index_writer&&) noexcept;
+    AGENTIO_DECL postgres_index_writer& operator=(postgres_index_writer const&);
+    AGENTIO_DECL postgres_index_writer& operator=(postgres_index_writer&&) noexcept;
+    AGENTIO_DECL ~postgres_index_writer() override;
+
+    /// The analyzer the writer was opened with.
+    analyzer const& text_analyzer() const noexcept override { return text_; }
+
     /** Makes the chunks of (`collection`, `law`) exactly `chunks`, in one
         transaction: a key already stored keeps its id (its row rewritten
         only if its content changed, and then its vectors dropped), new keys
@@ -90,33 +110,46 @@ public:
         refused by the database (SQLSTATE 23505) and the call rolled back.
         Sets each chunk's `id`, `collection` and `law`. */
     AGENTIO_DECL asio::awaitable<result<ingest_report>> replace(std::string_view collection, std::string_view law,
-        std::span<chunk> chunks);
+        std::span<chunk> chunks) override;
+
+    /** Removes every chunk of (`collection`, `law`) with its vectors (a
+        `replace` with no chunks); returns how many. */
+    AGENTIO_DECL asio::awaitable<result<std::size_t>> remove(std::string_view collection,
+        std::string_view law) override;
 
     /// Every chunk, by id (for fitting a model on the whole corpus).
-    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> all_chunks();
+    AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> all_chunks() override;
 
     /// Ids of the chunks with no vector of `model_id`, in order.
-    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> missing_vectors(std::string_view model_id);
+    AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> missing_vectors(std::string_view model_id) override;
+
+    /// The embedder model ids the index holds vectors of, each with its number of vectors.
+    AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>> vector_models() override;
 
     /** Stores vectors of `model_id`: row `i` of `values` (`dimensions` floats)
         for `ids[i]`, in one transaction (an id given twice: its last row).
         With `replace_all`, the model's other vectors are dropped first. An
         id that is no chunk's is an error (a foreign key), and nothing is stored. */
     AGENTIO_DECL asio::awaitable<result<void>> store_vectors(std::string_view model_id,
-        std::span<std::int64_t const> ids, std::span<float const> values, std::size_t dimensions, bool replace_all);
+        std::span<std::int64_t const> ids, std::span<float const> values, std::size_t dimensions,
+        bool replace_all) override;
+
+    /// Drops every vector of `model_id`; returns how many.
+    AGENTIO_DECL asio::awaitable<result<std::size_t>> drop_vectors(std::string_view model_id) override;
 
     /// Stores a model's bytes under `name`, replacing any.
-    AGENTIO_DECL asio::awaitable<result<void>> store_model(std::string_view name, std::span<std::byte const> bytes);
+    AGENTIO_DECL asio::awaitable<result<void>> store_model(std::string_view name,
+        std::span<std::byte const> bytes) override;
 
     /// A stored model's bytes.
-    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string_view name);
+    AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> load_model(std::string_view name) override;
 
     /** Stores how queries must be analysed (its JSON, as the model
         @ref analysis_model_name), replacing any: what `open_searcher` and
         `load_analysis` read. It must describe the analyzer the writer was
         opened with (the C++ analysis of queries and of the latent-semantic
         model, whatever `text_search()` is). The profile is copied when called. */
-    AGENTIO_DECL asio::awaitable<result<void>> store_analysis(analysis_profile const& profile);
+    AGENTIO_DECL asio::awaitable<result<void>> store_analysis(analysis_profile const& profile) override;
 
     /// The text search configuration of the tsvectors: `agentio_<language>` or `simple`.
     std::string const& text_search() const noexcept { return config_; }
@@ -133,7 +166,11 @@ private:
         std::string language);
     AGENTIO_DECL asio::awaitable<result<ingest_report>> do_replace(std::string collection, std::string law,
         std::span<chunk> chunks);
+    AGENTIO_DECL asio::awaitable<result<std::size_t>> do_remove(std::string collection, std::string law);
+    AGENTIO_DECL static asio::awaitable<result<postgres_index_writer>>
+    do_open_shared(std::shared_ptr<postgres::pool> db, analyzer text, std::string language);
     AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>> do_missing_vectors(std::string model_id);
+    AGENTIO_DECL asio::awaitable<result<std::size_t>> do_drop_vectors(std::string model_id);
     AGENTIO_DECL asio::awaitable<result<void>> do_store_vectors(std::string model_id, std::span<std::int64_t const> ids,
         std::span<float const> values, std::size_t dimensions, bool replace_all);
     AGENTIO_DECL asio::awaitable<result<void>> do_store_model(std::string name, std::span<std::byte const> bytes);
@@ -150,6 +187,7 @@ private:
     postgres::pool* db_;
     analyzer text_;
     std::string config_;
+    std::shared_ptr<postgres::pool> owned_; // set by the open that shares the pool
 };
 
 /** The read side: every call is one statement on the pool.

@@ -21,12 +21,15 @@
 #endif
 
 #include <agentio/retrieval.hpp>
+#include <agentio/retrieval/open_index_writer.hpp>
 #include <agentio/retrieval/postgres_index.hpp>
 
 #include <agentio/retrieval/impl/analysis.ipp>
 #include <agentio/retrieval/impl/analysis_profile.ipp>
 #include <agentio/retrieval/impl/index.ipp>
+#include <agentio/retrieval/impl/index_writer.ipp>
 #include <agentio/retrieval/impl/lsa.ipp>
+#include <agentio/retrieval/impl/open_index_writer.ipp>
 #include <agentio/retrieval/impl/open_searcher.ipp>
 #include <agentio/retrieval/impl/postgres_index.ipp>
 #include <agentio/retrieval/impl/searcher.ipp>

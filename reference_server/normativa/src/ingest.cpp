@@ -7,10 +7,11 @@
 #include "corpus.hpp"
 
 #include <agentio/llm/openai_embeddings.hpp>
-#include <agentio/retrieval/postgres_index.hpp>
+#include <agentio/retrieval/open_index_writer.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_future.hpp>
 
 #include <algorithm>
@@ -65,208 +66,75 @@ void draw_progress(std::ostream& log, std::size_t done, std::size_t total, std::
     log << "\r[" << bar << "] " << done << "/" << total << " " << name << "\x1b[K" << std::flush;
 }
 
-// Where ingest writes, the same calls whichever database holds the index.
-class sqlite_target
-{
-public:
-    explicit sqlite_target(retrieval::sqlite_index_writer w) : writer_(std::move(w)) {}
-    auto replace(std::string_view c, std::string_view l, std::span<retrieval::chunk> chunks)
-    {
-        return writer_.replace(c, l, chunks);
-    }
-    auto all_chunks() { return writer_.all_chunks(); }
-    auto missing_vectors(std::string_view model) { return writer_.missing_vectors(model); }
-    auto store_vectors(std::string_view model, std::span<std::int64_t const> ids, std::span<float const> values,
-        std::size_t dimensions, bool replace_all)
-    {
-        return writer_.store_vectors(model, ids, values, dimensions, replace_all);
-    }
-    auto store_model(std::string_view name, std::span<std::byte const> bytes)
-    {
-        return writer_.store_model(name, bytes);
-    }
-    auto load_model(std::string_view name) { return writer_.load_model(name); }
-    auto store_analysis(retrieval::analysis_profile const& profile) { return writer_.store_analysis(profile); }
-    // One model's vectors at a time: those of an older fit mean nothing now.
-    boost::system::result<void, std::string> drop_lsa_vectors()
-    {
-        if(!writer_.connection().execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'"))
-            return writer_.connection().last_error_message();
-        return {};
-    }
-
-private:
-    retrieval::sqlite_index_writer writer_;
-};
-
-// The PostgreSQL writer's coroutines, each run to its end on a context of ingest's own.
-class postgres_target
-{
-public:
-    static boost::system::result<std::unique_ptr<postgres_target>, std::string> open(std::string const& conninfo,
-        bool stemming)
-    {
-        auto t = std::unique_ptr<postgres_target>(new postgres_target(conninfo));
-        auto writer = t->run(retrieval::postgres_index_writer::open(*t->pool_, spanish_analyzer(stemming)));
-        if(!writer)
-            return writer.error().message;
-        t->writer_.emplace(std::move(*writer));
-        return t;
-    }
-    auto replace(std::string_view c, std::string_view l, std::span<retrieval::chunk> chunks)
-    {
-        return run(writer_->replace(c, l, chunks));
-    }
-    auto all_chunks() { return run(writer_->all_chunks()); }
-    auto missing_vectors(std::string_view model) { return run(writer_->missing_vectors(model)); }
-    auto store_vectors(std::string_view model, std::span<std::int64_t const> ids, std::span<float const> values,
-        std::size_t dimensions, bool replace_all)
-    {
-        return run(writer_->store_vectors(model, ids, values, dimensions, replace_all));
-    }
-    auto store_model(std::string_view name, std::span<std::byte const> bytes)
-    {
-        return run(writer_->store_model(name, bytes));
-    }
-    auto load_model(std::string_view name) { return run(writer_->load_model(name)); }
-    auto store_analysis(retrieval::analysis_profile const& profile) { return run(writer_->store_analysis(profile)); }
-    boost::system::result<void, std::string> drop_lsa_vectors()
-    {
-        auto done = run(pool_->execute("DELETE FROM rag_vectors WHERE model LIKE 'lsa:%'"));
-        if(!done)
-            return done.error().message;
-        return {};
-    }
-
-private:
-    explicit postgres_target(std::string const& conninfo)
-        : pool_(std::make_unique<agentio::postgres::pool>(ioc_.get_executor(), conninfo))
-    {
-    }
-
-    // Through an optional: a result of a writer has no default value for use_future to hold.
-    template<class T>
-    static asio::awaitable<void> into(asio::awaitable<T> work, std::optional<T>& out)
-    {
-        out.emplace(co_await std::move(work));
-    }
-
-    template<class T>
-    T run(asio::awaitable<T> work)
-    {
-        std::optional<T> out;
-        auto f = asio::co_spawn(ioc_, into(std::move(work), out), asio::use_future);
-        ioc_.restart();
-        ioc_.run();
-        f.get();
-        return std::move(*out);
-    }
-
-    asio::io_context ioc_;
-    std::unique_ptr<agentio::postgres::pool> pool_;
-    std::optional<retrieval::postgres_index_writer> writer_;
-};
-
-// Fits the latent-semantic model on every chunk of the index and stores it
-// with each chunk's vector.
-template<class Target>
-boost::system::result<void, std::string> refit_lsa(Target& writer, bool stemming)
-{
-    auto chunks = writer.all_chunks();
-    if(!chunks)
-        return chunks.error().message;
-    auto const text = spanish_analyzer(stemming);
-    std::vector<std::vector<std::string>> documents;
-    documents.reserve(chunks->size());
-    for(auto const& c : *chunks)
-        documents.push_back(text.terms(c.title + "\n" + c.text));
-    auto model = std::make_shared<retrieval::lsa_model const>(retrieval::lsa_model::fit(documents));
-    auto const bytes = model->serialize();
-    if(auto r = writer.store_model(lsa_model_name, std::as_bytes(std::span(bytes))); !r)
-        return r.error().message;
-    retrieval::lsa_embedder embed(model, text);
-    std::vector<std::int64_t> ids;
-    std::vector<float> values;
-    values.reserve(chunks->size() * model->dimensions());
-    for(auto const& c : *chunks)
-    {
-        ids.push_back(c.id);
-        auto const v = model->embed(documents[ids.size() - 1]);
-        values.insert(values.end(), v.begin(), v.end());
-    }
-    if(auto r = writer.drop_lsa_vectors(); !r)
-        return r.error();
-    if(auto r = writer.store_vectors(embed.model_id(), ids, values, model->dimensions(), true); !r)
-        return r.error().message;
-    return {};
-}
-
-// Vectors of an embeddings service for the chunks that have none of its model.
-template<class Target>
-boost::system::result<void, std::string> embed_missing(Target& writer, settings const& config, std::ostream& log)
-{
-    asio::io_context ioc;
-    agentio::llm::openai_embedder_options o;
-    o.base_url = config.embedding_base_url;
-    o.api_key = config.embedding_api_key;
-    o.model = config.embedding_model;
-    o.dimensions = config.embedding_dimensions;
-    agentio::llm::openai_embedder embed(ioc.get_executor(), o);
-    auto missing = writer.missing_vectors(embed.model_id());
-    if(!missing)
-        return missing.error().message;
-    if(missing->empty())
-        return {};
-    auto chunks = writer.all_chunks();
-    if(!chunks)
-        return chunks.error().message;
-    std::vector<std::string> texts;
-    std::vector<std::int64_t> ids;
-    for(auto const& c : *chunks)
-        if(std::binary_search(missing->begin(), missing->end(), c.id))
-        {
-            ids.push_back(c.id);
-            texts.push_back(c.title + "\n" + c.text);
-        }
-    log << "Calculando " << texts.size() << " vectores con " << embed.model_id() << "…\n";
-    auto work = embed.embed(texts);
-    auto done = asio::co_spawn(ioc, std::move(work), asio::use_future);
-    ioc.run();
-    auto vectors = done.get();
-    if(!vectors)
-        return "el servicio de embeddings falló: " + vectors.error().message;
-    if(auto r = writer.store_vectors(embed.model_id(), ids, vectors->values, vectors->dimensions, false); !r)
-        return r.error().message;
-    return {};
-}
-
 // The chunks into the index, then the model and the vectors if anything changed.
-template<class Target>
-boost::system::result<void, std::string> write_index(Target& target, ingest_options const& options,
-    settings const& config, std::vector<retrieval::chunk>& chunks, ingest_outcome& out, std::ostream& log)
+asio::awaitable<boost::system::result<void, std::string>> write_index(retrieval::index_writer& writer,
+    ingest_options const& options, settings const& config, std::vector<retrieval::chunk>& chunks, ingest_outcome& out,
+    std::ostream& log)
 {
-    auto report = target.replace(options.collection, options.law, chunks);
+    using written = boost::system::result<void, std::string>;
+    auto report = co_await writer.replace(options.collection, options.law, chunks);
     if(!report)
-        return "no se pudo escribir el índice: " + report.error().message;
+        co_return written("no se pudo escribir el índice: " + report.error().message);
     out.report = *report;
     out.chunks = chunks.size();
     // How the text was analysed, for whoever searches the index (serve, or another program).
-    if(auto r = target.store_analysis(spanish_profile(options.stemming)); !r)
-        return "no se pudo guardar en el índice cómo se analiza el texto: " + r.error().message;
+    auto const profile = spanish_profile(options.stemming);
+    if(auto r = co_await writer.store_analysis(profile); !r)
+        co_return written("no se pudo guardar en el índice cómo se analiza el texto: " + r.error().message);
     bool const changed = report->added + report->changed + report->removed > 0;
-    auto stored = target.load_model(lsa_model_name);
+    auto stored = co_await writer.load_model(lsa_model_name);
     if(!stored)
-        return stored.error().message;
+        co_return written(stored.error().message);
     if(changed || !*stored)
     {
-        if(auto r = refit_lsa(target, options.stemming); !r)
-            return "no se pudo calcular el modelo latente: " + r.error();
+        // The model fitted on the whole corpus again, each chunk's vector with it.
+        retrieval::lsa_refresh_options refresh;
+        refresh.model_name = lsa_model_name;
+        auto refreshed = co_await retrieval::refresh_lsa_vectors(writer, std::move(refresh));
+        if(!refreshed)
+            co_return written("no se pudo calcular el modelo latente: " + refreshed.error().message);
         out.refitted = true;
     }
     if(config.embedder == embedder_kind::openai)
-        if(auto r = embed_missing(target, config, log); !r)
-            return r.error();
-    return {};
+    {
+        // The embeddings service's vectors for the chunks that have none of its model.
+        agentio::llm::openai_embedder_options o;
+        o.base_url = config.embedding_base_url;
+        o.api_key = config.embedding_api_key;
+        o.model = config.embedding_model;
+        o.dimensions = config.embedding_dimensions;
+        auto const ex = co_await asio::this_coro::executor;
+        agentio::llm::openai_embedder embed(ex, o);
+        auto const model_id = embed.model_id();
+        retrieval::embed_missing_options missing;
+        missing.before_embedding = [&log, &model_id](std::size_t n) {
+            log << "Calculando " << n << " vectores con " << model_id << "…\n";
+        };
+        auto embedded = co_await retrieval::embed_missing_vectors(writer, embed, std::move(missing));
+        if(!embedded && embedded.error().code == retrieval::errc::embedding_failed)
+            co_return written("el servicio de embeddings falló: " + embedded.error().message);
+        if(!embedded)
+            co_return written(embedded.error().message);
+    }
+    co_return written();
+}
+
+// The index `options.index` names opened for writing, and the chunks written.
+asio::awaitable<boost::system::result<void, std::string>> open_and_write(ingest_options const& options,
+    settings const& config, std::vector<retrieval::chunk>& chunks, ingest_outcome& out, std::ostream& log)
+{
+    using written = boost::system::result<void, std::string>;
+    auto const where = options.index.string();
+    // Named before the co_await: no temporary argument of a coroutine inside it (GCC 12).
+    auto text = spanish_analyzer(options.stemming);
+    retrieval::open_index_writer_options open;
+    auto writer = co_await retrieval::open_index_writer(where, std::move(text), std::move(open));
+    if(!writer && is_postgres(where))
+        co_return written("no se puede abrir el índice en PostgreSQL: " + writer.error().message);
+    if(!writer)
+        co_return written("no se puede abrir el índice '" + where + "': " + writer.error().message);
+    auto done = co_await write_index(**writer, options, config, chunks, out, log);
+    co_return done;
 }
 
 } // namespace
@@ -343,26 +211,12 @@ boost::system::result<ingest_outcome, std::string> ingest(ingest_options const& 
     if(out.files == 0)
         return std::string("ningún fichero tiene un encabezado «Artículo N.»: nada que ingerir");
 
-    if(is_postgres(options.index.string()))
-    {
-        auto target = postgres_target::open(options.index.string(), options.stemming);
-        if(!target)
-            return "no se puede abrir el índice en PostgreSQL: " + target.error();
-        if(auto r = write_index(**target, options, config, chunks, out, log); !r)
-            return r.error();
-    }
-    else
-    {
-        std::error_code ec;
-        if(auto const dir = options.index.parent_path(); !dir.empty())
-            std::filesystem::create_directories(dir, ec);
-        auto writer = retrieval::sqlite_index_writer::open(options.index, spanish_analyzer(options.stemming));
-        if(!writer)
-            return "no se puede abrir el índice '" + options.index.string() + "': " + writer.error().message;
-        sqlite_target target(std::move(*writer));
-        if(auto r = write_index(target, options, config, chunks, out, log); !r)
-            return r.error();
-    }
+    asio::io_context ioc;
+    auto work = open_and_write(options, config, chunks, out, log);
+    auto writing = asio::co_spawn(ioc, std::move(work), asio::use_future);
+    ioc.run();
+    if(auto written = writing.get(); !written)
+        return written.error();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
 }

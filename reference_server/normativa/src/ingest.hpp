@@ -5,6 +5,8 @@
 // `agentio-normativa ingest`: law files → chunks → the index (sparse text,
 // the latent-semantic model refitted on the whole corpus and every chunk's
 // vector; with RAG_EMBEDDER=openai, that service's vectors of new chunks too).
+// The files and how they are read are this program's; the writing is the
+// library's `index_writer` and its pipelines, whichever database.
 #pragma once
 
 #include "settings.hpp"

@@ -34,6 +34,7 @@ public:
         case errc::model_mismatch: return "the vectors or model belong to another embedder";
         case errc::no_analysis: return "the index does not say how its text was analysed";
         case errc::unknown_stemmer: return "the index's text was stemmed by a stemmer this program lacks";
+        case errc::embedding_failed: return "the embedder failed";
         }
         return "unknown retrieval error";
     }

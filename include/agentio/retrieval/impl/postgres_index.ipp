@@ -319,16 +319,39 @@ AGENTIO_DECL std::string tsquery_any_of(std::span<std::string const> terms)
 // ---------------------------------------------------------------------------
 // postgres_index_writer
 
+AGENTIO_DECL postgres_index_writer::postgres_index_writer(postgres_index_writer const&) = default;
+AGENTIO_DECL postgres_index_writer::postgres_index_writer(postgres_index_writer&&) noexcept = default;
+AGENTIO_DECL postgres_index_writer& postgres_index_writer::operator=(postgres_index_writer const&) = default;
+AGENTIO_DECL postgres_index_writer& postgres_index_writer::operator=(postgres_index_writer&&) noexcept = default;
+AGENTIO_DECL postgres_index_writer::~postgres_index_writer() = default;
+
 AGENTIO_DECL asio::awaitable<result<postgres_index_writer>> postgres_index_writer::open(postgres::pool& db,
     analyzer text, postgres_index_options options)
 {
     return do_open(db, std::move(text), std::move(options.language));
 }
 
+AGENTIO_DECL asio::awaitable<result<postgres_index_writer>>
+postgres_index_writer::open(std::shared_ptr<postgres::pool> db, analyzer text, postgres_index_options options)
+{
+    return do_open_shared(std::move(db), std::move(text), std::move(options.language));
+}
+
 AGENTIO_DECL asio::awaitable<result<ingest_report>> postgres_index_writer::replace(std::string_view collection,
     std::string_view law, std::span<chunk> chunks)
 {
     return do_replace(std::string(collection), std::string(law), chunks);
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> postgres_index_writer::remove(std::string_view collection,
+    std::string_view law)
+{
+    return do_remove(std::string(collection), std::string(law));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> postgres_index_writer::drop_vectors(std::string_view model_id)
+{
+    return do_drop_vectors(std::string(model_id));
 }
 
 AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>>
@@ -443,6 +466,25 @@ AGENTIO_DECL asio::awaitable<result<postgres_index_writer>> postgres_index_write
     if(auto r = co_await conn.execute("COMMIT"); !r)
         co_return detail::pg::failure(r.error());
     co_return postgres_index_writer(db, std::move(text), std::move(config));
+}
+
+AGENTIO_DECL asio::awaitable<result<postgres_index_writer>>
+postgres_index_writer::do_open_shared(std::shared_ptr<postgres::pool> db, analyzer text, std::string language)
+{
+    auto opened = co_await do_open(*db, std::move(text), std::move(language));
+    if(opened)
+        opened->owned_ = std::move(db);
+    co_return opened;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> postgres_index_writer::do_remove(std::string collection,
+    std::string law)
+{
+    // The frame keeps the strings while do_replace runs; no chunk to outlive it.
+    auto removed = co_await do_replace(std::move(collection), std::move(law), {});
+    if(!removed)
+        co_return removed.error();
+    co_return removed->removed;
 }
 
 AGENTIO_DECL asio::awaitable<result<ingest_report>> postgres_index_writer::do_replace(std::string collection,
@@ -575,6 +617,28 @@ postgres_index_writer::do_missing_vectors(std::string model_id)
     for(std::size_t i = 0; i < rows->size(); ++i)
         out.push_back(rows->int64(i, 0));
     co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>>
+postgres_index_writer::vector_models()
+{
+    auto rows = co_await db_->query("SELECT model, count(*) FROM rag_vectors GROUP BY model ORDER BY model");
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    std::map<std::string, std::size_t, std::less<>> out;
+    for(std::size_t i = 0; i < rows->size(); ++i)
+        out.emplace(std::string(rows->text(i, 0)), static_cast<std::size_t>(rows->int64(i, 1)));
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> postgres_index_writer::do_drop_vectors(std::string model_id)
+{
+    auto rows = co_await db_->query("WITH d AS (DELETE FROM rag_vectors WHERE model = $1 RETURNING 1) "
+                                    "SELECT count(*) FROM d",
+        postgres::params(model_id));
+    if(!rows)
+        co_return detail::pg::failure(rows.error());
+    co_return static_cast<std::size_t>(rows->int64(0, 0));
 }
 
 AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::do_store_vectors(std::string model_id,

@@ -12,6 +12,7 @@
 
 #include <agentio/retrieval/sqlite_index.hpp>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -19,6 +20,7 @@
 
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 
 namespace agentio::retrieval {
@@ -235,6 +237,18 @@ inline result<void> check_schema(sqlite::connection& c)
     return {};
 }
 
+// Runs `work()` on `worker` and completes on the awaiting coroutine's
+// executor. The work is a std::function: a coroutine frame may not hold a
+// closure of a function of an .ipp (GCC's -Wsubobject-linkage).
+template<class Result>
+asio::awaitable<Result> on_worker(asio::thread_pool& worker, std::function<Result()> work)
+{
+    // Named before the co_await: no closure temporary inside it (GCC 12).
+    auto job = [work = std::move(work)]() -> asio::awaitable<Result> { co_return work(); };
+    auto out = co_await asio::co_spawn(worker, std::move(job), asio::use_awaitable);
+    co_return out;
+}
+
 } // namespace detail
 
 // ---------------------------------------------------------------------------
@@ -355,6 +369,14 @@ AGENTIO_DECL result<ingest_report> sqlite_index_writer::replace(std::string_view
     return report;
 }
 
+AGENTIO_DECL result<std::size_t> sqlite_index_writer::remove(std::string_view collection, std::string_view law)
+{
+    auto removed = replace(collection, law, {});
+    if(!removed)
+        return removed.error();
+    return removed->removed;
+}
+
 AGENTIO_DECL result<std::vector<chunk>> sqlite_index_writer::all_chunks()
 {
     return detail::read_chunks(conn_, std::string("SELECT ") + detail::chunk_columns + " FROM rag_chunks ORDER BY id");
@@ -404,6 +426,30 @@ AGENTIO_DECL result<void> sqlite_index_writer::store_vectors(std::string_view mo
     return tx.commit();
 }
 
+AGENTIO_DECL result<std::map<std::string, std::size_t, std::less<>>> sqlite_index_writer::vector_models()
+{
+    auto s = detail::prepare(conn_, "SELECT model, count(*) FROM rag_vectors GROUP BY model ORDER BY model");
+    if(!s)
+        return s.error();
+    std::map<std::string, std::size_t, std::less<>> out;
+    for(;;)
+    {
+        auto row = s->step();
+        if(!row)
+            return detail::storage_failure(conn_, row.error());
+        if(!*row)
+            return out;
+        out.emplace(std::string(s->column_text(0)), static_cast<std::size_t>(s->column_int64(1)));
+    }
+}
+
+AGENTIO_DECL result<std::size_t> sqlite_index_writer::drop_vectors(std::string_view model_id)
+{
+    if(auto r = detail::run(conn_, "DELETE FROM rag_vectors WHERE model = ?", model_id); !r)
+        return r.error();
+    return static_cast<std::size_t>(sqlite3_changes(conn_.native_handle()));
+}
+
 AGENTIO_DECL result<void> sqlite_index_writer::store_model(std::string_view name, std::span<std::byte const> bytes)
 {
     return detail::run(conn_, "INSERT OR REPLACE INTO rag_models(name, data) VALUES(?, ?)", name, bytes);
@@ -427,6 +473,114 @@ AGENTIO_DECL result<std::optional<std::string>> sqlite_index_writer::load_model(
         return std::optional<std::string>();
     auto const b = s->column_blob(0);
     return std::optional<std::string>(std::string(reinterpret_cast<char const*>(b.data()), b.size()));
+}
+
+// ---------------------------------------------------------------------------
+// sqlite_index_async_writer
+
+// Each override copies its strings into the work when called (the interface's
+// promise) and leaves the coroutine to detail::on_worker.
+
+AGENTIO_DECL result<std::unique_ptr<sqlite_index_async_writer>>
+sqlite_index_async_writer::open(std::filesystem::path const& path, analyzer text)
+{
+    auto writer = sqlite_index_writer::open(path, std::move(text));
+    if(!writer)
+        return writer.error();
+    return std::make_unique<sqlite_index_async_writer>(std::move(*writer));
+}
+
+AGENTIO_DECL sqlite_index_async_writer::sqlite_index_async_writer(sqlite_index_writer writer)
+    : writer_(std::move(writer))
+{
+}
+
+AGENTIO_DECL sqlite_index_async_writer::~sqlite_index_async_writer()
+{
+    worker_.join();
+}
+
+AGENTIO_DECL asio::awaitable<result<ingest_report>> sqlite_index_async_writer::replace(std::string_view collection,
+    std::string_view law, std::span<chunk> chunks)
+{
+    std::function<result<ingest_report>()> work = [this, collection = std::string(collection), law = std::string(law),
+                                                      chunks] { return writer_.replace(collection, law, chunks); };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> sqlite_index_async_writer::remove(std::string_view collection,
+    std::string_view law)
+{
+    std::function<result<std::size_t>()> work = [this, collection = std::string(collection), law = std::string(law)] {
+        return writer_.remove(collection, law);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> sqlite_index_async_writer::all_chunks()
+{
+    std::function<result<std::vector<chunk>>()> work = [this] { return writer_.all_chunks(); };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::vector<std::int64_t>>>
+sqlite_index_async_writer::missing_vectors(std::string_view model_id)
+{
+    std::function<result<std::vector<std::int64_t>>()> work = [this, model_id = std::string(model_id)] {
+        return writer_.missing_vectors(model_id);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>>
+sqlite_index_async_writer::vector_models()
+{
+    std::function<result<std::map<std::string, std::size_t, std::less<>>>()> work = [this] {
+        return writer_.vector_models();
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> sqlite_index_async_writer::store_vectors(std::string_view model_id,
+    std::span<std::int64_t const> ids, std::span<float const> values, std::size_t dimensions, bool replace_all)
+{
+    std::function<result<void>()> work = [this, model_id = std::string(model_id), ids, values, dimensions,
+                                             replace_all] {
+        return writer_.store_vectors(model_id, ids, values, dimensions, replace_all);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::size_t>> sqlite_index_async_writer::drop_vectors(std::string_view model_id)
+{
+    std::function<result<std::size_t>()> work = [this, model_id = std::string(model_id)] {
+        return writer_.drop_vectors(model_id);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> sqlite_index_async_writer::store_model(std::string_view name,
+    std::span<std::byte const> bytes)
+{
+    std::function<result<void>()> work = [this, name = std::string(name), bytes] {
+        return writer_.store_model(name, bytes);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>>
+sqlite_index_async_writer::load_model(std::string_view name)
+{
+    std::function<result<std::optional<std::string>>()> work = [this, name = std::string(name)] {
+        return writer_.load_model(name);
+    };
+    return detail::on_worker(worker_, std::move(work));
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> sqlite_index_async_writer::store_analysis(analysis_profile const& profile)
+{
+    std::function<result<void>()> work = [this, profile] { return writer_.store_analysis(profile); };
+    return detail::on_worker(worker_, std::move(work));
 }
 
 // ---------------------------------------------------------------------------
