@@ -184,7 +184,7 @@ struct approval_decision
 /// The run finished normally: @ref finished (its usage) and the rounds.
 struct done : finished
 {
-    /// Model calls of the run.
+    /// Rounds of the run.
     unsigned rounds = 0;
 };
 
@@ -225,7 +225,7 @@ struct tool_timing
     waiting for approvals (see @ref approval_required). */
 struct run_result : run_summary
 {
-    /// Model calls of the run (a resumed run counts the checkpoint's too).
+    /// Rounds of the run (a resumed run counts the checkpoint's too).
     unsigned rounds = 0;
     std::vector<tool_timing> tools = {};
     /// Time from the start of the run to the first text delta.

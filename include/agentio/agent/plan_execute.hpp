@@ -319,7 +319,7 @@ struct run_result : agentio::agent::run_summary
     std::vector<revision> trace = {};
 };
 
-// `plan_execute::to_string(run_result::outcome)`, as before the outcome was shared.
+/// `plan_execute::to_string(run_result::outcome)` as before the outcome was shared: @ref agentio::agent::to_string.
 using agentio::agent::to_string;
 
 /** Answers a request by planning, executing the plan's steps with tools,

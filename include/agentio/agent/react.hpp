@@ -275,7 +275,7 @@ struct run_result : agentio::agent::run_summary
     bool out_of_steps = false;
 };
 
-// `react::to_string(run_result::outcome)`, as before the outcome was shared.
+/// `react::to_string(run_result::outcome)` as before the outcome was shared: @ref agentio::agent::to_string.
 using agentio::agent::to_string;
 
 /** Runs the ReAct loop with a model and tools.
