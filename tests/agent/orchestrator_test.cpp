@@ -677,4 +677,20 @@ BOOST_AUTO_TEST_CASE(cancelling_stops_the_stream_and_the_tools)
     BOOST_TEST(t.fake.requests().size() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(the_result_holds_the_answer_and_the_error_its_cause)
+{
+    // agent/vocabulary.hpp: the run_summary's answer is the model's last turn.
+    bench<llm::anthropic_provider> b;
+    auto const out = b.run("portfolio-two-rounds");
+    BOOST_TEST((out.result.status == agent::outcome::completed));
+    BOOST_TEST(!out.result.answer.empty());
+    BOOST_TEST(out.result.answer == out.conversation.back().text());
+    BOOST_TEST(out.all<agent::done>().at(0).usage.output_tokens == out.result.usage.output_tokens);
+
+    auto const failed = b.run("no-such-model", spanish());
+    BOOST_TEST((failed.result.status == agent::outcome::failed));
+    BOOST_TEST(failed.result.answer.empty());
+    BOOST_TEST((failed.all<agent::error>().at(0).cause == agent::error_cause::provider));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -621,4 +621,21 @@ BOOST_AUTO_TEST_CASE(a_sink_that_returns_false_stops_the_run)
     BOOST_TEST(b.requests_to("pe-executor").size() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(a_failure_names_its_cause)
+{
+    // The shared agent::error: the plan's own failures, and a step's failure with the step's cause.
+    bench b;
+    b.fake.add_scenario(scenario_of("pe-planner", {{says(R"({"steps": ["Todo a la vez"]})")}}));
+    auto const no_plan = b.run({});
+    BOOST_TEST((no_plan.all<pe::events::error>().at(0).cause == agentio::agent::error_cause::invalid_plan));
+
+    bench c;
+    c.fake.add_scenario(scenario_of("pe-planner", {{says(plan_a)}}));
+    pe::options o;
+    o.executor_model = "tampoco-existe";
+    auto const step = c.run(o);
+    BOOST_TEST((step.result.status == agentio::agent::outcome::failed));
+    BOOST_TEST((step.all<pe::events::error>().at(0).cause == agentio::agent::error_cause::provider));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

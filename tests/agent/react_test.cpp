@@ -863,4 +863,30 @@ BOOST_AUTO_TEST_CASE(the_run_deadline)
     BOOST_TEST(out.result.error_message == "The conversation took too long.");
 }
 
+BOOST_AUTO_TEST_CASE(a_failure_names_its_cause)
+{
+    // The shared agent::error: ReAct's failures say which, as the orchestrator's do.
+    react::options o;
+    o.max_iterations = 2;
+    bench<llm::openai_provider> b;
+    b.fake.add_scenario(scenario_of("loops", {says(weather_action)}));
+    auto const loops = b.run("loops", o);
+    BOOST_TEST((loops.result.status == agentio::agent::outcome::failed));
+    BOOST_TEST((loops.all<react::events::error>().at(0).cause == agentio::agent::error_cause::round_limit));
+
+    auto const unknown = b.run("no-such-model");
+    BOOST_TEST((unknown.all<react::events::error>().at(0).cause == agentio::agent::error_cause::provider));
+
+    auto stall = says(weather_answer);
+    testing::fault f;
+    f.kind = testing::fault_kind::stall;
+    f.after_events = 1;
+    stall.faults.push_back(f);
+    b.fake.add_scenario(scenario_of("forever", {stall}));
+    react::options slow;
+    slow.run_deadline = 150ms;
+    auto const late = b.run("forever", slow);
+    BOOST_TEST((late.all<react::events::error>().at(0).cause == agentio::agent::error_cause::deadline));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

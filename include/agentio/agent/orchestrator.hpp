@@ -24,6 +24,7 @@
 #define AGENTIO_AGENT_ORCHESTRATOR_HPP
 
 #include <agentio/agent/detail/run_support.hpp>
+#include <agentio/agent/vocabulary.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
@@ -99,12 +100,6 @@ struct options
     /// Whether a call of this tool waits for a person's approval, besides the
     /// tools that say so themselves (`static constexpr bool requires_approval`).
     std::function<bool(std::string_view tool)> requires_approval = {};
-};
-
-/// Text of the answer, as it streams.
-struct text_delta
-{
-    std::string text = {};
 };
 
 /** The model's own reasoning, as it streams: Anthropic's extended thinking,
@@ -186,70 +181,26 @@ struct approval_decision
     std::string reason = {};
 };
 
-/// The run finished normally.
-struct done
+/// The run finished normally: @ref finished (its usage) and the rounds.
+struct done : finished
 {
-    llm::usage usage = {};
+    /// Rounds of the run.
     unsigned rounds = 0;
 };
 
-/// Why a run failed.
-enum class error_cause
-{
-    provider,       ///< the model could not be reached, or its stream failed
-    token_limit,    ///< the answer reached `max_tokens`
-    refused,        ///< the model declined to answer
-    context_window, ///< the conversation filled the model's context
-    round_limit,    ///< `max_rounds` came without an answer
-    deadline        ///< `run_deadline` passed
-};
-
-/// The run failed; `message` is for the user.
-struct error
-{
-    std::string message = {};
-    error_cause cause = error_cause::provider;
-};
-
-/// What a run tells its sink, in order.
+/** What a run tells its sink, in order. `text_delta`, `done` (a
+    @ref finished) and `error` are the events every strategy sends
+    (@ref visit_shared). */
 using event =
     std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done, error>;
 
-namespace detail {
-template<class... Fs>
-struct overloaded : Fs...
-{
-    using Fs::operator()...;
-};
-template<class... Fs>
-overloaded(Fs...) -> overloaded<Fs...>;
-} // namespace detail
-
-/** Calls, of `handlers`, the one that takes `e`'s alternative; an
-    alternative no handler takes is ignored.
-
-    @ref event gains alternatives as the library grows (before 1.0 in a minor
-    version, never in a patch; CHANGELOG.md names each one). A `std::visit`
-    with one handler per alternative is exhaustive on purpose and stops
-    compiling when one is added; a program that wants only some events
-    handles them here and keeps compiling:
-
-    @code
-    agent::visit_event(e,
-        [](agent::text_delta const& d) { std::cout << d.text; },
-        [](agent::error const& f) { std::cerr << f.message << '\n'; });
-    @endcode
-*/
+/** @ref visit_event for an event given as one of its alternatives (an
+    `agent::text_delta{...}`), which the generic overload does not convert. */
 template<class... Handlers>
 void visit_event(event const& e, Handlers&&... handlers)
 {
     detail::overloaded all{std::forward<Handlers>(handlers)...};
-    std::visit(
-        [&all](auto const& alternative) {
-            if constexpr(std::is_invocable_v<decltype(all)&, decltype(alternative)>)
-                all(alternative);
-        },
-        e);
+    std::visit([&all](auto const& alternative) { detail::call_if_invocable(all, alternative); }, e);
 }
 
 /** What a run can report to: called as `sink(event)` for each @ref event.
@@ -269,38 +220,17 @@ struct tool_timing
     bool is_error = false;
 };
 
-/// What a run did.
-struct run_result
+/** What a run did: the @ref run_summary (`status`, `usage`, `answer`,
+    `error_message`) and the orchestrator's own counts. `outcome::suspended`:
+    waiting for approvals (see @ref approval_required). */
+struct run_result : run_summary
 {
-    enum class outcome
-    {
-        completed,
-        failed,
-        cancelled,
-        /// Waiting for approvals (see @ref approval_required).
-        suspended
-    };
-
-    run_result::outcome status = outcome::completed;
-    llm::usage usage = {};
+    /// Rounds of the run (a resumed run counts the checkpoint's too).
     unsigned rounds = 0;
     std::vector<tool_timing> tools = {};
-    std::string error_message = {};
     /// Time from the start of the run to the first text delta.
     std::optional<std::chrono::microseconds> time_to_first_text = {};
 };
-
-/// The outcome's name: "completed", "failed", "cancelled" or "suspended".
-constexpr std::string_view to_string(run_result::outcome o) noexcept
-{
-    return detail::outcome_name(o);
-}
-
-/// Writes the outcome's name.
-inline std::ostream& operator<<(std::ostream& os, run_result::outcome o)
-{
-    return os << to_string(o);
-}
 
 /** Runs conversations with a model and tools.
 

@@ -33,6 +33,7 @@
 
 #include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/orchestrator.hpp>
+#include <agentio/agent/vocabulary.hpp>
 #include <agentio/config.hpp>
 #include <agentio/tool/validator.hpp>
 
@@ -239,12 +240,12 @@ struct step_finished
     std::string result = {};
 };
 
-/** Text of a revision's answer, as it streams. A later revision's answer
-    replaces it (after `verification` and `replan`). */
-struct answer_delta
+/** Text of a revision's answer, as it streams: the shared
+    @ref agentio::agent::text_delta and its revision. A later revision's
+    answer replaces it (after `verification` and `replan`). */
+struct answer_delta : agentio::agent::text_delta
 {
     unsigned revision = 0;
-    std::string text = {};
 };
 
 /// The verifier's verdict on the revision's answer; `raw` is its reply.
@@ -261,24 +262,25 @@ struct replan
     unsigned revision = 0;
 };
 
-/// The run finished with an answer, verified or not (replans ran out).
-struct done
+/** The run finished with an answer, verified or not (replans ran out):
+    @ref agentio::agent::finished (its usage), the verdict and the plans. */
+struct done : agentio::agent::finished
 {
-    llm::usage usage = {};
     bool verified = false;
     /// Plans carried out.
     unsigned revisions = 0;
 };
 
-/// The run failed; `message` is for the user.
-struct error
-{
-    std::string message = {};
-};
+/** The run failed; `message` is for the user: the shared
+    @ref agentio::agent::error. Its `cause` is the failed step's own, or
+    `provider`, `refused`, `context_window`, `token_limit` (the answer was
+    cut), `invalid_plan`, `needs_approval` or `deadline`. */
+using error = agentio::agent::error;
 
 } // namespace events
 
-/// One of the @ref events.
+/** One of the @ref events. `answer_delta`, `done` and `error` are the events
+    every strategy sends (@ref agentio::agent::visit_shared). */
 using event = std::variant<events::plan, events::plan_rejected, events::step_started, events::step_event,
     events::step_finished, events::answer_delta, events::verification, events::replan, events::done, events::error>;
 
@@ -306,38 +308,19 @@ struct revision
     std::string verdict_text = {};
 };
 
-/// What a run did.
-struct run_result
+/** What a run did: the @ref agentio::agent::run_summary (`status`, `usage`,
+    `answer`: the last revision's, `error_message`) and the plans. The status
+    is never `outcome::suspended`. */
+struct run_result : agentio::agent::run_summary
 {
-    enum class outcome
-    {
-        completed,
-        failed,
-        cancelled
-    };
-
-    run_result::outcome status = outcome::completed;
-    llm::usage usage = {};
-    /// The last revision's answer.
-    std::string answer = {};
-    /// Whether the verifier said yes to it.
+    /// Whether the verifier said yes to the answer.
     bool verified = false;
     /// Every plan, in order: its steps, their results, the answer and the verdict.
     std::vector<revision> trace = {};
-    std::string error_message = {};
 };
 
-/// The outcome's name: "completed", "failed" or "cancelled".
-constexpr std::string_view to_string(run_result::outcome o) noexcept
-{
-    return agentio::agent::detail::outcome_name(o);
-}
-
-/// Writes the outcome's name.
-inline std::ostream& operator<<(std::ostream& os, run_result::outcome o)
-{
-    return os << to_string(o);
-}
+/// `plan_execute::to_string(run_result::outcome)` as before the outcome was shared: @ref agentio::agent::to_string.
+using agentio::agent::to_string;
 
 /** Answers a request by planning, executing the plan's steps with tools,
     writing the answer, and verifying it.
@@ -407,7 +390,8 @@ private:
         Sink& sink, run_result& result, std::optional<unsigned> stream) const;
 
     template<class Sink>
-    asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message) const;
+    asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,
+        agentio::agent::error_cause cause) const;
 
     std::string_view model_of(std::string const& role) const noexcept
     {

@@ -33,6 +33,7 @@
 #define AGENTIO_AGENT_REACT_HPP
 
 #include <agentio/agent/detail/run_support.hpp>
+#include <agentio/agent/vocabulary.hpp>
 #include <agentio/config.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
@@ -212,29 +213,25 @@ struct malformed
     std::string reason = {};
 };
 
-/// Text of the final answer, as it streams (what follows `Final Answer:`).
-struct answer_delta
-{
-    std::string text = {};
-};
+/// Text of the final answer, as it streams (what follows `Final Answer:`): the shared @ref agentio::agent::text_delta.
+using answer_delta = agentio::agent::text_delta;
 
-/// The run finished with an answer.
-struct done
+/// The run finished with an answer: @ref agentio::agent::finished (its usage) and the model calls.
+struct done : agentio::agent::finished
 {
-    llm::usage usage = {};
     /// Model calls of the run (the summarizing one included).
     unsigned iterations = 0;
 };
 
-/// The run failed; `message` is for the user.
-struct error
-{
-    std::string message = {};
-};
+/** The run failed; `message` is for the user: the shared
+    @ref agentio::agent::error (`cause`: `provider`, `token_limit`, `refused`,
+    `context_window`, `round_limit` or `deadline`). */
+using error = agentio::agent::error;
 
 } // namespace events
 
-/// One of the @ref events.
+/** One of the @ref events. `answer_delta`, `done` and `error` are the events
+    every strategy sends (@ref agentio::agent::visit_shared). */
 using event = std::variant<events::thought, events::action, events::observation, events::malformed,
     events::answer_delta, events::done, events::error>;
 
@@ -263,42 +260,23 @@ struct step
     std::chrono::microseconds duration{};
 };
 
-/// What a run did.
-struct run_result
+/** What a run did: the @ref agentio::agent::run_summary (`status`, `usage`,
+    `answer`: the final answer, `error_message`) and ReAct's own trace. The
+    status is never `outcome::suspended`. */
+struct run_result : agentio::agent::run_summary
 {
-    enum class outcome
-    {
-        completed,
-        failed,
-        cancelled
-    };
-
-    run_result::outcome status = outcome::completed;
-    /// The final answer.
-    std::string answer = {};
-    /// The thought the model wrote before it.
+    /// The thought the model wrote before the answer.
     std::string thought = {};
-    llm::usage usage = {};
     /// Model calls (the summarizing one included).
     unsigned iterations = 0;
     /// Every action and malformed reply, in order.
     std::vector<step> trace = {};
     /// The answer came from the summarizing call after `max_iterations`.
     bool out_of_steps = false;
-    std::string error_message = {};
 };
 
-/// The outcome's name: "completed", "failed" or "cancelled".
-constexpr std::string_view to_string(run_result::outcome o) noexcept
-{
-    return agentio::agent::detail::outcome_name(o);
-}
-
-/// Writes the outcome's name.
-inline std::ostream& operator<<(std::ostream& os, run_result::outcome o)
-{
-    return os << to_string(o);
-}
+/// `react::to_string(run_result::outcome)` as before the outcome was shared: @ref agentio::agent::to_string.
+using agentio::agent::to_string;
 
 /** Runs the ReAct loop with a model and tools.
 
@@ -366,7 +344,8 @@ private:
         run_result& result, unsigned iteration, llm::stop_reason& stop) const;
 
     template<class Sink>
-    asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message) const;
+    asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,
+        agentio::agent::error_cause cause) const;
 
     asio::awaitable<tool_result> call_tool(std::string const& tool, json::value const& input, unsigned iteration) const;
 

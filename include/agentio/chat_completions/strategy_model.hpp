@@ -16,6 +16,10 @@
 // plan's answer reaches `content` once it is final (verified, or the replans
 // ran out), so that a rejected answer is never shown as the answer.
 //
+// The events ReAct and plan-and-execute share (text, the end, a failure; see
+// agent/vocabulary.hpp) are forwarded by one function; each strategy's own
+// events become activity lines.
+//
 
 #ifndef AGENTIO_CHAT_COMPLETIONS_STRATEGY_MODEL_HPP
 #define AGENTIO_CHAT_COMPLETIONS_STRATEGY_MODEL_HPP
@@ -23,6 +27,7 @@
 #include <agentio/agent/plan_execute.hpp>
 #include <agentio/agent/react.hpp>
 #include <agentio/agent/strategy.hpp>
+#include <agentio/agent/vocabulary.hpp>
 #include <agentio/chat_completions/agent_model.hpp>
 
 #include <functional>
@@ -115,7 +120,11 @@ public:
             if(r.max_tokens)
                 opts.max_tokens = *r.max_tokens;
             agent::react::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
-            auto on_event = [this, &sink, &ctx](agent::react::event const& e) { forward_react(e, sink, ctx); };
+            run_state state;
+            auto on_event = [this, &sink, &state, &ctx](agent::react::event const& e) {
+                forward_shared(e, sink, state);
+                show_activity(e, sink, ctx);
+            };
             co_await runner.run(r.messages, on_event);
             co_return;
         }
@@ -123,19 +132,23 @@ public:
         if(r.max_tokens)
             opts.max_tokens = *r.max_tokens;
         agent::plan_execute::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
-        plan_state state;
+        run_state state{.hold_answer = true};
         auto on_event = [this, &sink, &state, &ctx](agent::plan_execute::event const& e) {
-            forward_plan(e, sink, state, ctx);
+            forward_shared(e, sink, state);
+            show_activity(e, sink, state, ctx);
         };
         auto const task = request_text(r);
         co_await runner.run(task, on_event);
     }
 
 private:
-    // What a plan run has written of its answer, held until it is final.
-    struct plan_state
+    // What a run has written, for the shared events.
+    struct run_state
     {
-        std::string answer;
+        // The answer is held until the run ends (a plan's answer may be replaced by a later revision's).
+        bool hold_answer = false;
+        std::string answer = {};
+        // Steps of the current plan, for the activity lines.
         std::size_t steps = 0;
     };
 
@@ -172,93 +185,106 @@ private:
         return std::string(line);
     }
 
-    void forward_react(agent::react::event const& e, output_sink& sink, call_context const& ctx) const
+    // The events every strategy sends: the answer's text to `content` (at the
+    // end when it is held), the end with its usage, a failure.
+    template<class Event>
+    void forward_shared(Event const& e, output_sink& sink, run_state& state) const
     {
-        namespace ev = agent::react::events;
-        if(auto const* t = std::get_if<ev::thought>(&e))
-        {
-            if(!t->text.empty())
-                sink(reasoning_delta{format_message(texts().activity_thought, {{"text", t->text}}) + "\n"});
-        }
-        else if(auto const* a = std::get_if<ev::action>(&e))
-        {
-            log(ctx, "react step " + std::to_string(a->iteration) + ": " + a->tool);
-            sink(reasoning_delta{"→ " + a->tool + "(" + agent::summarize_input(a->input) + ")\n"});
-        }
-        else if(auto const* o = std::get_if<ev::observation>(&e))
-            sink(reasoning_delta{"← " + o->tool + (o->is_error ? " ✗ " : ": ") + first_line(o->text) + "\n"});
-        else if(auto const* m = std::get_if<ev::malformed>(&e))
-        {
-            log(ctx, "react step " + std::to_string(m->iteration) + ": malformed reply");
-            sink(reasoning_delta{format_message(texts().activity_malformed, {{"reason", m->reason}}) + "\n"});
-        }
-        else if(auto const* d = std::get_if<ev::answer_delta>(&e))
-            sink(content_delta{d->text});
-        else if(auto const* ok = std::get_if<ev::done>(&e))
-            sink(finished{finish_reason::stop, ok->usage});
-        else if(auto const* failure = std::get_if<ev::error>(&e))
-            sink(failed{{502, failure->message, "server_error", {}, "agent_failed"}});
+        agent::visit_shared(
+            e,
+            [&](agent::text_delta const& d) {
+                if(state.hold_answer)
+                    state.answer += d.text;
+                else
+                    sink(content_delta{d.text});
+            },
+            [&](agent::finished const& end) {
+                if(state.hold_answer)
+                    sink(content_delta{std::move(state.answer)});
+                sink(finished{finish_reason::stop, end.usage});
+            },
+            [&](agent::error const& failure) {
+                sink(failed{{502, failure.message, "server_error", {}, "agent_failed"}});
+            });
     }
 
-    void forward_plan(agent::plan_execute::event const& e, output_sink& sink, plan_state& state,
+    // ReAct's own events, as activity lines.
+    void show_activity(agent::react::event const& e, output_sink& sink, call_context const& ctx) const
+    {
+        namespace ev = agent::react::events;
+        agent::visit_event(
+            e,
+            [&](ev::thought const& t) {
+                if(!t.text.empty())
+                    sink(reasoning_delta{format_message(texts().activity_thought, {{"text", t.text}}) + "\n"});
+            },
+            [&](ev::action const& a) {
+                log(ctx, "react step " + std::to_string(a.iteration) + ": " + a.tool);
+                sink(reasoning_delta{"→ " + a.tool + "(" + agent::summarize_input(a.input) + ")\n"});
+            },
+            [&](ev::observation const& o) {
+                sink(reasoning_delta{"← " + o.tool + (o.is_error ? " ✗ " : ": ") + first_line(o.text) + "\n"});
+            },
+            [&](ev::malformed const& m) {
+                log(ctx, "react step " + std::to_string(m.iteration) + ": malformed reply");
+                sink(reasoning_delta{format_message(texts().activity_malformed, {{"reason", m.reason}}) + "\n"});
+            });
+    }
+
+    // Plan-and-execute's own events, as activity lines; a replan drops the held answer.
+    void show_activity(agent::plan_execute::event const& e, output_sink& sink, run_state& state,
         call_context const& ctx) const
     {
         namespace ev = agent::plan_execute::events;
-        if(auto const* p = std::get_if<ev::plan>(&e))
-        {
-            std::string steps;
-            for(std::size_t i = 0; i < p->steps.size(); ++i)
-                steps
-                    .append(format_message(texts().plan_step_item,
-                        {{"index", std::to_string(i + 1)}, {"step", p->steps[i]}}))
-                    .append("\n");
-            state.steps = p->steps.size();
-            log(ctx,
-                "plan revision " + std::to_string(p->revision) + ": " + std::to_string(p->steps.size()) + " steps");
-            sink(reasoning_delta{format_message(texts().activity_plan, {{"steps", steps}})});
-        }
-        else if(auto const* r = std::get_if<ev::plan_rejected>(&e))
-            sink(reasoning_delta{
-                format_message(texts().activity_malformed, {{"reason", first_line(r->errors)}}) + "\n"});
-        else if(auto const* s = std::get_if<ev::step_started>(&e))
-        {
-            log(ctx, "plan step " + std::to_string(s->index + 1) + "/" + std::to_string(state.steps));
-            sink(reasoning_delta{format_message(texts().activity_step,
-                                     {{"index", std::to_string(s->index + 1)}, {"count", std::to_string(state.steps)},
-                                         {"text", s->text}}) +
-                "\n"});
-        }
-        else if(auto const* inner = std::get_if<ev::step_event>(&e))
-        {
-            if(auto const* end = std::get_if<agent::round_end>(&inner->event))
-                for(auto const* call : end->calls)
-                    sink(reasoning_delta{"  → " + call->name + "(" + agent::summarize_input(call->input) + ")\n"});
-            else if(auto const* call = std::get_if<agent::tool_call>(&inner->event))
+        agent::visit_event(
+            e,
+            [&](ev::plan const& p) {
+                std::string steps;
+                for(std::size_t i = 0; i < p.steps.size(); ++i)
+                    steps
+                        .append(format_message(texts().plan_step_item,
+                            {{"index", std::to_string(i + 1)}, {"step", p.steps[i]}}))
+                        .append("\n");
+                state.steps = p.steps.size();
+                log(ctx,
+                    "plan revision " + std::to_string(p.revision) + ": " + std::to_string(p.steps.size()) + " steps");
+                sink(reasoning_delta{format_message(texts().activity_plan, {{"steps", steps}})});
+            },
+            [&](ev::plan_rejected const& r) {
                 sink(reasoning_delta{
-                    "  ← " + call->tool + (call->is_error ? " ✗ " : ": ") + call->result_summary + "\n"});
-        }
-        else if(auto const* d = std::get_if<ev::answer_delta>(&e))
-            state.answer += d->text;
-        else if(auto const* v = std::get_if<ev::verification>(&e))
-        {
-            log(ctx, "plan verification: " + std::string(agent::plan_execute::to_string(v->verdict)));
-            sink(reasoning_delta{
-                format_message(texts().activity_verdict, {{"verdict", agent::plan_execute::to_string(v->verdict)}}) +
-                "\n"});
-        }
-        else if(auto const* again = std::get_if<ev::replan>(&e))
-        {
-            state.answer.clear();
-            sink(reasoning_delta{
-                format_message(texts().activity_replan, {{"revision", std::to_string(again->revision)}}) + "\n"});
-        }
-        else if(auto const* ok = std::get_if<ev::done>(&e))
-        {
-            sink(content_delta{std::move(state.answer)});
-            sink(finished{finish_reason::stop, ok->usage});
-        }
-        else if(auto const* failure = std::get_if<ev::error>(&e))
-            sink(failed{{502, failure->message, "server_error", {}, "agent_failed"}});
+                    format_message(texts().activity_malformed, {{"reason", first_line(r.errors)}}) + "\n"});
+            },
+            [&](ev::step_started const& s) {
+                log(ctx, "plan step " + std::to_string(s.index + 1) + "/" + std::to_string(state.steps));
+                sink(reasoning_delta{format_message(texts().activity_step,
+                                         {{"index", std::to_string(s.index + 1)},
+                                             {"count", std::to_string(state.steps)}, {"text", s.text}}) +
+                    "\n"});
+            },
+            [&](ev::step_event const& inner) {
+                agent::visit_event(
+                    inner.event,
+                    [&](agent::round_end const& end) {
+                        for(auto const* call : end.calls)
+                            sink(reasoning_delta{
+                                "  → " + call->name + "(" + agent::summarize_input(call->input) + ")\n"});
+                    },
+                    [&](agent::tool_call const& call) {
+                        sink(reasoning_delta{
+                            "  ← " + call.tool + (call.is_error ? " ✗ " : ": ") + call.result_summary + "\n"});
+                    });
+            },
+            [&](ev::verification const& v) {
+                log(ctx, "plan verification: " + std::string(agent::plan_execute::to_string(v.verdict)));
+                sink(reasoning_delta{
+                    format_message(texts().activity_verdict, {{"verdict", agent::plan_execute::to_string(v.verdict)}}) +
+                    "\n"});
+            },
+            [&](ev::replan const& again) {
+                state.answer.clear();
+                sink(reasoning_delta{
+                    format_message(texts().activity_replan, {{"revision", std::to_string(again.revision)}}) + "\n"});
+            });
     }
 
     Provider& provider_;

@@ -7,7 +7,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // What the three strategies (orchestrator, react, plan_execute) share, over
-// their own event and result types: reporting to a sink of any of its three
+// their own event variants and results (agent/vocabulary.hpp): reporting to a sink of any of its three
 // kinds, the run raced against its deadline, one streamed model call with its
 // mid-stream retries, a tool call with its timeout, and the sentences of a
 // provider's failure.
@@ -20,6 +20,7 @@
 #ifndef AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 #define AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 
+#include <agentio/agent/vocabulary.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
 #include <agentio/tool/toolset.hpp>
@@ -105,14 +106,14 @@ asio::awaitable<void> emit_or_stop(Sink& sink, Event const& e)
         stop_run();
 }
 
-// The run failed: `result` records why, and the strategy's error event
-// (`Event` holding `Error{message}`) tells the sink.
-template<class Event, class Error, class Sink, class Result>
-asio::awaitable<void> fail_run(Sink& sink, Result& result, std::string const& message)
+// The run failed: `result` records why, and the `error` event (an
+// alternative of every strategy's `Event`) tells the sink.
+template<class Event, class Sink>
+asio::awaitable<void> fail_run(Sink& sink, run_summary& result, std::string const& message, error_cause cause)
 {
-    result.status = Result::outcome::failed;
+    result.status = outcome::failed;
     result.error_message = message;
-    Event const ev = Error{message};
+    Event const ev = error{message, cause};
     co_await emit_or_stop(sink, ev);
 }
 
@@ -134,17 +135,16 @@ inline bool is_cancellation(std::exception_ptr const& e)
 }
 
 // A run: `loop()` (an asio::awaitable<void>) raced against `limit`, its end
-// written in `result` (a strategy's run_result: `status`, `error_message`).
+// written in `result` (its `status` and `error_message`).
 // Cancellation, from the awaiting coroutine or a sink that stopped the run,
 // ends it as cancelled with nothing more sent; the deadline ends it as failed
 // with `deadline_message`, and the sink gets `deadline_event(message)` (the
 // strategy's event). Any other exception is a bug and goes to the caller.
-template<class Loop, class Sink, class Result, class DeadlineEvent>
-asio::awaitable<void> run_with_deadline(Loop& loop, Sink& sink, Result& result,
+template<class Loop, class Sink, class DeadlineEvent>
+asio::awaitable<void> run_with_deadline(Loop& loop, Sink& sink, run_summary& result,
     std::chrono::steady_clock::duration limit, std::string_view deadline_message, DeadlineEvent const& deadline_event)
 {
     using namespace asio::experimental::awaitable_operators;
-    using outcome = typename Result::outcome;
     // Neither branch of the race throws: `||` waits for the first branch to
     // succeed, so a throwing branch would leave the other running (a bug in
     // a tool would wait for the deadline; a cancellation would surface as
@@ -296,25 +296,6 @@ inline std::string describe_provider_error(llm::error const& e, messages const& 
     case llm::error::kind::overloaded: return std::string(texts.server_overloaded);
     }
     return e.message;
-}
-
-// The name of a strategy's `run_result::outcome`: "completed", "failed",
-// "cancelled" (or "suspended", for the outcomes that have it).
-template<class Outcome>
-constexpr std::string_view outcome_name(Outcome o) noexcept
-{
-    if(o == Outcome::completed)
-        return "completed";
-    if(o == Outcome::failed)
-        return "failed";
-    if(o == Outcome::cancelled)
-        return "cancelled";
-    // clang-format off
-    if constexpr(requires { Outcome::suspended; })
-        if(o == Outcome::suspended)
-            return "suspended";
-    // clang-format on
-    return "unknown";
 }
 
 } // namespace detail

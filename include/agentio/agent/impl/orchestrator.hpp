@@ -337,8 +337,9 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         default: break;
         }
         co_await complete(iteration, 1);
-        event const finished = done{result.usage, result.rounds};
-        co_await detail::emit_or_stop(sink, finished);
+        result.answer = conversation.back().text();
+        event const end = done{{result.usage}, result.rounds};
+        co_await detail::emit_or_stop(sink, end);
         co_return;
     }
     event const ev = failure(std::string(texts().round_limit), error_cause::round_limit);

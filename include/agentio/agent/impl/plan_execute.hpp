@@ -49,9 +49,10 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, plan_execute::opt
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
+asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message,
+    agentio::agent::error_cause cause) const
 {
-    return detail::fail_run<event, events::error>(sink, result, message);
+    return detail::fail_run<event>(sink, result, message, cause);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -76,7 +77,7 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
                 if(auto* t = std::get_if<llm::text_delta>(&se); t && !t->text.empty())
                 {
                     delivered = true;
-                    event const delta = events::answer_delta{*stream, std::move(t->text)};
+                    event const delta = events::answer_delta{{std::move(t->text)}, *stream};
                     co_await detail::emit_or_stop(sink, delta);
                 }
         co_return delivered;
@@ -85,15 +86,16 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
     if(!response)
     {
         std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
-        co_await fail(sink, result, message);
+        co_await fail(sink, result, message, agentio::agent::error_cause::provider);
         co_return std::nullopt;
     }
     result.usage += response->tokens;
     if(response->stop == llm::stop_reason::refusal || response->stop == llm::stop_reason::context_window)
     {
-        std::string const message(response->stop == llm::stop_reason::refusal ? texts().refused
-                                                                              : texts().context_too_long);
-        co_await fail(sink, result, message);
+        bool const refused = response->stop == llm::stop_reason::refusal;
+        std::string const message(refused ? texts().refused : texts().context_too_long);
+        co_await fail(sink, result, message,
+            refused ? agentio::agent::error_cause::refused : agentio::agent::error_cause::context_window);
         co_return std::nullopt;
     }
     std::optional<llm::response> answered(std::move(*response));
@@ -131,7 +133,7 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
     }
     std::string const count = std::to_string(attempts);
     std::string const message = format_message(texts().plan_failed, {{"attempts", count}, {"errors", errors}});
-    co_await fail(sink, result, message);
+    co_await fail(sink, result, message, agentio::agent::error_cause::invalid_plan);
     co_return false;
 }
 
@@ -143,8 +145,12 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std
     std::vector<llm::message> conversation{llm::message::user(detail::step_prompt(request, current, index, texts()))};
     unsigned const number = current.number;
     // The step's events reach the sink wrapped; a sink that stops the run
-    // stops the step's run, which then ends as cancelled.
-    auto forward = [&sink, number, index](agentio::agent::event const& e) -> asio::awaitable<bool> {
+    // stops the step's run, which then ends as cancelled. A step's failure
+    // is the run's, with its cause.
+    auto cause = agentio::agent::error_cause::provider;
+    auto forward = [&sink, &cause, number, index](agentio::agent::event const& e) -> asio::awaitable<bool> {
+        if(auto const* failure = std::get_if<agentio::agent::error>(&e))
+            cause = failure->cause;
         event const ev = events::step_event{number, index, e};
         bool const go_on = co_await detail::emit(sink, ev);
         co_return go_on;
@@ -153,24 +159,24 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std
     result.usage += sub.usage;
     switch(sub.status)
     {
-    case agentio::agent::run_result::outcome::completed: break;
-    case agentio::agent::run_result::outcome::cancelled: detail::stop_run();
-    case agentio::agent::run_result::outcome::failed:
+    case agentio::agent::outcome::completed: break;
+    case agentio::agent::outcome::cancelled: detail::stop_run();
+    case agentio::agent::outcome::failed:
     {
         std::string const message = sub.error_message;
-        co_await fail(sink, result, message);
+        co_await fail(sink, result, message, cause);
         co_return std::nullopt;
     }
-    case agentio::agent::run_result::outcome::suspended:
+    case agentio::agent::outcome::suspended:
     {
         std::string const position = std::to_string(index + 1);
         std::string const message = format_message(texts().plan_step_needs_approval,
             {{"index", position}, {"step", current.steps[index]}});
-        co_await fail(sink, result, message);
+        co_await fail(sink, result, message, agentio::agent::error_cause::needs_approval);
         co_return std::nullopt;
     }
     }
-    std::optional<std::string> answer = conversation.back().text();
+    std::optional<std::string> answer = sub.answer;
     co_return answer;
 }
 
@@ -226,7 +232,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         if(answered->stop == llm::stop_reason::max_tokens)
         {
             std::string const message(texts().token_limit);
-            co_await fail(sink, result, message);
+            co_await fail(sink, result, message, agentio::agent::error_cause::token_limit);
             co_return;
         }
         current.answer = answered->assistant.text();
@@ -250,8 +256,8 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
             break;
         }
     }
-    event const finished = events::done{result.usage, result.verified, static_cast<unsigned>(result.trace.size())};
-    co_await detail::emit_or_stop(sink, finished);
+    event const end = events::done{{result.usage}, result.verified, static_cast<unsigned>(result.trace.size())};
+    co_await detail::emit_or_stop(sink, end);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -260,7 +266,9 @@ asio::awaitable<run_result> agent<Provider, Tools>::run(std::string request, Sin
 {
     run_result result;
     auto body = [&] { return loop(request, sink, result); };
-    auto const deadline_event = [](std::string const& message) { return event{events::error{message}}; };
+    auto const deadline_event = [](std::string const& message) {
+        return event{events::error{message, agentio::agent::error_cause::deadline}};
+    };
     co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
     co_return result;
 }

@@ -66,9 +66,10 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, react::options op
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message) const
+asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& result, std::string const& message,
+    agentio::agent::error_cause cause) const
 {
-    return detail::fail_run<event, events::error>(sink, result, message);
+    return detail::fail_run<event>(sink, result, message, cause);
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -134,7 +135,7 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
     if(!response)
     {
         std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
-        co_await fail(sink, result, message);
+        co_await fail(sink, result, message, agentio::agent::error_cause::provider);
         co_return std::nullopt;
     }
     result.usage += response->tokens;
@@ -154,7 +155,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
         result.answer = answer;
         result.thought = thought;
         conversation.push_back(llm::message::assistant(answer));
-        event const ev = events::done{result.usage, result.iterations};
+        event const ev = events::done{{result.usage}, result.iterations};
         co_await detail::emit_or_stop(sink, ev);
     };
 
@@ -172,8 +173,10 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
         result.out_of_steps = out_of_steps;
         if(stop == llm::stop_reason::refusal || stop == llm::stop_reason::context_window)
         {
-            std::string const message(stop == llm::stop_reason::refusal ? texts().refused : texts().context_too_long);
-            co_await fail(sink, result, message);
+            bool const refused = stop == llm::stop_reason::refusal;
+            std::string const message(refused ? texts().refused : texts().context_too_long);
+            co_await fail(sink, result, message,
+                refused ? agentio::agent::error_cause::refused : agentio::agent::error_cause::context_window);
             co_return;
         }
         auto parsed = detail::parse_reply(*text, true, texts());
@@ -184,7 +187,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
             if(stop == llm::stop_reason::max_tokens)
             {
                 std::string const message(texts().token_limit);
-                co_await fail(sink, result, message);
+                co_await fail(sink, result, message, agentio::agent::error_cause::token_limit);
                 co_return;
             }
             co_await answered(f->text, f->thought);
@@ -201,7 +204,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
             if(answer.empty())
             {
                 std::string const message(texts().round_limit);
-                co_await fail(sink, result, message);
+                co_await fail(sink, result, message, agentio::agent::error_cause::round_limit);
                 co_return;
             }
             event const delta = events::answer_delta{answer};
@@ -289,7 +292,9 @@ asio::awaitable<run_result> agent<Provider, Tools>::run_on(std::vector<llm::mess
 {
     run_result result;
     auto body = [&] { return loop(conversation, sink, result); };
-    auto const deadline_event = [](std::string const& message) { return event{events::error{message}}; };
+    auto const deadline_event = [](std::string const& message) {
+        return event{events::error{message, agentio::agent::error_cause::deadline}};
+    };
     co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
     co_return result;
 }
