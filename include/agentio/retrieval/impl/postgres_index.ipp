@@ -10,6 +10,7 @@
 #ifndef AGENTIO_RETRIEVAL_IMPL_POSTGRES_INDEX_IPP
 #define AGENTIO_RETRIEVAL_IMPL_POSTGRES_INDEX_IPP
 
+#include <agentio/detail/utf8.hpp>
 #include <agentio/retrieval/postgres_index.hpp>
 
 #include <boost/json/parse.hpp>
@@ -92,40 +93,6 @@ inline error failure(postgres::error const& e)
 inline error corrupt(std::string message)
 {
     return {make_error_code(errc::corrupt_data), std::move(message)};
-}
-
-inline std::string int_array(std::span<std::int64_t const> values)
-{
-    std::string out = "{";
-    for(std::size_t i = 0; i < values.size(); ++i)
-    {
-        if(i)
-            out += ',';
-        out += std::to_string(values[i]);
-    }
-    out += '}';
-    return out;
-}
-
-// A text[] literal: every element quoted, `"` and `\` escaped.
-inline std::string text_array(std::span<std::string const> values)
-{
-    std::string out = "{";
-    for(std::size_t i = 0; i < values.size(); ++i)
-    {
-        if(i)
-            out += ',';
-        out += '"';
-        for(char c : values[i])
-        {
-            if(c == '"' || c == '\\')
-                out += '\\';
-            out += c;
-        }
-        out += '"';
-    }
-    out += '}';
-    return out;
 }
 
 inline void append_hex(std::string& out, std::span<std::byte const> bytes)
@@ -234,28 +201,6 @@ struct stored_chunk
     bool kept = false;
 };
 
-// The length of the UTF-8 sequence at `s[i]`, or 0 when it is not valid
-// (overlong forms, surrogates and code points past U+10FFFF included).
-inline std::size_t utf8_sequence(std::string_view s, std::size_t i) noexcept
-{
-    auto const at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
-    auto const cont = [](unsigned b) { return b >= 0x80 && b <= 0xbf; };
-    unsigned const b0 = at(0);
-    if(b0 >= 0xc2 && b0 <= 0xdf)
-        return cont(at(1)) ? 2 : 0;
-    if(b0 >= 0xe0 && b0 <= 0xef)
-    {
-        unsigned const lo = b0 == 0xe0 ? 0xa0 : 0x80, hi = b0 == 0xed ? 0x9f : 0xbf;
-        return at(1) >= lo && at(1) <= hi && cont(at(2)) ? 3 : 0;
-    }
-    if(b0 >= 0xf0 && b0 <= 0xf4)
-    {
-        unsigned const lo = b0 == 0xf0 ? 0x90 : 0x80, hi = b0 == 0xf4 ? 0x8f : 0xbf;
-        return at(1) >= lo && at(1) <= hi && cont(at(2)) && cont(at(3)) ? 4 : 0;
-    }
-    return 0;
-}
-
 } // namespace detail::pg
 
 namespace detail::pg {
@@ -275,7 +220,7 @@ inline std::vector<std::string> query_words(std::span<std::string const> terms)
             if((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
                 n = 1;
             else if(c >= 0x80)
-                n = utf8_sequence(t, i);
+                n = agentio::detail::utf8_sequence_length(t, i);
             if(n == 0)
             {
                 if(!word.empty())
@@ -573,7 +518,7 @@ AGENTIO_DECL asio::awaitable<result<ingest_report>> postgres_index_writer::do_re
     if(!gone.empty())
     {
         // Their vectors go with them (ON DELETE CASCADE).
-        auto const ids = detail::pg::int_array(gone);
+        auto const ids = postgres::array_literal(gone);
         auto removed = co_await conn.query("DELETE FROM rag_chunks WHERE id = ANY($1::bigint[])",
             postgres::params(ids));
         if(!removed)
@@ -685,7 +630,7 @@ AGENTIO_DECL asio::awaitable<result<void>> postgres_index_writer::do_store_vecto
             detail::pg::append_hex(hex, std::as_bytes(values.subspan(rows[k] * dimensions, dimensions)));
         }
         hex += '}';
-        auto const id_list = detail::pg::int_array(batch_ids);
+        auto const id_list = postgres::array_literal(batch_ids);
         auto stored =
             co_await conn.query("INSERT INTO rag_vectors(model, chunk_id, vec) SELECT $1, t.id, decode(t.hex, 'hex') "
                                 "FROM unnest($2::bigint[], $3::text[]) AS t(id, hex) "
@@ -791,8 +736,8 @@ AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> postgres_index::do_spa
             any += " | ";
         any += operands.back();
     }
-    auto const each = detail::pg::text_array(operands);
-    auto const wanted = detail::pg::text_array(collections);
+    auto const each = postgres::array_literal(operands);
+    auto const wanted = postgres::array_literal(collections);
     auto const count = static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX));
     // BM25 (k1 = 1.2, b = 0.75) over PostgreSQL's full-text search: the GIN
     // index finds the chunks with any word; each word's document frequency is
@@ -837,7 +782,7 @@ AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> postgres_index::do_spa
 
 AGENTIO_DECL asio::awaitable<result<std::vector<chunk>>> postgres_index::do_chunks(std::vector<std::int64_t> ids)
 {
-    auto const wanted = detail::pg::int_array(ids);
+    auto const wanted = postgres::array_literal(ids);
     auto const sql = std::string("SELECT ") + detail::pg::chunk_columns +
         " FROM rag_chunks WHERE id = ANY($1::bigint[])";
     auto rows = co_await db_->query(sql, postgres::params(wanted));
