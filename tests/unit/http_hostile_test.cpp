@@ -359,7 +359,8 @@ BOOST_AUTO_TEST_CASE(shutdown_lets_answers_in_flight_finish_and_closes_idle_conn
     boost::system::error_code ec;
     auto const t0 = std::chrono::steady_clock::now();
     asio::read(idle, asio::dynamic_buffer(rest), ec); // closed at once
-    BOOST_TEST((std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(250)));
+    // Well before the 5 s grace (a loaded machine under a sanitizer took over 250 ms to get there).
+    BOOST_TEST((std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2)));
     auto const events = stream.get(); // the stream in flight finished
     BOOST_TEST(events.find("data: 4\n") != std::string::npos, events);
     BOOST_TEST((done.get_future().wait_for(std::chrono::seconds(2)) == std::future_status::ready));
