@@ -102,6 +102,9 @@ struct messages
     std::string_view token_limit = "The answer was cut off: it reached the token limit.";
     std::string_view refused = "The model declined to answer this request.";
     std::string_view context_too_long = "The conversation is too long for the model.";
+    /// {tokens}: the latest turn's estimated size, system prompt and tools included; {window}: what the model reads
+    std::string_view context_turn_too_big =
+        "The latest message is too long for the model: about {tokens} tokens, and it reads at most {window}.";
     std::string_view round_limit = "Reached the iteration limit";
     std::string_view run_deadline = "The conversation took too long.";
 
@@ -323,6 +326,8 @@ inline constexpr messages spanish_messages{
     .token_limit = "La respuesta se cortó al alcanzar el límite de tokens.",
     .refused = "El modelo declinó responder a esta petición.",
     .context_too_long = "La conversación es demasiado larga para el modelo.",
+    .context_turn_too_big =
+        "El último mensaje es demasiado largo para el modelo: unos {tokens} tokens, y lee como mucho {window}.",
     .round_limit = "Se alcanzó el límite de iteraciones",
     .run_deadline = "Se agotó el tiempo máximo de la conversación.",
     .react_intro = "Responde lo mejor que puedas a las preguntas siguientes. Tienes acceso a estas herramientas:",

@@ -26,6 +26,7 @@
 #include <agentio/agent/strategy.hpp>
 #include <agentio/agent/react.hpp>
 #include <agentio/llm/anthropic_codec.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/embeddings.hpp>
 #include <agentio/llm/message_json.hpp>
 #include <agentio/llm/openai_codec.hpp>
@@ -38,6 +39,7 @@
 #include <agentio/agent/impl/strategy.ipp>
 #include <agentio/agent/impl/react.ipp>
 #include <agentio/llm/impl/anthropic_codec.ipp>
+#include <agentio/llm/impl/context.ipp>
 #include <agentio/llm/impl/embeddings.ipp>
 #include <agentio/llm/impl/message_json.ipp>
 #include <agentio/llm/impl/openai_codec.ipp>

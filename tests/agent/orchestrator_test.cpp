@@ -115,6 +115,22 @@ struct bench : provider_bench<Provider>
         return out;
     }
 
+    // A run on a conversation that already has turns (its last message the question).
+    outcome run_on(std::string const& model, agent::options opts, std::vector<llm::message> conversation)
+    {
+        opts.model = model;
+        agent::orchestrator agent{*this->provider, tools(), opts};
+        outcome out;
+        out.conversation = std::move(conversation);
+        auto sink = [&](agent::event const& e) -> asio::awaitable<void> {
+            out.events.push_back(e);
+            co_return;
+        };
+        auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
+        this->run_to_end(work, {});
+        return out;
+    }
+
     template<class Sink>
     agent::run_result run_with_sink(std::string const& model, agent::options opts, Sink sink)
     {
@@ -691,6 +707,123 @@ BOOST_AUTO_TEST_CASE(the_result_holds_the_answer_and_the_error_its_cause)
     BOOST_TEST((failed.result.status == agent::outcome::failed));
     BOOST_TEST(failed.result.answer.empty());
     BOOST_TEST((failed.all<agent::error>().at(0).cause == agent::error_cause::provider));
+}
+
+// --- the context window (llm/context.hpp) ----------------------------------------
+
+// A thread of `turns` exchanges of about `bytes` each way, then the new question.
+std::vector<llm::message> long_thread(std::size_t turns, std::size_t bytes)
+{
+    std::vector<llm::message> out;
+    for(std::size_t i = 0; i < turns; ++i)
+    {
+        out.push_back(llm::message::user("Pregunta " + std::to_string(i) + ": " + std::string(bytes, 'p')));
+        out.push_back(llm::message::assistant("Respuesta " + std::to_string(i) + ": " + std::string(bytes, 'r')));
+    }
+    out.push_back(llm::message::user("¿Y la última?"));
+    return out;
+}
+
+testing::scenario windowed(std::string name, std::uint64_t window)
+{
+    auto s = scenario_of(std::move(name), {says("La última respuesta.")});
+    s.context_window = window;
+    return s;
+}
+
+template<class Provider>
+void a_thread_longer_than_the_window_keeps_answering()
+{
+    bench<Provider> b;
+    b.fake.add_scenario(windowed("ventana", 4000));
+    auto estimator = std::make_shared<llm::token_estimator>();
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    o.context = {.window = 4000, .estimator = estimator};
+    auto const thread = long_thread(80, 400); // about 17 000 tokens
+    auto const first = b.run_on("ventana", o, thread);
+    BOOST_TEST((first.result.status == agent::outcome::completed), first.result.error_message);
+    BOOST_TEST(first.result.answer == "La última respuesta.");
+    BOOST_TEST(first.conversation.size() == thread.size() + 1); // the thread keeps every message
+    auto const sent = b.fake.requests().back().body.at("messages").as_array();
+    BOOST_TEST(sent.size() < thread.size());
+    BOOST_TEST(sent.size() > 4u);
+    // What was sent starts at a question (after OpenAI's system message, if any) and ends with the new one.
+    auto const opening = std::find_if(sent.begin(), sent.end(),
+        [](json::value const& m) { return m.at("role").as_string() != "system"; });
+    BOOST_TEST_REQUIRE((opening != sent.end()));
+    BOOST_TEST(opening->at("role").as_string() == "user");
+    BOOST_TEST(agentio::to_json_text(*opening).find("Pregunta") != std::string::npos);
+    BOOST_TEST(agentio::to_json_text(sent.back()).find("¿Y la última?") != std::string::npos);
+    BOOST_TEST(b.fake.requests().size() <= 2u); // at most one refusal, while the estimate learns
+
+    // Calibrated by the first run, the next one fits at once, and more of the thread is sent than a blind cut would.
+    auto const before = b.fake.requests().size();
+    auto const second = b.run_on("ventana", o, thread);
+    BOOST_TEST((second.result.status == agent::outcome::completed));
+    BOOST_TEST(b.fake.requests().size() == before + 1);
+    BOOST_TEST(estimator->factor() != 1.0); // it learned from what the provider counted
+}
+
+template<class Provider>
+void a_refusal_for_size_is_retried_with_less()
+{
+    // No window configured: the provider's refusal names it, and the run goes on with what fits.
+    bench<Provider> b;
+    b.fake.add_scenario(windowed("ventana", 4000));
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    auto const out = b.run_on("ventana", o, long_thread(80, 400));
+    BOOST_TEST((out.result.status == agent::outcome::completed), out.result.error_message);
+    BOOST_TEST_REQUIRE(b.fake.requests().size() == 2u);
+    BOOST_TEST(b.fake.requests()[1].body.at("messages").as_array().size() <
+        b.fake.requests()[0].body.at("messages").as_array().size());
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering_anthropic)
+{
+    a_thread_longer_than_the_window_keeps_answering<llm::anthropic_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering_openai)
+{
+    a_thread_longer_than_the_window_keeps_answering<llm::openai_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_refusal_for_size_is_retried_with_less_anthropic)
+{
+    a_refusal_for_size_is_retried_with_less<llm::anthropic_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_refusal_for_size_is_retried_with_less_openai)
+{
+    a_refusal_for_size_is_retried_with_less<llm::openai_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_message_bigger_than_the_window_is_an_error_naming_the_sizes)
+{
+    bench<llm::anthropic_provider> b;
+    b.fake.add_scenario(windowed("ventana", 4000));
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    o.context.window = 4000;
+    std::vector<llm::message> const huge{llm::message::user(std::string(20000, 'x'))};
+    auto const out = b.run_on("ventana", o, huge);
+    BOOST_TEST((out.result.status == agent::outcome::failed));
+    BOOST_TEST_REQUIRE(out.all<agent::error>().size() == 1u);
+    auto const e = out.all<agent::error>().at(0);
+    BOOST_TEST((e.cause == agent::error_cause::context_window));
+    BOOST_TEST(e.message.find("El último mensaje es demasiado largo para el modelo: unos ") == 0u, e.message);
+    BOOST_TEST(e.message.find("lee como mucho 4000") != std::string::npos, e.message);
+    BOOST_TEST(b.fake.requests().empty()); // nothing sent that could not fit
+
+    // Without a window configured the provider says so; the retry finds the same, and the user reads why.
+    agent::options unmanaged = spanish();
+    unmanaged.max_tokens = 500;
+    auto const refused = b.run_on("ventana", unmanaged, huge);
+    BOOST_TEST((refused.all<agent::error>().at(0).cause == agent::error_cause::context_window));
+    BOOST_TEST(refused.all<agent::error>().at(0).message.find("El último mensaje es demasiado largo") == 0u);
+    BOOST_TEST(b.fake.requests().size() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

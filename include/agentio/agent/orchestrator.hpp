@@ -26,6 +26,7 @@
 #include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
@@ -44,6 +45,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <optional>
 #include <span>
@@ -81,6 +83,21 @@ struct limits
 };
 
 /// What the orchestrator asks of the model, and how it behaves.
+/// Keeping each request within the model's context window.
+struct context_limits
+{
+    /** The window in tokens (`llm::context_window_for` gives a model's);
+        0: the conversation is sent whole, however long. With a window, the
+        oldest whole turns are left out of a request that would not fit
+        (never out of the conversation, which keeps them), and a provider's
+        refusal for size is retried once with less. */
+    std::uint64_t window = 0;
+    /** Estimates a request's size and learns from each answer's usage: one
+        shared by an application's runs learns fastest. Null: the
+        orchestrator makes its own. */
+    std::shared_ptr<llm::token_estimator> estimator = {};
+};
+
 struct options
 {
     std::string model = {};
@@ -100,6 +117,8 @@ struct options
     /// Whether a call of this tool waits for a person's approval, besides the
     /// tools that say so themselves (`static constexpr bool requires_approval`).
     std::function<bool(std::string_view tool)> requires_approval = {};
+    /// The context window each request must fit.
+    context_limits context = {};
 };
 
 /** The model's own reasoning, as it streams: Anthropic's extended thinking,
@@ -256,6 +275,7 @@ public:
         , tools_(std::move(tools))
         , options_(std::move(opts))
         , descriptors_(make_descriptors(tools_))
+        , estimator_(options_.context.estimator ? options_.context.estimator : std::make_shared<llm::token_estimator>())
     {
     }
 
@@ -334,6 +354,7 @@ private:
     Tools tools_;
     agent::options options_;
     std::vector<tool_descriptor> descriptors_;
+    std::shared_ptr<llm::token_estimator> estimator_;
 };
 
 template<class Provider, class Tools>

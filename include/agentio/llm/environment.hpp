@@ -24,6 +24,7 @@
 #include <agentio/environment.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/any_provider.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/openai.hpp>
 
 #include <boost/system/result.hpp>
@@ -58,6 +59,9 @@ struct model_settings
     std::string openai_api_key = {};                              ///< OPENAI_API_KEY
     std::string openai_base_url = "https://api.openai.com/v1";    ///< OPENAI_BASE_URL
     std::string model = {};                                       ///< AGENT_MODEL
+    /** AGENT_CONTEXT_WINDOW: the model's context window in tokens, for a
+        model the library's table does not know (or knows wrong). */
+    std::optional<std::uint64_t> context_window = {};
 
     /// Reads the variables; the first malformed one is the error.
     static boost::system::result<model_settings, invalid_variable>
@@ -81,6 +85,13 @@ struct model_settings
         s.openai_api_key = lookup("OPENAI_API_KEY").value_or("");
         s.openai_base_url = lookup("OPENAI_BASE_URL").value_or(s.openai_base_url);
         s.model = lookup("AGENT_MODEL").value_or("");
+        if(auto w = lookup("AGENT_CONTEXT_WINDOW"))
+        {
+            auto const tokens = parse_unsigned(*w, 1024, 100000000);
+            if(!tokens)
+                return invalid_variable{"AGENT_CONTEXT_WINDOW", *w, {"1024..100000000"}};
+            s.context_window = *tokens;
+        }
         return s;
     }
 
@@ -95,6 +106,13 @@ struct model_settings
             openai_base_url.starts_with("https://api.openai.com"))
             return "OPENAI_API_KEY";
         return std::nullopt;
+    }
+
+    /** The window a model's requests of `max_tokens` must fit: AGENT_CONTEXT_WINDOW,
+        else the window the library knows for the model (@ref llm::context_window_for). */
+    llm::context_window window(std::string_view model_id, unsigned max_tokens) const noexcept
+    {
+        return llm::context_window_for(model_id, max_tokens, context_window);
     }
 
     /// AGENT_MODEL, else the given default for the provider.

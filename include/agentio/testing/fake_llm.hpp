@@ -313,6 +313,14 @@ struct scenario
     /// Interval between streamed pieces; unset: the fake's default.
     std::optional<std::chrono::milliseconds> token_interval;
 
+    /** The model's context window, enforced as the providers do: a request
+        whose input (its body's bytes / 4, the tokens the fake reports)
+        exceeds it, or with its `max_tokens` does, is refused with the
+        provider's own error for size (Anthropic's "prompt is too long: N
+        tokens > M maximum", OpenAI's `context_length_exceeded`). Unset: any
+        size is answered. In a scenario file: `context_window`. */
+    std::optional<std::uint64_t> context_window;
+
     std::vector<std::vector<scripted_response>> turns;
 
     /// Set: an embedding model (see @ref scripted_embeddings).

@@ -8,6 +8,7 @@
 #include "sql_text.hpp"
 
 #include <agentio/json_text.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/threads/turn.hpp>
 
@@ -277,12 +278,24 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     request.messages = messages;
     request.max_tokens = 2048;
     request.temperature = 0.0;
+    // A long session within the model's window: its oldest questions stay out of the request.
+    {
+        llm::request fixed = request;
+        fixed.messages = {};
+        auto const budget = settings_.model.window(model_, request.max_tokens).input_budget();
+        auto const fixed_tokens = estimator_.tokens(fixed);
+        if(budget > fixed_tokens)
+            if(auto const first = llm::first_message_that_fits(messages, (budget - fixed_tokens) * 19 / 20, estimator_))
+                request.messages = std::span<llm::message const>(messages).subspan(*first);
+    }
+    auto const estimated = llm::token_estimator::raw_tokens(request);
     std::function<void(std::string_view)> forward;
     if(on_text && *on_text)
         forward = *on_text;
     auto answered = co_await llm::complete(provider_, request, std::move(forward));
     if(!answered)
         throw failure("llm_unavailable", "el modelo no respondió: " + answered.error().message);
+    estimator_.calibrate(estimated, answered->tokens);
     co_return answered->assistant.text();
 }
 

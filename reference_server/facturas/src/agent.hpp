@@ -11,6 +11,7 @@
 #include "settings.hpp"
 
 #include <agentio/llm/any_provider.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/mcp/client.hpp>
 #include <agentio/threads.hpp>
 
@@ -101,6 +102,7 @@ private:
     agentio::llm::any_provider& provider_;
     agentio::threads::thread_store& store_;
     std::string model_;
+    agentio::llm::token_estimator estimator_; // the requests' sizes, learned from the answers' usage
 
     mutable std::mutex mutex_; // the two below: requests run on several threads
     std::optional<agentio::mcp::client> mcp_;

@@ -243,6 +243,9 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     options.model = settings_.model.effective_model();
     options.system = agent_system_prompt(settings_.max_tool_rounds);
     options.max_tokens = settings_.max_tokens;
+    // A thread longer than the model's window keeps answering: its oldest turns stay out of the request.
+    options.context = {.window = settings_.model.window(options.model, options.max_tokens).tokens,
+        .estimator = estimator_};
     // Each tool round is a model call, and the answer one more, made without tools.
     options.limits.max_rounds = settings_.max_tool_rounds + 1;
     options.limits.last_round_answers = true;

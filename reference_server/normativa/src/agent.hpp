@@ -12,6 +12,7 @@
 
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/sse/relay.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/threads.hpp>
 #include <agentio/threads/turn.hpp>
 
@@ -120,6 +121,7 @@ private:
     agentio::threads::thread_store& store_;
     tool_environment const& tool_env_;
     normativa_tools tools_;
+    std::shared_ptr<agentio::llm::token_estimator> estimator_ = std::make_shared<agentio::llm::token_estimator>();
 };
 
 } // namespace normativa

@@ -569,6 +569,42 @@ BOOST_AUTO_TEST_CASE(search_answer_sources_and_a_thread_that_remembers)
     BOOST_TEST(foreign.body.find("threadId: conversación no encontrada") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
+{
+    // A model that reads at most 6 000 tokens (the fake refuses more, as the API does), a thread of 60 000.
+    server_fixture f;
+    testing::scenario sc;
+    sc.name = "normativa-test";
+    sc.context_window = 6000;
+    sc.turns = {{says("", "Treinta días naturales.")}};
+    f.fake.add_scenario(sc);
+    auto const first = f.ask({{"message", "¿Cuántos días de vacaciones me tocan?"}});
+    BOOST_TEST_REQUIRE(first.types.back() == "done", first.body);
+    auto const thread_id = std::string(first.last("done").at("threadId").as_string());
+    std::vector<llm::message> earlier;
+    for(int i = 0; i < 120; ++i)
+        earlier.push_back(i % 2 == 0
+                ? llm::message::user("Pregunta " + std::to_string(i) + " " + std::string(1000, 'p'))
+                : llm::message::assistant("Respuesta " + std::string(1000, 'r')));
+    run_on(f.ioc, f.store->append_messages(thread_id, earlier)).value();
+
+    for(int turn = 0; turn < 3; ++turn)
+    {
+        auto const next = f.ask({{"message", "¿Y si trabajo a tiempo parcial?"}, {"threadId", thread_id}});
+        BOOST_TEST_REQUIRE(next.types.back() == "done", next.body);
+        BOOST_TEST(next.text() == "Treinta días naturales.");
+    }
+    // The model's window was unknown (AGENT_CONTEXT_WINDOW unset, a model the table does not know): the first
+    // long request was refused, the provider's limit learned, and every later one fitted at once.
+    auto const requests = f.fake.requests();
+    BOOST_TEST(requests.size() == 1u + 2u + 1u + 1u);
+    auto const& last = requests.back().body.at("messages").as_array();
+    BOOST_TEST(last.size() < 120u);
+    BOOST_TEST(agentio::to_json_text(last.back()).find("tiempo parcial") != std::string::npos);
+    auto const items = run_on(f.ioc, f.store->load_items(thread_id)).value();
+    BOOST_TEST(items.size() == 2u + 120u + 3u * 2u);
+}
+
 BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
 {
     server_fixture f;

@@ -121,6 +121,10 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.tools.system = asistente_prompt();
     asistente.tools.limits.max_rounds = config_.max_rounds;
     asistente.tools.limits.last_round_answers = true;
+    // A session longer than the model's window keeps answering: within the memory window (the latest 40
+    // messages), the oldest turns stay out of a request that would not fit.
+    asistente.tools.context = {.window = config_.model.window(asistente.tools.model, asistente.tools.max_tokens).tokens,
+        .estimator = std::make_shared<llm::token_estimator>()};
     asistente.react.model = asistente.tools.model;
     asistente.react.system = asistente_prompt();
     asistente.react.max_iterations = config_.max_iterations;

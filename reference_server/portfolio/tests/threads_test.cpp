@@ -304,6 +304,37 @@ BOOST_AUTO_TEST_CASE(one_run_at_a_time_per_thread)
     BOOST_TEST(drain(answer).back().type == "done");
 }
 
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
+{
+    // A model that reads at most 24 000 tokens (the system prompt and the tools take about 5 000, the answer's room
+    // 4 096), answering about 8 000 characters a turn: before the context window was managed, such a thread failed
+    // every turn from the eighth on, for good.
+    fake_provider f;
+    agentio::testing::scripted_response answer;
+    answer.text = "Según la cartera, " + std::string(8000, 'x') + ".";
+    agentio::testing::scenario sc;
+    sc.name = "portfolio-ventana";
+    sc.context_window = 24000;
+    sc.turns.push_back({answer});
+    f.fake.add_scenario(sc);
+    chat_server s(anthropic_at(f, "portfolio-ventana"));
+    auto const first = chat(s.endpoint(), ask("Pregunta 0: ¿qué iniciativas hay?"));
+    BOOST_TEST_REQUIRE(first.names() == "chunk done ", first.http.body);
+    std::string const thread_id(first.http.headers["x-thread-id"]);
+    for(int turn = 1; turn < 20; ++turn)
+    {
+        auto const next = chat(s.endpoint(), follow_up(thread_id, "Pregunta " + std::to_string(turn) + ": ¿y ahora?"));
+        BOOST_TEST_REQUIRE(next.names() == "chunk done ", "turn " << turn << ": " << next.http.body);
+    }
+    // The last request ended with the last question and held only the latest turns; the thread holds them all.
+    auto const requests = f.fake.requests();
+    auto const& sent = requests.back().body.at("messages").as_array();
+    BOOST_TEST(sent.size() < 30u);
+    BOOST_TEST(json::serialize(sent.back()).find("Pregunta 19") != std::string::npos);
+    auto const one = get(s.endpoint(), "/api/v1/threads/" + thread_id);
+    BOOST_TEST(one.json().at("messages").as_array().size() == 40u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(threads_postgres)

@@ -49,6 +49,36 @@ inline llm::tool_result_block to_result_block(std::string const& id, tool_result
     return b;
 }
 
+// Where the messages sent begin so that the request fits `window`: the room
+// left by the system prompt, the tools and the answer's `max_tokens`, scaled
+// by `room` (below 1 once the provider refused a size the estimate allowed).
+inline std::optional<std::size_t> first_sent(llm::request request, std::span<llm::message const> conversation,
+    std::uint64_t window, double room, llm::token_estimator const& estimator)
+{
+    request.messages = {};
+    auto const fixed = estimator.tokens(request);
+    auto const usable = window > request.max_tokens ? window - request.max_tokens : 0;
+    auto const budget = static_cast<std::uint64_t>(static_cast<double>(usable) * room);
+    if(fixed >= budget)
+        return std::nullopt;
+    return llm::first_message_that_fits(conversation, budget - fixed, estimator);
+}
+
+// The size of a request holding only the latest turn: what the error names when even that does not fit.
+inline std::uint64_t latest_turn_tokens(llm::request request, std::span<llm::message const> conversation,
+    llm::token_estimator const& estimator)
+{
+    std::size_t start = 0;
+    for(std::size_t i = conversation.size(); i-- > 0;)
+        if(llm::begins_turn(conversation[i]))
+        {
+            start = i;
+            break;
+        }
+    request.messages = conversation.subspan(start);
+    return estimator.tokens(request) + request.max_tokens;
+}
+
 } // namespace detail
 
 inline std::string summarize_input(json::value const& input, std::size_t max_chars)
@@ -258,10 +288,16 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         co_await finish_round(conversation, sink, result, completed_rounds, decisions);
         co_await complete(completed_rounds, 1);
     }
+    // The window configured, or the smaller one a provider named before.
+    auto window = options_.context.window;
+    if(auto const learned = estimator_->learned_window(); learned && (window == 0 || *learned < window))
+        window = *learned;
+    double room = 0.95;        // of the window, the estimate's margin; less after a refusal for size
+    bool size_refused = false; // the provider refused one request for its size (retried once)
     for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
         bool const must_answer = options_.limits.last_round_answers && iteration == options_.limits.max_rounds;
-        llm::request const request{.model = options_.model,
+        llm::request request{.model = options_.model,
             .system = options_.system,
             .messages = conversation,
             .tools = descriptors_,
@@ -272,14 +308,55 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             .temperature = options_.temperature,
             .thinking_budget = {},
             .stop = options_.stop};
+        if(window != 0)
+        {
+            // The oldest whole turns stay out of a request that would not fit; the conversation keeps them.
+            auto const first = detail::first_sent(request, conversation, window, room, *estimator_);
+            if(!first)
+            {
+                auto const tokens = std::to_string(detail::latest_turn_tokens(request, conversation, *estimator_));
+                auto const readable = std::to_string(window);
+                event const ev = failure(format_message(texts().context_turn_too_big,
+                                             {{"tokens", tokens}, {"window", readable}}),
+                    error_cause::context_window);
+                co_await detail::emit_or_stop(sink, ev);
+                co_return;
+            }
+            request.messages = std::span<llm::message const>(conversation).subspan(*first);
+        }
+        auto const estimated = llm::token_estimator::raw_tokens(request);
         auto response = co_await detail::stream_call(provider_, request, options_.limits.mid_stream_retries, on_events);
         if(!response)
         {
+            if(auto const overflow = llm::as_context_overflow(response.error()))
+            {
+                if(overflow->tokens)
+                    estimator_->calibrate(estimated, llm::usage{*overflow->tokens, 0, 0, 0});
+                if(overflow->limit)
+                {
+                    // The provider's word on its window beats the configuration's and the table's.
+                    estimator_->learn_window(*overflow->limit);
+                    if(window == 0 || *overflow->limit < window)
+                        window = *overflow->limit;
+                }
+                if(!size_refused && window != 0)
+                {
+                    // Once: the estimate learned the provider's count, and keeps a wider margin.
+                    size_refused = true;
+                    room = 0.85;
+                    --iteration;
+                    continue;
+                }
+                event const ev = failure(std::string(texts().context_too_long), error_cause::context_window);
+                co_await detail::emit_or_stop(sink, ev);
+                co_return;
+            }
             std::string message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
             event const ev = failure(std::move(message), error_cause::provider);
             co_await detail::emit_or_stop(sink, ev);
             co_return;
         }
+        estimator_->calibrate(estimated, response->tokens);
 
         result.rounds = iteration;
         result.usage += response->tokens;

@@ -179,7 +179,7 @@ AGENTIO_DECL error error_from_body(unsigned status, std::string_view body)
             e.message = detail::string_at(err, "message");
             if(auto code = detail::string_at(err, "code"); !code.empty() && e.type.empty())
                 e.type = code;
-            else if(code == "model_not_found")
+            else if(code == "model_not_found" || code == "context_length_exceeded")
                 e.type = code;
         }
     if(e.message.empty())

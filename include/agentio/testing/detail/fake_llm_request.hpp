@@ -79,7 +79,21 @@ struct conversation
     std::string last_tool_result;
     std::string last_user_text; // the text of the last user message that is not only tool results
     std::uint64_t messages_hash = 0;
+    std::uint64_t max_tokens = 0; // the answer's room the request asks for (0: not given)
 };
+
+// A whole number of a body, 0 when absent or not one.
+inline std::uint64_t count_at(json::object const& body, std::string_view key)
+{
+    auto const* v = body.if_contains(key);
+    if(!v)
+        return 0;
+    if(v->is_uint64())
+        return v->get_uint64();
+    if(v->is_int64() && v->get_int64() > 0)
+        return static_cast<std::uint64_t>(v->get_int64());
+    return 0;
+}
 
 // The text of a tool result's content: a string, or the text of its blocks / parts.
 inline std::string content_text(json::value const& content)
@@ -204,6 +218,7 @@ inline std::optional<api_failure> read_anthropic(json::object const& body, std::
     }
 
     c.model = std::string(model->get_string());
+    c.max_tokens = count_at(body, "max_tokens");
     if(auto const* s = body.if_contains("stream"))
         c.stream = s->is_bool() && s->get_bool();
     if(auto const* choice = body.if_contains("tool_choice"); choice && choice->is_object())
@@ -295,6 +310,9 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
         return unanswered_error();
 
     c.model = std::string(model->get_string());
+    c.max_tokens = count_at(body, "max_completion_tokens");
+    if(c.max_tokens == 0)
+        c.max_tokens = count_at(body, "max_tokens");
     if(auto const* s = body.if_contains("stream"))
         c.stream = s->is_bool() && s->get_bool();
     if(auto const* choice = body.if_contains("tool_choice"))

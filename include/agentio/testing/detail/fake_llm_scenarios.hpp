@@ -60,7 +60,7 @@ public:
     scenario read_scenario(json::value const& jv)
     {
         auto const& o = object(jv);
-        check_keys(o, {"name", "description", "model", "token_interval_ms", "turns", "embeddings"});
+        check_keys(o, {"name", "description", "model", "token_interval_ms", "context_window", "turns", "embeddings"});
         scenario s;
         s.name = string(required(o, "name"), "name");
         if(s.name.empty())
@@ -69,6 +69,8 @@ public:
             s.model = string(*v, "model");
         if(auto const* v = o.if_contains("token_interval_ms"))
             s.token_interval = std::chrono::milliseconds(uint(*v, "token_interval_ms", 3'600'000));
+        if(auto const* v = o.if_contains("context_window"))
+            s.context_window = uint(*v, "context_window", 100'000'000);
         if(auto const* v = o.if_contains("embeddings"))
         {
             if(o.contains("turns"))

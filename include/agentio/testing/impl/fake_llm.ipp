@@ -261,6 +261,38 @@ AGENTIO_DECL active_faults select_faults(std::vector<fault> const& faults, std::
     return a;
 }
 
+// A request that does not fit the scenario's window, refused in the provider's words; nothing when it fits.
+AGENTIO_DECL std::optional<api_failure> refuse_for_size(provider p, std::uint64_t window, std::size_t request_bytes,
+    std::uint64_t max_tokens)
+{
+    auto const input = std::max<std::uint64_t>(1, request_bytes / 4); // what the fake reports as input tokens
+    auto const n = std::to_string(input), w = std::to_string(window), m = std::to_string(max_tokens);
+    if(input > window)
+    {
+        if(p == provider::anthropic)
+            return api_failure{400, "invalid_request_error", "prompt is too long: " + n + " tokens > " + w + " maximum",
+                {}, {}};
+        return api_failure{400, "invalid_request_error",
+            "This model's maximum context length is " + w + " tokens. However, your messages resulted in " + n +
+                " tokens. Please reduce the length of the messages.",
+            "messages", "context_length_exceeded"};
+    }
+    if(input + max_tokens > window)
+    {
+        if(p == provider::anthropic)
+            return api_failure{400, "invalid_request_error",
+                "input length and `max_tokens` exceed context limit: " + n + " + " + m + " > " + w +
+                    ", decrease input length or `max_tokens` and try again",
+                {}, {}};
+        return api_failure{400, "invalid_request_error",
+            "This model's maximum context length is " + w + " tokens. However, you requested " +
+                std::to_string(input + max_tokens) + " tokens (" + n + " in the messages, " + m +
+                " in the completion). Please reduce the length of the messages or completion.",
+            "messages", "context_length_exceeded"};
+    }
+    return std::nullopt;
+}
+
 // The answer of an http_error fault, with its retry headers.
 AGENTIO_DECL http::response http_error_answer(exchange const& x, fault const& f)
 {
@@ -438,6 +470,10 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
                 "model", {}}));
         co_return result(x.error(openai_model_not_found(c.model)));
     }
+
+    if(sc->context_window)
+        if(auto refused = refuse_for_size(x.p, *sc->context_window, request_bytes, c.max_tokens))
+            co_return result(x.error(*refused));
 
     std::size_t const round = std::min(c.round, sc->turns.size() - 1);
     auto const& alternatives = sc->turns[round];

@@ -4,6 +4,8 @@
 
 #include "agent/chat.hpp"
 
+#include <agentio/llm/context.hpp>
+
 #include "app/error_body.hpp"
 #include "api/rest_api.hpp"
 
@@ -482,6 +484,11 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     options.system = system_prompt();
     options.max_tokens = settings_.max_tokens;
     options.temperature = settings_.temperature;
+    // A thread longer than the model's window keeps answering: its oldest turns stay out of the request.
+    options.context.window = agentio::llm::context_window_for(options.model, options.max_tokens,
+        settings_.context_window ? std::optional<std::uint64_t>(settings_.context_window) : std::nullopt)
+                                 .tokens;
+    options.context.estimator = std::make_shared<agentio::llm::token_estimator>();
     options.limits.max_rounds = settings_.max_tool_rounds;
     options.texts = spanish_messages;
     options.describe_error = [settings = settings_](llm::error const& e) {

@@ -82,7 +82,8 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
     unsigned grace = static_cast<unsigned>(s.detach_grace.count());
     if(!read_number("AGENT_MAX_TOKENS", s.max_tokens, 1u, 200000u, error) ||
         !read_number("AGENT_MAX_TOOL_ROUNDS", s.max_tool_rounds, 1u, 100u, error) ||
-        !read_number("AGENT_DETACH_GRACE", grace, 0u, 86400u, error))
+        !read_number("AGENT_DETACH_GRACE", grace, 0u, 86400u, error) ||
+        !read_number("AGENT_CONTEXT_WINDOW", s.context_window, 1024u, 100000000u, error))
         return error;
     s.detach_grace = std::chrono::seconds(grace);
     if(auto store = env("AGENT_STORE"))

@@ -31,13 +31,14 @@ struct chat_settings
     std::string openai_base_url = "https://api.openai.com/v1";    // OPENAI_BASE_URL (with /v1, as the SDKs)
     std::string model;                                            // AGENT_MODEL
     unsigned max_tokens = 4096;                                   // AGENT_MAX_TOKENS
-    double temperature = 0.3;                                     // AGENT_TEMPERATURE
-    unsigned max_tool_rounds = 10;                                // AGENT_MAX_TOOL_ROUNDS
-    std::string api_base_url;                                     // AGENT_API_BASE_URL; empty: this server
-    std::string store = "sqlite:data/agent.db";                   // AGENT_STORE: sqlite:PATH or postgresql://...
-    std::chrono::seconds detach_grace{30};                        // AGENT_DETACH_GRACE: a run nobody reads lives on
-    std::vector<std::string> api_keys;                            // AGENT_API_KEYS: comma-separated; empty: one user
-    std::vector<std::string> approval_tools;                      // AGENT_APPROVAL_TOOLS: their calls wait for a person
+    unsigned context_window = 0;   // AGENT_CONTEXT_WINDOW (tokens); 0: the model's, as the library knows it
+    double temperature = 0.3;      // AGENT_TEMPERATURE
+    unsigned max_tool_rounds = 10; // AGENT_MAX_TOOL_ROUNDS
+    std::string api_base_url;      // AGENT_API_BASE_URL; empty: this server
+    std::string store = "sqlite:data/agent.db"; // AGENT_STORE: sqlite:PATH or postgresql://...
+    std::chrono::seconds detach_grace{30};      // AGENT_DETACH_GRACE: a run nobody reads lives on
+    std::vector<std::string> api_keys;          // AGENT_API_KEYS: comma-separated; empty: one user
+    std::vector<std::string> approval_tools;    // AGENT_APPROVAL_TOOLS: their calls wait for a person
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<chat_settings, std::string> from_environment();
