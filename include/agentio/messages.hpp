@@ -105,6 +105,20 @@ struct messages
     /// {tokens}: the latest turn's estimated size, system prompt and tools included; {window}: what the model reads
     std::string_view context_turn_too_big =
         "The latest message is too long for the model: about {tokens} tokens, and it reads at most {window}.";
+    // --- compaction (llm::fit_context): the older turns summarized ----------
+    /// The summarizing call's system prompt.
+    std::string_view compaction_instructions =
+        "You summarize a conversation between a user and an assistant so that the assistant can continue it without "
+        "its older messages. Keep what the rest of the conversation may need: the user's goals and preferences, "
+        "facts, names, figures, dates and decisions, what the tools returned that still matters, and the questions "
+        "left open. Write in the conversation's language, in plain prose or short lists, with no preamble.";
+    /// Opens the summarizing call's message; the conversation follows it, between <conversation> tags.
+    std::string_view compaction_request = "Summarize this conversation.";
+    /// Before an earlier summary that the new one must include.
+    std::string_view compaction_previous = "Summary of what came before it, to include in yours:";
+    /// Heads the summary where the model reads it (after the system prompt).
+    std::string_view compaction_heading =
+        "Summary of the earlier part of this conversation (its messages are no longer shown):";
     std::string_view round_limit = "Reached the iteration limit";
     std::string_view run_deadline = "The conversation took too long.";
 
@@ -328,6 +342,15 @@ inline constexpr messages spanish_messages{
     .context_too_long = "La conversación es demasiado larga para el modelo.",
     .context_turn_too_big =
         "El último mensaje es demasiado largo para el modelo: unos {tokens} tokens, y lee como mucho {window}.",
+    .compaction_instructions =
+        "Resumes una conversación entre un usuario y un asistente para que el asistente pueda continuarla sin sus "
+        "mensajes antiguos. Conserva lo que el resto de la conversación pueda necesitar: los objetivos y "
+        "preferencias del usuario, los hechos, nombres, cifras, fechas y decisiones, lo que devolvieron las "
+        "herramientas que aún importe y las preguntas pendientes. Escribe en el idioma de la conversación, en prosa "
+        "sencilla o listas breves, sin preámbulo.",
+    .compaction_request = "Resume esta conversación.",
+    .compaction_previous = "Resumen de lo anterior, que el tuyo debe incluir:",
+    .compaction_heading = "Resumen de la parte anterior de esta conversación (sus mensajes ya no se muestran):",
     .round_limit = "Se alcanzó el límite de iteraciones",
     .run_deadline = "Se agotó el tiempo máximo de la conversación.",
     .react_intro = "Responde lo mejor que puedas a las preguntas siguientes. Tienes acceso a estas herramientas:",

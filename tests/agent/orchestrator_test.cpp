@@ -77,7 +77,8 @@ struct bench : provider_bench<Provider>
             char last = 0;
             for(auto const& e : events)
             {
-                char const k = "THRCKADE"[e.index()]; // H: thinking, K: round_complete, A: approval_required
+                char const k =
+                    "THRCKADES"[e.index()]; // H: thinking, K: round_complete, A: approval_required, S: compacted
                 if((k == 'T' || k == 'H') && last == k)
                     continue; // text or thinking deltas: one letter for a run of them
                 out += k;
@@ -116,7 +117,8 @@ struct bench : provider_bench<Provider>
     }
 
     // A run on a conversation that already has turns (its last message the question).
-    outcome run_on(std::string const& model, agent::options opts, std::vector<llm::message> conversation)
+    outcome run_on(std::string const& model, agent::options opts, std::vector<llm::message> conversation,
+        agent::run_options how = {})
     {
         opts.model = model;
         agent::orchestrator agent{*this->provider, tools(), opts};
@@ -126,7 +128,7 @@ struct bench : provider_bench<Provider>
             out.events.push_back(e);
             co_return;
         };
-        auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink); };
+        auto work = [&]() -> asio::awaitable<void> { out.result = co_await agent.run(out.conversation, sink, how); };
         this->run_to_end(work, {});
         return out;
     }
@@ -739,7 +741,7 @@ void a_thread_longer_than_the_window_keeps_answering()
     auto estimator = std::make_shared<llm::token_estimator>();
     agent::options o = spanish();
     o.max_tokens = 500;
-    o.context = {.window = 4000, .estimator = estimator};
+    o.context = {.window = 4000, .policy = llm::context_policy::trim, .estimator = estimator};
     auto const thread = long_thread(80, 400); // about 17 000 tokens
     auto const first = b.run_on("ventana", o, thread);
     BOOST_TEST((first.result.status == agent::outcome::completed), first.result.error_message);
@@ -773,11 +775,127 @@ void a_refusal_for_size_is_retried_with_less()
     b.fake.add_scenario(windowed("ventana", 4000));
     agent::options o = spanish();
     o.max_tokens = 500;
+    o.context.policy = llm::context_policy::trim;
     auto const out = b.run_on("ventana", o, long_thread(80, 400));
     BOOST_TEST((out.result.status == agent::outcome::completed), out.result.error_message);
     BOOST_TEST_REQUIRE(b.fake.requests().size() == 2u);
     BOOST_TEST(b.fake.requests()[1].body.at("messages").as_array().size() <
         b.fake.requests()[0].body.at("messages").as_array().size());
+}
+
+// The fake as a model that also summarizes: a request holding a conversation to summarize gets a summary.
+testing::scenario summarizing(std::string name, std::uint64_t window,
+    std::string summary = "RESUMEN: se habló de presupuestos.")
+{
+    auto s = windowed(std::move(name), window);
+    auto summarize = says(std::move(summary));
+    summarize.when_user_message_contains = "<conversation>";
+    s.turns.at(0).insert(s.turns.at(0).begin(), std::move(summarize));
+    return s;
+}
+
+std::string system_text(testing::recorded_request const& r)
+{
+    if(auto const* system = r.body.as_object().if_contains("system"))
+        return agentio::to_json_text(*system); // Anthropic: a string or blocks
+    for(auto const& m : r.body.at("messages").as_array())
+        if(m.at("role").as_string() == "system")
+            return agentio::to_json_text(m.at("content"));
+    return {};
+}
+
+template<class Provider>
+void compaction_summarizes_the_turns_that_do_not_fit()
+{
+    bench<Provider> b;
+    b.fake.add_scenario(summarizing("resume", 4000));
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    o.context = {.window = 4000, .summary_max_tokens = 300};
+    auto const thread = long_thread(80, 400); // about 17 000 tokens
+    auto const first = b.run_on("resume", o, thread);
+    BOOST_TEST((first.result.status == agent::outcome::completed), first.result.error_message);
+    BOOST_TEST(first.result.answer == "La última respuesta.");
+    BOOST_TEST(first.conversation.size() == thread.size() + 1); // the conversation keeps every message
+    auto const compactions = first.template all<agent::compacted>();
+    BOOST_TEST_REQUIRE(compactions.size() == 1u);
+    auto const& made = compactions.at(0);
+    BOOST_TEST(made.summary.text == "RESUMEN: se habló de presupuestos.");
+    BOOST_TEST(made.summary.covers > 0u);
+    BOOST_TEST(made.summary.covers < thread.size() - 1);
+    BOOST_TEST(llm::begins_turn(thread.at(made.summary.covers))); // whole turns summarized
+    BOOST_TEST(made.calls >= 2u);                                 // 17 000 tokens read in pieces that fit the window
+    BOOST_TEST(made.usage.output_tokens > 0u);
+    BOOST_TEST_REQUIRE(first.result.summary.has_value());
+    BOOST_TEST(first.result.summary->covers == made.summary.covers);
+    BOOST_TEST(first.kinds().find('S') < first.kinds().find('T')); // before the call it made room for
+
+    auto const& requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == made.calls + 1); // no refusal: every request fitted
+    for(std::size_t i = 0; i + 1 < requests.size(); ++i)
+    {
+        BOOST_TEST(agentio::to_json_text(requests[i].body).find("<conversation>") != std::string::npos);
+        BOOST_TEST(system_text(requests[i]).find("Resumes una conversación") != std::string::npos);
+    }
+    // Each piece after the first carries the summary so far.
+    BOOST_TEST(agentio::to_json_text(requests[1].body).find("Resumen de lo anterior") != std::string::npos);
+    // The answering request: the summary after the system prompt, then the turns kept, the question last.
+    auto const answering = requests.back();
+    BOOST_TEST(system_text(answering).find("Resumen de la parte anterior de esta conversación") != std::string::npos);
+    BOOST_TEST(system_text(answering).find("RESUMEN: se habló de presupuestos.") != std::string::npos);
+    auto const sent = answering.body.at("messages").as_array();
+    BOOST_TEST(agentio::to_json_text(sent.back()).find("¿Y la última?") != std::string::npos);
+    BOOST_TEST(agentio::to_json_text(answering.body).find("Pregunta 0:") == std::string::npos);
+
+    // The next turn, given the summary, needs no other: what was kept left room.
+    auto next = first.conversation;
+    next.push_back(llm::message::user("¿Y otra más?"));
+    auto const before = requests.size();
+    auto const second = b.run_on("resume", o, next, {.summary = first.result.summary});
+    BOOST_TEST((second.result.status == agent::outcome::completed), second.result.error_message);
+    BOOST_TEST(second.template all<agent::compacted>().empty());
+    BOOST_TEST(!second.result.summary.has_value());
+    BOOST_TEST_REQUIRE(b.fake.requests().size() == before + 1);
+    BOOST_TEST(system_text(b.fake.requests().back()).find("RESUMEN: se habló") != std::string::npos);
+    auto const resent = b.fake.requests().back().body.at("messages").as_array();
+    BOOST_TEST(agentio::to_json_text(resent.back()).find("¿Y otra más?") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(compaction_summarizes_the_turns_that_do_not_fit_anthropic)
+{
+    compaction_summarizes_the_turns_that_do_not_fit<llm::anthropic_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(compaction_summarizes_the_turns_that_do_not_fit_openai)
+{
+    compaction_summarizes_the_turns_that_do_not_fit<llm::openai_provider>();
+}
+
+BOOST_AUTO_TEST_CASE(a_summary_that_cannot_be_written_leaves_the_request_trimmed)
+{
+    bench<llm::anthropic_provider> b;
+    auto s = windowed("sin-resumen", 4000);
+    testing::scripted_response broken;
+    broken.when_user_message_contains = "<conversation>";
+    testing::fault bad;
+    bad.kind = testing::fault_kind::http_error;
+    bad.status = 400;
+    bad.error_type = "invalid_request_error";
+    bad.error_message = "summaries are not allowed here";
+    broken.faults.push_back(bad);
+    s.turns.at(0).insert(s.turns.at(0).begin(), broken);
+    b.fake.add_scenario(s);
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    o.context = {.window = 4000, .summary_max_tokens = 300};
+    auto const out = b.run_on("sin-resumen", o, long_thread(80, 400));
+    BOOST_TEST((out.result.status == agent::outcome::completed), out.result.error_message);
+    BOOST_TEST(out.result.answer == "La última respuesta.");
+    BOOST_TEST(out.all<agent::compacted>().empty());
+    BOOST_TEST(!out.result.summary.has_value());
+    BOOST_TEST_REQUIRE(b.fake.requests().size() == 2u); // the summary refused, then the trimmed request
+    BOOST_TEST(system_text(b.fake.requests().back()).find("Resumen de la parte anterior") == std::string::npos);
+    BOOST_TEST(b.fake.requests().back().body.at("messages").as_array().size() < 161u);
 }
 
 BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering_anthropic)

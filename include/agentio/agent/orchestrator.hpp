@@ -26,6 +26,7 @@
 #include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/llm/compaction.hpp>
 #include <agentio/llm/context.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
@@ -92,6 +93,14 @@ struct context_limits
         (never out of the conversation, which keeps them), and a provider's
         refusal for size is retried once with less. */
     std::uint64_t window = 0;
+    /** What happens to the turns that no longer fit: left out of the
+        request (`trim`), or summarized by the model into a summary that
+        stands for them from then on (`compact`, reported by a
+        @ref compacted event for the thread to keep). A summary that cannot
+        be written falls back to trimming. */
+    llm::context_policy policy = llm::context_policy::compact;
+    /// The summary's `max_tokens`.
+    unsigned summary_max_tokens = 1024;
     /** Estimates a request's size and learns from each answer's usage: one
         shared by an application's runs learns fastest. Null: the
         orchestrator makes its own. */
@@ -167,6 +176,19 @@ struct round_complete
     llm::usage usage = {};
 };
 
+/** The conversation's older turns were summarized to fit the window
+    (`context_policy::compact`): from now on the summary stands for the
+    conversation's first `summary.covers` messages. A thread keeps it beside
+    its messages (which stay as they were) and gives it to the next run
+    (@ref run_options::summary). Sent before the model call it made room for. */
+struct compacted
+{
+    llm::conversation_summary summary = {};
+    /// Model calls the summary took, and their tokens.
+    unsigned calls = 0;
+    llm::usage usage = {};
+};
+
 /// A tool call waiting for a person's decision.
 struct approval_request
 {
@@ -210,8 +232,8 @@ struct done : finished
 /** What a run tells its sink, in order. `text_delta`, `done` (a
     @ref finished) and `error` are the events every strategy sends
     (@ref visit_shared). */
-using event =
-    std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done, error>;
+using event = std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done,
+    error, compacted>;
 
 /** @ref visit_event for an event given as one of its alternatives (an
     `agent::text_delta{...}`), which the generic overload does not convert. */
@@ -249,6 +271,22 @@ struct run_result : run_summary
     std::vector<tool_timing> tools = {};
     /// Time from the start of the run to the first text delta.
     std::optional<std::chrono::microseconds> time_to_first_text = {};
+    /// The last summary this run wrote (see @ref compacted), if it wrote one.
+    std::optional<llm::conversation_summary> summary = {};
+};
+
+/// Where a run starts.
+struct run_options
+{
+    /** Rounds a resumed run already did: the conversation holds what they
+        wrote, and the next round is numbered `completed_rounds + 1`. */
+    unsigned completed_rounds = 0;
+    /// Decisions on the calls a suspended run waits for (see @ref approval_required).
+    std::span<approval_decision const> decisions = {};
+    /** The summary that stands for the conversation's first messages (the
+        last @ref compacted of an earlier run): the model reads it instead
+        of them. */
+    std::optional<llm::conversation_summary> summary = {};
 };
 
 /** Runs conversations with a model and tools.
@@ -295,7 +333,7 @@ public:
     template<class Sink>
     asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink) const
     {
-        return run(conversation, std::move(sink), 0);
+        return run(conversation, std::move(sink), run_options{});
     }
 
     /** Resumes a run after its checkpoint: `conversation` holds what the
@@ -309,7 +347,15 @@ public:
     */
     template<class Sink>
     asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink, unsigned completed_rounds,
-        std::span<approval_decision const> decisions = {}) const;
+        std::span<approval_decision const> decisions = {}) const
+    {
+        return run(conversation, std::move(sink), run_options{completed_rounds, decisions, {}});
+    }
+
+    /** Runs, or resumes, as `how` says: after a checkpoint, with decisions,
+        or with the summary that stands for the conversation's first messages. */
+    template<class Sink>
+    asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink, run_options how) const;
 
     /// Whether a call of `tool` waits for approval.
     bool requires_approval(std::string_view tool) const
@@ -335,7 +381,7 @@ private:
 
     template<class Sink>
     asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        unsigned completed_rounds, std::span<approval_decision const> decisions) const;
+        run_options const& how) const;
 
     // Runs the calls of the model's turn at the end of `conversation`,
     // reports them, and appends their results.

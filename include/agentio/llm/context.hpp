@@ -73,6 +73,8 @@ AGENTIO_DECL context_window context_window_for(std::string_view model, unsigned 
 class token_estimator
 {
 public:
+    /// The raw estimate of a text (about four bytes a token).
+    static constexpr std::uint64_t raw_text_tokens(std::string_view text) noexcept { return (text.size() + 3) / 4; }
     /// The raw estimate of one message.
     AGENTIO_DECL static std::uint64_t raw_tokens(message const& m) noexcept;
 
@@ -134,6 +136,54 @@ AGENTIO_DECL std::optional<std::size_t> first_message_that_fits(std::span<messag
 
 /// Whether a message begins a turn: a user's message that is not only tool results.
 AGENTIO_DECL bool begins_turn(message const& m) noexcept;
+
+/// Where the latest turn of `messages` begins (0 when none does).
+AGENTIO_DECL std::size_t latest_turn_begin(std::span<message const> messages) noexcept;
+
+/** Where `r`'s messages must begin for `r` to fit `window` tokens: the room
+    left by its system prompt, its tools and its answer's `max_tokens`,
+    scaled by `room` (the estimate's margin). 0 when all of them fit;
+    nothing when even the latest turn alone does not. */
+AGENTIO_DECL std::optional<std::size_t> first_message_to_send(request const& r, std::uint64_t window,
+    token_estimator const& estimator, double room = 0.95);
+
+/** The size of `r` with only its latest turn, its answer's `max_tokens`
+    included: what an error names when that does not fit. */
+AGENTIO_DECL std::uint64_t latest_turn_tokens(request const& r, token_estimator const& estimator);
+
+/// What to do with the older turns of a conversation that outgrows the window.
+enum class context_policy
+{
+    /// Leave them out of the request (the conversation keeps them).
+    trim,
+    /// Have the model summarize them; the summary stands for them from then on.
+    compact
+};
+
+/// "trim" or "compact".
+AGENTIO_DECL std::string_view to_string(context_policy p) noexcept;
+
+/// The policy a word names ("trim", "compact"), or nothing.
+AGENTIO_DECL std::optional<context_policy> parse_context_policy(std::string_view word) noexcept;
+
+/** A summary that stands for the first messages of a conversation (a
+    compaction): the model reads it in their place. */
+struct conversation_summary
+{
+    std::string text = {};
+    /// How many of the conversation's first messages it stands for.
+    std::size_t covers = 0;
+};
+
+/** A conversation as text for a model to summarize: one paragraph a block,
+    each headed by who wrote it (`[user]`, `[assistant]`, `[tool call name]`,
+    `[tool result]`), a block's text cut to `max_block_bytes` on a character
+    boundary. */
+AGENTIO_DECL std::string transcript(std::span<message const> messages, std::size_t max_block_bytes = 4000);
+
+/// The system prompt with a summary after it, under `heading`; the prompt alone when there is no summary.
+AGENTIO_DECL std::string system_with_summary(std::string_view system, std::string_view heading,
+    std::string_view summary);
 
 /// What a provider said when it refused a request for its size.
 struct context_overflow

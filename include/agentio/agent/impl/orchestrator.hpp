@@ -49,36 +49,6 @@ inline llm::tool_result_block to_result_block(std::string const& id, tool_result
     return b;
 }
 
-// Where the messages sent begin so that the request fits `window`: the room
-// left by the system prompt, the tools and the answer's `max_tokens`, scaled
-// by `room` (below 1 once the provider refused a size the estimate allowed).
-inline std::optional<std::size_t> first_sent(llm::request request, std::span<llm::message const> conversation,
-    std::uint64_t window, double room, llm::token_estimator const& estimator)
-{
-    request.messages = {};
-    auto const fixed = estimator.tokens(request);
-    auto const usable = window > request.max_tokens ? window - request.max_tokens : 0;
-    auto const budget = static_cast<std::uint64_t>(static_cast<double>(usable) * room);
-    if(fixed >= budget)
-        return std::nullopt;
-    return llm::first_message_that_fits(conversation, budget - fixed, estimator);
-}
-
-// The size of a request holding only the latest turn: what the error names when even that does not fit.
-inline std::uint64_t latest_turn_tokens(llm::request request, std::span<llm::message const> conversation,
-    llm::token_estimator const& estimator)
-{
-    std::size_t start = 0;
-    for(std::size_t i = conversation.size(); i-- > 0;)
-        if(llm::begins_turn(conversation[i]))
-        {
-            start = i;
-            break;
-        }
-    request.messages = conversation.subspan(start);
-    return estimator.tokens(request) + request.max_tokens;
-}
-
 } // namespace detail
 
 inline std::string summarize_input(json::value const& input, std::size_t max_chars)
@@ -239,8 +209,10 @@ asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<ll
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result, unsigned completed_rounds, std::span<approval_decision const> decisions) const
+    run_result& result, run_options const& how) const
 {
+    unsigned completed_rounds = how.completed_rounds;
+    auto const decisions = how.decisions;
     auto const started = std::chrono::steady_clock::now();
     // Records the failure; the caller sends the event.
     auto failure = [&](std::string message, error_cause cause) {
@@ -294,6 +266,9 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         window = *learned;
     double room = 0.95;        // of the window, the estimate's margin; less after a refusal for size
     bool size_refused = false; // the provider refused one request for its size (retried once)
+    // What stands for the conversation's first messages, as given or as this run compacted it.
+    std::optional<llm::conversation_summary> summary = how.summary;
+    llm::fitted_context fitted; // the request's views point into it
     for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
         bool const must_answer = options_.limits.last_round_answers && iteration == options_.limits.max_rounds;
@@ -308,21 +283,36 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             .temperature = options_.temperature,
             .thinking_budget = {},
             .stop = options_.stop};
-        if(window != 0)
+        if(window != 0 || summary)
         {
-            // The oldest whole turns stay out of a request that would not fit; the conversation keeps them.
-            auto const first = detail::first_sent(request, conversation, window, room, *estimator_);
-            if(!first)
+            // What does not fit is summarized or left out of the request; the conversation keeps it all.
+            llm::context_plan const plan{.window = window,
+                .policy = options_.context.policy,
+                .room = room,
+                .summary_max_tokens = options_.context.summary_max_tokens,
+                .texts = &texts()};
+            auto fit = co_await llm::fit_context(provider_, request, conversation, summary ? &*summary : nullptr, plan,
+                *estimator_);
+            if(!fit)
             {
-                auto const tokens = std::to_string(detail::latest_turn_tokens(request, conversation, *estimator_));
-                auto const readable = std::to_string(window);
+                auto const tokens = std::to_string(fit.error().tokens);
+                auto const readable = std::to_string(fit.error().window);
                 event const ev = failure(format_message(texts().context_turn_too_big,
                                              {{"tokens", tokens}, {"window", readable}}),
                     error_cause::context_window);
                 co_await detail::emit_or_stop(sink, ev);
                 co_return;
             }
-            request.messages = std::span<llm::message const>(conversation).subspan(*first);
+            fitted = std::move(*fit);
+            fitted.apply(request, conversation);
+            if(fitted.compacted)
+            {
+                summary = fitted.compacted;
+                result.summary = fitted.compacted;
+                result.usage += fitted.summary_usage;
+                event const ev = compacted{*fitted.compacted, fitted.summary_calls, fitted.summary_usage};
+                co_await detail::emit_or_stop(sink, ev);
+            }
         }
         auto const estimated = llm::token_estimator::raw_tokens(request);
         auto response = co_await detail::stream_call(provider_, request, options_.limits.mid_stream_retries, on_events);
@@ -426,10 +416,10 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink,
-    unsigned completed_rounds, std::span<approval_decision const> decisions) const
+    run_options how) const
 {
     run_result result;
-    auto body = [&] { return loop(conversation, sink, result, completed_rounds, decisions); };
+    auto body = [&] { return loop(conversation, sink, result, how); };
     auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
     co_await detail::run_with_deadline(body, sink, result, options_.limits.run_deadline, texts().run_deadline,
         deadline_event);

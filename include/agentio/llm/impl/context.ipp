@@ -11,6 +11,7 @@
 #define AGENTIO_LLM_IMPL_CONTEXT_IPP
 
 #include <agentio/llm/context.hpp>
+#include <agentio/detail/utf8.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -196,6 +197,113 @@ AGENTIO_DECL std::optional<std::size_t> first_message_that_fits(std::span<messag
             first = i;
     }
     return std::size_t{0}; // all of it fits
+}
+
+AGENTIO_DECL std::size_t latest_turn_begin(std::span<message const> messages) noexcept
+{
+    for(std::size_t i = messages.size(); i-- > 0;)
+        if(begins_turn(messages[i]))
+            return i;
+    return 0;
+}
+
+AGENTIO_DECL std::optional<std::size_t> first_message_to_send(request const& r, std::uint64_t window,
+    token_estimator const& estimator, double room)
+{
+    request fixed = r;
+    fixed.messages = {};
+    auto const fixed_tokens = estimator.tokens(fixed);
+    auto const usable = window > r.max_tokens ? window - r.max_tokens : 0;
+    auto const budget = static_cast<std::uint64_t>(static_cast<double>(usable) * room);
+    if(fixed_tokens >= budget)
+        return std::nullopt;
+    return first_message_that_fits(r.messages, budget - fixed_tokens, estimator);
+}
+
+AGENTIO_DECL std::uint64_t latest_turn_tokens(request const& r, token_estimator const& estimator)
+{
+    request latest = r;
+    latest.messages = r.messages.subspan(latest_turn_begin(r.messages));
+    return estimator.tokens(latest) + r.max_tokens;
+}
+
+AGENTIO_DECL std::string_view to_string(context_policy p) noexcept
+{
+    return p == context_policy::trim ? "trim" : "compact";
+}
+
+AGENTIO_DECL std::optional<context_policy> parse_context_policy(std::string_view word) noexcept
+{
+    if(word == "trim")
+        return context_policy::trim;
+    if(word == "compact")
+        return context_policy::compact;
+    return std::nullopt;
+}
+
+namespace detail {
+
+inline void append_clipped(std::string& out, std::string_view text, std::size_t max_bytes)
+{
+    if(text.size() <= max_bytes)
+    {
+        out.append(text);
+        return;
+    }
+    out.append(text.substr(0, agentio::detail::utf8_floor(text, max_bytes)));
+    out.append(" [...]");
+}
+
+} // namespace detail
+
+AGENTIO_DECL std::string transcript(std::span<message const> messages, std::size_t max_block_bytes)
+{
+    std::string out;
+    for(auto const& m : messages)
+        for(auto const& b : m.content)
+        {
+            if(auto const* t = std::get_if<text_block>(&b))
+            {
+                if(t->text.empty())
+                    continue;
+                out.append(m.role == role::user ? "[user]\n" : "[assistant]\n");
+                detail::append_clipped(out, t->text, max_block_bytes);
+            }
+            else if(auto const* use = std::get_if<tool_use_block>(&b))
+            {
+                out.append("[tool call ").append(use->name).append("]\n");
+                detail::append_clipped(out, json::serialize(use->input), max_block_bytes);
+            }
+            else if(auto const* result = std::get_if<tool_result_block>(&b))
+            {
+                out.append(result->is_error ? "[tool error]\n" : "[tool result]\n");
+                std::string text;
+                for(auto const& part : result->content)
+                    if(auto const* pt = std::get_if<text_block>(&part))
+                        text.append(pt->text);
+                    else
+                        text.append("[image]");
+                detail::append_clipped(out, text, max_block_bytes);
+            }
+            else if(std::holds_alternative<image_block>(b))
+                out.append(m.role == role::user ? "[user]\n[image]" : "[assistant]\n[image]");
+            else
+                continue; // reasoning: the model's own, not part of what was said
+            out.append("\n\n");
+        }
+    return out;
+}
+
+AGENTIO_DECL std::string system_with_summary(std::string_view system, std::string_view heading,
+    std::string_view summary)
+{
+    std::string out(system);
+    if(summary.empty())
+        return out;
+    if(!out.empty())
+        out.append("\n\n");
+    out.append(heading).append("\n").append(summary);
+    return out;
 }
 
 AGENTIO_DECL std::optional<context_overflow> as_context_overflow(error const& e)
