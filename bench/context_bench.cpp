@@ -7,9 +7,12 @@
 //
 // - without a window (the conversation sent whole, as before issue 31): how
 //   many turns are answered before the first refusal, and how many after;
-// - with `agent::options::context`: every turn answered, the largest request
-//   against the window, the refusals (the estimate learning), and what the
-//   fitting costs per request (the estimate and the choice of turns).
+// - with `agent::options::context`, under each policy (trim: the oldest turns
+//   left out; compact: summarized by the model, the summary carried from turn
+//   to turn as a thread keeps it): every turn answered, the largest request
+//   against the window, the refusals (the estimate learning), the summaries
+//   and their model calls per 100 turns, and what the fitting costs per
+//   request (the estimate and the choice of turns).
 //
 //   cmake --build --preset release --target agentio_context_bench && ./build/release/bench/agentio_context_bench [TURNS]
 #include <agentio/agent/orchestrator.hpp>
@@ -22,6 +25,7 @@
 #include <boost/asio/use_future.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -65,7 +69,10 @@ int main(int argc, char** argv)
     agentio::testing::scenario sc;
     sc.name = "ventana";
     sc.context_window = window;
-    sc.turns.push_back({answer});
+    agentio::testing::scripted_response summary; // what the model writes when asked to summarize
+    summary.when_user_message_contains = "<conversation>";
+    summary.text = "Resumen: " + std::string(1500, 's') + ".";
+    sc.turns.push_back({summary, answer});
     fake.add_scenario(sc);
     auto const ep = fake.start().value();
     std::thread fake_thread([&] { fake_ioc.run(); });
@@ -110,19 +117,35 @@ int main(int argc, char** argv)
 
     // With the context window: the orchestrator fits each request.
     std::uint64_t largest = 0; // input tokens of the largest request answered (the fake's count: body bytes / 4)
+    std::size_t compactions = 0, summary_calls = 0;
     auto run_managed = [&](agent::options o) {
         outcome out;
+        largest = 0;
+        compactions = summary_calls = 0;
         agent::orchestrator a{provider, agentio::dynamic_tools{}, o};
         std::vector<llm::message> conversation;
+        std::optional<llm::conversation_summary> kept; // as a thread keeps it between turns
+        auto on_event = [&](agent::event const& e) {
+            if(auto const* c = std::get_if<agent::compacted>(&e))
+            {
+                ++compactions;
+                summary_calls += c->calls;
+            }
+        };
         for(int t = 1; t <= turns; ++t)
         {
             conversation.push_back(llm::message::user("Pregunta " + std::to_string(t) + ": " + std::string(1800, 'p')));
-            auto r = asio::co_spawn(ioc, a.run(conversation, [](agent::event const&) {}), asio::use_future);
+            auto r = asio::co_spawn(ioc, a.run(conversation, on_event, agent::run_options{.summary = kept}),
+                asio::use_future);
             ioc.restart();
             ioc.run();
             auto const result = r.get();
             count_calls();
-            largest = std::max(largest, result.usage.input_tokens);
+            if(result.summary)
+                kept = result.summary;
+            // The answering call's input (a summary's calls are smaller: each fits the window too).
+            if(!result.summary) // a run that summarized counts its summary calls' input too
+                largest = std::max(largest, result.usage.input_tokens);
             if(result.status == agent::outcome::completed)
                 ++out.answered;
             else
@@ -145,10 +168,22 @@ int main(int argc, char** argv)
     agent::options managed;
     managed.model = "ventana";
     managed.max_tokens = max_tokens;
-    managed.context = {.window = window, .estimator = std::make_shared<llm::token_estimator>()};
+    managed.context = {.window = window,
+        .policy = llm::context_policy::trim,
+        .estimator = std::make_shared<llm::token_estimator>()};
     auto const managed_out = run_managed(managed);
     auto const t2 = clock_type::now();
     std::size_t const requests_managed = calls;
+    auto const largest_trimmed = largest;
+    calls = 0;
+
+    agent::options compacting = managed;
+    compacting.context = {.window = window,
+        .policy = llm::context_policy::compact,
+        .estimator = std::make_shared<llm::token_estimator>()};
+    auto const compact_out = run_managed(compacting);
+    auto const t3 = clock_type::now();
+    std::size_t const requests_compact = calls;
 
     // What fitting costs: the estimate of a request and the choice of turns, on the longest conversation.
     std::vector<llm::message> longest;
@@ -171,13 +206,20 @@ int main(int argc, char** argv)
         static_cast<unsigned long long>(window), max_tokens);
     std::printf("whole thread sent:   %d answered, %d failed (the first at turn %d), %zu requests, %.1f s\n",
         before.answered, before.failed, before.first_failure, requests_plain, seconds(t1 - t0));
-    std::printf("context managed:     %d answered, %d failed, %zu requests (%zu refusals), %.1f s\n",
+    std::printf("policy trim:         %d answered, %d failed, %zu requests (%zu refusals), %.1f s\n",
         managed_out.answered, managed_out.failed, requests_managed,
         requests_managed - static_cast<std::size_t>(managed_out.answered), seconds(t2 - t1));
-    std::printf("largest request answered: %llu tokens (window less max_tokens: %llu)\n",
-        static_cast<unsigned long long>(largest), static_cast<unsigned long long>(window - max_tokens));
+    std::printf("  largest request answered: %llu tokens (window less max_tokens: %llu)\n",
+        static_cast<unsigned long long>(largest_trimmed), static_cast<unsigned long long>(window - max_tokens));
+    std::printf("policy compact:      %d answered, %d failed, %zu requests (%zu summary calls, %zu refusals), %.1f s\n",
+        compact_out.answered, compact_out.failed, requests_compact, summary_calls,
+        requests_compact - summary_calls - static_cast<std::size_t>(compact_out.answered), seconds(t3 - t2));
+    std::printf("  %zu summaries, %.2f per 100 turns, %.2f summary calls per 100 turns\n", compactions,
+        100.0 * static_cast<double>(compactions) / turns, 100.0 * static_cast<double>(summary_calls) / turns);
+    std::printf("  largest request answered: %llu tokens (summaries included in the run's usage)\n",
+        static_cast<unsigned long long>(largest));
     std::printf("fitting a %zu-message conversation: %.1f us per request (%zu)\n", longest.size(), fit_us, sink % 2);
     fake.stop();
     fake_thread.join();
-    return managed_out.failed == 0 ? 0 : 1;
+    return managed_out.failed == 0 && compact_out.failed == 0 ? 0 : 1;
 }

@@ -123,6 +123,17 @@ struct item
     timestamp created_at = {};
 };
 
+/** A summary that stands for a thread's first messages (a compaction
+    marker): the model reads it in their place, while the messages stay in
+    the thread for people and the API to read. */
+struct thread_summary
+{
+    /// It stands for the messages with `seq` up to this one.
+    std::int64_t through_seq = 0;
+    std::string text = {};
+    timestamp created_at = {};
+};
+
 /// Where a run is.
 enum class run_status
 {
@@ -323,6 +334,19 @@ public:
     virtual asio::awaitable<result<std::vector<item>>> load_items(std::string_view thread_id) = 0;
     /// Removes old threads; returns how many.
     virtual asio::awaitable<result<std::size_t>> apply_retention(retention const& policy) = 0;
+    /// @}
+
+    /// @name Summaries (compaction)
+    /// @{
+    /// The summary that stands for most of the thread's first messages, or nothing.
+    virtual asio::awaitable<result<std::optional<thread_summary>>> latest_summary(std::string_view thread_id) = 0;
+    /** Keeps a summary of the thread's messages up to `through_seq`, unless
+        one standing for as many or more is there already (another process
+        compacted the thread first, and its summary is kept).
+        @return the thread's latest summary from now on: this one or that
+        one. `errc::not_found` when the thread has no message `through_seq`. */
+    virtual asio::awaitable<result<thread_summary>> save_summary(std::string_view thread_id, std::int64_t through_seq,
+        std::string_view text) = 0;
     /// @}
 
     /// @name Runs

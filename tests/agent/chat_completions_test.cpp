@@ -7,6 +7,7 @@
 // and the real HTTP client against the fake LLM): the completion object, the
 // stream's wire, server-side tools as reasoning, the client's tools, stop
 // sequences, errors before and during a stream, and a client that leaves.
+#include <agentio/json_text.hpp>
 #include <agentio/chat_completions.hpp>
 
 #include <agentio/llm/openai.hpp>
@@ -729,6 +730,74 @@ BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
     }();
     BOOST_TEST_REQUIRE(items.has_value());
     BOOST_TEST(items->size() == 6u); // three questions, three answers
+    store->reset();
+    std::filesystem::remove(file);
+}
+
+// A session longer than the model's window: its older turns are summarized, the summary is kept in the session's
+// thread (the messages stay), and the next requests begin after it.
+BOOST_AUTO_TEST_CASE(sessions_summarize_what_outgrows_the_window)
+{
+    auto const file = std::filesystem::temp_directory_path() /
+        ("agentio-cc-window-" + std::to_string(std::random_device{}()) + ".db");
+    auto store = agentio::sqlite::thread_store::open(file.string());
+    BOOST_TEST_REQUIRE(store.has_value());
+    cc::endpoint_options o;
+    o.sessions.store = store->get();
+    std::size_t answering_requests = 0;
+    {
+        served s(std::move(o));
+        testing::scenario sc;
+        sc.name = "ventana-scenario";
+        sc.context_window = 4000; // the fake refuses more, as the API does
+        // The fake's own token counts (its body's bytes / 4), which the estimate learns from.
+        testing::scripted_response summary, answer;
+        summary.text = "RESUMEN: hablamos de iniciativas.";
+        summary.when_user_message_contains = "<conversation>";
+        answer.text = "Respuesta larga: " + std::string(1600, 'r');
+        sc.turns.push_back({summary, answer});
+        s.fake.add_scenario(sc);
+        cc::agent_model_options windowed;
+        windowed.card.id = "ventana";
+        windowed.agent.model = "ventana-scenario";
+        windowed.agent.max_tokens = 500;
+        windowed.agent.context = {.window = 4000, .summary_max_tokens = 300};
+        s.api.add(std::make_shared<cc::agent_model<llm::openai_provider, agentio::dynamic_tools>>(*s.provider,
+            agentio::dynamic_tools{}, std::move(windowed)));
+        s.run();
+        for(int turn = 0; turn < 12; ++turn)
+        {
+            auto const r = s.post(R"({"model": "ventana", "session_id": "larga", "messages": [{"role": "user",
+                "content": "Pregunta )" +
+                std::to_string(turn) + " " + std::string(1200, 'p') + R"("}]})");
+            BOOST_TEST_REQUIRE(r.status == 200u, "turn " << turn << ": " << r.body);
+        }
+        auto const requests = s.fake.requests();
+        std::size_t summarizing = 0;
+        for(auto const& r : requests)
+            summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+        answering_requests = requests.size() - summarizing;
+        BOOST_TEST(summarizing >= 1u);
+        BOOST_TEST(summarizing <= 6u); // not every turn: what is kept leaves room
+        auto const& last = requests.back().body.at("messages").as_array();
+        BOOST_TEST(agentio::to_json_text(last.at(0)).find("RESUMEN: hablamos de iniciativas.") != std::string::npos);
+        BOOST_TEST(last.size() < 24u);
+        BOOST_TEST(agentio::to_json_text(last.back()).find("Pregunta 11") != std::string::npos);
+    }
+    BOOST_TEST(answering_requests == 12u); // no refusal: every request fitted
+    auto const [items, kept] = [&] {
+        asio::io_context ioc;
+        auto i = asio::co_spawn(ioc, (*store)->load_items("larga"), asio::use_future);
+        auto k = asio::co_spawn(ioc, (*store)->latest_summary("larga"), asio::use_future);
+        ioc.run();
+        return std::make_pair(i.get(), k.get());
+    }();
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST(items->size() == 24u); // every question and answer stays
+    BOOST_TEST_REQUIRE(kept.has_value());
+    BOOST_TEST_REQUIRE(kept->has_value());
+    BOOST_TEST((*kept)->text == "RESUMEN: hablamos de iniciativas.");
+    BOOST_TEST((*kept)->through_seq > 0);
     store->reset();
     std::filesystem::remove(file);
 }

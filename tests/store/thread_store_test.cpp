@@ -87,9 +87,10 @@ struct postgres_backend
     {
         agentio::postgres::connection c(co_await asio::this_coro::executor);
         (co_await c.connect(agentio_test::postgres_uri())).value();
-        (co_await c.execute("DROP TABLE IF EXISTS agentio_run_events, agentio_runs, agentio_thread_items, "
-                            "agentio_threads, agentio_schema_version CASCADE; "
-                            "DROP FUNCTION IF EXISTS agentio_now_ms()"))
+        (co_await c.execute(
+             "DROP TABLE IF EXISTS agentio_thread_summaries, agentio_run_events, agentio_runs, agentio_thread_items, "
+             "agentio_threads, agentio_schema_version CASCADE; "
+             "DROP FUNCTION IF EXISTS agentio_now_ms()"))
             .value();
     }
 
@@ -687,6 +688,80 @@ asio::awaitable<void> a_turn_dropped_unfinished_ends_cancelled(threads::thread_s
     (co_await next->finish({})).value();
 }
 
+asio::awaitable<void> a_summary_stands_for_the_first_messages(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("c"))).value();
+    std::vector<llm::message> six;
+    for(int i = 0; i < 3; ++i)
+    {
+        six.push_back(llm::message::user("Pregunta " + std::to_string(i)));
+        six.push_back(llm::message::assistant("Respuesta " + std::to_string(i)));
+    }
+    (co_await s.append_messages("c", six)).value();
+    BOOST_TEST(!(co_await s.latest_summary("c")).value());
+
+    auto const first = (co_await s.save_summary("c", 4, "resumen hasta 4")).value();
+    BOOST_TEST(first.through_seq == 4);
+    BOOST_TEST(first.text == "resumen hasta 4"sv);
+    BOOST_TEST(first.created_at.time_since_epoch().count() > 0);
+    // One standing for less, or for as much, changes nothing: the kept one comes back.
+    auto const older = (co_await s.save_summary("c", 2, "otro")).value();
+    BOOST_TEST(older.text == "resumen hasta 4"sv);
+    auto const again = (co_await s.save_summary("c", 4, "repetido")).value();
+    BOOST_TEST(again.text == "resumen hasta 4"sv);
+    auto const further = (co_await s.save_summary("c", 6, "resumen hasta 6")).value();
+    BOOST_TEST(further.through_seq == 6);
+    auto const latest = (co_await s.latest_summary("c")).value();
+    BOOST_TEST(latest->text == "resumen hasta 6"sv);
+    // The messages stay as they were.
+    auto const items = (co_await s.load_items("c")).value();
+    BOOST_REQUIRE(items.size() == 6u);
+    for(std::size_t i = 0; i < items.size(); ++i)
+        BOOST_TEST(same(items[i].message, six[i]));
+    // Beyond the thread, or no thread: not found.
+    auto const beyond = co_await s.save_summary("c", 9, "x");
+    BOOST_REQUIRE(!beyond);
+    BOOST_TEST(beyond.error().code == make_error_code(threads::errc::not_found));
+    auto const nowhere = co_await s.save_summary("nope", 1, "x");
+    BOOST_REQUIRE(!nowhere);
+    BOOST_TEST(nowhere.error().code == make_error_code(threads::errc::not_found));
+
+    // Two writers of the same compaction at once: one summary, the same for both.
+    (co_await s.create_thread(thread("d"))).value();
+    (co_await s.append_messages("d", six)).value();
+    using namespace asio::experimental::awaitable_operators;
+    auto const both = co_await (s.save_summary("d", 4, "de A") && s.save_summary("d", 4, "de B"));
+    auto const from_a = std::get<0>(both).value();
+    auto const from_b = std::get<1>(both).value();
+    BOOST_TEST(from_a.text == from_b.text);
+    auto const kept = (co_await s.latest_summary("d")).value();
+    BOOST_TEST(kept->text == from_a.text);
+
+    // A turn gives it to its run, as standing for its history's first messages, and keeps the next one.
+    auto t = co_await threads::begin_turn(s, turn_on("c", "", "¿Y ahora?"));
+    BOOST_REQUIRE(t);
+    BOOST_REQUIRE(t->history().size() == 7u);
+    auto const given = t->summary();
+    BOOST_REQUIRE(given.has_value());
+    BOOST_TEST(given->covers == 6u);
+    BOOST_TEST(given->text == "resumen hasta 6"sv);
+    // Named, not braced in the co_await: GCC 12 destroys such a temporary twice.
+    llm::conversation_summary const seventh{"resumen hasta 7", 7};
+    (co_await t->save_summary(seventh)).value();
+    BOOST_TEST(t->summary()->covers == 7u);
+    llm::conversation_summary const beyond_history{"más allá", 8};
+    auto const too_far = co_await t->save_summary(beyond_history);
+    BOOST_TEST(!too_far);
+    (co_await t->finish({})).value();
+    auto const after_turn = (co_await s.latest_summary("c")).value();
+    BOOST_TEST(after_turn->through_seq == 7);
+
+    // Deleting the thread deletes its summaries.
+    BOOST_TEST((co_await s.delete_thread("c", "")).value());
+    auto const gone = (co_await s.latest_summary("c")).value();
+    BOOST_TEST(!gone);
+}
+
 } // namespace
 
 // Each check on a fresh store of each backend.
@@ -705,7 +780,8 @@ asio::awaitable<void> a_turn_dropped_unfinished_ends_cancelled(threads::thread_s
     X(a_turn_holds_its_thread_until_it_finishes)                                                                       \
     X(a_turn_whose_process_died_frees_its_thread)                                                                      \
     X(a_turn_keeps_its_thread_while_it_runs)                                                                           \
-    X(a_turn_dropped_unfinished_ends_cancelled)
+    X(a_turn_dropped_unfinished_ends_cancelled)                                                                        \
+    X(a_summary_stands_for_the_first_messages)
 
 BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
 
@@ -825,6 +901,33 @@ BOOST_AUTO_TEST_CASE(replicas_never_claim_the_same_run)
         all.insert(got_b.begin(), got_b.end());
         BOOST_TEST(got_a.size() + got_b.size() == 6u);
         BOOST_TEST(all.size() == 6u);
+    }());
+}
+
+// Two replicas compacting one thread at once: one summary is written, and
+// both go on with it.
+BOOST_AUTO_TEST_CASE(replicas_write_one_summary)
+{
+    postgres_backend backend;
+    auto other = backend.open();
+    run_until_done(backend.ctx, [&]() -> asio::awaitable<void> {
+        auto& a = *backend.store;
+        auto& b = *other;
+        using namespace asio::experimental::awaitable_operators;
+        for(int i = 0; i < 20; ++i)
+        {
+            auto const id = "t" + std::to_string(i);
+            (co_await a.create_thread(thread(id))).value();
+            std::vector<llm::message> four{llm::message::user("a"), llm::message::assistant("b"),
+                llm::message::user("c"), llm::message::assistant("d")};
+            (co_await a.append_messages(id, four)).value();
+            auto const both = co_await (a.save_summary(id, 2, "de A") && b.save_summary(id, 2, "de B"));
+            auto const x = std::get<0>(both).value();
+            auto const y = std::get<1>(both).value();
+            BOOST_TEST(x.text == y.text);
+            auto const latest = (co_await b.latest_summary(id)).value();
+            BOOST_TEST(latest->text == x.text);
+        }
     }());
 }
 

@@ -126,7 +126,6 @@ public:
 
     asio::awaitable<void> complete(request r, call_context const& ctx, output_sink sink) override
     {
-        (void)ctx;
         detail::with_client_tools<Tools> catalog(tools_, r.tools);
         for(std::size_t i = 0; i < r.tools.size(); ++i)
             if(tools_.contains(r.tools[i].name))
@@ -149,8 +148,10 @@ public:
 
         agent::orchestrator<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
         auto on_event = [this, &sink, &catalog](agent::event const& e) { forward(e, sink, catalog); };
-        auto result = co_await runner.run(r.messages, on_event);
-        (void)result;
+        agent::run_options const how{.summary = ctx.summary}; // named: GCC 12 destroys braced temporaries twice
+        auto result = co_await runner.run(r.messages, on_event, how);
+        if(result.summary && ctx.compacted)
+            *ctx.compacted = std::move(result.summary);
     }
 
 private:

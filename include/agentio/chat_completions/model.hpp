@@ -14,6 +14,7 @@
 #include <agentio/chat_completions/error.hpp>
 #include <agentio/chat_completions/request.hpp>
 #include <agentio/http/server.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/conversation.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -21,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -113,6 +115,14 @@ struct call_context
     std::string session = {};
     /// The HTTP request (headers such as `X-Session-Id`), valid during `complete`.
     http::request const* http = nullptr;
+    /** The session's summary, standing for what comes before the request's
+        messages (or for their first `covers`): a model that keeps requests
+        within a window reads it instead (`agent::run_options::summary`). */
+    std::optional<llm::conversation_summary> summary = {};
+    /** Where a model that summarized the request's older messages
+        (`agent::run_result::summary`) leaves the summary, for the session
+        to keep; null without a session. */
+    std::optional<llm::conversation_summary>* compacted = nullptr;
 };
 
 /** A model the endpoint serves.

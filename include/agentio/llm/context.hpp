@@ -171,7 +171,9 @@ AGENTIO_DECL std::optional<context_policy> parse_context_policy(std::string_view
 struct conversation_summary
 {
     std::string text = {};
-    /// How many of the conversation's first messages it stands for.
+    /** How many of the conversation's first messages it stands for; 0: it
+        stands for what came before the conversation's first message (a
+        conversation given from after the summary). */
     std::size_t covers = 0;
 };
 

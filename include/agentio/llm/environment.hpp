@@ -62,6 +62,9 @@ struct model_settings
     /** AGENT_CONTEXT_WINDOW: the model's context window in tokens, for a
         model the library's table does not know (or knows wrong). */
     std::optional<std::uint64_t> context_window = {};
+    /** AGENT_CONTEXT_POLICY (`trim` or `compact`): what happens to the older
+        turns of a conversation that outgrows the window. */
+    llm::context_policy context_policy = llm::context_policy::compact;
 
     /// Reads the variables; the first malformed one is the error.
     static boost::system::result<model_settings, invalid_variable>
@@ -91,6 +94,13 @@ struct model_settings
             if(!tokens)
                 return invalid_variable{"AGENT_CONTEXT_WINDOW", *w, {"1024..100000000"}};
             s.context_window = *tokens;
+        }
+        if(auto p = lookup("AGENT_CONTEXT_POLICY"))
+        {
+            auto const policy = parse_context_policy(*p);
+            if(!policy)
+                return invalid_variable{"AGENT_CONTEXT_POLICY", *p, {"trim", "compact"}};
+            s.context_policy = *policy;
         }
         return s;
     }

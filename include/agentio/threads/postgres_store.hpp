@@ -74,6 +74,10 @@ public:
         std::span<llm::message const> messages) override;
     asio::awaitable<threads::result<std::vector<threads::item>>> load_items(std::string_view thread_id) override;
     asio::awaitable<threads::result<std::size_t>> apply_retention(threads::retention const& policy) override;
+    asio::awaitable<threads::result<std::optional<threads::thread_summary>>>
+    latest_summary(std::string_view thread_id) override;
+    asio::awaitable<threads::result<threads::thread_summary>> save_summary(std::string_view thread_id,
+        std::int64_t through_seq, std::string_view text) override;
 
     asio::awaitable<threads::result<std::vector<threads::item>>> start_run(threads::new_run const& run) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> find_run(std::string_view id,

@@ -20,6 +20,7 @@
 #define AGENTIO_THREADS_TURN_HPP
 
 #include <agentio/config.hpp>
+#include <agentio/llm/context.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -28,6 +29,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -105,6 +107,17 @@ public:
     std::vector<item>& history() noexcept { return history_; }
     std::vector<item> const& history() const noexcept { return history_; }
 
+    /** The summary that stands for the history's first messages (the
+        thread's latest compaction), for the model to read in their place:
+        give it to the run (`agent::run_options::summary`). */
+    AGENTIO_DECL std::optional<llm::conversation_summary> summary() const;
+
+    /** Keeps a summary the run wrote (`agent::compacted`,
+        `run_result::summary`) that stands for the history's first
+        `summary.covers` messages. Another process's summary standing for as
+        much or more, written first, is kept instead; the messages stay. */
+    AGENTIO_DECL asio::awaitable<result<void>> save_summary(llm::conversation_summary const& summary);
+
     /** Appends messages to the thread now, as part of this turn (fenced:
         `errc::lease_lost` if the thread is no longer held by it). */
     AGENTIO_DECL asio::awaitable<result<void>> append(std::span<llm::message const> messages);
@@ -122,12 +135,14 @@ public:
 private:
     friend AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store&, turn_request, turn_options);
 
-    turn(std::shared_ptr<detail::turn_state> state, thread_info thread, bool created, std::vector<item> history);
+    turn(std::shared_ptr<detail::turn_state> state, thread_info thread, bool created, std::vector<item> history,
+        std::optional<thread_summary> summary);
 
     std::shared_ptr<detail::turn_state> state_;
     thread_info thread_;
     bool created_ = false;
     std::vector<item> history_;
+    std::optional<thread_summary> summary_;
 };
 
 /** A thread's title from a text (its first question, typically): runs of

@@ -8,7 +8,9 @@
 #include "sql_text.hpp"
 
 #include <agentio/json_text.hpp>
+#include <agentio/llm/compaction.hpp>
 #include <agentio/llm/context.hpp>
+#include <agentio/messages.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/threads/turn.hpp>
 
@@ -278,16 +280,21 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     request.messages = messages;
     request.max_tokens = 2048;
     request.temperature = 0.0;
-    // A long session within the model's window: its oldest questions stay out of the request.
-    {
-        llm::request fixed = request;
-        fixed.messages = {};
-        auto const budget = settings_.model.window(model_, request.max_tokens).input_budget();
-        auto const fixed_tokens = estimator_.tokens(fixed);
-        if(budget > fixed_tokens)
-            if(auto const first = llm::first_message_that_fits(messages, (budget - fixed_tokens) * 19 / 20, estimator_))
-                request.messages = std::span<llm::message const>(messages).subspan(*first);
-    }
+    // Within the model's window: the session's history is bounded (max_history_turns), so a request that
+    // outgrows the window is rare, and a summary of its older questions is not kept (they leave the history
+    // within a few questions); AGENT_CONTEXT_POLICY says whether they are summarized or left out.
+    llm::context_plan const plan{.window = settings_.model.window(model_, request.max_tokens).tokens,
+        .policy = settings_.model.context_policy,
+        .room = 0.95,
+        .summary_max_tokens = 1024,
+        .texts = &agentio::spanish_messages};
+    auto fitted = co_await llm::fit_context(provider_, request, messages, nullptr, plan, estimator_);
+    if(!fitted)
+        throw failure("llm_unavailable",
+            agentio::format_message(agentio::spanish_messages.context_turn_too_big,
+                {{"tokens", std::to_string(fitted.error().tokens)},
+                    {"window", std::to_string(fitted.error().window)}}));
+    fitted->apply(request, messages);
     auto const estimated = llm::token_estimator::raw_tokens(request);
     std::function<void(std::string_view)> forward;
     if(on_text && *on_text)

@@ -243,8 +243,9 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     options.model = settings_.model.effective_model();
     options.system = agent_system_prompt(settings_.max_tool_rounds);
     options.max_tokens = settings_.max_tokens;
-    // A thread longer than the model's window keeps answering: its oldest turns stay out of the request.
+    // A thread longer than the model's window keeps answering: its oldest turns are summarized (or left out).
     options.context = {.window = settings_.model.window(options.model, options.max_tokens).tokens,
+        .policy = settings_.model.context_policy,
         .estimator = estimator_};
     // Each tool round is a model call, and the answer one more, made without tools.
     options.limits.max_rounds = settings_.max_tool_rounds + 1;
@@ -266,7 +267,12 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
         else if(auto const* err = std::get_if<agentio::agent::error>(&e))
             failure = err->message;
     };
-    auto const result = co_await agent.run(conversation, on_event);
+    // The thread's summary stands for its older turns; a new one (the thread outgrew the window) is kept.
+    // Named: GCC 12 destroys a braced temporary in a co_await expression twice.
+    agentio::agent::run_options const how{.summary = run->turn.summary()};
+    auto const result = co_await agent.run(conversation, on_event, how);
+    if(result.summary)
+        (void)co_await run->turn.save_summary(*result.summary); // if it fails, the next turn summarizes again
     // What reaches the thread: the whole exchange when it finished, else the
     // question alone (the next turn sees what was asked).
     bool const completed = result.status == agentio::agent::run_result::outcome::completed;

@@ -576,7 +576,9 @@ BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
     testing::scenario sc;
     sc.name = "normativa-test";
     sc.context_window = 6000;
-    sc.turns = {{says("", "Treinta días naturales.")}};
+    auto summary = says("", "RESUMEN: preguntas sobre vacaciones.");
+    summary.when_user_message_contains = "<conversation>"; // asked to summarize, the model does
+    sc.turns = {{summary, says("", "Treinta días naturales.")}};
     f.fake.add_scenario(sc);
     auto const first = f.ask({{"message", "¿Cuántos días de vacaciones me tocan?"}});
     BOOST_TEST_REQUIRE(first.types.back() == "done", first.body);
@@ -595,9 +597,19 @@ BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
         BOOST_TEST(next.text() == "Treinta días naturales.");
     }
     // The model's window was unknown (AGENT_CONTEXT_WINDOW unset, a model the table does not know): the first
-    // long request was refused, the provider's limit learned, and every later one fitted at once.
+    // long request was refused, the provider's limit learned, the older turns summarized (AGENT_CONTEXT_POLICY's
+    // default), and every later request fitted at once, the summary kept in the thread and sent again.
     auto const requests = f.fake.requests();
-    BOOST_TEST(requests.size() == 1u + 2u + 1u + 1u);
+    std::size_t summarizing = 0;
+    for(auto const& r : requests)
+        summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+    BOOST_TEST(summarizing >= 1u);
+    BOOST_TEST(requests.size() - summarizing == 1u + 2u + 1u + 1u);
+    auto const kept = run_on(f.ioc, f.store->latest_summary(thread_id)).value();
+    BOOST_TEST_REQUIRE(kept.has_value());
+    BOOST_TEST(kept->text == "RESUMEN: preguntas sobre vacaciones.");
+    BOOST_TEST(agentio::to_json_text(requests.back().body.at("system")).find("RESUMEN: preguntas") !=
+        std::string::npos);
     auto const& last = requests.back().body.at("messages").as_array();
     BOOST_TEST(last.size() < 120u);
     BOOST_TEST(agentio::to_json_text(last.back()).find("tiempo parcial") != std::string::npos);

@@ -124,6 +124,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
     // A session longer than the model's window keeps answering: within the memory window (the latest 40
     // messages), the oldest turns stay out of a request that would not fit.
     asistente.tools.context = {.window = config_.model.window(asistente.tools.model, asistente.tools.max_tokens).tokens,
+        .policy = config_.model.context_policy,
         .estimator = std::make_shared<llm::token_estimator>()};
     asistente.react.model = asistente.tools.model;
     asistente.react.system = asistente_prompt();

@@ -304,20 +304,25 @@ BOOST_AUTO_TEST_CASE(one_run_at_a_time_per_thread)
     BOOST_TEST(drain(answer).back().type == "done");
 }
 
-BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
+// A model that reads at most 24 000 tokens (the system prompt and the tools take about 5 000, the answer's room
+// 4 096), answering about 8 000 characters a turn: before the context window was managed, such a thread failed
+// every turn from the eighth on, for good. Under each AGENT_CONTEXT_POLICY it keeps answering.
+void a_long_thread_under(agentio::llm::context_policy policy)
 {
-    // A model that reads at most 24 000 tokens (the system prompt and the tools take about 5 000, the answer's room
-    // 4 096), answering about 8 000 characters a turn: before the context window was managed, such a thread failed
-    // every turn from the eighth on, for good.
     fake_provider f;
     agentio::testing::scripted_response answer;
     answer.text = "Según la cartera, " + std::string(8000, 'x') + ".";
+    agentio::testing::scripted_response summary; // asked to summarize, the model does
+    summary.when_user_message_contains = "<conversation>";
+    summary.text = "RESUMEN: el usuario preguntó por las iniciativas.";
     agentio::testing::scenario sc;
     sc.name = "portfolio-ventana";
     sc.context_window = 24000;
-    sc.turns.push_back({answer});
+    sc.turns.push_back({summary, answer});
     f.fake.add_scenario(sc);
-    chat_server s(anthropic_at(f, "portfolio-ventana"));
+    auto settings = anthropic_at(f, "portfolio-ventana");
+    settings.context_policy = policy;
+    chat_server s(settings);
     auto const first = chat(s.endpoint(), ask("Pregunta 0: ¿qué iniciativas hay?"));
     BOOST_TEST_REQUIRE(first.names() == "chunk done ", first.http.body);
     std::string const thread_id(first.http.headers["x-thread-id"]);
@@ -333,6 +338,34 @@ BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
     BOOST_TEST(json::serialize(sent.back()).find("Pregunta 19") != std::string::npos);
     auto const one = get(s.endpoint(), "/api/v1/threads/" + thread_id);
     BOOST_TEST(one.json().at("messages").as_array().size() == 40u);
+    BOOST_TEST(one.body.find("RESUMEN") == std::string::npos); // the thread API shows the messages themselves
+    std::size_t summarizing = 0;
+    for(auto const& r : requests)
+        summarizing += json::serialize(r.body).find("<conversation>") != std::string::npos;
+    auto const system = json::serialize(requests.back().body.at("system"));
+    if(policy == agentio::llm::context_policy::compact)
+    {
+        // Summarized a few times over 20 turns, not every turn: what is kept leaves room for the next ones.
+        BOOST_TEST(summarizing >= 1u);
+        BOOST_TEST(summarizing <= 8u);
+        BOOST_TEST(system.find("Resumen de la parte anterior de esta conversación") != std::string::npos);
+        BOOST_TEST(system.find("RESUMEN: el usuario preguntó") != std::string::npos);
+    }
+    else
+    {
+        BOOST_TEST(summarizing == 0u);
+        BOOST_TEST(system.find("RESUMEN") == std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
+{
+    a_long_thread_under(agentio::llm::context_policy::compact);
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering_trimmed)
+{
+    a_long_thread_under(agentio::llm::context_policy::trim);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -401,6 +401,12 @@ struct session_state
     std::string id;
     threads::turn turn;
     std::vector<llm::message> fresh;
+    /// The history's index of the request's first message.
+    std::size_t start = 0;
+    /// The session's summary, as the request's messages see it.
+    std::optional<llm::conversation_summary> summary = {};
+    /// A summary the model wrote, as the request's messages see it.
+    std::optional<llm::conversation_summary> compacted = {};
 };
 
 inline bool valid_session_id(std::string_view id) noexcept
@@ -415,9 +421,10 @@ inline bool valid_session_id(std::string_view id) noexcept
 
 // The stored messages attached to a request: the latest `max`, starting at
 // a user's question (not inside a tool exchange).
-inline std::vector<llm::message> memory_window(std::vector<threads::item>& items, std::size_t max)
+inline std::vector<llm::message> memory_window(std::vector<threads::item>& items, std::size_t max, std::size_t after,
+    std::size_t& first)
 {
-    std::size_t first = items.size() > max ? items.size() - max : 0;
+    first = std::max(items.size() > max ? items.size() - max : 0, std::min(after, items.size()));
     auto is_question = [](llm::message const& m) {
         return m.role == llm::role::user &&
             std::none_of(m.content.begin(), m.content.end(),
@@ -475,6 +482,9 @@ open_session(session_options const& options, request& r, http::request const& re
     session_state state{id, std::move(*begun), r.messages};
     if(options.memory)
     {
+        // A summary stands for the session's older messages: the window begins after them.
+        auto const summary = state.turn.summary();
+        std::size_t const summarized = summary ? summary->covers : 0;
         auto* items = &state.turn.history();
         // A client that sends the whole conversation again: only its tail is new.
         std::size_t const all = items->size();
@@ -482,12 +492,17 @@ open_session(session_options const& options, request& r, http::request const& re
         for(std::size_t i = 0; i < all && repeated; ++i)
             repeated = llm::to_json((*items)[i].message) == llm::to_json(r.messages[i]);
         if(repeated)
+        {
             state.fresh.assign(r.messages.begin() + static_cast<std::ptrdiff_t>(all), r.messages.end());
+            state.summary = summary;
+        }
         else
         {
-            auto stored = memory_window(*items, options.max_messages);
+            auto stored = memory_window(*items, options.max_messages, summarized, state.start);
             stored.insert(stored.end(), r.messages.begin(), r.messages.end());
             r.messages = std::move(stored);
+            if(summary)
+                state.summary = llm::conversation_summary{summary->text, 0};
         }
     }
     co_return result_type(std::move(state));
@@ -498,6 +513,12 @@ open_session(session_options const& options, request& r, http::request const& re
 inline asio::awaitable<std::optional<std::string>> store_answer(session_state& session, answer const& written)
 {
     bool const failed = written.outcome() == "error" || written.outcome().empty();
+    if(session.compacted)
+    {
+        // Kept beside the messages; should that fail, the next request summarizes again.
+        llm::conversation_summary const absolute{session.compacted->text, session.start + session.compacted->covers};
+        (void)co_await session.turn.save_summary(absolute);
+    }
     if(!failed)
         session.fresh.push_back(written.assistant_message());
     std::span<llm::message const> const kept = failed ? std::span<llm::message const>() : session.fresh;
@@ -549,6 +570,8 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
     {
         record.session = (*session)->id;
         ctx.session = (*session)->id;
+        ctx.summary = (*session)->summary;
+        ctx.compacted = &(*session)->compacted;
     }
     auto report = [&](bool cancelled) {
         if(!options.on_complete)

@@ -115,10 +115,8 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     auto const& texts = plan.texts ? *plan.texts : detail::english_compaction_texts;
     fitted_context out;
     // A summary never stands for the latest turn: the question is always sent as asked.
-    std::size_t const covered = summary && !summary->text.empty()
-        ? std::min(summary->covers, latest_turn_begin(conversation))
-        : 0;
-    std::string_view const summary_text = covered != 0 ? std::string_view(summary->text) : std::string_view();
+    std::size_t const covered = summary ? std::min(summary->covers, latest_turn_begin(conversation)) : 0;
+    std::string_view const summary_text = summary ? std::string_view(summary->text) : std::string_view();
     out.system = system_with_summary(base.system, texts.compaction_heading, summary_text);
     out.first = covered;
     if(plan.window == 0)

@@ -38,6 +38,13 @@ inline timestamp from_millis(std::int64_t ms) noexcept
     return timestamp(std::chrono::milliseconds(ms));
 }
 
+/// Columns: through_seq, text, created_at.
+template<class Row>
+thread_summary decode_summary(Row const& row)
+{
+    return {row.int64(0), std::string(row.text(1)), from_millis(row.int64(2))};
+}
+
 /// Columns: id, owner, agent, title, metadata, created_at, updated_at.
 template<class Row>
 result<thread_info> decode_thread(Row const& row)

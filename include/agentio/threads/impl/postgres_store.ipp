@@ -87,6 +87,19 @@ ALTER TABLE agentio_runs ADD COLUMN readers_seen_at bigint NOT NULL DEFAULT 0;
     // 3: a request's turn, which no run manager takes over.
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN kind text NOT NULL DEFAULT 'durable';
+)sql",
+    // 4: summaries that stand for a thread's first messages (compaction). Each
+    // is the thread's next generation: of two processes compacting the same
+    // thread at once, one writes.
+    R"sql(
+CREATE TABLE agentio_thread_summaries(
+    thread_id text NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    through_seq bigint NOT NULL,
+    generation bigint NOT NULL,
+    text text NOT NULL,
+    created_at bigint NOT NULL,
+    PRIMARY KEY(thread_id, through_seq),
+    UNIQUE(thread_id, generation));
 )sql"};
 
 // The database enforces one running run per thread (a partial unique index).
@@ -429,6 +442,57 @@ thread_store::apply_retention(threads::retention const& policy)
         removed += r->affected();
     }
     co_return removed;
+}
+
+// ---------------------------------------------------------------------------
+// Summaries
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::thread_summary>>>
+thread_store::latest_summary(std::string_view thread_id)
+{
+    auto r = co_await pool_.query("SELECT through_seq, text, created_at FROM agentio_thread_summaries "
+                                  "WHERE thread_id = $1 ORDER BY through_seq DESC LIMIT 1",
+        params(thread_id));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->size() == 0)
+        co_return std::optional<threads::thread_summary>();
+    co_return std::optional<threads::thread_summary>(threads::detail::decode_summary(detail::row_view{*r, 0}));
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<threads::thread_summary>>
+thread_store::save_summary(std::string_view thread_id, std::int64_t through_seq, std::string_view text)
+{
+    // Only a summary that stands for more than the latest one joins the thread,
+    // as its next generation: a second process racing to write the same one
+    // meets the unique generation and writes nothing.
+    auto inserted = co_await pool_.query(
+        "INSERT INTO agentio_thread_summaries(thread_id, through_seq, generation, text, created_at) "
+        "SELECT $1, $2, COALESCE((SELECT max(generation) FROM agentio_thread_summaries WHERE thread_id = $1), 0) + 1, "
+        "$3, agentio_now_ms() "
+        "WHERE EXISTS (SELECT 1 FROM agentio_thread_items WHERE thread_id = $1 AND seq = $2) "
+        "AND NOT EXISTS (SELECT 1 FROM agentio_thread_summaries WHERE thread_id = $1 AND through_seq >= $2) "
+        "ON CONFLICT DO NOTHING",
+        params(thread_id, through_seq, text));
+    if(!inserted)
+        co_return detail::failure(inserted.error());
+    auto latest = co_await latest_summary(thread_id);
+    if(!latest)
+        co_return latest.error();
+    bool missing = !*latest;
+    if(!missing && inserted->affected() == 0 && (*latest)->through_seq < through_seq)
+    {
+        // Refused: for want of the message, or because another process wrote this generation first.
+        auto item = co_await pool_.query("SELECT 1 FROM agentio_thread_items WHERE thread_id = $1 AND seq = $2",
+            params(thread_id, through_seq));
+        if(!item)
+            co_return detail::failure(item.error());
+        missing = item->size() == 0;
+    }
+    if(missing)
+        co_return detail::failure(threads::errc::not_found,
+            "thread " + std::string(thread_id) + " has no message " + std::to_string(through_seq));
+    co_return std::move(**latest);
 }
 
 // ---------------------------------------------------------------------------

@@ -42,6 +42,15 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
 {
     started out{boost::uuids::to_string(boost::uuids::random_generator()())};
     nr.id = out.run_id;
+    // Read before the thread is held: only a run holding it writes a summary.
+    std::optional<thread_summary> summary;
+    if(!nr.new_thread)
+    {
+        auto latest = co_await store_.latest_summary(nr.thread_id);
+        if(!latest)
+            co_return latest.error();
+        summary = std::move(*latest);
+    }
     // The store hands the whole thread back: no second read.
     auto items = co_await store_.start_run(nr);
     if(!items)
@@ -50,7 +59,8 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
     conversation.reserve(items->size());
     for(auto& item : *items)
         conversation.push_back(std::move(item.message));
-    launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner));
+    launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner), {},
+        std::move(summary));
     co_return out;
 }
 
@@ -58,7 +68,8 @@ template<class Agent>
 asio::awaitable<void> run_manager_core<Agent>::resume(run_info run, bool restarted)
 {
     auto items = co_await store_.load_items(run.thread_id);
-    if(!items)
+    auto summary = co_await store_.latest_summary(run.thread_id);
+    if(!items || !summary)
         co_return; // the lease expires again; someone retries
     std::vector<llm::message> conversation;
     for(auto& item : *items)
@@ -83,13 +94,13 @@ asio::awaitable<void> run_manager_core<Agent>::resume(run_info run, bool restart
     if(restarted)
         retract = round_restart{run.rounds + 1, discard_after};
     launch(run.id, run.thread_id, std::move(conversation), run.rounds, run.last_event_id + 1, retract, run.owner,
-        std::move(decisions));
+        std::move(decisions), std::move(*summary));
 }
 
 template<class Agent>
 void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation,
     unsigned rounds, std::int64_t next_id, std::optional<round_restart> restart, std::string owner,
-    std::vector<agent::approval_decision> decisions)
+    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary)
 {
     auto run = std::make_shared<run_slot>(std::move(run_id), std::move(thread_id), std::move(owner), ex_);
     run->next_id = next_id;
@@ -102,8 +113,9 @@ void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, 
     asio::co_spawn(
         run->strand,
         [self = this->shared_from_this(), run, conversation = std::move(conversation), rounds, restart,
-            decisions = std::move(decisions)]() mutable {
-            return self->execute(run, std::move(conversation), rounds, restart, std::move(decisions));
+            decisions = std::move(decisions), summary = std::move(summary)]() mutable {
+            return self->execute(run, std::move(conversation), rounds, restart, std::move(decisions),
+                std::move(summary));
         },
         asio::detached);
 }
@@ -111,7 +123,7 @@ void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, 
 template<class Agent>
 asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot> run,
     std::vector<llm::message> conversation, unsigned rounds, std::optional<round_restart> restart,
-    std::vector<agent::approval_decision> decisions)
+    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary)
 {
     auto const began = std::chrono::steady_clock::now();
     json::object state;
@@ -145,6 +157,13 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
             usage["output_tokens"] = complete->usage.output_tokens;
             co_return co_await save_checkpoint(complete->messages, complete->iteration, std::move(usage));
         }
+        if(auto const* made = std::get_if<agent::compacted>(&e))
+        {
+            // The thread keeps it beside its messages (the conversation is the whole thread: index n is seq n + 1).
+            // A store that fails here costs only the summary: the next run compacts again.
+            (void)co_await store_.save_summary(run->thread_id, static_cast<std::int64_t>(made->summary.covers),
+                made->summary.text);
+        }
         if(auto const* wait = std::get_if<agent::approval_required>(&e))
         {
             // Journal one event per call, store the model's turn, then sleep.
@@ -171,7 +190,11 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         }
         co_return record(*run, run_event{e});
     };
-    auto result = co_await asio::co_spawn(run->strand, agent_.run(conversation, sink, rounds, decisions),
+    agent::run_options how{rounds, decisions, {}}; // named: GCC 12 destroys braced temporaries in a co_await twice
+    if(summary)
+        how.summary = llm::conversation_summary{std::move(summary->text),
+            static_cast<std::size_t>(summary->through_seq)};
+    auto result = co_await asio::co_spawn(run->strand, agent_.run(conversation, sink, std::move(how)),
         asio::bind_cancellation_slot(run->signal.slot(), asio::use_awaitable));
 
     std::optional<std::string> cancel_reason;

@@ -176,10 +176,11 @@ private:
 
     void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
         std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {},
-        std::vector<agent::approval_decision> decisions = {});
+        std::vector<agent::approval_decision> decisions = {}, std::optional<thread_summary> summary = {});
 
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
-        unsigned rounds, std::optional<round_restart> restart, std::vector<agent::approval_decision> decisions);
+        unsigned rounds, std::optional<round_restart> restart, std::vector<agent::approval_decision> decisions,
+        std::optional<thread_summary> summary);
 
     // Continues a run from its last checkpoint: one whose process died
     // (`restarted`: its interrupted round is retracted), or one whose calls

@@ -73,6 +73,17 @@ ALTER TABLE agentio_runs ADD COLUMN readers_seen_at INTEGER NOT NULL DEFAULT 0;
     // 3: a request's turn, which no run manager takes over.
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'durable';
+)sql",
+    // 4: summaries that stand for a thread's first messages (compaction).
+    R"sql(
+CREATE TABLE agentio_thread_summaries(
+    thread_id TEXT NOT NULL REFERENCES agentio_threads(id) ON DELETE CASCADE,
+    through_seq INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY(thread_id, through_seq),
+    UNIQUE(thread_id, generation)) WITHOUT ROWID;
 )sql"};
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
@@ -531,6 +542,68 @@ thread_store::apply_retention(threads::retention const& policy)
                 removed += static_cast<std::size_t>(*r);
             }
             return removed;
+        },
+        asio::use_awaitable);
+}
+
+// ---------------------------------------------------------------------------
+// Summaries
+
+namespace detail {
+
+AGENTIO_DECL threads::result<std::optional<threads::thread_summary>> read_latest_summary(connection& c,
+    std::string_view thread_id)
+{
+    auto s = prepare(c,
+        "SELECT through_seq, text, created_at FROM agentio_thread_summaries WHERE thread_id = ? "
+        "ORDER BY through_seq DESC LIMIT 1",
+        thread_id);
+    if(!s)
+        return failure(c, s.error());
+    auto row = s->step();
+    if(!row)
+        return failure(c, row.error());
+    if(!*row)
+        return std::optional<threads::thread_summary>();
+    return std::optional<threads::thread_summary>(threads::detail::decode_summary(row_view{*s}));
+}
+
+} // namespace detail
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::thread_summary>>>
+thread_store::latest_summary(std::string_view thread_id)
+{
+    return readers_.async_run([thread_id](connection& c) { return detail::read_latest_summary(c, thread_id); },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<threads::thread_summary>>
+thread_store::save_summary(std::string_view thread_id, std::int64_t through_seq, std::string_view text)
+{
+    return writer_.async_run(
+        [thread_id, through_seq, text](connection& c) -> threads::result<threads::thread_summary> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            // Only a summary that stands for more than the latest one joins the thread.
+            auto inserted = detail::run(c,
+                "INSERT INTO agentio_thread_summaries(thread_id, through_seq, generation, text, created_at) "
+                "SELECT ?, ?, COALESCE((SELECT max(generation) FROM agentio_thread_summaries WHERE thread_id = ?1), "
+                "0) + 1, ?, ? WHERE EXISTS (SELECT 1 FROM agentio_thread_items WHERE thread_id = ? AND seq = ?) "
+                "AND NOT EXISTS (SELECT 1 FROM agentio_thread_summaries WHERE thread_id = ? AND through_seq >= ?)",
+                thread_id, through_seq, text, detail::millis(threads::now()), thread_id, through_seq, thread_id,
+                through_seq);
+            if(!inserted)
+                return inserted.error();
+            auto latest = detail::read_latest_summary(c, thread_id);
+            if(!latest)
+                return latest.error();
+            if(!*latest || (*inserted == 0 && (*latest)->through_seq < through_seq))
+                return detail::failure(threads::errc::not_found,
+                    "thread " + std::string(thread_id) + " has no message " + std::to_string(through_seq));
+            if(auto r = tx.commit(); !r)
+                return r.error();
+            return std::move(**latest);
         },
         asio::use_awaitable);
 }

@@ -24,6 +24,7 @@
 #include <boost/uuid/random_generator.hpp>
 #include <boost/uuid/uuid_io.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
@@ -89,11 +90,12 @@ inline error turn_error(errc e, std::string message)
 } // namespace detail
 
 inline turn::turn(std::shared_ptr<detail::turn_state> state, thread_info thread, bool created,
-    std::vector<item> history)
+    std::vector<item> history, std::optional<thread_summary> summary)
     : state_(std::move(state))
     , thread_(std::move(thread))
     , created_(created)
     , history_(std::move(history))
+    , summary_(std::move(summary))
 {
 }
 
@@ -106,6 +108,7 @@ inline turn& turn::operator=(turn&& other) noexcept
         thread_ = std::move(other.thread_);
         created_ = other.created_;
         history_ = std::move(other.history_);
+        summary_ = std::move(other.summary_);
     }
     return *this;
 }
@@ -133,6 +136,29 @@ AGENTIO_DECL std::string const& turn::run_id() const noexcept
 AGENTIO_DECL bool turn::finished() const noexcept
 {
     return !state_ || state_->finished;
+}
+
+AGENTIO_DECL std::optional<llm::conversation_summary> turn::summary() const
+{
+    if(!summary_)
+        return std::nullopt;
+    auto const through = summary_->through_seq;
+    auto const covered = std::find_if(history_.begin(), history_.end(),
+        [through](item const& i) { return i.seq > through; });
+    return llm::conversation_summary{summary_->text, static_cast<std::size_t>(covered - history_.begin())};
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> turn::save_summary(llm::conversation_summary const& summary)
+{
+    if(finished())
+        co_return detail::turn_error(errc::lease_lost, "the turn is over");
+    if(summary.covers == 0 || summary.covers > history_.size())
+        co_return detail::turn_error(errc::not_found, "the summary stands for messages the history does not have");
+    auto kept = co_await state_->store->save_summary(thread_.id, history_[summary.covers - 1].seq, summary.text);
+    if(!kept)
+        co_return kept.error();
+    summary_ = std::move(*kept);
+    co_return result<void>{};
 }
 
 AGENTIO_DECL asio::awaitable<result<void>> turn::append(std::span<llm::message const> messages)
@@ -205,6 +231,15 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
     auto state = std::make_shared<detail::turn_state>(ex, store, run.id, options.lease);
     run.holder = state->holder;
 
+    // Read before the thread is held: only a run holding it writes a summary.
+    std::optional<thread_summary> summary;
+    if(!create)
+    {
+        auto latest = co_await store.latest_summary(request.thread_id);
+        if(!latest)
+            co_return latest.error();
+        summary = std::move(*latest);
+    }
     auto items = co_await store.start_run(run);
     if(!items && create)
     {
@@ -223,7 +258,7 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
     if(!items)
         co_return items.error();
     asio::co_spawn(state->strand, detail::keep_turn_lease(state), asio::detached);
-    co_return turn(std::move(state), std::move(thread), create, std::move(*items));
+    co_return turn(std::move(state), std::move(thread), create, std::move(*items), std::move(summary));
 }
 
 AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes)

@@ -86,6 +86,13 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
         !read_number("AGENT_CONTEXT_WINDOW", s.context_window, 1024u, 100000000u, error))
         return error;
     s.detach_grace = std::chrono::seconds(grace);
+    if(auto policy = env("AGENT_CONTEXT_POLICY"))
+    {
+        auto const parsed = agentio::llm::parse_context_policy(*policy);
+        if(!parsed)
+            return "AGENT_CONTEXT_POLICY: se esperaba 'trim' o 'compact', recibido '" + *policy + "'";
+        s.context_policy = *parsed;
+    }
     if(auto store = env("AGENT_STORE"))
     {
         if(!store->starts_with("sqlite:") && !store->starts_with("postgresql://") && !store->starts_with("postgres://"))

@@ -6,6 +6,8 @@
 // the environment (and .env, loaded earlier), checked once at start-up.
 #pragma once
 
+#include <agentio/llm/context.hpp>
+
 #include <boost/system/result.hpp>
 
 #include <chrono>
@@ -31,10 +33,11 @@ struct chat_settings
     std::string openai_base_url = "https://api.openai.com/v1";    // OPENAI_BASE_URL (with /v1, as the SDKs)
     std::string model;                                            // AGENT_MODEL
     unsigned max_tokens = 4096;                                   // AGENT_MAX_TOKENS
-    unsigned context_window = 0;   // AGENT_CONTEXT_WINDOW (tokens); 0: the model's, as the library knows it
-    double temperature = 0.3;      // AGENT_TEMPERATURE
-    unsigned max_tool_rounds = 10; // AGENT_MAX_TOOL_ROUNDS
-    std::string api_base_url;      // AGENT_API_BASE_URL; empty: this server
+    unsigned context_window = 0; // AGENT_CONTEXT_WINDOW (tokens); 0: the model's, as the library knows it
+    agentio::llm::context_policy context_policy = agentio::llm::context_policy::compact; // AGENT_CONTEXT_POLICY
+    double temperature = 0.3;                                                            // AGENT_TEMPERATURE
+    unsigned max_tool_rounds = 10;                                                       // AGENT_MAX_TOOL_ROUNDS
+    std::string api_base_url;                   // AGENT_API_BASE_URL; empty: this server
     std::string store = "sqlite:data/agent.db"; // AGENT_STORE: sqlite:PATH or postgresql://...
     std::chrono::seconds detach_grace{30};      // AGENT_DETACH_GRACE: a run nobody reads lives on
     std::vector<std::string> api_keys;          // AGENT_API_KEYS: comma-separated; empty: one user
