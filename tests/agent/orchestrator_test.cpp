@@ -15,6 +15,7 @@
 #include "provider_bench.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
+#include <boost/asio/use_future.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -896,6 +897,45 @@ BOOST_AUTO_TEST_CASE(a_summary_that_cannot_be_written_leaves_the_request_trimmed
     BOOST_TEST_REQUIRE(b.fake.requests().size() == 2u); // the summary refused, then the trimmed request
     BOOST_TEST(system_text(b.fake.requests().back()).find("Resumen de la parte anterior") == std::string::npos);
     BOOST_TEST(b.fake.requests().back().body.at("messages").as_array().size() < 161u);
+}
+
+// Near the window's edge, Anthropic's own count decides (context_limits::count_tokens): it is asked before the
+// request, the estimate learns from it, and the request fits without a refusal.
+BOOST_AUTO_TEST_CASE(the_provider_counts_a_request_near_the_edge)
+{
+    static_assert(llm::token_counter<llm::anthropic_provider>);
+    static_assert(!llm::token_counter<llm::openai_provider>);
+    static_assert(llm::token_counter<llm::any_provider>); // which says when the provider held cannot count
+    bench<llm::anthropic_provider> b;
+    b.fake.add_scenario(windowed("contada", 4000));
+    auto estimator = std::make_shared<llm::token_estimator>();
+    agent::options o = spanish();
+    o.max_tokens = 500;
+    o.context = {.window = 4000, .policy = llm::context_policy::trim, .count_tokens = true, .estimator = estimator};
+    auto const out = b.run_on("contada", o, long_thread(80, 400));
+    BOOST_TEST((out.result.status == agent::outcome::completed), out.result.error_message);
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u); // the count, then the request it allowed: no refusal
+    BOOST_TEST(requests[0].target == "/v1/messages/count_tokens");
+    BOOST_TEST(!requests[0].body.as_object().contains("max_tokens"));
+    BOOST_TEST(!requests[0].body.as_object().contains("stream"));
+    BOOST_TEST(requests[0].body.at("model").as_string() == "contada");
+    BOOST_TEST(requests[1].target == "/v1/messages");
+    // What was sent is what was counted, or less when the count found it too large.
+    BOOST_TEST(requests[1].body.at("messages").as_array().size() <= requests[0].body.at("messages").as_array().size());
+    BOOST_TEST(requests[0].body.at("model") == requests[1].body.at("model"));
+    BOOST_TEST(estimator->factor() != 1.0);
+
+    // A provider that cannot count is not asked: the estimate alone decides.
+    llm::any_provider any{llm::openai_provider(b.client, llm::provider_options{})};
+    auto const refused = [&] {
+        asio::io_context ioc;
+        auto f = asio::co_spawn(ioc, any.count_tokens(llm::request{}), asio::use_future);
+        ioc.run();
+        return f.get();
+    }();
+    BOOST_TEST_REQUIRE(!refused);
+    BOOST_TEST((refused.error().what == llm::error::kind::configuration));
 }
 
 BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering_anthropic)

@@ -8,6 +8,7 @@
 // The fake answers every ReAct call as round 0 (each Observation is a new
 // user message), so a scenario is one turn whose alternatives are chosen by
 // the last user message: the question, or the latest Observation.
+#include <agentio/json_text.hpp>
 #include <agentio/agent/react.hpp>
 
 #include <agentio/llm/anthropic.hpp>
@@ -887,6 +888,54 @@ BOOST_AUTO_TEST_CASE(a_failure_names_its_cause)
     slow.run_deadline = 150ms;
     auto const late = b.run("forever", slow);
     BOOST_TEST((late.all<react::events::error>().at(0).cause == agentio::agent::error_cause::deadline));
+}
+
+// A conversation longer than the window: the oldest turns are left out, or summarized (for the run), while the
+// question and its scratchpad always stay whole.
+BOOST_AUTO_TEST_CASE(a_long_conversation_fits_the_window)
+{
+    std::vector<llm::message> conversation;
+    for(int i = 0; i < 60; ++i)
+    {
+        conversation.push_back(llm::message::user("Earlier question " + std::to_string(i) + " " +
+            std::string(400, 'q')));
+        conversation.push_back(llm::message::assistant("Earlier answer " + std::string(400, 'a')));
+    }
+    conversation.push_back(llm::message::user("What's the weather in Paris?"));
+    for(auto const policy : {llm::context_policy::trim, llm::context_policy::compact})
+    {
+        BOOST_TEST_CONTEXT(llm::to_string(policy))
+        {
+            bench<llm::anthropic_provider> b;
+            auto sc = scenario_of("weather-window",
+                {says("SUMMARY: the user asked many things.", "<conversation>"),
+                    says(weather_answer, "Observation: 21 °C"), says(weather_action)});
+            sc.context_window = 3000;
+            b.fake.add_scenario(sc);
+            react::options o;
+            o.max_tokens = 300;
+            o.context = {.window = 3000, .policy = policy, .summary_max_tokens = 200};
+            auto const out = b.run("weather-window", o, 0ms, conversation);
+            BOOST_TEST((out.result.status == agentio::agent::outcome::completed), out.result.error_message);
+            BOOST_TEST(out.result.answer.find("21 °C") != std::string::npos);
+            auto const requests = b.fake.requests();
+            std::size_t summarizing = 0;
+            for(auto const& r : requests)
+                summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+            BOOST_TEST(requests.size() - summarizing == 2u); // the action, then the answer: no refusal
+            auto const last = agentio::to_json_text(requests.back().body);
+            BOOST_TEST(last.find("What's the weather in Paris?") != std::string::npos);
+            BOOST_TEST(last.find("Observation: 21 °C") != std::string::npos);
+            BOOST_TEST(last.find("Earlier question 0 ") == std::string::npos);
+            if(policy == llm::context_policy::compact)
+            {
+                BOOST_TEST(summarizing >= 1u);
+                BOOST_TEST(last.find("SUMMARY: the user asked many things.") != std::string::npos);
+            }
+            else
+                BOOST_TEST(summarizing == 0u);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

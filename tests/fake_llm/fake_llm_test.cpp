@@ -518,6 +518,34 @@ BOOST_AUTO_TEST_CASE(error_bodies_equal_their_fixtures)
     }
 }
 
+// Anthropic's token counting: the Messages request's input without the answer's settings, counted as the fake
+// counts a request's input (its body's bytes / 4); what does not belong is refused in the API's words.
+BOOST_AUTO_TEST_CASE(anthropic_counts_tokens)
+{
+    running_fake f;
+    f.add(R"({"name":"contar","turns":[{"text":"x"}]})");
+    auto const body = json::parse(R"({"model":"contar","system":"Eres breve.",
+        "messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})");
+    auto const counted = post(f.ep, "/v1/messages/count_tokens", body, anthropic_headers());
+    BOOST_TEST_REQUIRE(counted.status == 200u, counted.body);
+    BOOST_TEST(counted.headers[http::field::content_type] == "application/json");
+    BOOST_TEST(counted.json().at("input_tokens").as_int64() ==
+        static_cast<std::int64_t>(agentio::to_json_text(body).size() / 4));
+    BOOST_TEST(counted.json().as_object().size() == 1u);
+
+    auto const with_answer = post(f.ep, "/v1/messages/count_tokens", anthropic_request("contar"), anthropic_headers());
+    BOOST_TEST(with_answer.status == 400u);
+    BOOST_TEST(with_answer.json().at("error").at("type") == "invalid_request_error");
+    BOOST_TEST(with_answer.json().at("error").at("message") == "max_tokens: Extra inputs are not permitted");
+    auto const unknown = post(f.ep, "/v1/messages/count_tokens",
+        json::parse(R"({"model":"nadie","messages":[{"role":"user","content":"hola"}]})"), anthropic_headers());
+    BOOST_TEST(unknown.status == 404u);
+    BOOST_TEST(unknown.json().at("error").at("type") == "not_found_error");
+    auto const no_messages = post(f.ep, "/v1/messages/count_tokens", json::parse(R"({"model":"contar"})"),
+        anthropic_headers());
+    BOOST_TEST(no_messages.status == 400u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 // ================================================================================

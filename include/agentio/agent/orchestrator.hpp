@@ -84,29 +84,6 @@ struct limits
 };
 
 /// What the orchestrator asks of the model, and how it behaves.
-/// Keeping each request within the model's context window.
-struct context_limits
-{
-    /** The window in tokens (`llm::context_window_for` gives a model's);
-        0: the conversation is sent whole, however long. With a window, the
-        oldest whole turns are left out of a request that would not fit
-        (never out of the conversation, which keeps them), and a provider's
-        refusal for size is retried once with less. */
-    std::uint64_t window = 0;
-    /** What happens to the turns that no longer fit: left out of the
-        request (`trim`), or summarized by the model into a summary that
-        stands for them from then on (`compact`, reported by a
-        @ref compacted event for the thread to keep). A summary that cannot
-        be written falls back to trimming. */
-    llm::context_policy policy = llm::context_policy::compact;
-    /// The summary's `max_tokens`.
-    unsigned summary_max_tokens = 1024;
-    /** Estimates a request's size and learns from each answer's usage: one
-        shared by an application's runs learns fastest. Null: the
-        orchestrator makes its own. */
-    std::shared_ptr<llm::token_estimator> estimator = {};
-};
-
 struct options
 {
     std::string model = {};

@@ -35,6 +35,7 @@
 #include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/config.hpp>
+#include <agentio/llm/compaction.hpp>
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
@@ -46,6 +47,7 @@
 #include <chrono>
 #include <concepts>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -176,6 +178,11 @@ struct options
     messages texts = {};
     /// Turns a provider error into the message the user sees; empty: the generic messages.
     std::function<std::string(llm::error const&)> describe_error = {};
+    /** The context window each call must fit, as for the orchestrator: the
+        conversation's oldest whole turns are left out or summarized (the
+        summary lasts the run; the scratchpad of the current question always
+        stays). */
+    context_limits context = {};
 };
 
 /// What a run tells its sink, in this order within an iteration.
@@ -341,7 +348,8 @@ private:
     // reply's text, or nothing once the failure was reported.
     template<class Sink>
     asio::awaitable<std::optional<std::string>> ask(std::vector<llm::message> const& turns, Sink& sink,
-        run_result& result, unsigned iteration, llm::stop_reason& stop) const;
+        run_result& result, unsigned iteration, llm::stop_reason& stop,
+        std::optional<llm::conversation_summary>& summary, std::size_t question) const;
 
     template<class Sink>
     asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,
@@ -356,6 +364,7 @@ private:
     react::options options_;
     std::vector<tool_descriptor> descriptors_;
     std::string system_;
+    std::shared_ptr<llm::token_estimator> estimator_;
 };
 
 template<class Provider, class Tools>

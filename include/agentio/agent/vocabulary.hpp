@@ -18,8 +18,11 @@
 #ifndef AGENTIO_AGENT_VOCABULARY_HPP
 #define AGENTIO_AGENT_VOCABULARY_HPP
 
+#include <agentio/llm/context.hpp>
 #include <agentio/llm/conversation.hpp>
 
+#include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -130,6 +133,34 @@ struct error
 {
     std::string message = {};
     error_cause cause = error_cause::provider;
+};
+
+/// Keeping each request within the model's context window.
+struct context_limits
+{
+    /** The window in tokens (`llm::context_window_for` gives a model's);
+        0: the conversation is sent whole, however long. With a window, the
+        oldest whole turns are left out of a request that would not fit
+        (never out of the conversation, which keeps them), and a provider's
+        refusal for size is retried once with less. */
+    std::uint64_t window = 0;
+    /** What happens to the turns that no longer fit: left out of the
+        request (`trim`), or summarized by the model into a summary that
+        stands for them from then on (`compact`, reported by a
+        @ref compacted event for the thread to keep). A summary that cannot
+        be written falls back to trimming. */
+    llm::context_policy policy = llm::context_policy::compact;
+    /// The summary's `max_tokens`.
+    unsigned summary_max_tokens = 1024;
+    /** Ask the provider for its exact count of a request near the window's
+        edge (Anthropic's `count_tokens`; a provider that cannot count is not
+        asked): one more call for such requests, an estimate that learns
+        faster, and no refusal for size. */
+    bool count_tokens = false;
+    /** Estimates a request's size and learns from each answer's usage: one
+        shared by an application's runs learns fastest. Null: the
+        orchestrator makes its own. */
+    std::shared_ptr<llm::token_estimator> estimator = {};
 };
 
 namespace detail {

@@ -38,6 +38,17 @@ struct anthropic_wire
         return anthropic::make_request_body(r, o.version, true);
     }
 
+    /// Token counting: the request's input without the answer's settings.
+    static constexpr std::string_view count_tokens_path = "/v1/messages/count_tokens";
+
+    static json::object make_count_tokens_body(request const& r, options const& o)
+    {
+        auto body = anthropic::make_request_body(r, o.version, false);
+        for(std::string_view const answer_setting : {"max_tokens", "stream", "stop_sequences", "temperature"})
+            body.erase(answer_setting);
+        return body;
+    }
+
     static void set_headers(boost::beast::http::fields& h, std::string_view api_key, options const& o)
     {
         h.set("anthropic-version", anthropic::to_string(o.version));

@@ -123,6 +123,13 @@ public:
         return impl_->backoff(retries_done, server_delay);
     }
 
+    /** The held provider's count of a request's input tokens
+        (@ref token_counter); `error::kind::configuration` when it cannot count. */
+    asio::awaitable<boost::system::result<std::uint64_t, error>> count_tokens(request const& r)
+    {
+        return impl_->count_tokens(r);
+    }
+
     /// The provider held, if it is a `Provider`; for its own settings.
     template<class Provider>
     Provider* target() noexcept
@@ -138,6 +145,7 @@ private:
         virtual asio::awaitable<boost::system::result<stream_type, error>> open(request const& r) = 0;
         virtual asio::awaitable<void> backoff(unsigned retries_done,
             std::optional<std::chrono::milliseconds> server_delay) = 0;
+        virtual asio::awaitable<boost::system::result<std::uint64_t, error>> count_tokens(request const& r) = 0;
     };
 
     template<class Provider>
@@ -158,6 +166,19 @@ private:
             std::optional<std::chrono::milliseconds> server_delay) override
         {
             return held.backoff(retries_done, server_delay);
+        }
+
+        asio::awaitable<boost::system::result<std::uint64_t, error>> count_tokens(request const& r) override
+        {
+            if constexpr(token_counter<Provider>)
+                return held.count_tokens(r);
+            else
+                return cannot_count();
+        }
+
+        static asio::awaitable<boost::system::result<std::uint64_t, error>> cannot_count()
+        {
+            co_return error{error::kind::configuration, 0, {}, "this provider does not count tokens", false, {}, {}};
         }
 
         Provider held;

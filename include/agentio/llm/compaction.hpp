@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +46,16 @@ struct context_plan
     /// The summarizing call's sentences (@ref messages::compaction_instructions and
     /// the three after it); null: the English defaults.
     agentio::messages const* texts = nullptr;
+    /** The provider's exact count of a request's input tokens
+        (`count_tokens` of a @ref token_counter), asked for a request whose
+        estimate comes near the window's edge: it calibrates the estimate,
+        and a request it finds too large leaves out more turns. Empty: the
+        estimate alone decides. */
+    std::function<asio::awaitable<boost::system::result<std::uint64_t, error>>(request const&)> count_tokens = {};
+    /** Where the latest turn begins, when the conversation's user messages
+        after it are not new turns (a ReAct scratchpad's observations);
+        unset: at the last user message that is not tool results. */
+    std::optional<std::size_t> keep_from = {};
 };
 
 /** What to send of a conversation: the system prompt (with the summary,
@@ -65,6 +76,8 @@ struct fitted_context
     /** Why a summary could not be made: the request was trimmed instead,
         and the conversation and its summary are as they were. */
     std::optional<error> summary_failure = {};
+    /// How many times the provider counted the request (`context_plan::count_tokens`).
+    unsigned token_counts = 0;
 
     /// Points `r` at what to send (`r` then views this object and `conversation`).
     void apply(request& r, std::span<message const> conversation) const

@@ -65,6 +65,9 @@ struct model_settings
     /** AGENT_CONTEXT_POLICY (`trim` or `compact`): what happens to the older
         turns of a conversation that outgrows the window. */
     llm::context_policy context_policy = llm::context_policy::compact;
+    /** AGENT_COUNT_TOKENS (`on` or `off`, the default): ask an Anthropic
+        provider for its exact count of a request near the window's edge. */
+    bool count_tokens = false;
 
     /// Reads the variables; the first malformed one is the error.
     static boost::system::result<model_settings, invalid_variable>
@@ -101,6 +104,12 @@ struct model_settings
             if(!policy)
                 return invalid_variable{"AGENT_CONTEXT_POLICY", *p, {"trim", "compact"}};
             s.context_policy = *policy;
+        }
+        if(auto c = lookup("AGENT_COUNT_TOKENS"))
+        {
+            if(*c != "on" && *c != "off")
+                return invalid_variable{"AGENT_COUNT_TOKENS", *c, {"on", "off"}};
+            s.count_tokens = *c == "on";
         }
         return s;
     }

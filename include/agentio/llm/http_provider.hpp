@@ -22,10 +22,12 @@
 #include <agentio/sse/parser.hpp>
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -178,6 +180,15 @@ public:
         @return the stream, once a 2xx header arrived; or the last error.
     */
     asio::awaitable<boost::system::result<stream_type, error>> open(request const& r);
+
+    /** Counts a request's input tokens as the provider's tokenizer does,
+        without calling the model (Anthropic's `POST /v1/messages/count_tokens`;
+        its system prompt, tools and messages), retried as `open` is. Only for
+        a wire format that has such an endpoint. */
+    asio::awaitable<boost::system::result<std::uint64_t, error>> count_tokens(request const& r) requires requires
+    {
+        Wire::count_tokens_path;
+    };
 
     /// Waits before retry number `retries_done + 1` (also used by the
     /// orchestrator to retry a round that failed mid-stream).

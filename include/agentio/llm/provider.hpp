@@ -60,6 +60,16 @@ concept provider = requires(P& p, request const& r, std::vector<stream_event>& e
 };
 // clang-format on
 
+/** A provider that counts a request's input tokens with the model's own
+    tokenizer, without calling the model (Anthropic's `count_tokens`). */
+template<class P>
+concept token_counter = requires(P& p, request const& r)
+{
+    {
+        p.count_tokens(r)
+        } -> std::same_as<asio::awaitable<boost::system::result<std::uint64_t, error>>>;
+};
+
 /** One model call read to its end: the whole response, or why it failed.
 
     What a fixed pipeline needs where the orchestrator's loop is not wanted

@@ -7,8 +7,9 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // A fake LLM provider on loopback: an HTTP server that answers
-// `POST /v1/messages` (Anthropic Messages), `POST /v1/chat/completions`
-// (OpenAI Chat Completions) and `POST /v1/embeddings` (OpenAI embeddings)
+// `POST /v1/messages` (Anthropic Messages) and `POST /v1/messages/count_tokens`
+// (its token counting), `POST /v1/chat/completions` (OpenAI Chat
+// Completions) and `POST /v1/embeddings` (OpenAI embeddings)
 // with the providers' wire format, byte for byte where it matters (headers,
 // SSE framing, JSON shapes, error bodies), from scripted scenarios: per
 // conversation round, text streamed in token-sized pieces at a set rate, tool

@@ -269,6 +269,20 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
     co_return r.structured->get_object();
 }
 
+namespace {
+
+// The provider's own count of a request near the window's edge (AGENT_COUNT_TOKENS).
+struct provider_count
+{
+    llm::any_provider* provider;
+    asio::awaitable<boost::system::result<std::uint64_t, llm::error>> operator()(llm::request const& r) const
+    {
+        return provider->count_tokens(r);
+    }
+};
+
+} // namespace
+
 asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     std::vector<llm::message> const& messages, std::function<void(std::string_view)> const* on_text)
 {
@@ -283,11 +297,14 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     // Within the model's window: the session's history is bounded (max_history_turns), so a request that
     // outgrows the window is rare, and a summary of its older questions is not kept (they leave the history
     // within a few questions); AGENT_CONTEXT_POLICY says whether they are summarized or left out.
-    llm::context_plan const plan{.window = settings_.model.window(model_, request.max_tokens).tokens,
+    llm::context_plan plan{.window = settings_.model.window(model_, request.max_tokens).tokens,
         .policy = settings_.model.context_policy,
         .room = 0.95,
         .summary_max_tokens = 1024,
-        .texts = &agentio::spanish_messages};
+        .texts = &agentio::spanish_messages,
+        .count_tokens = {}};
+    if(settings_.model.count_tokens)
+        plan.count_tokens = provider_count{&provider_};
     auto fitted = co_await llm::fit_context(provider_, request, messages, nullptr, plan, estimator_);
     if(!fitted)
         throw failure("llm_unavailable",

@@ -246,6 +246,7 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     // A thread longer than the model's window keeps answering: its oldest turns are summarized (or left out).
     options.context = {.window = settings_.model.window(options.model, options.max_tokens).tokens,
         .policy = settings_.model.context_policy,
+        .count_tokens = settings_.model.count_tokens,
         .estimator = estimator_};
     // Each tool round is a model call, and the answer one more, made without tools.
     options.limits.max_rounds = settings_.max_tool_rounds + 1;

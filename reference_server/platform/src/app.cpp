@@ -122,13 +122,15 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.tools.limits.max_rounds = config_.max_rounds;
     asistente.tools.limits.last_round_answers = true;
     // A session longer than the model's window keeps answering: within the memory window (the latest 40
-    // messages), the oldest turns stay out of a request that would not fit.
+    // messages), the oldest turns of a request that would not fit are summarized or left out (AGENT_CONTEXT_POLICY).
     asistente.tools.context = {.window = config_.model.window(asistente.tools.model, asistente.tools.max_tokens).tokens,
         .policy = config_.model.context_policy,
+        .count_tokens = config_.model.count_tokens,
         .estimator = std::make_shared<llm::token_estimator>()};
     asistente.react.model = asistente.tools.model;
     asistente.react.system = asistente_prompt();
     asistente.react.max_iterations = config_.max_iterations;
+    asistente.react.context = asistente.tools.context; // the same window and estimate for ReAct
     asistente.plan.model = asistente.tools.model;
     asistente.plan.system = asistente_prompt();
     asistente.choose = [this](cc::request const& r) { return choose_strategy(r); };

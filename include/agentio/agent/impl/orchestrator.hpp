@@ -16,6 +16,17 @@ namespace agentio::agent {
 
 namespace detail {
 
+// The provider's own count of a request (llm::context_plan::count_tokens).
+template<class Provider>
+struct provider_count
+{
+    Provider* provider;
+    asio::awaitable<boost::system::result<std::uint64_t, llm::error>> operator()(llm::request const& r) const
+    {
+        return provider->count_tokens(r);
+    }
+};
+
 inline void append_shortened(std::string& out, std::string_view s, std::size_t max_chars)
 {
     if(out.size() >= max_chars)
@@ -286,11 +297,15 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         if(window != 0 || summary)
         {
             // What does not fit is summarized or left out of the request; the conversation keeps it all.
-            llm::context_plan const plan{.window = window,
+            llm::context_plan plan{.window = window,
                 .policy = options_.context.policy,
                 .room = room,
                 .summary_max_tokens = options_.context.summary_max_tokens,
-                .texts = &texts()};
+                .texts = &texts(),
+                .count_tokens = {}};
+            if constexpr(llm::token_counter<Provider>)
+                if(options_.context.count_tokens)
+                    plan.count_tokens = detail::provider_count<Provider>{&provider_};
             auto fit = co_await llm::fit_context(provider_, request, conversation, summary ? &*summary : nullptr, plan,
                 *estimator_);
             if(!fit)

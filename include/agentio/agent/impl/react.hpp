@@ -58,6 +58,7 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, react::options op
     , tools_(std::move(tools))
     , options_(std::move(opts))
 {
+    estimator_ = options_.context.estimator ? options_.context.estimator : std::make_shared<llm::token_estimator>();
     auto const d = tools_.descriptors();
     descriptors_.assign(d.begin(), d.end());
     system_ = options_.system.empty() ? render_prompt(descriptors_, options_.texts)
@@ -89,9 +90,10 @@ asio::awaitable<tool_result> agent<Provider, Tools>::call_tool(std::string const
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vector<llm::message> const& turns,
-    Sink& sink, run_result& result, unsigned iteration, llm::stop_reason& stop) const
+    Sink& sink, run_result& result, unsigned iteration, llm::stop_reason& stop,
+    std::optional<llm::conversation_summary>& summary, std::size_t question) const
 {
-    llm::request const request{.model = options_.model,
+    llm::request request{.model = options_.model,
         .system = system_,
         .messages = turns,
         .tools = {},
@@ -100,6 +102,35 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
         .temperature = options_.temperature,
         .thinking_budget = {},
         .stop = options_.stop};
+    llm::fitted_context fitted; // the request's views point into it
+    if(options_.context.window != 0 || summary)
+    {
+        llm::context_plan const plan{.window = options_.context.window,
+            .policy = options_.context.policy,
+            .room = 0.95,
+            .summary_max_tokens = options_.context.summary_max_tokens,
+            .texts = &texts(),
+            .count_tokens = {},
+            .keep_from = question};
+        auto fit = co_await llm::fit_context(provider_, request, turns, summary ? &*summary : nullptr, plan,
+            *estimator_);
+        if(!fit)
+        {
+            auto const tokens = std::to_string(fit.error().tokens);
+            auto const window = std::to_string(fit.error().window);
+            // Named: GCC 12 cannot keep a braced list inside a co_await's operands.
+            std::string const message =
+                format_message(texts().context_turn_too_big, {{"tokens", tokens}, {"window", window}});
+            co_await fail(sink, result, message, agentio::agent::error_cause::context_window);
+            co_return std::nullopt;
+        }
+        fitted = std::move(*fit);
+        fitted.apply(request, turns);
+        result.usage += fitted.summary_usage;
+        if(fitted.compacted)
+            summary = fitted.compacted; // for the run's next calls
+    }
+    auto const estimated = llm::token_estimator::raw_tokens(request);
     std::vector<event> to_send;
     detail::answer_stream answer;
     std::string text;
@@ -138,6 +169,7 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
         co_await fail(sink, result, message, agentio::agent::error_cause::provider);
         co_return std::nullopt;
     }
+    estimator_->calibrate(estimated, response->tokens);
     result.usage += response->tokens;
     stop = response->stop;
     text = response->assistant.text();
@@ -160,13 +192,15 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
     };
 
     std::vector<llm::message> turns = detail::first_turns(conversation);
+    std::optional<llm::conversation_summary> summary; // written when the turns outgrow the window
+    std::size_t const question = conversation.empty() ? 0 : conversation.size() - 1; // and the scratchpad after it
     for(unsigned iteration = 1;; ++iteration)
     {
         bool const out_of_steps = iteration > options_.max_iterations;
         if(out_of_steps)
             detail::append_user_text(turns, std::string(texts().react_out_of_steps));
         llm::stop_reason stop = llm::stop_reason::unknown;
-        auto const text = co_await ask(turns, sink, result, iteration, stop);
+        auto const text = co_await ask(turns, sink, result, iteration, stop, summary, question);
         if(!text)
             co_return;
         result.iterations = iteration;

@@ -107,6 +107,37 @@ asio::awaitable<boost::system::result<written_summary, error>> summarize_convers
     co_return out;
 }
 
+namespace detail {
+
+// Near the window's edge, the provider's own count decides: it calibrates the
+// estimate, and a request it finds too large leaves out more whole turns.
+inline asio::awaitable<void> check_with_count(fitted_context& out, request const& base,
+    std::span<message const> conversation, context_plan const& plan, token_estimator& estimator)
+{
+    if(!plan.count_tokens || plan.window == 0)
+        co_return;
+    request r = base;
+    out.apply(r, conversation);
+    auto const raw = token_estimator::raw_tokens(r);
+    auto const usable = plan.window > base.max_tokens ? plan.window - base.max_tokens : 0;
+    if(estimator.corrected(raw) * 10 < usable * 8)
+        co_return; // far from the edge: the estimate is enough
+    auto counted = co_await plan.count_tokens(r);
+    if(!counted)
+        co_return; // the estimate stands
+    ++out.token_counts;
+    estimator.calibrate(raw, usage{*counted, 0, 0, 0});
+    if(*counted <= usable)
+        co_return;
+    auto const protect = plan.keep_from ? std::min(*plan.keep_from, conversation.size())
+                                        : latest_turn_begin(conversation);
+    if(auto const more = first_message_to_send(r, plan.window, estimator, plan.room);
+        more && *more > 0 && out.first + *more <= protect)
+        out.first += *more;
+}
+
+} // namespace detail
+
 template<provider P>
 asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_context(P& provider, request const& base,
     std::span<message const> conversation, conversation_summary const* summary, context_plan const& plan,
@@ -115,7 +146,9 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     auto const& texts = plan.texts ? *plan.texts : detail::english_compaction_texts;
     fitted_context out;
     // A summary never stands for the latest turn: the question is always sent as asked.
-    std::size_t const covered = summary ? std::min(summary->covers, latest_turn_begin(conversation)) : 0;
+    std::size_t const protect = plan.keep_from ? std::min(*plan.keep_from, conversation.size())
+                                               : latest_turn_begin(conversation);
+    std::size_t const covered = summary ? std::min(summary->covers, protect) : 0;
     std::string_view const summary_text = summary ? std::string_view(summary->text) : std::string_view();
     out.system = system_with_summary(base.system, texts.compaction_heading, summary_text);
     out.first = covered;
@@ -125,14 +158,26 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     request r = base;
     r.system = out.system;
     r.messages = tail;
-    auto const first = first_message_to_send(r, plan.window, estimator, plan.room);
+    auto first = first_message_to_send(r, plan.window, estimator, plan.room);
+    if(first && covered + *first > protect)
+        first.reset(); // only what follows the latest turn's start would fit
     if(!first)
-        co_return context_too_big{latest_turn_tokens(r, estimator), plan.window};
+    {
+        request latest = r;
+        latest.messages = conversation.subspan(protect);
+        co_return context_too_big{estimator.tokens(latest) + base.max_tokens, plan.window};
+    }
     if(*first == 0)
+    {
+        co_await detail::check_with_count(out, base, conversation, plan, estimator);
         co_return out;
+    }
     out.first = covered + *first; // trimmed: what is sent unless a summary is made
     if(plan.policy == context_policy::trim)
+    {
+        co_await detail::check_with_count(out, base, conversation, plan, estimator);
         co_return out;
+    }
 
     // Summarize enough that what is kept takes about half the room: the next
     // turns fit without another summary for a while.
@@ -143,7 +188,7 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     auto const fixed = estimator.tokens(bare) + plan.summary_max_tokens;
     auto const half = budget > fixed ? (budget - fixed) / 2 : 0;
     auto const kept = first_message_that_fits(tail, half, estimator);
-    std::size_t const cut = std::max(kept ? *kept : latest_turn_begin(tail), *first);
+    std::size_t const cut = std::min(std::max(kept ? *kept : protect - covered, *first), protect - covered);
     auto const summary_window = plan.window > plan.summary_max_tokens ? plan.window - plan.summary_max_tokens : 0;
     auto written = co_await summarize_conversation(provider, base.model, tail.first(cut), summary_text,
         static_cast<std::uint64_t>(static_cast<double>(summary_window) * plan.room), plan.summary_max_tokens, estimator,
@@ -151,6 +196,7 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     if(!written)
     {
         out.summary_failure = std::move(written.error());
+        co_await detail::check_with_count(out, base, conversation, plan, estimator);
         co_return out;
     }
     out.summary_calls = written->calls;
@@ -159,14 +205,16 @@ asio::awaitable<boost::system::result<fitted_context, context_too_big>> fit_cont
     r.system = system;
     r.messages = tail.subspan(cut);
     auto const after = first_message_to_send(r, plan.window, estimator, plan.room);
-    if(!after)
+    if(!after || covered + cut + *after > protect)
     {
         out.summary_failure = error{error::kind::protocol, 0, {}, "the summary leaves no room for the latest turn"};
+        co_await detail::check_with_count(out, base, conversation, plan, estimator);
         co_return out;
     }
     out.system = std::move(system);
     out.first = covered + cut + *after;
     out.compacted = conversation_summary{std::move(written->text), covered + cut};
+    co_await detail::check_with_count(out, base, conversation, plan, estimator);
     co_return out;
 }
 

@@ -148,6 +148,36 @@ http_provider<Wire>::open(request const& r)
 }
 
 template<class Wire>
+asio::awaitable<boost::system::result<std::uint64_t, error>>
+http_provider<Wire>::count_tokens(request const& r) requires requires
+{
+    Wire::count_tokens_path;
+}
+{
+    http::client_request req;
+    req.method = boost::beast::http::verb::post;
+    req.url = options_.base_url + std::string(Wire::count_tokens_path);
+    req.headers.set(boost::beast::http::field::content_type, "application/json");
+    req.headers.set(boost::beast::http::field::accept, "application/json");
+    Wire::set_headers(req.headers, options_.api_key, wire_);
+    req.body = to_json_text(Wire::make_count_tokens_body(r, wire_));
+    auto opened = co_await detail::open_with_retries(*client_, options_, req, &Wire::error_from_body,
+        Wire::request_id_header);
+    if(!opened)
+        co_return opened.error();
+    auto [read_err, text] = co_await opened->async_read_all(asio::use_awaitable);
+    if(read_err)
+        co_return detail::error_from_client(read_err);
+    boost::system::error_code ec;
+    auto const answer = json::parse(text, ec);
+    auto const* fields = ec ? nullptr : answer.if_object();
+    auto const* tokens = fields ? fields->if_contains("input_tokens") : nullptr;
+    if(!tokens || !(tokens->is_uint64() || (tokens->is_int64() && tokens->get_int64() >= 0)))
+        co_return error{error::kind::protocol, 0, {}, "the token count has no input_tokens", false, {}, {}};
+    co_return tokens->is_uint64() ? tokens->get_uint64() : static_cast<std::uint64_t>(tokens->get_int64());
+}
+
+template<class Wire>
 asio::awaitable<void> http_provider<Wire>::backoff(unsigned retries_done,
     std::optional<std::chrono::milliseconds> server_delay)
 {

@@ -398,7 +398,8 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     x.version = req.version();
     x.keep_alive = req.keep_alive();
     bool const embeddings_endpoint = path == "/v1/embeddings";
-    if(path == "/v1/messages")
+    bool const count_endpoint = path == "/v1/messages/count_tokens";
+    if(path == "/v1/messages" || count_endpoint)
         x.p = provider::anthropic;
     else if(path == "/v1/chat/completions" || embeddings_endpoint)
         x.p = provider::openai;
@@ -448,6 +449,25 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
         auto [order, e1, e2] = co_await group.async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
         report_failures(e1, e2);
         co_return std::nullopt;
+    }
+    if(count_endpoint)
+    {
+        // Anthropic's token counting: the Messages request's input, without the answer's settings.
+        auto& fields = body.get_object();
+        for(std::string_view const extra : {"max_tokens", "stream", "stop_sequences", "temperature", "metadata"})
+            if(fields.contains(extra))
+                co_return result(x.error(anthropic_invalid(std::string(extra) + ": Extra inputs are not permitted")));
+        json::object as_message = fields;
+        as_message["max_tokens"] = 1;
+        conversation counted;
+        if(auto const invalid = read_anthropic(as_message, version, counted))
+            co_return result(x.error(*invalid));
+        auto const sc = st.find(counted.model);
+        if(!sc || sc->turns.empty())
+            co_return result(x.error({404, "not_found_error", "model: " + counted.model, {}, {}}));
+        // What the fake reports as a request's input tokens: its body's bytes / 4.
+        auto const tokens = std::max<std::uint64_t>(1, req.body().size() / 4);
+        co_return result(x.json_response(bhttp::status::ok, R"({"input_tokens":)" + std::to_string(tokens) + "}"));
     }
     conversation c;
     auto const failure = x.p == provider::anthropic ? read_anthropic(body.get_object(), version, c)

@@ -486,6 +486,7 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     options.temperature = settings_.temperature;
     // A thread longer than the model's window keeps answering: its oldest turns are summarized (or left out).
     options.context.policy = settings_.context_policy;
+    options.context.count_tokens = settings_.count_tokens;
     options.context.window = agentio::llm::context_window_for(options.model, options.max_tokens,
         settings_.context_window ? std::optional<std::uint64_t>(settings_.context_window) : std::nullopt)
                                  .tokens;

@@ -86,6 +86,12 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
         !read_number("AGENT_CONTEXT_WINDOW", s.context_window, 1024u, 100000000u, error))
         return error;
     s.detach_grace = std::chrono::seconds(grace);
+    if(auto count = env("AGENT_COUNT_TOKENS"))
+    {
+        if(*count != "on" && *count != "off")
+            return "AGENT_COUNT_TOKENS: se esperaba 'on' u 'off', recibido '" + *count + "'";
+        s.count_tokens = *count == "on";
+    }
     if(auto policy = env("AGENT_CONTEXT_POLICY"))
     {
         auto const parsed = agentio::llm::parse_context_policy(*policy);
