@@ -119,8 +119,8 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
             auto const tokens = std::to_string(fit.error().tokens);
             auto const window = std::to_string(fit.error().window);
             // Named: GCC 12 cannot keep a braced list inside a co_await's operands.
-            std::string const message =
-                format_message(texts().context_turn_too_big, {{"tokens", tokens}, {"window", window}});
+            std::string const message = format_message(texts().context_turn_too_big,
+                {{"tokens", tokens}, {"window", window}});
             co_await fail(sink, result, message, agentio::agent::error_cause::context_window);
             co_return std::nullopt;
         }
