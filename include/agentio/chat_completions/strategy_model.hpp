@@ -119,6 +119,8 @@ public:
                 opts.system = opts.system.empty() ? r.system : opts.system + "\n\n" + r.system;
             if(r.max_tokens)
                 opts.max_tokens = *r.max_tokens;
+            if(ctx.summary) // the session's older turns, summarized: ReAct reads the summary after its prompt
+                opts.system = llm::system_with_summary(opts.system, opts.texts.compaction_heading, ctx.summary->text);
             agent::react::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
             run_state state;
             auto on_event = [this, &sink, &state, &ctx](agent::react::event const& e) {

@@ -30,6 +30,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <functional>
+
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -150,7 +152,8 @@ struct fixture
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
     std::thread runner;
 
-    fixture()
+    /// `adjust` changes the settings before the agent is made.
+    explicit fixture(std::function<void(facturas::settings&)> adjust = {})
     {
         fs::remove_all(dir);
         fs::create_directories(dir);
@@ -172,6 +175,8 @@ struct fixture
         s.model.model = "facturas-test";
         s.sql_max_rows = 200;
         s.mcp_timeout = std::chrono::seconds(20);
+        if(adjust)
+            adjust(s);
         facturas::mcp_endpoint endpoint;
         endpoint.command = std::string(AGENTIO_SQLITE_MCP) + " --db '" + db.string() + "' --timeout-ms 400";
         agent.emplace(s, endpoint, *provider, *store);
@@ -286,6 +291,55 @@ BOOST_AUTO_TEST_CASE(the_session_history_reaches_the_model)
     auto const other = f.ask("otra", questions[5].question);
     BOOST_TEST(other.error_code.empty());
     BOOST_TEST(f.fake.requests()[4].body.at("messages").as_array().size() == 1u);
+}
+
+// A session whose questions outgrow the model's window keeps answering under each AGENT_CONTEXT_POLICY: the fake
+// enforces the window as the API does, and every request fits it.
+BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
+{
+    for(auto const policy : {llm::context_policy::compact, llm::context_policy::trim})
+    {
+        BOOST_TEST_CONTEXT(llm::to_string(policy))
+        {
+            fixture f([policy](facturas::settings& s) {
+                s.model.model = "facturas-ventana";
+                s.model.context_window = 9000;
+                s.model.context_policy = policy;
+                s.max_history_turns = 12;
+            });
+            testing::scenario sc;
+            sc.name = "facturas-ventana";
+            sc.context_window = 9000;
+            testing::scripted_response summary, answer, sql;
+            summary.when_user_message_contains = "<conversation>";
+            summary.text = "RESUMEN: preguntas largas sobre facturas.";
+            answer.when_user_message_contains = "Resultados de la consulta";
+            answer.text = "Hay estas facturas.";
+            sql.text = "SELECT COUNT(*) AS n FROM Invoice";
+            sc.turns.push_back({summary, answer, sql});
+            f.fake.add_scenario(sc);
+            for(int i = 0; i < 12; ++i)
+            {
+                auto const r = f.ask("larga",
+                    "Pregunta " + std::to_string(i) + ": ¿cuántas facturas hay? " + std::string(4000, 'x'));
+                BOOST_TEST_REQUIRE(r.error_code.empty(),
+                    "question " << i << ": " << r.error_code << ": " << r.error_message);
+                BOOST_TEST(r.row_count == 1);
+            }
+            auto const requests = f.fake.requests();
+            std::size_t summarizing = 0;
+            for(auto const& r : requests)
+                summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+            BOOST_TEST(requests.size() - summarizing == 24u); // SQL and answer for each question: no refusal
+            auto const last_sql = agentio::to_json_text(requests[requests.size() - 2].body);
+            BOOST_TEST(last_sql.find("Pregunta 11") != std::string::npos);
+            BOOST_TEST(last_sql.find("Pregunta 0:") == std::string::npos); // the oldest turns do not fit
+            if(policy == llm::context_policy::compact)
+                BOOST_TEST(summarizing >= 1u);
+            else
+                BOOST_TEST(summarizing == 0u);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(attacks_written_by_the_model_are_refused_and_the_file_is_untouched)

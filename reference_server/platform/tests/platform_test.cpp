@@ -406,6 +406,45 @@ BOOST_AUTO_TEST_CASE(jwt_users_and_their_sessions)
     BOOST_TEST(test_http::get(p.ep, "/v1/models").status == 401u);
 }
 
+// A session longer than the model's window (the fake enforces it as the API does) keeps answering: within the
+// 40-message memory, the older turns are summarized and the summary kept in the session.
+BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
+{
+    platform_server p(std::map<std::string, std::string>{{"AGENT_CONTEXT_WINDOW", "12000"}});
+    testing::scenario sc;
+    sc.name = "asistente-scenario";
+    sc.context_window = 12000;
+    testing::scripted_response summary, answer;
+    summary.when_user_message_contains = "<conversation>";
+    summary.text = "RESUMEN: el usuario hizo preguntas largas.";
+    answer.text = "Respuesta: " + std::string(3000, 'r');
+    sc.turns.push_back({summary, answer});
+    p.fake.add_scenario(sc);
+    p.run();
+    for(int turn = 0; turn < 10; ++turn)
+    {
+        auto const r = test_http::post(p.ep, "/v1/chat/completions",
+            question("Pregunta " + std::to_string(turn) + ": " + std::string(3000, 'p'), R"("session_id": "larga")"));
+        BOOST_TEST_REQUIRE(r.status == 200u, "turn " << turn << ": " << r.body);
+    }
+    auto const requests = p.fake.requests();
+    std::size_t summarizing = 0;
+    for(auto const& r : requests)
+        summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+    BOOST_TEST(summarizing >= 1u);
+    BOOST_TEST(requests.size() - summarizing == 10u); // no refusal
+    auto const last = agentio::to_json_text(requests.back().body);
+    BOOST_TEST(last.find("RESUMEN: el usuario hizo preguntas largas.") != std::string::npos);
+    BOOST_TEST(last.find("Pregunta 9") != std::string::npos);
+    BOOST_TEST(last.find("Pregunta 0:") == std::string::npos);
+    auto const kept = asio::co_spawn(p.ioc, p.store->latest_summary("larga"), asio::use_future).get();
+    BOOST_TEST_REQUIRE(kept.has_value());
+    BOOST_TEST(kept->has_value());
+    auto const items = asio::co_spawn(p.ioc, p.store->load_items("larga"), asio::use_future).get();
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST(items->size() == 20u); // every question and answer stays
+}
+
 // A sibling application's OpenAI-compatible API, as agentio-facturas serves one: here a model that echoes.
 struct echo_model final : agentio::chat_completions::model
 {
