@@ -428,6 +428,70 @@ BOOST_AUTO_TEST_CASE(another_process_takes_over_from_the_checkpoint)
     other->stop();
 }
 
+// A durable run on a thread longer than the window summarizes its older turns; the store keeps the summary beside
+// the messages, and the thread's next run reads it instead of them.
+BOOST_AUTO_TEST_CASE(a_durable_run_keeps_its_summary_for_the_next)
+{
+    runs_bench b;
+    agentio::testing::scenario sc;
+    sc.name = "durable-window";
+    sc.context_window = 4000;
+    agentio::testing::scripted_response summary, answer;
+    summary.when_user_message_contains = "<conversation>";
+    summary.text = "RESUMEN: la conversación duradera.";
+    answer.text = "Respuesta: " + std::string(600, 'r');
+    sc.turns.push_back({summary, answer});
+    b.fake.add_scenario(sc);
+    agentio::toolset_options spanish_tools;
+    spanish_tools.validation.texts = agentio_test::spanish_messages;
+    b.agent = std::make_unique<test_agent>(*b.provider,
+        test_tools{spanish_tools, agent_test::contar_iniciativas{&b.counters, 0ms},
+            agent_test::sumar_presupuesto{&b.counters}},
+        agent::options{.model = "durable-window",
+            .max_tokens = 500,
+            .context = {.window = 4000, .summary_max_tokens = 300}});
+    auto m = b.make_manager({.holder = "a"});
+    m->start();
+    auto const thread = b.new_thread();
+    std::vector<llm::message> earlier;
+    for(int i = 0; i < 30; ++i)
+    {
+        earlier.push_back(llm::message::user("Pregunta " + std::to_string(i) + " " + std::string(400, 'p')));
+        earlier.push_back(llm::message::assistant("Respuesta " + std::string(400, 'r')));
+    }
+    b.run(b.store->append_messages(thread, earlier)).value();
+
+    auto const summarizing = [&] {
+        std::size_t n = 0;
+        for(auto const& r : b.fake.requests())
+            n += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+        return n;
+    };
+    auto const first = b.run(m->start_run(thread, "", {llm::message::user("¿Y ahora?")})).value();
+    auto const read_first = b.run(read(*m, first.run_id));
+    BOOST_TEST(read_first.events.back().type == "done", read_first.events.back().data);
+    b.settle(*m);
+    BOOST_TEST(summarizing() >= 1u);
+    auto const kept = b.run(b.store->latest_summary(thread)).value();
+    BOOST_TEST_REQUIRE(kept.has_value());
+    BOOST_TEST(kept->text == "RESUMEN: la conversación duradera.");
+    BOOST_TEST(kept->through_seq > 0);
+    BOOST_TEST(kept->through_seq <= 60);
+    BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 62u); // the messages stay
+
+    // The next run sends the summary in place of the turns it stands for, and needs no other.
+    auto const before = summarizing();
+    auto const second = b.run(m->start_run(thread, "", {llm::message::user("¿Y después?")})).value();
+    auto const read_second = b.run(read(*m, second.run_id));
+    BOOST_TEST(read_second.events.back().type == "done", read_second.events.back().data);
+    b.settle(*m);
+    BOOST_TEST(summarizing() == before);
+    auto const sent = agentio::to_json_text(b.fake.requests().back().body);
+    BOOST_TEST(sent.find("RESUMEN: la conversación duradera.") != std::string::npos);
+    BOOST_TEST(sent.find("¿Y después?") != std::string::npos);
+    BOOST_TEST(sent.find("Pregunta 0 ") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(run_approvals)
