@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
-extra=(nginx python3) # the scale-out test: replicas behind nginx, driven from Python
+extra=(nginx python3 gdb) # the scale-out test: replicas behind nginx, driven from Python; gdb: a hung test's stacks (scripts/watchdog.sh)
 [ -n "${AGENTIO_DATA_DIR:-}" ] || extra+=(curl) # scripts/data.sh downloads the sample data (CTest's data.fetch)
 bash scripts/setup.sh "${extra[@]}"
 bash scripts/build.sh "$preset"

@@ -31,6 +31,9 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 namespace asio = boost::asio;
@@ -611,6 +614,53 @@ BOOST_AUTO_TEST_CASE(the_child_writes_its_log_where_asked)
     std::getline(in, line);
     BOOST_TEST(line == "started");
     std::filesystem::remove(log);
+}
+
+BOOST_AUTO_TEST_CASE(the_child_starts_in_its_directory_with_three_descriptors_and_default_sigpipe)
+{
+    // The child sees the working directory asked for, inherits nothing but
+    // standard input, output and error, and starts as from a shell (SIGPIPE at
+    // its default even though this process ignores it, as servers do).
+    ::signal(SIGPIPE, SIG_IGN);
+    auto const dir = std::filesystem::temp_directory_path() / ("agentio_mcp_cwd_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    // No close-on-exec: a careless library's descriptor, numbered apart from the shell's own.
+    int const opened = ::open("/dev/null", O_RDONLY);
+    int const leaked = ::fcntl(opened, F_DUPFD, 100);
+    ::close(opened);
+    std::string seen = run<std::string>([&](asio::any_io_executor ex) -> asio::awaitable<std::string> {
+        mcp::process_options p;
+        p.program = "sh";
+        p.arguments = {"-c",
+            R"sh(printf '{"dir":"%s","fds":"%s","sigpipe":"%s"}\n' "$PWD" "$(ls /proc/$$/fd | tr '\n' ' ')" )sh"
+            R"sh("$(grep SigIgn /proc/$$/status | cut -f2)"; cat >/dev/null)sh"};
+        p.working_directory = dir;
+        auto t = mcp::make_stdio_transport(ex, std::move(p));
+        auto got = std::make_shared<std::string>();
+        mcp::client_transport::receiver r;
+        r.on_message = [got](json::object m) { *got = json::serialize(m); };
+        co_await t->start(std::move(r));
+        asio::steady_timer moment(ex);
+        for(int i = 0; i < 1000 && got->empty(); ++i)
+        {
+            moment.expires_after(std::chrono::milliseconds(10));
+            co_await moment.async_wait(asio::use_awaitable);
+        }
+        co_await t->close();
+        co_return *got;
+    });
+    ::close(leaked);
+    std::filesystem::remove(dir);
+    BOOST_TEST_REQUIRE(!seen.empty());
+    auto const m = json::parse(seen).as_object();
+    BOOST_TEST(std::filesystem::path(std::string(m.at("dir").as_string())) == dir);
+    // 0, 1, 2 and the shell's own descriptor for reading the listing, never `leaked`.
+    std::string const fds(m.at("fds").as_string());
+    BOOST_TEST_REQUIRE(leaked >= 100);
+    BOOST_TEST((" " + fds).find(" " + std::to_string(leaked) + " ") == std::string::npos, fds);
+    BOOST_TEST(fds.find("0 1 2 ") == 0u, fds);
+    unsigned long const ignored = std::stoul(std::string(m.at("sigpipe").as_string()), nullptr, 16);
+    BOOST_TEST((ignored & (1ul << (SIGPIPE - 1))) == 0ul, std::string(m.at("sigpipe").as_string()));
 }
 
 BOOST_AUTO_TEST_CASE(command_lines_split_as_a_shell_splits_words)

@@ -11,6 +11,7 @@
 #define AGENTIO_MCP_CLIENT_IMPL_STDIO_TRANSPORT_IPP
 
 #include <agentio/config.hpp>
+#include <agentio/detail/child_process.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/client/transport.hpp>
 
@@ -28,9 +29,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/process/v2/environment.hpp>
-#include <boost/process/v2/process.hpp>
-#include <boost/process/v2/start_dir.hpp>
-#include <boost/process/v2/stdio.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -126,9 +124,8 @@ private:
     void kill_now() noexcept
     {
         boost::system::error_code ec;
-        // A reaped child's pid may belong to another process by now: leave it alone.
-        if(child_ && !exited_ && child_->running(ec) && !ec)
-            child_->terminate(ec);
+        // A reaped child's pid may belong to another process by now: the handle leaves it alone.
+        child_.kill_and_reap();
         exited_ = true;
         to_child_.close(ec);
         from_child_.close(ec);
@@ -157,16 +154,10 @@ public:
                 throw client_error(client_errc::transport_failed,
                     "cannot open the MCP server's log '" + options_.stderr_log.string() + "'");
         }
+        agentio::detail::child_process::pipes ends;
         try
         {
-            bp::process_stdio io{to_child_, from_child_, {}};
-            if(err_fd >= 0)
-                io.err = err_fd; // not owned by the binding: closed below
-            if(options_.working_directory.empty())
-                child_.emplace(strand_, program, options_.arguments, std::move(io));
-            else
-                child_.emplace(strand_, program, options_.arguments, std::move(io),
-                    bp::process_start_dir(options_.working_directory));
+            ends = child_.start({program, options_.arguments, options_.working_directory, err_fd});
         }
         catch(std::exception const& e)
         {
@@ -177,6 +168,9 @@ public:
         }
         if(err_fd >= 0)
             ::close(err_fd); // the child has its copy
+        started_ = true;
+        to_child_.assign(ends.to_child);
+        from_child_.assign(ends.from_child);
         asio::co_spawn(strand_, read_lines(shared_from_this()), asio::detached);
         co_return;
     }
@@ -201,16 +195,16 @@ public:
 
     asio::awaitable<void> close() override
     {
-        if(!child_)
+        if(!started_)
             co_return;
         boost::system::error_code ec;
         to_child_.close(ec); // end of input: the server's cue to exit
         for(int step = 0; step < 3 && !exited_; ++step)
         {
             if(step == 1)
-                child_->request_exit(ec); // SIGTERM
+                child_.signal(SIGTERM);
             else if(step == 2)
-                child_->terminate(ec); // SIGKILL
+                child_.signal(SIGKILL);
             co_await wait_for_exit(options_.shutdown_grace);
         }
         from_child_.close(ec);
@@ -248,19 +242,12 @@ private:
     {
         auto const until = std::chrono::steady_clock::now() + limit;
         asio::steady_timer moment(strand_);
-        boost::system::error_code ec;
-        while(child_ && !exited_)
+        while(started_ && !exited_)
         {
-            bool const running = child_->running(ec);
-            if(!running || ec)
+            if(!child_.running())
             {
-                // Ended and reaped (or no such child any more): its pid is no
-                // longer ours, so the handle lets it go.
+                // Ended and reaped: its pid is no longer ours.
                 exited_ = true;
-                exit_code_known_ = !ec;
-                if(exit_code_known_)
-                    exit_code_ = child_->exit_code();
-                child_->detach();
                 break;
             }
             if(std::chrono::steady_clock::now() >= until)
@@ -292,8 +279,8 @@ private:
             why = "cannot read from the MCP server process: " + ec.message();
         // Its output closes as it exits: a moment to learn how it ended.
         co_await wait_for_exit(std::chrono::milliseconds(500));
-        if(exit_code_known_)
-            why += " (exit code " + std::to_string(exit_code_) + ")";
+        if(auto code = child_.exit_code())
+            why += " (exit code " + std::to_string(*code) + ")";
         if(receiver_.on_closed)
             receiver_.on_closed(client_error(client_errc::closed, why));
     }
@@ -316,14 +303,13 @@ private:
     process_options options_;
     asio::writable_pipe to_child_;
     asio::readable_pipe from_child_;
-    std::optional<bp::process> child_;
+    agentio::detail::child_process child_;
     receiver receiver_;
     std::deque<std::string> outbox_;
     bool writing_ = false;
     bool closed_ = false;
+    bool started_ = false;
     bool exited_ = false; // reaped: its pid is no longer ours
-    bool exit_code_known_ = false;
-    int exit_code_ = 0;
 };
 
 } // namespace detail
