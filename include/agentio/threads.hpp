@@ -142,7 +142,10 @@ enum class run_status
     waiting,
     completed,
     failed,
-    cancelled
+    cancelled,
+    /** In its thread's line, behind the run in progress (@ref
+        busy_policy::enqueue): its messages join the thread when it starts. */
+    queued
 };
 
 /// The status's name, as stored: "running", "waiting", ...
@@ -150,6 +153,27 @@ AGENTIO_DECL std::string_view to_string(run_status s) noexcept;
 
 /// The status of a stored name.
 AGENTIO_DECL std::optional<run_status> parse_run_status(std::string_view s) noexcept;
+
+/** What a message does when its thread has a run in progress (running, or
+    waiting for a decision) or runs waiting in line. */
+enum class busy_policy
+{
+    /// Refused: `errc::thread_busy` (an HTTP 409 for the client).
+    reject,
+    /** Waits in the thread's line and runs after the runs ahead of it, in
+        the order they arrived. A durable run's place survives restarts; a
+        turn's lasts as long as its request. */
+    enqueue,
+    /** The run in progress is asked to stop at its next safe point (what it
+        had finished stays in the thread), and this one runs next. */
+    interrupt
+};
+
+/// The policy's name: "reject", "enqueue" or "interrupt".
+AGENTIO_DECL std::string_view to_string(busy_policy p) noexcept;
+
+/// The policy of a name (`AGENT_BUSY_POLICY`'s values), or nothing.
+AGENTIO_DECL std::optional<busy_policy> parse_busy_policy(std::string_view s) noexcept;
 
 /// Writes the status's name.
 inline std::ostream& operator<<(std::ostream& os, run_status s)
@@ -233,6 +257,31 @@ struct new_run
     std::optional<thread_info> new_thread = {};
     /// Durable (a run manager's) or a request's turn.
     run_kind kind = run_kind::durable;
+    /** For `thread_store::admit_run`: what to do when the thread is busy.
+        A queued turn's lease (`holder`, `lease`) keeps its place while its
+        request waits; a queued durable run's needs none. */
+    busy_policy when_busy = busy_policy::reject;
+};
+
+/// What `thread_store::admit_run` did with a run.
+struct admission
+{
+    /// `running`: started now; `queued`: in the thread's line.
+    run_status status = run_status::running;
+    /// For a started run: the whole thread, its new messages last.
+    std::vector<item> items = {};
+    /// For a queued run: how many runs are ahead of it, the one in progress included.
+    std::size_t ahead = 0;
+    /// With `busy_policy::interrupt`: the run asked to stop, if one was running.
+    std::string interrupted_run = {};
+};
+
+/// A queued run that has just started (`thread_store::claim_queued_run`).
+struct claimed_run
+{
+    run_info run = {};
+    /// The whole thread, the run's messages (written now) last.
+    std::vector<item> items = {};
 };
 
 /// A lease still held, as `renew_leases` finds it.
@@ -359,6 +408,26 @@ public:
         (a turn whose lease expired no longer counts: it is marked failed);
         `errc::not_found` when it does not exist. */
     virtual asio::awaitable<result<std::vector<item>>> start_run(new_run const& run) = 0;
+    /** Starts a run as `start_run` does when its thread is free and nobody
+        waits in its line; otherwise follows `run.when_busy`: `reject`
+        (`errc::thread_busy`), `enqueue` (the run joins the line as
+        `run_status::queued`, its messages kept aside until it starts) or
+        `interrupt` (as `enqueue`, and the running run is asked to stop, as
+        `request_cancel` does). A queued turn whose lease expires leaves the
+        line (as failed); a queued durable run stays until it starts or is
+        cancelled. */
+    virtual asio::awaitable<result<admission>> admit_run(new_run const& run) = 0;
+    /** Starts a queued run whose turn has come: its thread has no run
+        running or waiting, and no live run queued before it. Its messages
+        join the thread and it becomes running under `holder`.
+        @param run_id that run (a turn waiting for its place, typically);
+        empty: the longest-waiting durable run whose turn has come, on any
+        thread (a run manager's loop).
+        @return nothing when its turn has not come yet (or no run's has);
+        `errc::not_found` when `run_id` is no longer queued (cancelled, or
+        a turn whose lease expired). */
+    virtual asio::awaitable<result<std::optional<claimed_run>>> claim_queued_run(std::string_view run_id,
+        std::string_view holder, std::chrono::milliseconds lease) = 0;
     /// The run, or nothing when unknown or another owner's.
     virtual asio::awaitable<result<std::optional<run_info>>> find_run(std::string_view id, std::string_view owner) = 0;
     /// The thread's most recent run, or nothing (none yet, or another owner's thread).
@@ -397,7 +466,7 @@ public:
         Nothing when it is not waiting (another decision took it first). */
     virtual asio::awaitable<result<std::optional<run_info>>> claim_waiting_run(std::string_view run_id,
         std::string_view owner, std::string_view holder, std::chrono::milliseconds lease) = 0;
-    /// Extends the leases `holder` still has among `run_ids`; returns those.
+    /// Extends the leases `holder` still has among `run_ids` (running, or turns queued); returns those.
     virtual asio::awaitable<result<std::vector<held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) = 0;
     /** Notes that clients of this process follow these runs, which other
@@ -405,7 +474,8 @@ public:
         (a run is not abandoned while someone reads it elsewhere). */
     virtual asio::awaitable<result<void>> note_readers(std::span<std::string const> run_ids) = 0;
     /** Asks the process running a run to stop it (it learns at its next
-        lease renewal). False when the run is unknown, another owner's, or over. */
+        lease renewal); a queued run is cancelled at once. False when the
+        run is unknown, another owner's, or over. */
     virtual asio::awaitable<result<bool>> request_cancel(std::string_view run_id, std::string_view owner) = 0;
     /** Takes over one running durable run whose lease has expired (its
         process died); nothing when there is none. Two processes never get

@@ -313,6 +313,98 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_run_at_once)
     m->stop();
 }
 
+BOOST_AUTO_TEST_CASE(a_second_message_waits_its_turn_or_interrupts)
+{
+    runs_bench b(20ms);
+    auto m = b.make_manager({.holder = "a"});
+    m->start();
+    auto const thread = b.new_thread();
+    auto const first = b.run(m->start_run(thread, "", {llm::message::user("primera")})).value();
+    BOOST_TEST((first.status == threads::run_status::running));
+    auto const second =
+        b.run(m->start_run(thread, "", {llm::message::user("segunda")}, threads::busy_policy::enqueue)).value();
+    BOOST_TEST((second.status == threads::run_status::queued));
+    BOOST_TEST(second.ahead == 1u);
+    auto const refused = b.run(m->start_run(thread, "", {llm::message::user("no")}));
+    BOOST_REQUIRE(!refused);
+    BOOST_TEST(refused.error().code == make_error_code(threads::errc::thread_busy));
+    // The queued run's stream waits for it, and it starts when the first ends.
+    auto const queued_read = b.run(read(*m, second.run_id));
+    BOOST_TEST(queued_read.types() == "cRTcD");
+    BOOST_TEST(b.run(read(*m, first.run_id)).types() == "cRTcD");
+    b.settle(*m);
+    auto items = b.run(b.store->load_items(thread)).value();
+    BOOST_REQUIRE(items.size() == 8u);
+    BOOST_TEST(items[0].run_id == first.run_id);
+    BOOST_TEST(items[4].run_id == second.run_id);
+    BOOST_TEST(items[4].message.text() == "segunda");
+
+    // Interrupting: the running run stops at once, keeping what it finished, and the new message runs next.
+    auto const third = b.run(m->start_run(thread, "", {llm::message::user("tercera")})).value();
+    auto const interrupt_after_the_first_round = [&]() -> asio::awaitable<read_result> {
+        std::optional<threads::run_manager<test_agent>::started> fourth;
+        read_result out;
+        out.end = co_await m->stream(third.run_id, "", 0, [&](threads::event_record const& e) -> asio::awaitable<bool> {
+            out.events.push_back(e);
+            if(!fourth && e.type == "tool_call")
+            {
+                // Named, not braced in the co_await: GCC 12 destroys such a temporary twice.
+                std::vector<llm::message> question{llm::message::user("cuarta")};
+                auto admitted = co_await m->start_run(thread, "", std::move(question), threads::busy_policy::interrupt);
+                BOOST_REQUIRE(admitted);
+                fourth = *admitted;
+            }
+            co_return true;
+        });
+        BOOST_REQUIRE(fourth);
+        BOOST_TEST((fourth->status == threads::run_status::queued));
+        auto const after = co_await read(*m, fourth->run_id);
+        BOOST_TEST(after.types() == "cRTcD");
+        co_return out;
+    };
+    auto const interrupted = b.run(interrupt_after_the_first_round());
+    auto const last = json::parse(interrupted.events.back().data);
+    BOOST_TEST(last.at("status").as_string() == "cancelled");
+    BOOST_TEST(last.at("reason").as_string() == "interrupted");
+    b.settle(*m);
+    items = b.run(b.store->load_items(thread)).value();
+    std::vector<std::string> questions;
+    for(auto const& i : items)
+        if(i.message.role == llm::role::user && !i.message.text().empty())
+            questions.push_back(i.message.text());
+    std::vector<std::string> const expected{"primera", "segunda", "tercera", "cuarta"};
+    BOOST_TEST(questions == expected, boost::test_tools::per_element());
+    BOOST_TEST(b.run(b.store->find_run(third.run_id, "")).value()->status == threads::run_status::cancelled);
+    m->stop();
+}
+
+BOOST_AUTO_TEST_CASE(a_queued_run_outlives_the_process_that_accepted_it)
+{
+    // The process that accepted the message stops with the run ahead of it
+    // unfinished; another takes that run over, finishes it, then starts the
+    // queued one: nobody had to ask again.
+    runs_bench b(20ms);
+    auto a = b.make_manager({.holder = "a", .lease = 400ms, .renew_every = 100ms, .takeover_every = 0ms});
+    a->start();
+    auto const thread = b.new_thread();
+    auto const first = b.run(a->start_run(thread, "", {llm::message::user("primera")})).value();
+    auto const second =
+        b.run(a->start_run(thread, "", {llm::message::user("segunda")}, threads::busy_policy::enqueue)).value();
+    BOOST_TEST((second.status == threads::run_status::queued));
+    a->stop(); // as if it died: its leases stay until they expire
+    b.settle(*a);
+    auto other = b.make_manager({.holder = "b", .lease = 400ms, .renew_every = 100ms, .takeover_every = 50ms});
+    other->start();
+    auto const queued_read = b.run(read(*other, second.run_id));
+    BOOST_TEST(queued_read.types() == "cRTcD");
+    b.settle(*other);
+    BOOST_TEST(b.run(b.store->find_run(first.run_id, "")).value()->status == threads::run_status::completed);
+    auto const items = b.run(b.store->load_items(thread)).value();
+    BOOST_REQUIRE(items.size() >= 5u);
+    BOOST_TEST(items.back().run_id == second.run_id);
+    other->stop();
+}
+
 BOOST_AUTO_TEST_CASE(a_run_nobody_reads_is_cancelled_after_the_grace)
 {
     runs_bench b(40ms);

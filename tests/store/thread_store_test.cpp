@@ -12,6 +12,8 @@
 #include <agentio/threads/turn.hpp>
 #include <agentio/threads.hpp>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
@@ -762,6 +764,222 @@ asio::awaitable<void> a_summary_stands_for_the_first_messages(threads::thread_st
     BOOST_TEST(!gone);
 }
 
+// A run admitted with a question of its own, and a policy for a busy thread.
+threads::new_run queued_run(std::string id, std::string thread_id, std::string question, threads::busy_policy policy,
+    threads::run_kind kind = threads::run_kind::durable, std::string holder = {},
+    std::chrono::milliseconds lease = std::chrono::seconds(30))
+{
+    auto r = run_of(std::move(id), std::move(thread_id), std::move(holder), lease);
+    r.messages = {llm::message::user(std::move(question))};
+    r.when_busy = policy;
+    r.kind = kind;
+    return r;
+}
+
+asio::awaitable<void> a_busy_thread_keeps_its_line_in_order(threads::thread_store& s)
+{
+    using threads::busy_policy;
+    (co_await s.create_thread(thread("q"))).value();
+    std::span<threads::event_record const> const none;
+    auto const first = (co_await s.admit_run(queued_run("a", "q", "primera", busy_policy::enqueue, {}, "p1"))).value();
+    BOOST_TEST(first.status == threads::run_status::running); // a free thread: it starts at once
+    BOOST_REQUIRE(first.items.size() == 1u);
+    auto const b = (co_await s.admit_run(queued_run("b", "q", "segunda", busy_policy::enqueue))).value();
+    BOOST_TEST(b.status == threads::run_status::queued);
+    BOOST_TEST(b.ahead == 1u);
+    BOOST_TEST(b.items.empty());
+    auto const c = (co_await s.admit_run(queued_run("c", "q", "tercera", busy_policy::enqueue))).value();
+    BOOST_TEST(c.ahead == 2u);
+    // Refused while anyone is in line, even by the plain start.
+    auto const refused = co_await s.admit_run(queued_run("x", "q", "no", busy_policy::reject));
+    BOOST_REQUIRE(!refused);
+    BOOST_TEST(refused.error().code == make_error_code(threads::errc::thread_busy));
+    BOOST_TEST((co_await s.find_run("b", "")).value()->status == threads::run_status::queued);
+    BOOST_TEST((co_await s.load_items("q")).value().size() == 1u); // queued messages wait aside
+
+    // Nobody's turn while the first runs.
+    BOOST_TEST(!(co_await s.claim_queued_run("b", "p2", 30s)).value());
+    BOOST_TEST(!(co_await s.claim_queued_run("", "p2", 30s)).value());
+    (co_await s.finish_run("a", "p1", none, threads::run_status::completed, nullptr)).value();
+    // The thread is free, and the line keeps its order: c waits behind b.
+    BOOST_TEST(!(co_await s.claim_queued_run("c", "p2", 30s)).value());
+    BOOST_TEST(!(co_await s.admit_run(queued_run("y", "q", "no", busy_policy::reject))));
+    auto const started = (co_await s.claim_queued_run("", "p2", 30s)).value();
+    BOOST_REQUIRE(started);
+    BOOST_TEST(started->run.id == "b"sv);
+    BOOST_TEST(started->run.status == threads::run_status::running);
+    BOOST_TEST(started->run.lease_holder == "p2"sv);
+    BOOST_REQUIRE(started->items.size() == 2u);
+    BOOST_TEST(started->items.back().run_id == "b"sv);
+    BOOST_TEST(same(started->items.back().message, llm::message::user("segunda")));
+    BOOST_TEST(!(co_await s.claim_queued_run("", "p3", 30s)).value()); // b holds it now
+
+    // A queued run cancelled leaves the line at once.
+    BOOST_TEST((co_await s.request_cancel("c", "")).value());
+    BOOST_TEST((co_await s.find_run("c", "")).value()->status == threads::run_status::cancelled);
+    auto const gone = co_await s.claim_queued_run("c", "p2", 30s);
+    BOOST_REQUIRE(!gone);
+    BOOST_TEST(gone.error().code == make_error_code(threads::errc::not_found));
+
+    // Interrupting: b is asked to stop, and e is next.
+    auto const e = (co_await s.admit_run(queued_run("e", "q", "para", busy_policy::interrupt))).value();
+    BOOST_TEST(e.status == threads::run_status::queued);
+    BOOST_TEST(e.interrupted_run == "b"sv);
+    std::vector<std::string> const b_only{"b"};
+    auto held = (co_await s.renew_leases("p2", b_only, 30s)).value();
+    BOOST_REQUIRE(held.size() == 1u);
+    BOOST_TEST(held[0].cancel_requested);
+    (co_await s.finish_run("b", "p2", none, threads::run_status::cancelled, nullptr)).value();
+    auto const next = (co_await s.claim_queued_run("e", "p1", 30s)).value();
+    BOOST_REQUIRE(next);
+    BOOST_TEST(next->items.size() == 3u); // what b was asked stayed, e's question follows
+
+    // A turn in line keeps its place while its lease is renewed; one whose
+    // process died leaves the line, and the one behind it goes first.
+    auto const t1 = (co_await s.admit_run(queued_run("t1", "q", "turno 1", busy_policy::enqueue,
+                         threads::run_kind::turn, "w1", 200ms)))
+                        .value();
+    BOOST_TEST(t1.status == threads::run_status::queued);
+    auto const t2 = (co_await s.admit_run(queued_run("t2", "q", "turno 2", busy_policy::enqueue,
+                         threads::run_kind::turn, "w2", 200ms)))
+                        .value();
+    BOOST_TEST(t2.ahead == 2u);
+    std::vector<std::string> const t2_only{"t2"};
+    for(int i = 0; i < 4; ++i)
+    {
+        co_await sleep_for(100ms);
+        BOOST_TEST((co_await s.renew_leases("w2", t2_only, 200ms)).value().size() == 1u);
+    }
+    (co_await s.finish_run("e", "p1", none, threads::run_status::completed, nullptr)).value();
+    auto const dead = co_await s.claim_queued_run("t1", "w1", 200ms);
+    BOOST_REQUIRE(!dead);
+    BOOST_TEST(dead.error().code == make_error_code(threads::errc::not_found));
+    BOOST_TEST((co_await s.find_run("t1", "")).value()->status == threads::run_status::failed);
+    auto const turn = (co_await s.claim_queued_run("t2", "w2", 30s)).value();
+    BOOST_REQUIRE(turn);
+    BOOST_TEST(turn->items.back().run_id == "t2"sv);
+    // A run manager's loop does not start turns: they start themselves.
+    BOOST_TEST(!(co_await s.claim_queued_run("", "p1", 30s)).value());
+    (co_await s.finish_run("t2", "w2", none, threads::run_status::completed, nullptr)).value();
+    auto const items = (co_await s.load_items("q")).value();
+    std::vector<std::string> order;
+    for(auto const& i : items)
+        order.push_back(i.run_id);
+    std::vector<std::string> const expected{"a", "b", "e", "t2"};
+    BOOST_TEST(order == expected, boost::test_tools::per_element());
+
+    // A new thread is never busy; a missing one is not found, whatever the policy.
+    auto const missing = co_await s.admit_run(queued_run("m", "nope", "hola", busy_policy::enqueue));
+    BOOST_REQUIRE(!missing);
+    BOOST_TEST(missing.error().code == make_error_code(threads::errc::not_found));
+}
+
+asio::awaitable<void> turns_wait_in_line_or_interrupt(threads::thread_store& s)
+{
+    using namespace asio::experimental::awaitable_operators;
+    auto const ex = co_await asio::this_coro::executor;
+    threads::turn_options const quick{.lease = 3s, .check_every = 50ms, .max_wait = 5s, .line_poll = 10ms};
+    auto first = co_await threads::begin_turn(s, turn_on("w", "ana", "uno"), quick);
+    BOOST_REQUIRE(first);
+    BOOST_TEST(first->waited_behind() == 0u);
+
+    // A second message waits in line until the first turn ends, then reads it.
+    auto second_request = turn_on("w", "ana", "dos");
+    second_request.when_busy = threads::busy_policy::enqueue;
+    std::optional<threads::turn> second;
+    bool second_began = false;
+    auto waiting = asio::co_spawn(
+        ex,
+        [&]() -> asio::awaitable<void> {
+            auto t = co_await threads::begin_turn(s, second_request, quick);
+            BOOST_REQUIRE(t);
+            second.emplace(std::move(*t));
+            second_began = true;
+        },
+        asio::use_awaitable);
+    auto watching = asio::co_spawn(
+        ex,
+        [&]() -> asio::awaitable<void> {
+            co_await sleep_for(300ms);
+            BOOST_TEST(!second_began); // still in line
+            // A refusing message is refused while someone waits, even one from another owner's view.
+            auto refused = co_await threads::begin_turn(s, turn_on("w", "ana", "no"), quick);
+            BOOST_REQUIRE(!refused);
+            BOOST_TEST(refused.error().code == make_error_code(threads::errc::thread_busy));
+            std::vector<llm::message> const answer{llm::message::assistant("r1")};
+            (co_await first->finish(answer)).value();
+        },
+        asio::use_awaitable);
+    co_await (std::move(waiting) && std::move(watching));
+    BOOST_REQUIRE(second_began);
+    BOOST_TEST(second->waited_behind() == 1u);
+    BOOST_REQUIRE(second->history().size() == 3u);
+    BOOST_TEST(same(second->history()[1].message, llm::message::assistant("r1")));
+    BOOST_TEST(same(second->history()[2].message, llm::message::user("dos")));
+
+    // A third interrupts it: the run bound to the turn's slot is cancelled
+    // (here a long wait standing for the agent), what it had said stays, and
+    // the third continues after it.
+    asio::steady_timer agent_work(ex, 60s);
+    auto agent_run = asio::co_spawn(
+        ex,
+        [&]() -> asio::awaitable<void> {
+            auto [ec] = co_await agent_work.async_wait(asio::bind_cancellation_slot(second->interruption_slot(ex),
+                asio::as_tuple(asio::use_awaitable)));
+            BOOST_TEST(ec == asio::error::operation_aborted);
+            BOOST_TEST(second->interrupted());
+            std::vector<llm::message> const partial{llm::message::assistant("parcial")};
+            (co_await second->finish(partial, threads::run_status::cancelled)).value();
+        },
+        asio::use_awaitable);
+    auto third_request = turn_on("w", "ana", "tres");
+    third_request.when_busy = threads::busy_policy::interrupt;
+    auto const started_at = std::chrono::steady_clock::now();
+    std::optional<threads::turn> third;
+    auto third_begun = asio::co_spawn(
+        ex,
+        [&]() -> asio::awaitable<void> {
+            auto t = co_await threads::begin_turn(s, third_request, quick);
+            BOOST_REQUIRE(t);
+            third.emplace(std::move(*t));
+        },
+        asio::use_awaitable);
+    co_await (std::move(agent_run) && std::move(third_begun));
+    BOOST_REQUIRE(third);
+    BOOST_TEST((std::chrono::steady_clock::now() - started_at < 2s));
+    BOOST_REQUIRE(third->history().size() == 5u);
+    BOOST_TEST(same(third->history()[3].message, llm::message::assistant("parcial")));
+    BOOST_TEST(same(third->history()[4].message, llm::message::user("tres")));
+
+    // A message whose request gives up leaves the line; one that waits too long is refused.
+    auto impatient_request = turn_on("w", "ana", "me voy");
+    impatient_request.when_busy = threads::busy_policy::enqueue;
+    std::string left_run;
+    asio::steady_timer patience(ex, 200ms);
+    bool impatient_began = false;
+    auto impatient = [&]() -> asio::awaitable<void> {
+        auto t = co_await threads::begin_turn(s, impatient_request, quick);
+        impatient_began = t.has_value();
+    };
+    auto raced = co_await (asio::co_spawn(ex, impatient(), asio::use_awaitable) ||
+        patience.async_wait(asio::use_awaitable));
+    BOOST_TEST(raced.index() == 1u);
+    BOOST_TEST(!impatient_began);
+    auto late_request = turn_on("w", "ana", "tarde");
+    late_request.when_busy = threads::busy_policy::enqueue;
+    threads::turn_options short_wait = quick;
+    short_wait.max_wait = 300ms;
+    auto late = co_await threads::begin_turn(s, late_request, short_wait);
+    BOOST_REQUIRE(!late);
+    BOOST_TEST(late.error().code == make_error_code(threads::errc::thread_busy));
+    (co_await third->finish({})).value();
+    // Neither left anything in the thread, nor anyone in line.
+    auto after = co_await threads::begin_turn(s, turn_on("w", "ana", "fin"), quick);
+    BOOST_REQUIRE(after);
+    BOOST_TEST(after->history().size() == 6u);
+    (co_await after->finish({})).value();
+}
+
 } // namespace
 
 // Each check on a fresh store of each backend.
@@ -781,7 +999,9 @@ asio::awaitable<void> a_summary_stands_for_the_first_messages(threads::thread_st
     X(a_turn_whose_process_died_frees_its_thread)                                                                      \
     X(a_turn_keeps_its_thread_while_it_runs)                                                                           \
     X(a_turn_dropped_unfinished_ends_cancelled)                                                                        \
-    X(a_summary_stands_for_the_first_messages)
+    X(a_summary_stands_for_the_first_messages)                                                                         \
+    X(a_busy_thread_keeps_its_line_in_order)                                                                           \
+    X(turns_wait_in_line_or_interrupt)
 
 BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
 
@@ -906,6 +1126,65 @@ BOOST_AUTO_TEST_CASE(replicas_never_claim_the_same_run)
 
 // Two replicas compacting one thread at once: one summary is written, and
 // both go on with it.
+BOOST_AUTO_TEST_CASE(replicas_keep_one_line_per_thread)
+{
+    // Two replicas admit messages to one busy thread at once, then both start
+    // whatever's turn has come as fast as they can: every run starts once,
+    // one at a time, in the order the line took them, its messages together.
+    postgres_backend backend;
+    auto other = backend.open();
+    run_until_done(backend.ctx, [&]() -> asio::awaitable<void> {
+        using namespace asio::experimental::awaitable_operators;
+        auto& a = *backend.store;
+        auto& b = *other;
+        (co_await a.create_thread(thread("line"))).value();
+        (co_await a.start_run(run_of("first", "line", "a"))).value();
+        auto admit = [&](threads::thread_store& s, std::string prefix) -> asio::awaitable<void> {
+            for(int i = 0; i < 10; ++i)
+            {
+                auto r = queued_run(prefix + std::to_string(i), "line", prefix + std::to_string(i),
+                    threads::busy_policy::enqueue);
+                auto const admitted = (co_await s.admit_run(r)).value();
+                BOOST_TEST(admitted.status == threads::run_status::queued);
+            }
+        };
+        co_await (admit(a, "a") && admit(b, "b"));
+        std::span<threads::event_record const> const none;
+        (co_await a.finish_run("first", "a", none, threads::run_status::completed, nullptr)).value();
+        std::vector<std::string> started;
+        auto runner = [&](threads::thread_store& s, std::string holder) -> asio::awaitable<void> {
+            auto const until = std::chrono::steady_clock::now() + 20s;
+            while(started.size() < 20u && std::chrono::steady_clock::now() < until)
+            {
+                auto r = (co_await s.claim_queued_run("", holder, 30s)).value();
+                if(!r)
+                {
+                    co_await sleep_for(2ms);
+                    continue;
+                }
+                started.push_back(r->run.id);
+                BOOST_TEST(r->items.back().run_id == r->run.id);
+                (co_await s.finish_run(r->run.id, holder, none, threads::run_status::completed, nullptr)).value();
+            }
+        };
+        co_await (runner(a, "a") && runner(b, "b"));
+        BOOST_TEST(started.size() == 20u);
+        BOOST_TEST(std::set<std::string>(started.begin(), started.end()).size() == 20u);
+        // Each replica's own messages in the order it sent them.
+        for(char const* prefix : {"a", "b"})
+        {
+            int expected = 0;
+            for(auto const& id : started)
+                if(id.starts_with(prefix))
+                    BOOST_TEST(id == prefix + std::to_string(expected++));
+        }
+        auto const items = (co_await a.load_items("line")).value();
+        BOOST_REQUIRE(items.size() == 21u);
+        for(std::size_t i = 1; i < items.size(); ++i)
+            BOOST_TEST(items[i].run_id == started[i - 1]);
+    }());
+}
+
 BOOST_AUTO_TEST_CASE(replicas_write_one_summary)
 {
     postgres_backend backend;

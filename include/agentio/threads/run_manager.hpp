@@ -210,11 +210,20 @@ public:
 
     /** Starts a run on a stored thread: `messages` (the user's turn) join the
         thread, and the agent runs on the whole thread in the background until
-        it ends, whoever reads it. `errc::thread_busy` while another runs. */
+        it ends, whoever reads it.
+
+        While another run is in progress on the thread, `when_busy` decides:
+        `reject` (`errc::thread_busy`), `enqueue` (the run waits in the
+        thread's line, `started::status` is `queued`; it starts after the
+        runs ahead of it end, in whichever process sharing the store looks
+        first, even one started after this one died), or `interrupt` (as
+        `enqueue`, and the run in progress is stopped at its next safe point,
+        keeping the rounds it finished; one waiting for decisions is ended).
+        A queued run's stream waits for its first event. */
     asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
-        std::vector<llm::message> messages)
+        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject)
     {
-        return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages));
+        return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages), when_busy);
     }
 
     /** Starts a run on a new thread, created with the run in one write:

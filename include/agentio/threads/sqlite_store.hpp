@@ -76,6 +76,9 @@ public:
         std::int64_t through_seq, std::string_view text) override;
 
     asio::awaitable<threads::result<std::vector<threads::item>>> start_run(threads::new_run const& run) override;
+    asio::awaitable<threads::result<threads::admission>> admit_run(threads::new_run const& run) override;
+    asio::awaitable<threads::result<std::optional<threads::claimed_run>>> claim_queued_run(std::string_view run_id,
+        std::string_view holder, std::chrono::milliseconds lease) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> find_run(std::string_view id,
         std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> latest_run(std::string_view thread_id,

@@ -9,10 +9,11 @@
 // One conversation turn served within a request: find or create the thread
 // (scoped by its owner), hold it so that a second message waits its turn,
 // read its history, write the turn's messages, let it go. The store's own
-// run row holds the thread (`errc::thread_busy` for the second message, in
-// this process or another sharing the store); a turn is never resumed by a
-// run manager, and one whose process died frees the thread when its lease
-// expires. `threads/run_manager.hpp` is the durable variant: runs that
+// run row holds the thread, in this process or another sharing the store; a
+// second message is refused (`errc::thread_busy`), waits in the thread's line
+// for as long as its request lasts, or interrupts the turn in progress
+// (`busy_policy`). A turn is never resumed by a run manager, and one whose
+// process died frees the thread when its lease expires. `threads/run_manager.hpp` is the durable variant: runs that
 // outlive their request, journaled and taken over.
 //
 
@@ -23,7 +24,9 @@
 #include <agentio/llm/context.hpp>
 #include <agentio/threads.hpp>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/json/object.hpp>
 
 #include <chrono>
@@ -55,6 +58,11 @@ struct turn_request
     /** Messages written as the turn begins, in the same transaction (a
         question that must stay in the thread even if the turn fails). */
     std::vector<llm::message> messages = {};
+    /** When the thread has a turn in progress: refuse (`errc::thread_busy`),
+        wait in line (at most `turn_options::max_wait`, and while the request
+        lasts: a cancelled wait leaves the line), or interrupt it and wait
+        for it to stop. */
+    busy_policy when_busy = busy_policy::reject;
 };
 
 /// How a turn holds its thread.
@@ -63,6 +71,14 @@ struct turn_options
     /** How long the thread stays held after this process dies; the turn
         renews it every third of this while it runs. */
     std::chrono::milliseconds lease = std::chrono::seconds(30);
+    /** How often the lease is renewed (at most every third of `lease`), which
+        is also how soon a turn learns that a message in another process
+        interrupts it. In this process it learns at once. */
+    std::chrono::milliseconds check_every = std::chrono::seconds(1);
+    /// How long a message waits in line before `errc::thread_busy`.
+    std::chrono::milliseconds max_wait = std::chrono::minutes(5);
+    /// How often a message in line looks whether its turn has come.
+    std::chrono::milliseconds line_poll = std::chrono::milliseconds(100);
 };
 
 namespace detail {
@@ -132,6 +148,19 @@ public:
     /// Whether `finish` was called.
     AGENTIO_DECL bool finished() const noexcept;
 
+    /** A slot signalled (`cancellation_type::terminal`) when a message sent
+        with `busy_policy::interrupt` asks this turn to stop: bind the
+        agent's run to it, which then ends at its next safe point with what
+        it had finished. The signal is emitted through `ex`, the executor
+        the bound operation runs on. One operation at a time. */
+    AGENTIO_DECL asio::cancellation_slot interruption_slot(asio::any_io_executor ex);
+
+    /// Whether another message asked this turn to stop.
+    AGENTIO_DECL bool interrupted() const noexcept;
+
+    /// How many turns were ahead of this one when its message arrived (0: none; it started at once).
+    std::size_t waited_behind() const noexcept { return waited_behind_; }
+
 private:
     friend AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store&, turn_request, turn_options);
 
@@ -143,6 +172,7 @@ private:
     bool created_ = false;
     std::vector<item> history_;
     std::optional<thread_summary> summary_;
+    std::size_t waited_behind_ = 0;
 };
 
 /** A thread's title from a text (its first question, typically): runs of

@@ -20,11 +20,14 @@
 #include <agentio/threads.hpp>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentio::threads::detail {
 
@@ -102,6 +105,35 @@ result<item> decode_item(Row const& row, std::string_view thread_id)
         return corrupt("thread " + std::string(thread_id) + ", message " + std::to_string(row.int64(0)) + ": " +
             (ec ? ec.message() : why));
     return item{row.int64(0), std::move(*m), std::string(row.text(1)), from_millis(row.int64(3))};
+}
+
+/// A queued run's messages, as kept until it starts: a JSON array.
+inline std::string encode_messages(std::span<llm::message const> messages)
+{
+    json::array out;
+    out.reserve(messages.size());
+    for(auto const& m : messages)
+        out.push_back(llm::to_json(m));
+    return json::serialize(out);
+}
+
+/// The messages `encode_messages` wrote.
+inline result<std::vector<llm::message>> decode_messages(std::string_view text, std::string_view run_id)
+{
+    system::error_code ec;
+    auto const v = json::parse(text, ec);
+    if(ec || !v.is_array())
+        return corrupt("run " + std::string(run_id) + ": its queued messages are not a JSON array");
+    std::vector<llm::message> out;
+    for(auto const& e : v.get_array())
+    {
+        std::string why;
+        auto m = llm::message_from_json(e, &why);
+        if(!m)
+            return corrupt("run " + std::string(run_id) + ", a queued message: " + why);
+        out.push_back(std::move(*m));
+    }
+    return out;
 }
 
 } // namespace agentio::threads::detail

@@ -100,6 +100,11 @@ CREATE TABLE agentio_thread_summaries(
     created_at bigint NOT NULL,
     PRIMARY KEY(thread_id, through_seq),
     UNIQUE(thread_id, generation));
+)sql",
+    // 5: runs waiting in their thread's line keep their messages aside until they start.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN queued_messages text NOT NULL DEFAULT '[]';
+CREATE INDEX agentio_runs_queued ON agentio_runs(n) WHERE status = 'queued';
 )sql"};
 
 // The database enforces one running run per thread (a partial unique index).
@@ -498,8 +503,109 @@ thread_store::save_summary(std::string_view thread_id, std::int64_t through_seq,
 // ---------------------------------------------------------------------------
 // Runs
 
+namespace detail {
+
+// One statement starts a run: the thread when new (its sequence already past
+// the new messages, since the thread's UPDATE below cannot see a row inserted
+// by the same statement), the run, the messages, and the whole thread back.
+inline constexpr char const* start_run_sql =
+    "WITH th AS (INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at, "
+    "next_seq) SELECT $2, $3, $8, $9, $10, agentio_now_ms(), agentio_now_ms(), $6 + 1 WHERE $11 "
+    "RETURNING 1::bigint AS first), "
+    "r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
+    "created_at, updated_at, kind) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, "
+    "agentio_now_ms(), agentio_now_ms(), $12) RETURNING thread_id), "
+    "t AS (UPDATE agentio_threads SET next_seq = next_seq + $6, updated_at = agentio_now_ms() "
+    "WHERE id = (SELECT thread_id FROM r) RETURNING next_seq - $6 AS first), "
+    "f AS (SELECT first FROM t UNION ALL SELECT first FROM th), "
+    "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+    "SELECT $2, f.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM f, "
+    "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord) RETURNING seq, run_id, message, created_at) "
+    "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $2 "
+    "UNION ALL SELECT seq, run_id, message, created_at FROM i ORDER BY 1";
+
+// Everything that changes who is next on a thread (starting a run, joining
+// its line, starting the head of its line) holds this lock for the
+// transaction: the line's order is the order in which they got it. An
+// advisory lock, not the thread's row, so that a checkpoint (which locks its
+// run, then the thread) never waits in a cycle with one of these.
+inline constexpr char const* lock_thread_line =
+    "SELECT pg_advisory_xact_lock(hashtextextended('agentio.line:' || $1, 0))";
+
+// Turns whose process died (their lease expired, running or waiting in line) end as failed.
+inline constexpr char const* end_dead_turns =
+    "UPDATE agentio_runs SET status = 'failed', lease_holder = '', lease_expires_at = 0, "
+    "updated_at = agentio_now_ms() WHERE thread_id = $1 AND kind = 'turn' AND status IN ('running', 'queued') "
+    "AND lease_expires_at < agentio_now_ms()";
+
+// Whether run r has nobody ahead: no live run (durable, or a turn whose lease
+// is renewed) running or waiting on its thread, nor queued before it.
+#define AGENTIO_PG_NOBODY_AHEAD                                                                                        \
+    "NOT EXISTS (SELECT 1 FROM agentio_runs AS a WHERE a.thread_id = r.thread_id AND a.id <> r.id AND "                \
+    "(a.kind = 'durable' OR a.lease_expires_at >= agentio_now_ms()) AND "                                              \
+    "(a.status IN ('running', 'waiting') OR (a.status = 'queued' AND a.n < r.n)))"
+
+// What the statement that starts a run returned, as its admission.
+AGENTIO_DECL threads::result<threads::admission> started_run(result<rows> const& r, std::string const& thread_id)
+{
+    if(!r)
+    {
+        if(is_thread_busy(r.error()))
+            return failure(threads::errc::thread_busy, "thread " + thread_id);
+        if(r.error().sqlstate == "23503")
+            return failure(threads::errc::not_found, "thread " + thread_id);
+        return failure(r.error());
+    }
+    auto read = read_items(*r, thread_id);
+    if(!read)
+        return read.error();
+    threads::admission out;
+    out.items = std::move(*read);
+    return out;
+}
+
+// A transaction on one connection; rolled back unless committed (a
+// connection returned inside a transaction is closed by the pool anyway).
+struct line_transaction
+{
+    pool::lease conn;
+    bool open = false;
+
+    asio::awaitable<threads::result<void>> begin(std::string_view thread_id)
+    {
+        if(auto r = co_await conn->execute("BEGIN"); !r)
+            co_return failure(r.error());
+        open = true;
+        if(auto r = co_await conn->query(lock_thread_line, params(thread_id)); !r)
+            co_return failure(r.error());
+        if(auto r = co_await conn->query(end_dead_turns, params(thread_id)); !r)
+            co_return failure(r.error());
+        co_return threads::result<void>{};
+    }
+
+    asio::awaitable<threads::result<void>> finish(bool commit)
+    {
+        open = false;
+        if(auto r = co_await conn->execute(commit ? "COMMIT" : "ROLLBACK"); !r)
+            co_return failure(r.error());
+        co_return threads::result<void>{};
+    }
+};
+
+} // namespace detail
+
 AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
 thread_store::start_run(threads::new_run const& run)
+{
+    auto copy = run;
+    copy.when_busy = threads::busy_policy::reject;
+    auto admitted = co_await admit_run(copy);
+    if(!admitted)
+        co_return admitted.error();
+    co_return std::move(admitted->items);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<threads::admission>> thread_store::admit_run(threads::new_run const& run)
 {
     auto const items = detail::messages_array(run.messages);
     auto const count = static_cast<std::int64_t>(run.messages.size());
@@ -509,50 +615,157 @@ thread_store::start_run(threads::new_run const& run)
     auto const& thread = create ? *run.new_thread : none;
     auto const metadata = agentio::to_json_text(thread.metadata);
     auto const kind = threads::to_string(run.kind);
-    // One statement: the thread when new (its sequence already past the new
-    // messages, since the thread's UPDATE below cannot see a row inserted by
-    // the same statement), the run, the messages, and the whole thread back.
-    auto const sql =
-        "WITH th AS (INSERT INTO agentio_threads(id, owner, agent, title, metadata, created_at, updated_at, "
-        "next_seq) SELECT $2, $3, $8, $9, $10, agentio_now_ms(), agentio_now_ms(), $6 + 1 WHERE $11 "
-        "RETURNING 1::bigint AS first), "
-        "r AS (INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, "
-        "created_at, updated_at, kind) VALUES($1, $2, $3, 'running', $4, agentio_now_ms() + $5, "
-        "agentio_now_ms(), agentio_now_ms(), $12) RETURNING thread_id), "
-        "t AS (UPDATE agentio_threads SET next_seq = next_seq + $6, updated_at = agentio_now_ms() "
-        "WHERE id = (SELECT thread_id FROM r) RETURNING next_seq - $6 AS first), "
-        "f AS (SELECT first FROM t UNION ALL SELECT first FROM th), "
-        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
-        "SELECT $2, f.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM f, "
-        "unnest($7::text[]) WITH ORDINALITY AS m(msg, ord) RETURNING seq, run_id, message, created_at) "
-        "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $2 "
-        "UNION ALL SELECT seq, run_id, message, created_at FROM i ORDER BY 1";
-    auto const args = params(run.id, run.thread_id, run.owner, run.holder, lease, count, items, thread.agent,
+    auto const start_args = params(run.id, run.thread_id, run.owner, run.holder, lease, count, items, thread.agent,
         thread.title, metadata, create, kind);
-    auto r = co_await pool_.query(sql, args);
-    if(!r && detail::is_thread_busy(r.error()))
+    if(create) // nobody can be in the line of a thread that does not exist yet
+        co_return detail::started_run(co_await pool_.query(detail::start_run_sql, start_args), run.thread_id);
+
+    auto conn = co_await pool_.acquire();
+    if(!conn)
+        co_return detail::failure(conn.error());
+    detail::line_transaction tx{std::move(*conn)};
+    if(auto r = co_await tx.begin(run.thread_id); !r)
+        co_return r.error();
+    auto const thread_arg = params(run.thread_id);
+    auto busy = co_await tx.conn->query(
+        "SELECT (SELECT id FROM agentio_runs WHERE thread_id = $1 AND status IN ('running', 'waiting') LIMIT 1), "
+        "(SELECT status FROM agentio_runs WHERE thread_id = $1 AND status IN ('running', 'waiting') LIMIT 1), "
+        "(SELECT count(*) FROM agentio_runs WHERE thread_id = $1 AND status = 'queued')",
+        thread_arg);
+    if(!busy)
+        co_return detail::failure(busy.error());
+    bool const active = !busy->is_null(0, 0);
+    std::string const active_id(active ? busy->text(0, 0) : std::string_view());
+    bool const active_running = active && busy->text(0, 1) == "running";
+    std::int64_t const queued = busy->int64(0, 2);
+    if(!active && queued == 0)
     {
-        // A turn whose process died holds the thread no longer: end it, then try once more.
-        auto const id_arg = params(run.thread_id);
-        auto ended = co_await pool_.query("UPDATE agentio_runs SET status = 'failed', lease_holder = '', "
-                                          "lease_expires_at = 0, updated_at = agentio_now_ms() WHERE thread_id = $1 "
-                                          "AND kind = 'turn' AND status = 'running' AND "
-                                          "lease_expires_at < agentio_now_ms()",
-            id_arg);
-        if(!ended)
-            co_return detail::failure(ended.error());
-        if(ended->affected() > 0)
-            r = co_await pool_.query(sql, args);
+        auto result = detail::started_run(co_await tx.conn->query(detail::start_run_sql, start_args), run.thread_id);
+        if(!result)
+            co_return result;
+        if(auto r = co_await tx.finish(true); !r)
+            co_return r.error();
+        co_return result;
     }
-    if(!r)
+    if(run.when_busy == threads::busy_policy::reject)
     {
-        if(detail::is_thread_busy(r.error()))
-            co_return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
-        if(r.error().sqlstate == "23503")
-            co_return detail::failure(threads::errc::not_found, "thread " + run.thread_id);
-        co_return detail::failure(r.error());
+        (void)co_await tx.finish(false);
+        co_return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
     }
-    co_return detail::read_items(*r, run.thread_id);
+    bool const turn = run.kind == threads::run_kind::turn;
+    std::string const holder = turn ? run.holder : std::string();
+    std::int64_t const queued_lease = turn ? lease : std::int64_t(-1);
+    auto const queued_messages = threads::detail::encode_messages(run.messages);
+    auto inserted = co_await tx.conn->query(
+        "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
+        "updated_at, kind, queued_messages) SELECT $1, $2, $3, 'queued', $4, "
+        "CASE WHEN $5::bigint < 0 THEN 0 ELSE agentio_now_ms() + $5::bigint END, agentio_now_ms(), "
+        "agentio_now_ms(), $6, $7 FROM agentio_threads WHERE id = $2",
+        params(run.id, run.thread_id, run.owner, holder, queued_lease, kind, queued_messages));
+    if(!inserted)
+        co_return detail::failure(inserted.error());
+    if(inserted->affected() == 0)
+        co_return detail::failure(threads::errc::not_found, "thread " + run.thread_id);
+    threads::admission out;
+    out.status = threads::run_status::queued;
+    out.ahead = static_cast<std::size_t>(queued) + (active ? 1 : 0);
+    if(run.when_busy == threads::busy_policy::interrupt && active_running)
+    {
+        if(auto r = co_await tx.conn->query("UPDATE agentio_runs SET cancel_requested = true WHERE id = $1",
+               params(active_id));
+            !r)
+            co_return detail::failure(r.error());
+        out.interrupted_run = active_id;
+    }
+    if(auto r = co_await tx.finish(true); !r)
+        co_return r.error();
+    co_return out;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::claimed_run>>>
+thread_store::claim_queued_run(std::string_view run_id, std::string_view holder, std::chrono::milliseconds lease)
+{
+    using claimed = std::optional<threads::claimed_run>;
+    std::string id(run_id);
+    std::string thread_id;
+    if(id.empty())
+    {
+        // A candidate, looked at again under its thread's lock: another
+        // process may start it first.
+        auto r = co_await pool_.query("SELECT r.id, r.thread_id FROM agentio_runs AS r WHERE r.status = 'queued' AND "
+                                      "r.kind = 'durable' AND " AGENTIO_PG_NOBODY_AHEAD " ORDER BY r.n LIMIT 1");
+        if(!r)
+            co_return detail::failure(r.error());
+        if(r->size() == 0)
+            co_return claimed{};
+        id = r->text(0, 0);
+        thread_id = r->text(0, 1);
+    }
+    else
+    {
+        auto r = co_await pool_.query("SELECT thread_id FROM agentio_runs WHERE id = $1 AND status = 'queued'",
+            params(id));
+        if(!r)
+            co_return detail::failure(r.error());
+        if(r->size() == 0)
+            co_return detail::failure(threads::errc::not_found, "run " + id + " is not queued");
+        thread_id = r->text(0, 0);
+    }
+    auto conn = co_await pool_.acquire();
+    if(!conn)
+        co_return detail::failure(conn.error());
+    detail::line_transaction tx{std::move(*conn)};
+    if(auto r = co_await tx.begin(thread_id); !r)
+        co_return r.error();
+    auto head = co_await tx.conn->query("SELECT " AGENTIO_PG_NOBODY_AHEAD ", r.queued_messages FROM agentio_runs AS r "
+                                        "WHERE r.id = $1 AND r.status = 'queued'",
+        params(id));
+    if(!head)
+        co_return detail::failure(head.error());
+    bool const still_queued = head->size() > 0;
+    if(!still_queued || !head->boolean(0, 0))
+    {
+        // The dead turns ended stay ended, this one possibly among them.
+        if(auto r = co_await tx.finish(true); !r)
+            co_return r.error();
+        if(!still_queued && !run_id.empty())
+            co_return detail::failure(threads::errc::not_found, "run " + id + " is not queued");
+        co_return claimed{};
+    }
+    auto messages = threads::detail::decode_messages(head->text(0, 1), id);
+    if(!messages)
+        co_return messages.error();
+    auto const items = detail::messages_array(*messages);
+    auto const count = static_cast<std::int64_t>(messages->size());
+    std::int64_t const ms = lease.count();
+    auto updated = co_await tx.conn->query(
+        "WITH t AS (UPDATE agentio_threads SET next_seq = next_seq + $4, updated_at = agentio_now_ms() "
+        "WHERE id = $5 RETURNING next_seq - $4 AS first), "
+        "i AS (INSERT INTO agentio_thread_items(thread_id, seq, run_id, message, created_at) "
+        "SELECT $5, t.first + m.ord - 1, $1, m.msg, agentio_now_ms() FROM t, "
+        "unnest($6::text[]) WITH ORDINALITY AS m(msg, ord)) "
+        "UPDATE agentio_runs SET status = 'running', lease_holder = $2, lease_expires_at = agentio_now_ms() + $3, "
+        "queued_messages = '[]', updated_at = agentio_now_ms() WHERE id = $1 RETURNING " +
+            std::string(detail::run_columns),
+        params(id, holder, ms, count, thread_id, items));
+    if(!updated)
+        co_return detail::failure(updated.error());
+    if(updated->size() == 0)
+        co_return detail::failure(threads::errc::not_found, "run " + id);
+    auto run = detail::read_run(*updated, 0);
+    if(!run)
+        co_return run.error();
+    auto thread_rows = co_await tx.conn->query(
+        "SELECT seq, run_id, message, created_at FROM agentio_thread_items WHERE thread_id = $1 ORDER BY seq",
+        params(thread_id));
+    if(!thread_rows)
+        co_return detail::failure(thread_rows.error());
+    auto read = detail::read_items(*thread_rows, thread_id);
+    if(!read)
+        co_return read.error();
+    if(auto r = co_await tx.finish(true); !r)
+        co_return r.error();
+    co_return claimed{threads::claimed_run{std::move(*run), std::move(*read)}};
 }
 
 AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::run_info>>>
@@ -770,7 +983,7 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
         "WITH l AS MATERIALIZED (" AGENTIO_PG_LOCK_RUNS_IN_ORDER(
             "SELECT unnest($1::text[])") ") "
                                          "UPDATE agentio_runs AS r SET lease_expires_at = agentio_now_ms() + $3 FROM l "
-                                         "WHERE r.id = l.id AND r.lease_holder = $2 AND r.status = 'running' "
+                                         "WHERE r.id = l.id AND r.lease_holder = $2 AND r.status IN ('running', 'queued') "
                                          "RETURNING r.id, r.cancel_requested, CASE WHEN r.readers_seen_at > 0 "
                                          "THEN greatest(agentio_now_ms() - r.readers_seen_at, 0) ELSE -1 END",
         params(ids, holder, ms));
@@ -806,8 +1019,13 @@ AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::note_readers(s
 AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::request_cancel(std::string_view run_id,
     std::string_view owner)
 {
-    auto r = co_await pool_.query("UPDATE agentio_runs SET cancel_requested = true "
-                                  "WHERE id = $1 AND owner = $2 AND status IN ('running', 'waiting')",
+    // Nobody runs a queued run yet: it ends here.
+    auto r = co_await pool_.query("UPDATE agentio_runs SET cancel_requested = (status <> 'queued'), "
+                                  "status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END, "
+                                  "lease_holder = CASE WHEN status = 'queued' THEN '' ELSE lease_holder END, "
+                                  "lease_expires_at = CASE WHEN status = 'queued' THEN 0 ELSE lease_expires_at END, "
+                                  "queued_messages = '[]' "
+                                  "WHERE id = $1 AND owner = $2 AND status IN ('running', 'waiting', 'queued')",
         params(run_id, owner));
     if(!r)
         co_return detail::failure(r.error());
@@ -831,5 +1049,6 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
 } // namespace agentio::postgres
 
 #undef AGENTIO_PG_LOCK_RUNS_IN_ORDER
+#undef AGENTIO_PG_NOBODY_AHEAD
 
 #endif

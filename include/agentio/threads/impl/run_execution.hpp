@@ -21,10 +21,11 @@ namespace agentio::threads {
 namespace detail {
 
 template<class Agent>
-asio::awaitable<result<typename run_manager_core<Agent>::started>>
-run_manager_core<Agent>::start_run(std::string thread_id, std::string owner, std::vector<llm::message> messages)
+asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_core<Agent>::start_run(
+    std::string thread_id, std::string owner, std::vector<llm::message> messages, busy_policy when_busy)
 {
     new_run nr{{}, std::move(thread_id), std::move(owner), options_.holder, options_.lease, std::move(messages)};
+    nr.when_busy = when_busy;
     return begin(std::move(nr));
 }
 
@@ -51,13 +52,32 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
             co_return latest.error();
         summary = std::move(*latest);
     }
+    if(nr.when_busy == busy_policy::interrupt && !nr.new_thread)
+    {
+        // A run waiting for decisions has nobody to stop it: it ends here.
+        auto latest = co_await store_.latest_run(nr.thread_id, nr.owner);
+        if(latest && *latest && (*latest)->status == run_status::waiting)
+            (void)co_await cancel((*latest)->id, nr.owner, "interrupted");
+    }
     // The store hands the whole thread back: no second read.
-    auto items = co_await store_.start_run(nr);
-    if(!items)
-        co_return items.error();
+    auto admitted = co_await store_.admit_run(nr);
+    if(!admitted)
+        co_return admitted.error();
+    if(!admitted->interrupted_run.empty())
+    {
+        std::lock_guard lock(mutex_);
+        if(auto it = runs_.find(admitted->interrupted_run); it != runs_.end())
+            cancel_local(it->second, "interrupted", true); // here: at once, not at the next renewal
+    }
+    if(admitted->status == run_status::queued)
+    {
+        out.status = run_status::queued;
+        out.ahead = admitted->ahead;
+        co_return out;
+    }
     std::vector<llm::message> conversation;
-    conversation.reserve(items->size());
-    for(auto& item : *items)
+    conversation.reserve(admitted->items.size());
+    for(auto& item : admitted->items)
         conversation.push_back(std::move(item.message));
     launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner), {},
         std::move(summary));
@@ -108,8 +128,12 @@ void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, 
     {
         std::lock_guard lock(mutex_);
         runs_[run->id] = run;
+        // Readers here that followed it before it ran here (queued, or taken over) read it now.
+        if(auto f = followed_.find(run->id); f != followed_.end())
+            run->readers = f->second;
     }
-    arm_detach_timer(run);
+    if(run->readers == 0)
+        arm_detach_timer(run);
     asio::co_spawn(
         run->strand,
         [self = this->shared_from_this(), run, conversation = std::move(conversation), rounds, restart,
@@ -251,6 +275,29 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
     // Readers following it from memory look at the store now (it may be
     // waiting for a decision, or another process may run it).
     local_hub_.wake_all(run->id);
+    // Its thread may be free now: whoever waits in its line goes next.
+    if(!stopped_)
+        co_await start_queued();
+}
+
+template<class Agent>
+asio::awaitable<void> run_manager_core<Agent>::start_queued()
+{
+    while(!stopped_)
+    {
+        auto claimed = co_await store_.claim_queued_run({}, options_.holder, options_.lease);
+        if(!claimed || !*claimed)
+            co_return;
+        run_info& run = (*claimed)->run;
+        std::vector<item>& items = (*claimed)->items;
+        auto summary = co_await store_.latest_summary(run.thread_id);
+        std::vector<llm::message> conversation;
+        conversation.reserve(items.size());
+        for(auto& item : items)
+            conversation.push_back(std::move(item.message));
+        launch(run.id, run.thread_id, std::move(conversation), 0, run.last_event_id + 1, std::nullopt, run.owner, {},
+            summary ? std::move(*summary) : std::nullopt);
+    }
 }
 
 template<class Agent>

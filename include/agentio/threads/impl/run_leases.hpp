@@ -79,6 +79,7 @@ asio::awaitable<void> run_manager_core<Agent>::takeover_loop()
                 break;
             co_await resume(std::move(**claimed), true);
         }
+        co_await start_queued(); // a queued run whose thread freed in a process that died, or stopped
     }
 }
 

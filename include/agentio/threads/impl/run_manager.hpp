@@ -67,6 +67,10 @@ public:
     struct started
     {
         std::string run_id = {};
+        /// `running`, or `queued`: in the thread's line (`busy_policy::enqueue`, `interrupt`).
+        run_status status = run_status::running;
+        /// For a queued run: how many runs are ahead of it, the one in progress included.
+        std::size_t ahead = 0;
     };
 
     // run_execution.hpp
@@ -75,7 +79,7 @@ public:
         thread, and the agent runs on the whole thread in the background until
         it ends, whoever reads it. */
     asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
-        std::vector<llm::message> messages);
+        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject);
 
     /** Starts a run on a new thread, created with it in one write: `thread`
         names it (its id and owner); `messages` are its first turn. */
@@ -232,6 +236,10 @@ private:
     asio::awaitable<void> renew_loop();
 
     asio::awaitable<void> takeover_loop();
+
+    // Starts, in this process, the queued runs whose turn has come (on any
+    // thread): after a run of this process ends, and at each takeover look.
+    asio::awaitable<void> start_queued();
 
     // run_readers.hpp
 

@@ -84,6 +84,10 @@ CREATE TABLE agentio_thread_summaries(
     created_at INTEGER NOT NULL,
     PRIMARY KEY(thread_id, through_seq),
     UNIQUE(thread_id, generation)) WITHOUT ROWID;
+)sql",
+    // 5: runs waiting in their thread's line keep their messages aside until they start.
+    R"sql(
+ALTER TABLE agentio_runs ADD COLUMN queued_messages TEXT NOT NULL DEFAULT '[]';
 )sql"};
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
@@ -611,60 +615,259 @@ thread_store::save_summary(std::string_view thread_id, std::int64_t through_seq,
 // ---------------------------------------------------------------------------
 // Runs
 
+namespace detail {
+
+// Turns whose process died (their lease expired, running or waiting in
+// line) hold the thread no longer: they end as failed.
+AGENTIO_DECL threads::result<void> end_dead_turns(connection& c, std::string_view thread_id, std::int64_t now)
+{
+    auto r = run(c,
+        "UPDATE agentio_runs SET status = 'failed', lease_holder = '', lease_expires_at = 0, updated_at = ? "
+        "WHERE thread_id = ? AND kind = 'turn' AND status IN ('running', 'queued') AND lease_expires_at < ?",
+        now, thread_id, now);
+    if(!r)
+        return r.error();
+    return {};
+}
+
+// The thread's run running or waiting, if any: its id and whether it runs.
+struct active_run
+{
+    std::string id;
+    bool running = false;
+};
+
+AGENTIO_DECL threads::result<std::optional<active_run>> find_active(connection& c, std::string_view thread_id)
+{
+    auto s = prepare(c,
+        "SELECT id, status FROM agentio_runs WHERE thread_id = ? AND status IN ('running', 'waiting') LIMIT 1",
+        thread_id);
+    if(!s)
+        return failure(c, s.error());
+    auto row = s->step();
+    if(!row)
+        return failure(c, row.error());
+    if(!*row)
+        return std::optional<active_run>{};
+    active_run a{std::string(s->column_text(0)), s->column_text(1) == "running"};
+    (void)s->step();
+    return std::optional<active_run>{std::move(a)};
+}
+
+// How many runs wait in the thread's line (dead turns already ended).
+AGENTIO_DECL threads::result<std::int64_t> count_queued(connection& c, std::string_view thread_id)
+{
+    auto s = prepare(c, "SELECT count(*) FROM agentio_runs WHERE thread_id = ? AND status = 'queued'", thread_id);
+    if(!s)
+        return failure(c, s.error());
+    auto row = s->step();
+    if(!row)
+        return failure(c, row.error());
+    return s->column_int64(0);
+}
+
+// Starts a run, or queues it, or refuses it (`run.when_busy`), in one transaction.
+AGENTIO_DECL threads::result<threads::admission> admit(connection& c, threads::new_run const& run)
+{
+    write_transaction tx(c);
+    if(auto b = tx.begun(); !b)
+        return b.error();
+    auto const now = millis(threads::now());
+    threads::admission out;
+    if(run.new_thread)
+    {
+        auto thread = *run.new_thread;
+        thread.id = run.thread_id;
+        thread.owner = run.owner;
+        if(auto r = insert_thread(c, thread, now); !r)
+            return r.error();
+    }
+    else
+    {
+        if(auto r = end_dead_turns(c, run.thread_id, now); !r)
+            return r.error();
+        auto active = find_active(c, run.thread_id);
+        if(!active)
+            return active.error();
+        auto queued = count_queued(c, run.thread_id);
+        if(!queued)
+            return queued.error();
+        if(*active || *queued > 0)
+        {
+            if(run.when_busy == threads::busy_policy::reject)
+                return failure(threads::errc::thread_busy, "thread " + run.thread_id);
+            bool const turn = run.kind == threads::run_kind::turn;
+            auto r = detail::run(c,
+                "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
+                "updated_at, kind, queued_messages) VALUES(?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)",
+                run.id, run.thread_id, run.owner, turn ? run.holder : std::string(),
+                turn ? now + run.lease.count() : std::int64_t(0), now, now, threads::to_string(run.kind),
+                threads::detail::encode_messages(run.messages));
+            if(!r)
+                return r.error();
+            if(run.when_busy == threads::busy_policy::interrupt && *active)
+            {
+                if(auto asked = detail::run(c, "UPDATE agentio_runs SET cancel_requested = 1 WHERE id = ?",
+                       (*active)->id);
+                    !asked)
+                    return asked.error();
+                out.interrupted_run = (*active)->id;
+            }
+            if(auto committed = tx.commit(); !committed)
+                return committed.error();
+            out.status = threads::run_status::queued;
+            out.ahead = static_cast<std::size_t>(*queued) + (*active ? 1 : 0);
+            return out;
+        }
+    }
+    if(auto last = append_items(c, run.thread_id, run.id, run.messages, now); !last)
+        return last.error();
+    auto r = detail::run(c,
+        "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
+        "updated_at, kind) VALUES(?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+        run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now, threads::to_string(run.kind));
+    if(!r)
+        return r.error();
+    auto items = read_items(c, run.thread_id);
+    if(!items)
+        return items.error();
+    if(auto committed = tx.commit(); !committed)
+        return committed.error();
+    out.items = std::move(*items);
+    return out;
+}
+
+// The queued run whose turn has come: `run_id`, or the longest-waiting durable
+// one on any thread. A run's turn has come when its thread has no live run
+// running or waiting and no live run queued before it.
+AGENTIO_DECL threads::result<std::optional<threads::claimed_run>> claim_queued(connection& c, std::string_view run_id,
+    std::string_view holder, std::chrono::milliseconds lease)
+{
+    write_transaction tx(c);
+    if(auto b = tx.begun(); !b)
+        return b.error();
+    auto const now = millis(threads::now());
+    // Live: a durable run, or a turn whose process still renews its lease.
+    static constexpr char const* nobody_ahead =
+        "NOT EXISTS (SELECT 1 FROM agentio_runs AS a WHERE a.thread_id = r.thread_id AND a.id <> r.id AND "
+        "(a.kind = 'durable' OR a.lease_expires_at >= ?1) AND "
+        "(a.status IN ('running', 'waiting') OR (a.status = 'queued' AND a.rowid < r.rowid)))";
+    std::string id(run_id);
+    std::string thread_id;
+    if(!id.empty())
+    {
+        auto s = prepare(c, "SELECT thread_id FROM agentio_runs WHERE id = ? AND status = 'queued'", id);
+        if(!s)
+            return failure(c, s.error());
+        auto row = s->step();
+        if(!row)
+            return failure(c, row.error());
+        if(!*row)
+            return failure(threads::errc::not_found, "run " + id + " is not queued");
+        thread_id = s->column_text(0);
+        (void)s->step();
+        if(auto r = end_dead_turns(c, thread_id, now); !r)
+            return r.error();
+        auto head = prepare(c,
+            std::string("SELECT ") + nobody_ahead + " FROM agentio_runs AS r WHERE r.id = ?2 AND r.status = 'queued'",
+            now, id);
+        if(!head)
+            return failure(c, head.error());
+        auto h = head->step();
+        if(!h)
+            return failure(c, h.error());
+        bool const still_queued = *h;
+        bool const first = still_queued && head->column_int64(0) != 0;
+        (void)head->step();
+        if(!first)
+        {
+            // The dead turns ended stay ended, this one possibly among them.
+            if(auto committed = tx.commit(); !committed)
+                return committed.error();
+            if(!still_queued)
+                return failure(threads::errc::not_found, "run " + id + " is not queued");
+            return std::optional<threads::claimed_run>{};
+        }
+    }
+    else
+    {
+        auto s = prepare(c,
+            std::string("SELECT r.id, r.thread_id FROM agentio_runs AS r WHERE r.status = 'queued' AND "
+                        "r.kind = 'durable' AND ") +
+                nobody_ahead + " ORDER BY r.rowid LIMIT 1",
+            now);
+        if(!s)
+            return failure(c, s.error());
+        auto row = s->step();
+        if(!row)
+            return failure(c, row.error());
+        if(!*row)
+            return std::optional<threads::claimed_run>{};
+        id = s->column_text(0);
+        thread_id = s->column_text(1);
+        (void)s->step();
+        // What blocked nobody (dead turns) is ended, so that it never holds the thread again.
+        if(auto r = end_dead_turns(c, thread_id, now); !r)
+            return r.error();
+    }
+    auto q = prepare(c, "SELECT queued_messages FROM agentio_runs WHERE id = ?", id);
+    if(!q)
+        return failure(c, q.error());
+    if(auto row = q->step(); !row || !*row)
+        return row ? failure(threads::errc::not_found, "run " + id) : failure(c, row.error());
+    auto messages = threads::detail::decode_messages(q->column_text(0), id);
+    (void)q->step();
+    if(!messages)
+        return messages.error();
+    if(auto last = append_items(c, thread_id, id, *messages, now); !last)
+        return last.error();
+    auto s = prepare(c,
+        std::string("UPDATE agentio_runs SET status = 'running', lease_holder = ?, lease_expires_at = ?, "
+                    "queued_messages = '[]', updated_at = ? WHERE id = ? RETURNING ") +
+            run_columns,
+        holder, now + lease.count(), now, id);
+    if(!s)
+        return failure(c, s.error());
+    auto claimed = one_run(c, *s);
+    if(!claimed)
+        return claimed.error();
+    if(!*claimed)
+        return failure(threads::errc::not_found, "run " + id);
+    auto items = read_items(c, thread_id);
+    if(!items)
+        return items.error();
+    if(auto committed = tx.commit(); !committed)
+        return committed.error();
+    return std::optional<threads::claimed_run>{threads::claimed_run{std::move(**claimed), std::move(*items)}};
+}
+
+} // namespace detail
+
 AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::item>>>
 thread_store::start_run(threads::new_run const& run)
 {
     return writer_.async_run(
         [&run](connection& c) -> threads::result<std::vector<threads::item>> {
-            detail::write_transaction tx(c);
-            if(auto b = tx.begun(); !b)
-                return b.error();
-            auto const now = detail::millis(threads::now());
-            if(run.new_thread)
-            {
-                auto thread = *run.new_thread;
-                thread.id = run.thread_id;
-                thread.owner = run.owner;
-                if(auto r = detail::insert_thread(c, thread, now); !r)
-                    return r.error();
-            }
-            else
-            {
-                // A turn whose process died holds the thread no longer.
-                if(auto r = detail::run(c,
-                       "UPDATE agentio_runs SET status = 'failed', lease_holder = '', lease_expires_at = 0, "
-                       "updated_at = ? WHERE thread_id = ? AND kind = 'turn' AND status = 'running' AND "
-                       "lease_expires_at < ?",
-                       now, run.thread_id, now);
-                    !r)
-                    return r.error();
-                auto busy = detail::prepare(c,
-                    "SELECT 1 FROM agentio_runs WHERE thread_id = ? AND status IN ('running', 'waiting') LIMIT 1",
-                    run.thread_id);
-                if(!busy)
-                    return detail::failure(c, busy.error());
-                auto row = busy->step();
-                if(!row)
-                    return detail::failure(c, row.error());
-                if(*row)
-                    return detail::failure(threads::errc::thread_busy, "thread " + run.thread_id);
-            }
-            if(auto last = detail::append_items(c, run.thread_id, run.id, run.messages, now); !last)
-                return last.error();
-            auto r = detail::run(c,
-                "INSERT INTO agentio_runs(id, thread_id, owner, status, lease_holder, lease_expires_at, created_at, "
-                "updated_at, kind) VALUES(?, ?, ?, 'running', ?, ?, ?, ?, ?)",
-                run.id, run.thread_id, run.owner, run.holder, now + run.lease.count(), now, now,
-                threads::to_string(run.kind));
-            if(!r)
-                return r.error();
-            auto items = detail::read_items(c, run.thread_id);
-            if(!items)
-                return items;
-            if(auto committed = tx.commit(); !committed)
-                return committed.error();
-            return items;
+            auto copy = run;
+            copy.when_busy = threads::busy_policy::reject;
+            auto admitted = detail::admit(c, copy);
+            if(!admitted)
+                return admitted.error();
+            return std::move(admitted->items);
         },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<threads::admission>> thread_store::admit_run(threads::new_run const& run)
+{
+    return writer_.async_run([&run](connection& c) { return detail::admit(c, run); }, asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::claimed_run>>>
+thread_store::claim_queued_run(std::string_view run_id, std::string_view holder, std::chrono::milliseconds lease)
+{
+    return writer_.async_run([run_id, holder,
+                                 lease](connection& c) { return detail::claim_queued(c, run_id, holder, lease); },
         asio::use_awaitable);
 }
 
@@ -886,8 +1089,8 @@ AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::held_lease>>> 
             for(auto const& id : run_ids)
             {
                 auto s = detail::prepare(c,
-                    "UPDATE agentio_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND status = "
-                    "'running' RETURNING cancel_requested, readers_seen_at",
+                    "UPDATE agentio_runs SET lease_expires_at = ? WHERE id = ? AND lease_holder = ? AND status IN "
+                    "('running', 'queued') RETURNING cancel_requested, readers_seen_at",
                     expires, id, holder);
                 if(!s)
                     return detail::failure(c, s.error());
@@ -933,6 +1136,15 @@ AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::request_cancel
 {
     return writer_.async_run(
         [run_id, owner](connection& c) -> threads::result<bool> {
+            // Nobody runs a queued run yet: it ends here.
+            auto queued = detail::run(c,
+                "UPDATE agentio_runs SET status = 'cancelled', lease_holder = '', lease_expires_at = 0, "
+                "queued_messages = '[]', updated_at = ? WHERE id = ? AND owner = ? AND status = 'queued'",
+                detail::millis(threads::now()), run_id, owner);
+            if(!queued)
+                return queued.error();
+            if(*queued > 0)
+                return true;
             auto r = detail::run(c,
                 "UPDATE agentio_runs SET cancel_requested = 1 WHERE id = ? AND owner = ? AND status IN ('running', "
                 "'waiting')",

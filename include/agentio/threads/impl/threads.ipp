@@ -66,8 +66,28 @@ AGENTIO_DECL std::string_view to_string(run_status s) noexcept
     case run_status::completed: return "completed";
     case run_status::failed: return "failed";
     case run_status::cancelled: return "cancelled";
+    case run_status::queued: return "queued";
     }
     return "unknown";
+}
+
+AGENTIO_DECL std::string_view to_string(busy_policy p) noexcept
+{
+    switch(p)
+    {
+    case busy_policy::reject: return "reject";
+    case busy_policy::enqueue: return "enqueue";
+    case busy_policy::interrupt: return "interrupt";
+    }
+    return "unknown";
+}
+
+AGENTIO_DECL std::optional<busy_policy> parse_busy_policy(std::string_view s) noexcept
+{
+    for(auto p : {busy_policy::reject, busy_policy::enqueue, busy_policy::interrupt})
+        if(to_string(p) == s)
+            return p;
+    return std::nullopt;
 }
 
 AGENTIO_DECL std::string_view to_string(run_kind k) noexcept
@@ -77,8 +97,8 @@ AGENTIO_DECL std::string_view to_string(run_kind k) noexcept
 
 AGENTIO_DECL std::optional<run_status> parse_run_status(std::string_view s) noexcept
 {
-    for(auto st :
-        {run_status::running, run_status::waiting, run_status::completed, run_status::failed, run_status::cancelled})
+    for(auto st : {run_status::running, run_status::waiting, run_status::completed, run_status::failed,
+            run_status::cancelled, run_status::queued})
         if(to_string(st) == s)
             return st;
     return std::nullopt;

@@ -16,6 +16,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -26,6 +27,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <utility>
 
 namespace agentio::threads {
@@ -36,13 +39,15 @@ namespace detail {
 // or destroyed turn until it sees `over`.
 struct turn_state
 {
-    turn_state(asio::any_io_executor ex, thread_store& s, std::string run, std::chrono::milliseconds l)
+    turn_state(asio::any_io_executor ex, thread_store& s, std::string run, turn_options const& o)
         : store(&s)
         , run_id(std::move(run))
         , holder("turn:" + run_id)
-        , lease(l)
-        , strand(asio::make_strand(std::move(ex)))
+        , lease(o.lease)
+        , check_every(std::min(o.check_every, o.lease / 3))
+        , strand(asio::make_strand(ex))
         , timer(strand)
+        , keeper_done(std::make_unique<async_queue<char>>(ex, 1))
     {
     }
 
@@ -50,21 +55,73 @@ struct turn_state
     std::string run_id;
     std::string holder;
     std::chrono::milliseconds lease;
+    std::chrono::milliseconds check_every;
     unsigned rounds = 0;
     bool finished = false;
     asio::strand<asio::any_io_executor> strand;
     asio::steady_timer timer; // used on `strand` only
     std::atomic<bool> over{false};
+    // Closed when the keeper has ended: a finished turn has nothing of its own left in flight.
+    std::unique_ptr<async_queue<char>> keeper_done;
+    bool keeper_started = false;
+
+    // Interruption: the signal is emitted on `interrupt_ex` only.
+    std::atomic<bool> interrupted{false};
+    std::mutex interrupt_mutex;
+    std::optional<asio::any_io_executor> interrupt_ex; // guarded by interrupt_mutex
+    asio::cancellation_signal interrupt_signal;
 };
 
-// Renews the turn's lease every third of it until the turn is over (or the
-// lease is lost: the turn's next write says so).
+// The turns of this process by run id, so that a message interrupting one
+// reaches it at once rather than at its next lease renewal.
+struct local_turns
+{
+    std::mutex mutex;
+    std::map<std::string, std::weak_ptr<turn_state>, std::less<>> by_run;
+
+    static local_turns& instance()
+    {
+        static local_turns all;
+        return all;
+    }
+    void add(std::shared_ptr<turn_state> const& s)
+    {
+        std::lock_guard lock(mutex);
+        by_run[s->run_id] = s;
+    }
+    void remove(std::string_view run_id)
+    {
+        std::lock_guard lock(mutex);
+        if(auto it = by_run.find(run_id); it != by_run.end())
+            by_run.erase(it);
+    }
+    std::shared_ptr<turn_state> find(std::string_view run_id)
+    {
+        std::lock_guard lock(mutex);
+        auto it = by_run.find(run_id);
+        return it == by_run.end() ? nullptr : it->second.lock();
+    }
+};
+
+// Asks the turn's run to stop (once), through the executor its run was bound on.
+inline void interrupt_turn(std::shared_ptr<turn_state> const& s)
+{
+    if(s->interrupted.exchange(true))
+        return;
+    std::lock_guard lock(s->interrupt_mutex);
+    if(s->interrupt_ex)
+        asio::post(*s->interrupt_ex, [s] { s->interrupt_signal.emit(asio::cancellation_type::terminal); });
+}
+
+// Renews the turn's lease (running, or waiting in line) until the turn is
+// over or the lease is lost (the turn's next write says so), and learns at
+// each renewal whether another message asked it to stop.
 inline asio::awaitable<void> keep_turn_lease(std::shared_ptr<turn_state> s)
 {
     std::vector<std::string> const runs{s->run_id};
     while(!s->over)
     {
-        s->timer.expires_after(s->lease / 3);
+        s->timer.expires_after(s->check_every);
         system::error_code ec;
         co_await s->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if(s->over)
@@ -72,15 +129,40 @@ inline asio::awaitable<void> keep_turn_lease(std::shared_ptr<turn_state> s)
         auto held = co_await s->store->renew_leases(s->holder, runs, s->lease);
         if(held && held->empty())
             break;
+        if(held && held->front().cancel_requested)
+            interrupt_turn(s);
     }
+    s->keeper_done->close();
 }
 
 inline void stop_keeping_lease(std::shared_ptr<turn_state> const& s)
 {
     if(s->over.exchange(true))
         return;
+    local_turns::instance().remove(s->run_id);
     asio::dispatch(s->strand, [s] { s->timer.cancel(); });
 }
+
+// A place in a thread's line, left (cancelled in the store, in the
+// background) unless the turn it waits for begins.
+struct place_in_line
+{
+    std::shared_ptr<turn_state> state;
+    std::string owner;
+    bool kept = false;
+
+    ~place_in_line()
+    {
+        if(kept || !state)
+            return;
+        stop_keeping_lease(state);
+        auto s = state;
+        asio::co_spawn(
+            s->strand,
+            [s, who = owner]() -> asio::awaitable<void> { (void)co_await s->store->request_cancel(s->run_id, who); },
+            asio::detached);
+    }
+};
 
 inline error turn_error(errc e, std::string message)
 {
@@ -138,6 +220,23 @@ AGENTIO_DECL bool turn::finished() const noexcept
     return !state_ || state_->finished;
 }
 
+AGENTIO_DECL asio::cancellation_slot turn::interruption_slot(asio::any_io_executor ex)
+{
+    {
+        std::lock_guard lock(state_->interrupt_mutex);
+        state_->interrupt_ex = std::move(ex);
+    }
+    if(state_->interrupted) // asked before the run was bound
+        asio::post(*state_->interrupt_ex,
+            [s = state_] { s->interrupt_signal.emit(asio::cancellation_type::terminal); });
+    return state_->interrupt_signal.slot();
+}
+
+AGENTIO_DECL bool turn::interrupted() const noexcept
+{
+    return state_ && state_->interrupted;
+}
+
 AGENTIO_DECL std::optional<llm::conversation_summary> turn::summary() const
 {
     if(!summary_)
@@ -178,6 +277,8 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message c
     auto written = co_await append(messages);
     state_->finished = true;
     detail::stop_keeping_lease(state_);
+    if(state_->keeper_started)
+        (void)co_await state_->keeper_done->pop(); // its renewal in flight, if any, is over
     auto ended = co_await state_->store->finish_run(state_->run_id, state_->holder, {},
         written ? status : run_status::failed, nullptr);
     if(!written)
@@ -225,10 +326,11 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
     run.lease = options.lease;
     run.kind = run_kind::turn;
     run.messages = std::move(request.messages);
+    run.when_busy = request.when_busy;
     if(create)
         run.new_thread = thread;
     auto const ex = co_await asio::this_coro::executor;
-    auto state = std::make_shared<detail::turn_state>(ex, store, run.id, options.lease);
+    auto state = std::make_shared<detail::turn_state>(ex, store, run.id, options);
     run.holder = state->holder;
 
     // Read before the thread is held: only a run holding it writes a summary.
@@ -240,8 +342,8 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
             co_return latest.error();
         summary = std::move(*latest);
     }
-    auto items = co_await store.start_run(run);
-    if(!items && create)
+    auto admitted = co_await store.admit_run(run);
+    if(!admitted && create)
     {
         // Made meanwhile: by this owner (a concurrent first message: go on in
         // it, one at a time) or by another (not found, as if it did not exist).
@@ -253,12 +355,60 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
         thread = std::move(**found);
         create = false;
         run.new_thread.reset();
-        items = co_await store.start_run(run);
+        admitted = co_await store.admit_run(run);
     }
-    if(!items)
-        co_return items.error();
+    if(!admitted)
+        co_return admitted.error();
+    std::vector<item> items = std::move(admitted->items);
+    std::size_t const ahead = admitted->status == run_status::queued ? admitted->ahead : 0;
+    if(!admitted->interrupted_run.empty())
+        if(auto running_here = detail::local_turns::instance().find(admitted->interrupted_run))
+            detail::interrupt_turn(running_here);
+    detail::local_turns::instance().add(state);
+    state->keeper_started = true;
     asio::co_spawn(state->strand, detail::keep_turn_lease(state), asio::detached);
-    co_return turn(std::move(state), std::move(thread), create, std::move(*items), std::move(summary));
+    if(admitted->status == run_status::queued)
+    {
+        // In line: the keeper renews the place; it is left if this wait ends
+        // any other way than with the turn begun (timeout, or the request's
+        // cancellation unwinding this coroutine).
+        detail::place_in_line place{state, request.owner};
+        auto const until = std::chrono::steady_clock::now() + options.max_wait;
+        asio::steady_timer pause(ex);
+        for(;;)
+        {
+            auto claimed = co_await store.claim_queued_run(run.id, state->holder, options.lease);
+            if(!claimed)
+            {
+                if(claimed.error().code == errc::not_found) // cancelled meanwhile, or the store lost our lease
+                    co_return detail::turn_error(errc::thread_busy,
+                        "thread " + request.thread_id + ": the message left the line");
+                co_return claimed.error();
+            }
+            if(*claimed)
+            {
+                items = std::move((*claimed)->items);
+                break;
+            }
+            if(std::chrono::steady_clock::now() >= until)
+                co_return detail::turn_error(errc::thread_busy,
+                    "thread " + request.thread_id + ": still busy after waiting in line");
+            pause.expires_after(options.line_poll);
+            co_await pause.async_wait(asio::use_awaitable);
+        }
+        place.kept = true;
+        // The summary may have moved on while this turn waited.
+        auto latest = co_await store.latest_summary(request.thread_id);
+        if(!latest)
+        {
+            turn abandoned(state, thread, create, {}, std::nullopt); // ends the run it began
+            co_return latest.error();
+        }
+        summary = std::move(*latest);
+    }
+    turn begun(std::move(state), std::move(thread), create, std::move(items), std::move(summary));
+    begun.waited_behind_ = ahead;
+    co_return std::move(begun);
 }
 
 AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes)
