@@ -24,6 +24,7 @@
 
 #include <agentio/async_queue.hpp>
 #include <agentio/config.hpp>
+#include <agentio/environment.hpp>
 #include <agentio/llm/conversation.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -174,6 +175,19 @@ AGENTIO_DECL std::string_view to_string(busy_policy p) noexcept;
 
 /// The policy of a name (`AGENT_BUSY_POLICY`'s values), or nothing.
 AGENTIO_DECL std::optional<busy_policy> parse_busy_policy(std::string_view s) noexcept;
+
+/** AGENT_BUSY_POLICY: `reject` (the default), `enqueue` or `interrupt`, the
+    same variable in every application; a request may name its own. */
+inline system::result<busy_policy, invalid_variable>
+busy_policy_from_environment(environment_lookup const& lookup = process_environment)
+{
+    auto const value = lookup("AGENT_BUSY_POLICY");
+    if(!value)
+        return busy_policy::reject;
+    if(auto p = parse_busy_policy(*value))
+        return *p;
+    return invalid_variable{"AGENT_BUSY_POLICY", *value, {"reject", "enqueue", "interrupt"}};
+}
 
 /// Writes the status's name.
 inline std::ostream& operator<<(std::ostream& os, run_status s)

@@ -721,6 +721,62 @@ BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
         auto const after = ask("ana",
             R"({"model": "agente", "session_id": "s-2", "messages": [{"role": "user", "content": "¿Y bien?"}]})");
         BOOST_TEST(after.status == 200u, after.body);
+
+        // A request's own busy policy: a bad one names the field.
+        auto const unknown_policy = ask("ana", R"({"model": "agente", "session_id": "s-2", "busy_policy": "wait",
+            "messages": [{"role": "user", "content": "x"}]})");
+        BOOST_TEST(unknown_policy.status == 400u);
+        BOOST_TEST(unknown_policy.json().at("error").at("param").as_string() == "busy_policy");
+        // A question starting "Rápido" is answered at once; any other slowly.
+        auto quick = says("Enseguida.");
+        quick.when_user_message_contains = "Rápido";
+        auto slower = slow;
+        slower.faults.front().duration = 250ms;
+        testing::scenario both;
+        both.name = "agente-scenario";
+        both.turns.push_back({quick, slower});
+        s.fake.add_scenario(both);
+        std::string const full_text = "Una respuesta que llega despacio, palabra a palabra, hasta el final.";
+
+        // "enqueue": the second question waits for the first answer, then reads it.
+        auto first_in_line = std::async(std::launch::async, [&] {
+            return ask("ana",
+                R"({"model": "agente", "session_id": "s-3", "messages": [{"role": "user", "content": "Cuéntame."}]})");
+        });
+        std::this_thread::sleep_for(400ms);
+        auto waiting = std::async(std::launch::async, [&] {
+            return ask("ana", R"({"model": "agente", "session_id": "s-3", "busy_policy": "enqueue",
+                "messages": [{"role": "user", "content": "Rápido, ¿y bien?"}]})");
+        });
+        BOOST_TEST((waiting.wait_for(300ms) == std::future_status::timeout)); // still in line
+        auto const answered_first = first_in_line.get();
+        BOOST_TEST(answered_first.status == 200u);
+        auto const answered_next = waiting.get();
+        BOOST_TEST_REQUIRE(answered_next.status == 200u, answered_next.body);
+        BOOST_TEST(answered_next.json().at("choices").at(0).at("message").at("content").as_string() == "Enseguida.");
+        auto const read_first = s.fake.requests().back().body.at("messages").as_array();
+        BOOST_TEST_REQUIRE(read_first.size() == 4u); // system, the first exchange, the question that waited
+        BOOST_TEST(read_first[2].at("content").as_string() == full_text);
+
+        // "interrupt": the answer in progress ends where it was, and the new question goes on after it.
+        auto interrupted = std::async(std::launch::async, [&] {
+            return ask("ana",
+                R"({"model": "agente", "session_id": "s-4", "messages": [{"role": "user", "content": "Cuéntame."}]})");
+        });
+        std::this_thread::sleep_for(600ms);
+        auto const interrupting = ask("ana", R"({"model": "agente", "session_id": "s-4", "busy_policy": "interrupt",
+            "messages": [{"role": "user", "content": "Rápido, para."}]})");
+        BOOST_TEST_REQUIRE(interrupting.status == 200u, interrupting.body);
+        auto const cut = interrupted.get();
+        BOOST_TEST_REQUIRE(cut.status == 200u, cut.body);
+        auto const said = std::string(cut.json().at("choices").at(0).at("message").at("content").as_string());
+        BOOST_TEST(cut.json().at("choices").at(0).at("finish_reason").as_string() == "stop");
+        BOOST_TEST(!said.empty());
+        BOOST_TEST(said.size() < full_text.size(), said);
+        auto const read_cut = s.fake.requests().back().body.at("messages").as_array();
+        BOOST_TEST_REQUIRE(read_cut.size() == 4u);
+        BOOST_TEST(read_cut[2].at("content").as_string() == said); // what it had said, and no more
+        BOOST_TEST(read_cut[3].at("content").as_string() == "Rápido, para.");
     }
     auto const items = [&] {
         asio::io_context ioc;

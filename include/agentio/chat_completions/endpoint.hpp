@@ -80,6 +80,13 @@ struct session_options
     std::string field = "session_id";
     /// The header that names the session (the body's field wins).
     std::string header = "X-Session-Id";
+    /** What a message does while its session answers another (`AGENT_BUSY_POLICY`):
+        refused with a 409 (`session_busy`), waits its turn, or interrupts the
+        answer in progress (which ends there, what it had said kept). A
+        request may choose its own with the body field `busy_field`. */
+    threads::busy_policy when_busy = threads::busy_policy::reject;
+    /// The body field with a request's own busy policy: "reject", "enqueue" or "interrupt".
+    std::string busy_field = "busy_policy";
 };
 
 /// How the endpoint behaves.

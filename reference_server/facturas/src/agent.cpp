@@ -82,6 +82,8 @@ std::string answer_for_error(std::string_view code)
         return "El resultado es demasiado grande para mostrarlo. Prueba a acotar la pregunta (un año, un país…).";
     if(code == "session_busy")
         return "Esta conversación ya tiene una pregunta en curso. Espera a que termine y vuelve a preguntar.";
+    if(code == "interrupted")
+        return "Esta pregunta se ha interrumpido porque ha llegado otra en la misma conversación.";
     if(code == "llm_unavailable")
         return "El modelo de lenguaje no está disponible en este momento. Inténtalo de nuevo en unos minutos.";
     if(code == "mcp_unavailable")
@@ -380,6 +382,13 @@ std::vector<llm::message> turn_messages(std::string const& question, ask_result 
     return messages;
 }
 
+// Between the pipeline's steps: a turn another message interrupted ends here.
+void stop_if_interrupted(std::optional<agentio::threads::turn> const& held)
+{
+    if(held && held->interrupted())
+        throw failure("interrupted", "otra pregunta de la misma conversación la ha interrumpido");
+}
+
 } // namespace
 
 asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::string question,
@@ -398,6 +407,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         wanted.thread_id = thread_of(session_id);
         wanted.agent = "facturas";
         wanted.title = agentio::threads::make_title(question, 120);
+        wanted.when_busy = settings_.busy_policy; // AGENT_BUSY_POLICY
         auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
         if(!begun && begun.error().code == agentio::threads::errc::thread_busy)
             throw failure("session_busy", "la sesión ya tiene una pregunta en curso");
@@ -422,6 +432,8 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         }
         messages.push_back(llm::message::user(question));
         std::string text = co_await complete(system, messages, nullptr);
+        // A safe point between steps: a question sent meanwhile with AGENT_BUSY_POLICY=interrupt goes first.
+        stop_if_interrupted(held);
 
         json::object result;
         for(int round = 0;; ++round)
@@ -463,6 +475,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             r.truncated = t->get_bool() || r.rows.size() >= max_rows;
         if(observer.on_rows)
             observer.on_rows(r);
+        stop_if_interrupted(held);
 
         notify(observer, "generate_answer", "Redactando la respuesta");
         std::vector<llm::message> const answer_messages{llm::message::user(answer_message(question, r.sql, result))};
@@ -489,8 +502,10 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
     if(held)
     {
         auto const messages = turn_messages(question, r);
-        auto saved = co_await held->finish(messages,
-            r.error_code.empty() ? agentio::threads::run_status::completed : agentio::threads::run_status::failed);
+        auto const status = r.error_code.empty() ? agentio::threads::run_status::completed
+            : r.error_code == "interrupted"      ? agentio::threads::run_status::cancelled
+                                                 : agentio::threads::run_status::failed;
+        auto saved = co_await held->finish(messages, status);
         if(!saved)
             std::fprintf(stderr, "agentio-facturas: the turn of session %s was not saved: %s\n", session_id.c_str(),
                 saved.error().message.c_str());

@@ -31,6 +31,10 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!model)
         return describe(model.error());
     s.model = std::move(*model);
+    auto busy = agentio::threads::busy_policy_from_environment();
+    if(!busy)
+        return describe(busy.error());
+    s.busy_policy = *busy;
     s.mcp_command = process_environment("INVOICE_AGENT_MCP_COMMAND").value_or("");
     s.mcp_url = process_environment("INVOICE_AGENT_MCP_URL").value_or("");
     if(!s.mcp_command.empty() && !s.mcp_url.empty())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <agentio/threads.hpp>
 
 #include <boost/system/result.hpp>
 
@@ -19,6 +20,8 @@ struct settings
 {
     agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
 
+    // AGENT_BUSY_POLICY: a question while its session answers another is refused (409), waits, or interrupts.
+    agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
     unsigned max_history_turns = 5;                 // INVOICE_AGENT_MAX_HISTORY_TURNS
     unsigned sql_max_rows = 200;                    // INVOICE_AGENT_SQL_MAX_ROWS: LIMIT forced on every query
     std::chrono::seconds mcp_timeout{30};           // INVOICE_AGENT_MCP_TIMEOUT

@@ -11,6 +11,10 @@
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 
 #include <algorithm>
@@ -77,8 +81,8 @@ boost::system::result<agent_request, api_error> parse_agent_request(std::string_
     auto const& o = v.get_object();
     agent_request out;
     for(auto const& [key, value] : o)
-        if(key != "message" && key != "threadId")
-            return api_error{400, std::string(key) + ": campo desconocido (se admiten message y threadId)"};
+        if(key != "message" && key != "threadId" && key != "busyPolicy")
+            return api_error{400, std::string(key) + ": campo desconocido (se admiten message, threadId y busyPolicy)"};
     auto const* message = o.if_contains("message");
     if(!message || !message->is_string() || blank(message->get_string()))
         return api_error{400, "message: campo obligatorio (la pregunta)"};
@@ -91,6 +95,14 @@ boost::system::result<agent_request, api_error> parse_agent_request(std::string_
         if(!thread->is_string())
             return api_error{400, "threadId: debe ser un texto (el threadId de una respuesta anterior)"};
         out.thread_id = std::string(thread->get_string());
+    }
+    if(auto const* policy = o.if_contains("busyPolicy"); policy && !policy->is_null())
+    {
+        auto const parsed = policy->is_string() ? agentio::threads::parse_busy_policy(policy->get_string())
+                                                : std::nullopt;
+        if(!parsed)
+            return api_error{400, "busyPolicy: se esperaba 'reject', 'enqueue' o 'interrupt'"};
+        out.when_busy = *parsed;
     }
     return out;
 }
@@ -216,6 +228,7 @@ rag_service::prepare(agent_request request, std::string owner)
     wanted.create = !continued; // a thread named must exist
     wanted.agent = "normativa";
     wanted.title = agentio::threads::make_title(request.message, 80);
+    wanted.when_busy = request.when_busy.value_or(settings_.busy_policy);
     auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
     if(!begun)
     {
@@ -223,7 +236,9 @@ rag_service::prepare(agent_request request, std::string owner)
         if(e.code == agentio::threads::errc::not_found)
             co_return api_error{404, "threadId: conversación no encontrada"};
         if(e.code == agentio::threads::errc::thread_busy)
-            co_return api_error{409, "Esta conversación ya tiene una respuesta en curso"};
+            co_return api_error{409,
+                "Esta conversación ya tiene una respuesta en curso; envíe el mensaje con "
+                "busyPolicy 'enqueue' para que espere su turno o 'interrupt' para detenerla"};
         co_return api_error{503,
             (continued ? "No se pudo leer la conversación: " : "No se pudo crear la conversación: ") + e.message};
     }
@@ -271,16 +286,23 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     // The thread's summary stands for its older turns; a new one (the thread outgrew the window) is kept.
     // Named: GCC 12 destroys a braced temporary in a co_await expression twice.
     agentio::agent::run_options const how{.summary = run->turn.summary()};
-    auto const result = co_await agent.run(conversation, on_event, how);
+    // A message sent with busyPolicy 'interrupt' stops this run at its next safe point.
+    auto const ex = co_await asio::this_coro::executor;
+    auto const result = co_await asio::co_spawn(ex, agent.run(conversation, on_event, how),
+        asio::bind_cancellation_slot(run->turn.interruption_slot(ex), asio::use_awaitable));
+    bool const interrupted = run->turn.interrupted();
     if(result.summary)
         (void)co_await run->turn.save_summary(*result.summary); // if it fails, the next turn summarizes again
-    // What reaches the thread: the whole exchange when it finished, else the
-    // question alone (the next turn sees what was asked).
+    // What reaches the thread: the whole exchange when it finished, what it
+    // had finished when a new message interrupted it, else the question alone
+    // (the next turn sees what was asked).
     bool const completed = result.status == agentio::agent::run_result::outcome::completed;
-    auto const keep = completed ? std::span<llm::message const>(conversation).subspan(first_new)
-                                : std::span<llm::message const>(conversation).subspan(first_new, 1);
+    auto const keep = completed || interrupted ? std::span<llm::message const>(conversation).subspan(first_new)
+                                               : std::span<llm::message const>(conversation).subspan(first_new, 1);
     auto saved = co_await run->turn.finish(keep,
-        completed ? agentio::threads::run_status::completed : agentio::threads::run_status::failed);
+        completed         ? agentio::threads::run_status::completed
+            : interrupted ? agentio::threads::run_status::cancelled
+                          : agentio::threads::run_status::failed);
     if(!saved)
     {
         sink({"error", event_json({{"message", "No se pudo guardar la conversación: " + saved.error().message}})});
@@ -288,6 +310,10 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     }
     if(completed)
         sink({"done", event_json({{"threadId", thread_id}, {"sources", sources.sources()}})});
+    else if(interrupted)
+        sink({"error",
+            event_json({{"message", "Respuesta interrumpida por un mensaje nuevo en la conversación"},
+                {"threadId", thread_id}, {"interrupted", true}})});
     else // the thread exists and holds the question: the client may go on in it
         sink({"error",
             event_json({{"message", failure.value_or(std::string(agentio::spanish_messages.cancelled))},

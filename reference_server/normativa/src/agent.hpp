@@ -56,6 +56,8 @@ struct agent_request
 {
     std::string message;
     std::optional<std::string> thread_id;
+    // busyPolicy: while the conversation answers another message (else AGENT_BUSY_POLICY).
+    std::optional<agentio::threads::busy_policy> when_busy = {};
 };
 
 /// POST /api/rag-pipeline.

@@ -67,6 +67,10 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!model)
         return describe(model.error());
     s.model = std::move(*model);
+    auto busy = agentio::threads::busy_policy_from_environment();
+    if(!busy)
+        return describe(busy.error());
+    s.busy_policy = *busy;
     s.index = process_environment("RAG_INDEX").value_or(s.index);
     s.store = process_environment("RAG_STORE").value_or(s.store);
     if(auto keys = process_environment("RAG_API_KEYS"))

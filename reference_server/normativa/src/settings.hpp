@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <agentio/threads.hpp>
 
 #include <boost/system/result.hpp>
 
@@ -44,6 +45,8 @@ struct settings
         {"sentencias", 0.8}};          // RAG_COLLECTION_WEIGHTS
     unsigned max_message_chars = 4000; // RAG_MAX_MESSAGE_CHARS
     unsigned max_tool_rounds = 6;      // RAG_MAX_TOOL_ROUNDS
+    // AGENT_BUSY_POLICY: a message while its conversation answers another is refused (409), waits, or interrupts.
+    agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 
     /// Reads the variables; a malformed value is an error naming it (in Spanish).
     static boost::system::result<settings, std::string> from_environment();

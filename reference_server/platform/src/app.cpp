@@ -67,6 +67,7 @@ cc::endpoint_options api_options(settings const& config, std::optional<agentio::
     o.sessions.store = store;
     o.sessions.memory = config.memory;
     o.sessions.max_messages = config.memory_messages;
+    o.sessions.when_busy = config.busy_policy; // AGENT_BUSY_POLICY; a request may send its own "busy_policy"
     o.on_complete = [](cc::completion_record const& r) {
         std::fprintf(stderr,
             "agentio-platform: model=%s user=%s session=%s stream=%s outcome=%s tokens=%llu+%llu %.1f ms%s%s\n",

@@ -18,6 +18,10 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
         return agentio::to_string(model.error());
     s.model = std::move(*model);
 
+    auto busy = agentio::threads::busy_policy_from_environment(lookup);
+    if(!busy)
+        return agentio::to_string(busy.error());
+    s.busy_policy = *busy;
     s.jwt_secret = lookup("PLATFORM_JWT_SECRET").value_or("");
     s.jwt_public_key = lookup("PLATFORM_JWT_PUBLIC_KEY").value_or("");
     if(!s.jwt_secret.empty() && !s.jwt_public_key.empty())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <agentio/threads.hpp>
 
 #include <boost/system/result.hpp>
 
@@ -19,6 +20,8 @@ namespace platform {
 struct settings
 {
     agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
+    // AGENT_BUSY_POLICY: a message while its session answers another is refused (409), waits, or interrupts.
+    agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 
     std::string jwt_secret;     // PLATFORM_JWT_SECRET: HS256
     std::string jwt_public_key; // PLATFORM_JWT_PUBLIC_KEY: RS256/ES256, PEM text or a file

@@ -418,7 +418,11 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_refused_naming_the_field)
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola","extra":1}]})", 422) ==
         "messages[0].extra: campo desconocido (se admiten: role, content)");
     BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"stream":true})", 422) ==
-        "stream: campo desconocido (se admiten: messages, thread_id)");
+        "stream: campo desconocido (se admiten: messages, thread_id, busy_policy)");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"busy_policy":"wait"})", 400) ==
+        "busy_policy: se esperaba 'reject', 'enqueue' o 'interrupt'");
+    BOOST_TEST(detail(R"({"messages":[{"role":"user","content":"hola"}],"busy_policy":1})", 400) ==
+        "busy_policy: se esperaba 'reject', 'enqueue' o 'interrupt'");
     BOOST_TEST(detail(ask(std::string(40000, 'x')), 422) == "messages[0].content: como máximo 32768 caracteres");
     BOOST_TEST(detail("{no es json", 400).starts_with("JSON mal formado en el cuerpo de la petición (byte 1)"));
     auto const get = test_http::get(s.endpoint(), "/api/v1/agent/chat");

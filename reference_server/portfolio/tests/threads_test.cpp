@@ -25,6 +25,12 @@ std::string follow_up(std::string const& thread_id, std::string const& question)
         {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
 }
 
+std::string follow_up(std::string const& thread_id, std::string const& question, std::string const& when_busy)
+{
+    return json::serialize(json::object{{"thread_id", thread_id}, {"busy_policy", when_busy},
+        {"messages", json::array{json::object{{"role", "user"}, {"content", question}}}}});
+}
+
 http::fields with(std::initializer_list<std::pair<std::string, std::string>> fields)
 {
     http::fields out;
@@ -302,6 +308,50 @@ BOOST_AUTO_TEST_CASE(one_run_at_a_time_per_thread)
     BOOST_TEST(busy.status == 409u);
     BOOST_TEST(busy.detail().starts_with("thread_id: la conversación tiene una respuesta en curso"));
     BOOST_TEST(drain(answer).back().type == "done");
+}
+
+// With busy_policy, a second question waits for the answer in progress, or interrupts it: the
+// interrupted answer ends as cancelled, keeps what it had finished, and the new
+// question is answered right after it.
+BOOST_AUTO_TEST_CASE(a_second_question_waits_its_turn_or_interrupts)
+{
+    agentio::testing::fake_llm_options slow;
+    slow.token_interval = std::chrono::milliseconds(20);
+    fake_provider f(slow);
+    chat_server s(anthropic_at(f, "portfolio-two-rounds"));
+    test_http::event_stream first(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post, ask("primera"));
+    std::string const thread_id(first.headers["x-thread-id"]);
+    first.next();
+    test_http::event_stream second(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post,
+        follow_up(thread_id, "segunda", "enqueue"));
+    BOOST_TEST(second.status == 200u);
+    BOOST_TEST(second.headers["x-run-id"] != first.headers["x-run-id"]);
+    auto const first_rest = drain(first);
+    BOOST_TEST(json::parse(first_rest.back().data).at("status") == "completed");
+    auto const second_events = drain(second);
+    BOOST_REQUIRE(!second_events.empty());
+    BOOST_TEST(second_events.front().type == "chunk");
+    BOOST_TEST(json::parse(second_events.back().data).at("status") == "completed");
+
+    test_http::event_stream third(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post,
+        follow_up(thread_id, "tercera"));
+    third.next();
+    auto const began = std::chrono::steady_clock::now();
+    test_http::event_stream fourth(s.endpoint(), "/api/v1/agent/chat", {}, http::verb::post,
+        follow_up(thread_id, "cuarta", "interrupt"));
+    auto const third_rest = drain(third);
+    BOOST_TEST((std::chrono::steady_clock::now() - began < std::chrono::seconds(3)));
+    BOOST_REQUIRE(!third_rest.empty());
+    BOOST_TEST(json::parse(third_rest.back().data).at("status") == "cancelled");
+    BOOST_TEST(json::parse(drain(fourth).back().data).at("status") == "completed");
+
+    auto const view = get(s.endpoint(), "/api/v1/threads/" + thread_id).json();
+    std::vector<std::string> questions;
+    for(auto const& m : view.at("messages").as_array())
+        if(m.at("role") == "user" && !m.as_object().contains("tool_results"))
+            questions.emplace_back(m.at("text").as_string());
+    std::vector<std::string> const expected{"primera", "segunda", "tercera", "cuarta"};
+    BOOST_TEST(questions == expected, boost::test_tools::per_element());
 }
 
 // A model that reads at most 24 000 tokens (the system prompt and the tools take about 5 000, the answer's room

@@ -465,6 +465,16 @@ open_session(session_options const& options, request& r, http::request const& re
     wanted.thread_id = id;
     wanted.owner = user;
     wanted.agent = r.model;
+    wanted.when_busy = options.when_busy;
+    if(auto const* field = r.extra.if_contains(options.busy_field); field && !field->is_null())
+    {
+        auto const policy = field->is_string() ? threads::parse_busy_policy(field->get_string()) : std::nullopt;
+        if(!policy)
+            co_return result_type(invalid_request("Invalid '" + options.busy_field +
+                    "': expected 'reject', 'enqueue' or 'interrupt'.",
+                options.busy_field, "invalid_value"));
+        wanted.when_busy = *policy;
+    }
     auto begun = co_await threads::begin_turn(*options.store, std::move(wanted));
     if(!begun)
     {
@@ -475,7 +485,9 @@ open_session(session_options const& options, request& r, http::request const& re
                 options.field, "session_not_found"});
         if(e.code == threads::errc::thread_busy)
             co_return result_type(api_error{409,
-                "The session '" + id + "' is answering another message; send this one when that answer ends.",
+                "The session '" + id +
+                    "' is answering another message; send this one when that answer ends, or with \"" +
+                    options.busy_field + "\": \"enqueue\" or \"interrupt\".",
                 "invalid_request_error", options.field, "session_busy"});
         co_return result_type(api_error{500, "The session store failed: " + e.message, "server_error", {}, {}});
     }
@@ -592,6 +604,30 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
     auto const ex = co_await asio::this_coro::executor;
     // A stop sequence ends the answer: the sink cancels this timer, which stops the run.
     asio::steady_timer stop(ex, std::chrono::steady_clock::time_point::max());
+    // So does a message that interrupts this one: the answer ends with what it had said.
+    bool interrupted = false;
+    struct interruption
+    {
+        asio::cancellation_slot slot;
+        ~interruption()
+        {
+            if(slot.is_connected())
+                slot.clear();
+        }
+    } interrupt_here;
+    if(*session)
+    {
+        interrupt_here.slot = (*session)->turn.interruption_slot(ex);
+        interrupt_here.slot.assign([&stop, &interrupted](asio::cancellation_type) {
+            interrupted = true;
+            stop.cancel();
+        });
+    }
+    auto const end_of_answer = [&interrupted, &unfinished]() -> output {
+        if(interrupted)
+            return finished{finish_reason::stop, {}};
+        return unfinished();
+    };
     auto const internal_error = [] {
         return failed{api_error{500, "The model failed with an internal error.", "server_error", {}, {}}};
     };
@@ -623,7 +659,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
             co_return std::nullopt; // nobody to answer
         }
         if(!written->ended())
-            written->take(unfinished(), nullptr);
+            written->take(end_of_answer(), nullptr);
         if(*session)
             if(auto failure = co_await store_answer(**session, *written))
                 record.error = "the session was not stored: " + *failure;
@@ -655,7 +691,7 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
         if(e)
             sink(internal_error());
         if(!written->ended())
-            sink(unfinished());
+            sink(end_of_answer());
         if(*session)
         {
             // Stored before [DONE]: the client's next message finds it.

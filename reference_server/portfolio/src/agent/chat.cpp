@@ -128,8 +128,17 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
     if(!v.is_object())
         return fail(422, "El cuerpo debe ser un objeto JSON con el campo 'messages'");
     for(auto const& kv : v.get_object())
-        if(kv.key() != "messages" && kv.key() != "thread_id")
-            return fail(422, std::string(kv.key()) + ": campo desconocido (se admiten: messages, thread_id)");
+        if(kv.key() != "messages" && kv.key() != "thread_id" && kv.key() != "busy_policy")
+            return fail(422,
+                std::string(kv.key()) + ": campo desconocido (se admiten: messages, thread_id, busy_policy)");
+    if(auto const* policy = v.get_object().if_contains("busy_policy"); policy && !policy->is_null())
+    {
+        auto const parsed_policy = policy->is_string() ? agentio::threads::parse_busy_policy(policy->get_string())
+                                                       : std::nullopt;
+        if(!parsed_policy)
+            return fail(400, "busy_policy: se esperaba 'reject', 'enqueue' o 'interrupt'");
+        out.when_busy = *parsed_policy;
+    }
     if(auto const* thread = v.get_object().if_contains("thread_id"); thread && !thread->is_null())
     {
         if(!thread->is_string() || !is_valid_id(thread->get_string()))
@@ -612,14 +621,17 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
         info.title = title_of(parsed.messages);
     }
     std::string const thread_id = info.id;
-    auto starting = parsed.thread_id ? runs_->start_run(thread_id, *owner, std::move(parsed.messages))
+    auto const when_busy = parsed.when_busy.value_or(settings_.busy_policy);
+    auto starting = parsed.thread_id ? runs_->start_run(thread_id, *owner, std::move(parsed.messages), when_busy)
                                      : runs_->start_run(std::move(info), std::move(parsed.messages));
     auto const started = co_await std::move(starting);
     if(!started)
     {
         if(started.error().code == agentio::threads::errc::thread_busy)
             co_return error_reply(bhttp::status::conflict,
-                "thread_id: la conversación tiene una respuesta en curso; espere a que termine o deténgala", req);
+                "thread_id: la conversación tiene una respuesta en curso; espere a que termine, deténgala o envíe "
+                "el mensaje con busy_policy 'enqueue' o 'interrupt'",
+                req);
         co_return store_unavailable(started.error(), req);
     }
     co_await stream_run(req, stream, thread_id, started->run_id, *owner, 0);

@@ -55,7 +55,9 @@ struct parsed_chat
 {
     std::vector<agentio::llm::message> messages;
     std::optional<std::string> thread_id; // continue this stored thread
-    unsigned status = 0;                  // 0: valid
+    // While the thread answers another message: the request's own choice (else AGENT_BUSY_POLICY).
+    std::optional<agentio::threads::busy_policy> when_busy;
+    unsigned status = 0; // 0: valid
     std::string detail;
 };
 

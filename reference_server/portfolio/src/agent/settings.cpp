@@ -92,6 +92,13 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
             return "AGENT_COUNT_TOKENS: se esperaba 'on' u 'off', recibido '" + *count + "'";
         s.count_tokens = *count == "on";
     }
+    if(auto busy = env("AGENT_BUSY_POLICY"))
+    {
+        auto const parsed = agentio::threads::parse_busy_policy(*busy);
+        if(!parsed)
+            return "AGENT_BUSY_POLICY: se esperaba 'reject', 'enqueue' o 'interrupt', recibido '" + *busy + "'";
+        s.busy_policy = *parsed;
+    }
     if(auto policy = env("AGENT_CONTEXT_POLICY"))
     {
         auto const parsed = agentio::llm::parse_context_policy(*policy);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <agentio/llm/context.hpp>
+#include <agentio/threads.hpp>
 
 #include <boost/system/result.hpp>
 
@@ -35,10 +36,12 @@ struct chat_settings
     unsigned max_tokens = 4096;                                   // AGENT_MAX_TOKENS
     unsigned context_window = 0; // AGENT_CONTEXT_WINDOW (tokens); 0: the model's, as the library knows it
     agentio::llm::context_policy context_policy = agentio::llm::context_policy::compact; // AGENT_CONTEXT_POLICY
-    bool count_tokens = false;     // AGENT_COUNT_TOKENS: the provider counts requests near the window's edge
-    double temperature = 0.3;      // AGENT_TEMPERATURE
-    unsigned max_tool_rounds = 10; // AGENT_MAX_TOOL_ROUNDS
-    std::string api_base_url;      // AGENT_API_BASE_URL; empty: this server
+    bool count_tokens = false; // AGENT_COUNT_TOKENS: the provider counts requests near the window's edge
+    // AGENT_BUSY_POLICY: a second message while the thread answers is refused (409), queued, or interrupts.
+    agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
+    double temperature = 0.3;                   // AGENT_TEMPERATURE
+    unsigned max_tool_rounds = 10;              // AGENT_MAX_TOOL_ROUNDS
+    std::string api_base_url;                   // AGENT_API_BASE_URL; empty: this server
     std::string store = "sqlite:data/agent.db"; // AGENT_STORE: sqlite:PATH or postgresql://...
     std::chrono::seconds detach_grace{30};      // AGENT_DETACH_GRACE: a run nobody reads lives on
     std::vector<std::string> api_keys;          // AGENT_API_KEYS: comma-separated; empty: one user
