@@ -728,6 +728,8 @@ BOOST_AUTO_TEST_CASE(requests_are_checked_before_any_event)
                 "message: demasiado largo (máximo 4000 caracteres)"},
             bad{R"({"message":"hola","threadId":5})", 400, "threadId: debe ser un texto"},
             bad{R"({"message":"hola","extra":1})", 400, "extra: campo desconocido"},
+            bad{R"({"message":"hola","busyPolicy":"wait"})", 400,
+                "busyPolicy: se esperaba 'reject', 'enqueue' o 'interrupt'"},
             bad{R"({"message":"hola","threadId":"no-existe"})", 404, "threadId: conversación no encontrada"}})
     {
         auto const res = post(b.body);
@@ -752,6 +754,18 @@ BOOST_AUTO_TEST_CASE(requests_are_checked_before_any_event)
     BOOST_TEST(again.error().status == 409u);
     BOOST_TEST(again.error().message.starts_with("Esta conversación ya tiene una respuesta en curso; envíe el "
                                                  "mensaje con busyPolicy 'enqueue'"));
+    // With busyPolicy 'enqueue' the question waits for the answer in progress, then reads it.
+    normativa::agent_request queued{"¿y?", a->turn.thread().id, agentio::threads::busy_policy::enqueue};
+    auto waiting = asio::co_spawn(f.ioc, f.service->prepare(queued, "o"), asio::use_future);
+    BOOST_TEST((waiting.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout));
+    std::vector<agentio::llm::message> const answer{agentio::llm::message::assistant("respuesta")};
+    BOOST_TEST(run_on(f.ioc, a->turn.finish(answer)).has_value());
+    auto next = waiting.get();
+    BOOST_TEST_REQUIRE(next.has_value());
+    BOOST_TEST((*next)->turn.waited_behind() == 1u);
+    BOOST_TEST_REQUIRE((*next)->turn.history().size() == 1u); // what the first turn wrote
+    BOOST_TEST((*next)->turn.history()[0].message.text() == "respuesta");
+    BOOST_TEST(run_on(f.ioc, (*next)->turn.finish({})).has_value());
 
     auto const health = f.request(bhttp::verb::get, "/health", "");
     BOOST_TEST(health.status == 200u);

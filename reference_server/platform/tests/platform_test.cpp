@@ -126,9 +126,13 @@ BOOST_AUTO_TEST_CASE(defaults_and_errors_name_the_variable)
     BOOST_TEST(upstream.error().find("PLATFORM_AGENT_FACTURAS") != std::string::npos);
     auto db = platform::settings::from_environment(lookup_of({{"PLATFORM_SQL_DB", "/no/such/file.db"}}));
     BOOST_TEST(db.error().find("PLATFORM_SQL_DB") != std::string::npos);
+    BOOST_TEST((s->busy_policy == agentio::threads::busy_policy::reject));
+    auto busy = platform::settings::from_environment(lookup_of({{"AGENT_BUSY_POLICY", "wait"}}));
+    BOOST_TEST(busy.error() == "AGENT_BUSY_POLICY: expected 'reject' or 'enqueue' or 'interrupt', got 'wait'");
     auto ok = platform::settings::from_environment(lookup_of({{"PLATFORM_AGENT_NORMATIVA", "http://127.0.0.1:7004/v1"},
-        {"PLATFORM_MEMORY", "off"}}));
+        {"PLATFORM_MEMORY", "off"}, {"AGENT_BUSY_POLICY", "interrupt"}}));
     BOOST_TEST_REQUIRE(ok.has_value());
+    BOOST_TEST((ok->busy_policy == agentio::threads::busy_policy::interrupt));
     BOOST_TEST(ok->upstreams.at("normativa") == "http://127.0.0.1:7004/v1");
     BOOST_TEST(!ok->memory);
 }

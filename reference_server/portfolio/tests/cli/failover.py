@@ -9,6 +9,9 @@
 # and gets the rest: every event id exactly once, one round_restart that
 # retracts the interrupted round, the tool of the checkpointed round not run
 # again, and the thread in PostgreSQL holding the whole conversation.
+# Then a second question, sent with busy_policy "enqueue" to the replica that
+# runs the first, waits in the thread's line; that replica is SIGKILLed; the
+# other finishes the first answer and then answers the queued question.
 #
 #   failover.py EXE FAKE SCENARIOS WORK [--runs N] [--json FILE]
 #
@@ -196,6 +199,66 @@ def one_failover(env, work):
     return first_new - killed_at, len(events)
 
 
+def queued_question_survives(env):
+    urls, pids = env['REPLICA_URLS'].split(), env['REPLICA_PIDS'].split()
+    ask = lambda text, **more: json.dumps(dict(more, messages=[{'role': 'user', 'content': text}]))
+    first = EventStream(urls[0] + '/api/v1/agent/chat', 'POST', ask('¿Cuántas iniciativas hay en ejecución?'))
+    if first.status != 200:
+        fail('chat on the first replica: HTTP %d' % first.status)
+    run_id, thread_id = first.headers['X-Run-Id'], first.headers['X-Thread-Id']
+    for e in first.events():
+        if e.get('event') == 'chunk':
+            break
+    second = EventStream(urls[0] + '/api/v1/agent/chat', 'POST',
+                         ask('¿Y cuántas hay planificadas?', thread_id=thread_id, busy_policy='enqueue'))
+    if second.status != 200:
+        fail('the queued question: HTTP %d' % second.status)
+    queued_id = second.headers['X-Run-Id']
+    status = psql(env['PG_URI'], "SELECT status FROM agentio_runs WHERE id = '%s'" % queued_id)
+    if status != 'queued':
+        fail('the second question should wait in line, its run is %r' % status)
+    os.kill(int(pids[0]), signal.SIGKILL)
+    killed_at = time.monotonic()
+    first.close()
+    second.close()
+
+    # Through nginx (the dead replica is skipped): the queued run's whole stream.
+    events, deadline = [], time.monotonic() + 40
+    while time.monotonic() < deadline:
+        headers = {'Last-Event-ID': events[-1]['id']} if events else {}
+        try:
+            again = EventStream(env['NGINX_URL'] + '/api/v1/agent/runs/%s/events' % queued_id, headers=headers)
+        except OSError:
+            time.sleep(0.1)
+            continue
+        if again.status != 200:
+            fail('reading the queued run: HTTP %d' % again.status)
+        for e in again.events():
+            events.append(e)
+            if e.get('event') in ('done', 'error'):
+                break
+        again.close()
+        if events and events[-1].get('event') in ('done', 'error'):
+            break
+    else:
+        fail('the queued question was not answered within 40 s of the kill')
+    answered_at = time.monotonic()
+    if json.loads(events[-1]['data'])['status'] != 'completed':
+        fail('the queued run did not complete: %r' % events[-1])
+    ids = [int(e['id']) for e in events]
+    if ids != list(range(1, len(ids) + 1)):
+        fail('the queued run\'s event ids are not 1..N exactly once: %s' % ids)
+    rows = psql(env['PG_URI'], "SELECT run_id FROM agentio_thread_items WHERE thread_id = '%s' ORDER BY seq" %
+                thread_id).split()
+    if rows != [run_id] * 4 + [queued_id] * 4:
+        fail('the thread should hold the first exchange, then the queued one: %r' % rows)
+    statuses = psql(env['PG_URI'], "SELECT status FROM agentio_runs WHERE id IN ('%s', '%s') ORDER BY created_at"
+                    % (run_id, queued_id)).split()
+    if statuses != ['completed', 'completed']:
+        fail('both runs should have completed: %r' % statuses)
+    return answered_at - killed_at
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('exe')
@@ -222,6 +285,13 @@ def main():
             print('ok   run %d: SIGKILL of the replica mid-answer; the other took over in %.2f s; '
                   '%d events, each id once' % (n + 1, seconds, count))
             subprocess.run(['bash', os.path.join(ROOT, 'scripts', 'replicas.sh'), 'stop', replicas])
+        out = subprocess.run(['bash', os.path.join(ROOT, 'scripts', 'replicas.sh'), 'start', replicas,
+                              '--exe', a.exe], env=env, capture_output=True, text=True)
+        if out.returncode != 0:
+            fail('replicas.sh start: ' + out.stderr)
+        seconds = queued_question_survives(read_env(os.path.join(replicas, 'env')))
+        print('ok   a question queued on the replica SIGKILLed was answered by the other %.2f s after the kill, '
+              'after the answer ahead of it' % seconds)
     finally:
         subprocess.run(['bash', os.path.join(ROOT, 'scripts', 'replicas.sh'), 'stop', replicas],
                        capture_output=True)
