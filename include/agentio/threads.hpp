@@ -290,6 +290,24 @@ struct admission
     std::string interrupted_run = {};
 };
 
+/** A tool call of a durable run, journaled around it: started before it
+    runs, finished with its result. A call started and not finished when its
+    process died is *in doubt*: it may or may not have acted. */
+struct call_record
+{
+    std::string call_id = {};
+    std::string tool = {};
+    json::value input = {};
+    /// The model round it belongs to.
+    unsigned round = 0;
+    /// How many times it was started (more than once: run again after a crash).
+    unsigned attempts = 0;
+    /// Whether its result was recorded.
+    bool finished = false;
+    /// Its result as recorded (the tool's, as JSON), once finished.
+    json::value result = {};
+};
+
 /// A queued run that has just started (`thread_store::claim_queued_run`).
 struct claimed_run
 {
@@ -496,6 +514,21 @@ public:
         the same; turns (`run_kind::turn`) are never taken. */
     virtual asio::awaitable<result<std::optional<run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) = 0;
+    /// @}
+
+    /// @name The calls journal (tool effects exactly once, or a person decides)
+    /// @{
+    /** Records that a call of the run is about to run (its `attempts` grow
+        by one when it was started before). Fenced by the lease, as
+        `checkpoint`; committed before it returns, so a call is never run
+        unrecorded. */
+    virtual asio::awaitable<result<void>> call_started(std::string_view run_id, std::string_view holder,
+        call_record const& call) = 0;
+    /// Records a started call's result. Fenced by the lease.
+    virtual asio::awaitable<result<void>> call_finished(std::string_view run_id, std::string_view holder,
+        std::string_view call_id, json::value const& result) = 0;
+    /// The run's calls as journaled, in the order they were first started.
+    virtual asio::awaitable<result<std::vector<call_record>>> run_calls(std::string_view run_id) = 0;
     /// @}
 
     /// Wakes readers when events are committed (here or, for a shared store, elsewhere).

@@ -263,6 +263,15 @@ BOOST_AUTO_TEST_CASE(journals_a_run_and_replays_it)
     BOOST_TEST(run->last_event_id == live.events.back().id);
     BOOST_TEST(b.counters.calls == 1);
     BOOST_TEST(m->running() == 0u);
+    // The tool got the call's idempotency key: the thread and the call id, the same in any process.
+    BOOST_REQUIRE(b.counters.keys.size() == 1u);
+    auto const& key = b.counters.keys.front();
+    BOOST_TEST(key.starts_with(thread + "/"), key);
+    BOOST_TEST(key.substr(thread.size() + 1) == std::get<llm::tool_use_block>(items[1].message.content.back()).id);
+    // What a tool declares, its descriptor says.
+    auto const descriptors = test_tools::descriptors();
+    BOOST_TEST(!descriptors[0].idempotent);
+    BOOST_TEST(descriptors[1].idempotent);
 
     // A second turn on the thread: the model gets the whole thread.
     auto const second = b.run(m->start_run(thread, "", {llm::message::user("¿Y planificadas?")})).value();

@@ -15,6 +15,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
 #include <chrono>
 #include <string>
 
@@ -32,6 +35,9 @@ struct shared_counters
     std::atomic<int> in_flight{0};
     std::atomic<int> most_in_flight{0};
     std::atomic<bool> cancelled{false};
+    // The idempotency keys contar_iniciativas was called with.
+    std::mutex keys_mutex;
+    std::vector<std::string> keys;
 };
 
 struct contar_iniciativas
@@ -45,8 +51,12 @@ struct contar_iniciativas
     shared_counters* counters = nullptr;
     std::chrono::milliseconds delay{0};
 
-    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context& ctx) const
     {
+        {
+            std::lock_guard lock(counters->keys_mutex);
+            counters->keys.emplace_back(ctx.idempotency_key);
+        }
         ++counters->calls;
         counters->most_in_flight = std::max(counters->most_in_flight.load(), ++counters->in_flight);
         asio::steady_timer t(co_await asio::this_coro::executor, delay);
@@ -74,6 +84,7 @@ struct sumar_presupuesto
 {
     static constexpr std::string_view name = "sumar_presupuesto";
     static constexpr std::string_view description = "Suma un importe agrupado por un campo";
+    static constexpr bool idempotent = true; // a sum read twice is the same sum
     struct args
     {
         std::string campo_agrupacion;

@@ -90,7 +90,7 @@ struct postgres_backend
         agentio::postgres::connection c(co_await asio::this_coro::executor);
         (co_await c.connect(agentio_test::postgres_uri())).value();
         (co_await c.execute(
-             "DROP TABLE IF EXISTS agentio_thread_summaries, agentio_run_events, agentio_runs, agentio_thread_items, "
+             "DROP TABLE IF EXISTS agentio_run_calls, agentio_thread_summaries, agentio_run_events, agentio_runs, agentio_thread_items, "
              "agentio_threads, agentio_schema_version CASCADE; "
              "DROP FUNCTION IF EXISTS agentio_now_ms()"))
             .value();
@@ -980,6 +980,60 @@ asio::awaitable<void> turns_wait_in_line_or_interrupt(threads::thread_store& s)
     (co_await after->finish({})).value();
 }
 
+asio::awaitable<void> tool_calls_are_journaled_around_their_run(threads::thread_store& s)
+{
+    (co_await s.create_thread(thread("calls"))).value();
+    (co_await s.start_run(run_of("r", "calls", "p1"))).value();
+    threads::call_record const pay{"call_1", "pagar", json::parse(R"({"importe":12.5})"), 1, 0, false, nullptr};
+    threads::call_record const ask{"call_2", "consultar", json::parse(R"({"q":"ñ"})"), 1, 0, false, nullptr};
+    (co_await s.call_started("r", "p1", pay)).value();
+    (co_await s.call_started("r", "p1", ask)).value();
+    json::value const receipt = json::parse(R"({"content":[{"type":"text","text":"pagado"}],"is_error":false})");
+    (co_await s.call_finished("r", "p1", "call_2", receipt)).value();
+    auto calls = (co_await s.run_calls("r")).value();
+    BOOST_REQUIRE(calls.size() == 2u);
+    BOOST_TEST(calls[0].call_id == "call_1"sv);
+    BOOST_TEST(calls[0].tool == "pagar"sv);
+    BOOST_TEST(calls[0].input == pay.input);
+    BOOST_TEST(calls[0].round == 1u);
+    BOOST_TEST(calls[0].attempts == 1u);
+    BOOST_TEST(!calls[0].finished); // in doubt, should the process die now
+    BOOST_TEST(calls[0].result.is_null());
+    BOOST_TEST(calls[1].finished);
+    BOOST_TEST(calls[1].result == receipt);
+
+    // Another process takes the run over: the old holder is fenced off, the
+    // new one starts the call in doubt again (a second attempt, its place kept).
+    auto const none = std::chrono::milliseconds(1);
+    std::vector<std::string> const r_only{"r"};
+    (co_await s.renew_leases("p1", r_only, none)).value();
+    co_await sleep_for(20ms);
+    auto taken = (co_await s.claim_expired_run("p2", 30s)).value();
+    BOOST_REQUIRE(taken);
+    auto const fenced = co_await s.call_started("r", "p1", pay);
+    BOOST_REQUIRE(!fenced);
+    BOOST_TEST(fenced.error().code == make_error_code(threads::errc::lease_lost));
+    auto const late = co_await s.call_finished("r", "p1", "call_1", receipt);
+    BOOST_REQUIRE(!late);
+    BOOST_TEST(late.error().code == make_error_code(threads::errc::lease_lost));
+    (co_await s.call_started("r", "p2", pay)).value();
+    (co_await s.call_finished("r", "p2", "call_1", receipt)).value();
+    calls = (co_await s.run_calls("r")).value();
+    BOOST_REQUIRE(calls.size() == 2u);
+    BOOST_TEST(calls[0].call_id == "call_1"sv);
+    BOOST_TEST(calls[0].attempts == 2u);
+    BOOST_TEST(calls[0].finished);
+    // Over, the run journals nothing more; its calls stay readable.
+    std::span<threads::event_record const> const no_events;
+    (co_await s.finish_run("r", "p2", no_events, threads::run_status::completed, nullptr)).value();
+    BOOST_TEST(!(co_await s.call_started("r", "p2", ask)));
+    BOOST_TEST((co_await s.run_calls("r")).value().size() == 2u);
+    BOOST_TEST((co_await s.run_calls("nope")).value().empty());
+    // Deleting the thread deletes them.
+    BOOST_TEST((co_await s.delete_thread("calls", "")).value());
+    BOOST_TEST((co_await s.run_calls("r")).value().empty());
+}
+
 } // namespace
 
 // Each check on a fresh store of each backend.
@@ -1001,7 +1055,8 @@ asio::awaitable<void> turns_wait_in_line_or_interrupt(threads::thread_store& s)
     X(a_turn_dropped_unfinished_ends_cancelled)                                                                        \
     X(a_summary_stands_for_the_first_messages)                                                                         \
     X(a_busy_thread_keeps_its_line_in_order)                                                                           \
-    X(turns_wait_in_line_or_interrupt)
+    X(turns_wait_in_line_or_interrupt)                                                                                 \
+    X(tool_calls_are_journaled_around_their_run)
 
 BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
 

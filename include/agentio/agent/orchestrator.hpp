@@ -264,6 +264,10 @@ struct run_options
         last @ref compacted of an earlier run): the model reads it instead
         of them. */
     std::optional<llm::conversation_summary> summary = {};
+    /** Names the conversation for the tools' idempotency keys (a stored
+        thread's id, typically): each call gets `scope + "/" + call id` in
+        `tool_context::idempotency_key`. Empty: no key. */
+    std::string idempotency_scope = {};
 };
 
 /** Runs conversations with a model and tools.
@@ -364,12 +368,13 @@ private:
     // reports them, and appends their results.
     template<class Sink>
     asio::awaitable<void> finish_round(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        unsigned iteration, std::span<approval_decision const> decisions) const;
+        unsigned iteration, std::span<approval_decision const> decisions, std::string_view scope) const;
 
-    asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call) const;
+    // `scope`: run_options::idempotency_scope, for the call's idempotency key.
+    asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call, std::string_view scope) const;
 
     asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls,
-        std::span<approval_decision const> decisions) const;
+        std::span<approval_decision const> decisions, std::string_view scope) const;
 
     messages const& texts() const noexcept { return options_.texts; }
 

@@ -104,6 +104,11 @@ public:
     asio::awaitable<threads::result<bool>> request_cancel(std::string_view run_id, std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) override;
+    asio::awaitable<threads::result<void>> call_started(std::string_view run_id, std::string_view holder,
+        threads::call_record const& call) override;
+    asio::awaitable<threads::result<void>> call_finished(std::string_view run_id, std::string_view holder,
+        std::string_view call_id, json::value const& result) override;
+    asio::awaitable<threads::result<std::vector<threads::call_record>>> run_calls(std::string_view run_id) override;
 
 private:
     thread_store(std::vector<connection> writer, std::vector<connection> readers);

@@ -41,6 +41,12 @@ struct tool_descriptor
     /// A call waits for a person's approval (a tool says so with
     /// `static constexpr bool requires_approval = true`).
     bool requires_approval = false;
+    /** Running a call twice has the effect of running it once, given the
+        same `tool_context::idempotency_key` (a tool says so with
+        `static constexpr bool idempotent = true`): a durable run that lost
+        its process in the middle of such a call runs it again; any other
+        call in that state waits for a person. */
+    bool idempotent = false;
 };
 
 } // namespace agentio

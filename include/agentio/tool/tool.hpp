@@ -203,6 +203,13 @@ struct tool_context
     /// MCP request id), for logs and correlation.
     std::string_view call_id = {};
 
+    /** The same for every attempt at this call, across processes: the
+        conversation's thread and the call's id ("THREAD/CALL"). A tool with
+        side effects hands it downstream (an `Idempotency-Key` header, a
+        unique column) so that a call run again after a crash acts once.
+        Empty when the caller keeps no thread. */
+    std::string_view idempotency_key = {};
+
     /// When the caller stops waiting; tools doing long work can plan for it.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 

@@ -285,7 +285,7 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     };
     // The thread's summary stands for its older turns; a new one (the thread outgrew the window) is kept.
     // Named: GCC 12 destroys a braced temporary in a co_await expression twice.
-    agentio::agent::run_options const how{.summary = run->turn.summary()};
+    agentio::agent::run_options const how{.summary = run->turn.summary(), .idempotency_scope = thread_id};
     // A message sent with busyPolicy 'interrupt' stops this run at its next safe point.
     auto const ex = co_await asio::this_coro::executor;
     auto const result = co_await asio::co_spawn(ex, agent.run(conversation, on_event, how),

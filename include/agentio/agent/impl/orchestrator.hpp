@@ -107,7 +107,7 @@ inline std::string summarize_result(tool_result const& result, std::size_t max_c
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome>
-orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
+orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call, std::string_view scope) const
 {
     auto const started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
@@ -117,7 +117,12 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
         co_return call_outcome{
             tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})), elapsed()};
     auto const timeout = options_.limits.tool_timeout;
-    tool_context ctx{.tool_name = call.name, .call_id = call.id, .deadline = started + timeout, .progress = {}};
+    std::string const key = scope.empty() ? std::string() : std::string(scope) + "/" + call.id;
+    tool_context ctx{.tool_name = call.name,
+        .call_id = call.id,
+        .idempotency_key = key,
+        .deadline = started + timeout,
+        .progress = {}};
     tool_result r = co_await detail::call_with_timeout(tools_, call.name, call.input, ctx, timeout, texts());
     co_return call_outcome{std::move(r), elapsed()};
 }
@@ -125,7 +130,7 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call) const
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<std::vector<typename orchestrator<Provider, Tools>::call_outcome>>
 orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*> const& calls,
-    std::span<approval_decision const> decisions) const
+    std::span<approval_decision const> decisions, std::string_view scope) const
 {
     std::vector<call_outcome> outcomes(calls.size());
     // A call a person rejected is not run: its result says why, for the model.
@@ -154,7 +159,7 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
         }
     if(to_run.size() != calls.size())
     {
-        auto ran = co_await run_tools(to_run, {});
+        auto ran = co_await run_tools(to_run, {}, scope);
         for(std::size_t k = 0; k < ran.size(); ++k)
             outcomes[where[k]] = std::move(ran[k]);
         co_return outcomes;
@@ -163,7 +168,7 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
         co_return outcomes;
     if(calls.size() == 1)
     {
-        outcomes[0] = co_await call_tool(*calls[0]);
+        outcomes[0] = co_await call_tool(*calls[0], scope);
         co_return outcomes;
     }
     // A few workers take the calls in order; each result lands at its call's
@@ -173,7 +178,7 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
         while(next < calls.size())
         {
             std::size_t const i = next++;
-            outcomes[i] = co_await call_tool(*calls[i]);
+            outcomes[i] = co_await call_tool(*calls[i], scope);
         }
     };
     auto const ex = co_await asio::this_coro::executor;
@@ -194,14 +199,14 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result, unsigned iteration, std::span<approval_decision const> decisions) const
+    run_result& result, unsigned iteration, std::span<approval_decision const> decisions, std::string_view scope) const
 {
     std::vector<llm::tool_use_block const*> calls;
     for(auto const& b : conversation.back().content)
         if(auto const* c = std::get_if<llm::tool_use_block>(&b))
             calls.push_back(c);
     std::string const round_text = conversation.back().text();
-    auto const outcomes = co_await run_tools(calls, decisions);
+    auto const outcomes = co_await run_tools(calls, decisions, scope);
     llm::message results{llm::role::user, {}};
     for(std::size_t i = 0; i < calls.size(); ++i)
     {
@@ -268,7 +273,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     {
         ++completed_rounds;
         result.rounds = completed_rounds;
-        co_await finish_round(conversation, sink, result, completed_rounds, decisions);
+        co_await finish_round(conversation, sink, result, completed_rounds, decisions, how.idempotency_scope);
         co_await complete(completed_rounds, 1);
     }
     // The window configured, or the smaller one a provider named before.
@@ -391,7 +396,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                     co_await detail::emit_or_stop(sink, ev);
                     co_return;
                 }
-                co_await finish_round(conversation, sink, result, iteration, {});
+                co_await finish_round(conversation, sink, result, iteration, {}, how.idempotency_scope);
                 co_await complete(iteration, 2);
             }
             continue;

@@ -107,6 +107,26 @@ result<item> decode_item(Row const& row, std::string_view thread_id)
     return item{row.int64(0), std::move(*m), std::string(row.text(1)), from_millis(row.int64(3))};
 }
 
+/// Columns: call_id, tool, input, round, attempts, finished (0/1), result.
+template<class Row>
+result<call_record> decode_call(Row const& row, std::string_view run_id)
+{
+    call_record c;
+    c.call_id = row.text(0);
+    c.tool = row.text(1);
+    system::error_code ec;
+    c.input = json::parse(row.text(2), ec);
+    if(ec)
+        return corrupt("run " + std::string(run_id) + ", call " + c.call_id + ": its input is not JSON");
+    c.round = static_cast<unsigned>(row.int64(3));
+    c.attempts = static_cast<unsigned>(row.int64(4));
+    c.finished = row.int64(5) != 0;
+    c.result = json::parse(row.text(6), ec);
+    if(ec)
+        return corrupt("run " + std::string(run_id) + ", call " + c.call_id + ": its result is not JSON");
+    return c;
+}
+
 /// A queued run's messages, as kept until it starts: a JSON array.
 inline std::string encode_messages(std::span<llm::message const> messages)
 {

@@ -105,6 +105,21 @@ CREATE TABLE agentio_thread_summaries(
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN queued_messages text NOT NULL DEFAULT '[]';
 CREATE INDEX agentio_runs_queued ON agentio_runs(n) WHERE status = 'queued';
+)sql",
+    // 6: the calls journal: each tool call of a durable run, started and finished.
+    R"sql(
+CREATE TABLE agentio_run_calls(
+    run_id text NOT NULL REFERENCES agentio_runs(id) ON DELETE CASCADE,
+    call_id text NOT NULL,
+    n bigserial,
+    round integer NOT NULL,
+    tool text NOT NULL,
+    input text NOT NULL,
+    attempts integer NOT NULL,
+    result text,
+    started_at bigint NOT NULL,
+    finished_at bigint,
+    PRIMARY KEY(run_id, call_id));
 )sql"};
 
 // The database enforces one running run per thread (a partial unique index).
@@ -1044,6 +1059,63 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
     std::int64_t const ms = lease.count();
     auto const args = params(holder, ms);
     co_return co_await one_run(sql, args);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::call_started(std::string_view run_id,
+    std::string_view holder, threads::call_record const& call)
+{
+    // Fenced in the statement: nothing is written unless `holder` runs the run.
+    auto const input = agentio::to_json_text(call.input);
+    std::int64_t const round = call.round;
+    auto r =
+        co_await pool_.query("INSERT INTO agentio_run_calls(run_id, call_id, round, tool, input, attempts, started_at) "
+                             "SELECT $1, $2, $3, $4, $5, 1, agentio_now_ms() FROM agentio_runs "
+                             "WHERE id = $1 AND lease_holder = $6 AND status = 'running' "
+                             "ON CONFLICT (run_id, call_id) DO UPDATE SET attempts = agentio_run_calls.attempts + 1, "
+                             "started_at = agentio_now_ms()",
+            params(run_id, call.call_id, round, call.tool, input, holder));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->affected() == 0)
+        co_return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::call_finished(std::string_view run_id,
+    std::string_view holder, std::string_view call_id, json::value const& result)
+{
+    auto const text = agentio::to_json_text(result);
+    auto r = co_await pool_.query(
+        "UPDATE agentio_run_calls SET result = $3, finished_at = agentio_now_ms() WHERE run_id = $1 AND "
+        "call_id = $2 AND EXISTS (SELECT 1 FROM agentio_runs WHERE id = $1 AND lease_holder = $4 AND "
+        "status = 'running')",
+        params(run_id, call_id, text, holder));
+    if(!r)
+        co_return detail::failure(r.error());
+    if(r->affected() == 0)
+        co_return detail::failure(threads::errc::lease_lost,
+            "run " + std::string(run_id) + ", call " + std::string(call_id));
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::call_record>>>
+thread_store::run_calls(std::string_view run_id)
+{
+    auto r = co_await pool_.query(
+        "SELECT call_id, tool, input, round, attempts, (result IS NOT NULL)::int, coalesce(result, 'null') "
+        "FROM agentio_run_calls WHERE run_id = $1 ORDER BY n",
+        params(run_id));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::call_record> out;
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        auto call = threads::detail::decode_call(detail::row_view{*r, i}, run_id);
+        if(!call)
+            co_return call.error();
+        out.push_back(std::move(*call));
+    }
+    co_return out;
 }
 
 } // namespace agentio::postgres

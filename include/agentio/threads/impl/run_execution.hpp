@@ -215,6 +215,7 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         co_return record(*run, run_event{e});
     };
     agent::run_options how{rounds, decisions, {}}; // named: GCC 12 destroys braced temporaries in a co_await twice
+    how.idempotency_scope = run->thread_id;        // each call's key: thread/call, the same in any process
     if(summary)
         how.summary = llm::conversation_summary{std::move(summary->text),
             static_cast<std::size_t>(summary->through_seq)};

@@ -88,6 +88,21 @@ CREATE TABLE agentio_thread_summaries(
     // 5: runs waiting in their thread's line keep their messages aside until they start.
     R"sql(
 ALTER TABLE agentio_runs ADD COLUMN queued_messages TEXT NOT NULL DEFAULT '[]';
+)sql",
+    // 6: the calls journal: each tool call of a durable run, started and finished.
+    R"sql(
+CREATE TABLE agentio_run_calls(
+    run_id TEXT NOT NULL REFERENCES agentio_runs(id) ON DELETE CASCADE,
+    call_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    input TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    result TEXT,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    PRIMARY KEY(run_id, call_id)) WITHOUT ROWID;
 )sql"};
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
@@ -1172,6 +1187,86 @@ thread_store::claim_expired_run(std::string_view holder, std::chrono::millisecon
             if(!s)
                 return detail::failure(c, s.error());
             return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::call_started(std::string_view run_id,
+    std::string_view holder, threads::call_record const& call)
+{
+    return writer_.async_run(
+        [run_id, holder, &call](connection& c) -> threads::result<void> {
+            detail::write_transaction tx(c);
+            if(auto b = tx.begun(); !b)
+                return b.error();
+            auto held = detail::prepare(c,
+                "SELECT 1 FROM agentio_runs WHERE id = ? AND lease_holder = ? AND status = 'running'", run_id, holder);
+            if(!held)
+                return detail::failure(c, held.error());
+            auto row = held->step();
+            if(!row)
+                return detail::failure(c, row.error());
+            if(!*row)
+                return detail::failure(threads::errc::lease_lost, "run " + std::string(run_id));
+            (void)held->step();
+            auto const now = detail::millis(threads::now());
+            auto r = detail::run(c,
+                "INSERT INTO agentio_run_calls(run_id, call_id, n, round, tool, input, attempts, started_at) "
+                "VALUES(?1, ?2, (SELECT count(*) FROM agentio_run_calls WHERE run_id = ?1), ?3, ?4, ?5, 1, ?6) "
+                "ON CONFLICT(run_id, call_id) DO UPDATE SET attempts = attempts + 1, started_at = ?6",
+                run_id, call.call_id, static_cast<std::int64_t>(call.round), call.tool,
+                agentio::to_json_text(call.input), now);
+            if(!r)
+                return r.error();
+            return tx.commit();
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::call_finished(std::string_view run_id,
+    std::string_view holder, std::string_view call_id, json::value const& result)
+{
+    return writer_.async_run(
+        [run_id, holder, call_id, &result](connection& c) -> threads::result<void> {
+            auto r = detail::run(c,
+                "UPDATE agentio_run_calls SET result = ?, finished_at = ? WHERE run_id = ? AND call_id = ? AND "
+                "EXISTS (SELECT 1 FROM agentio_runs WHERE id = ? AND lease_holder = ? AND status = 'running')",
+                agentio::to_json_text(result), detail::millis(threads::now()), run_id, call_id, run_id, holder);
+            if(!r)
+                return r.error();
+            if(*r == 0)
+                return detail::failure(threads::errc::lease_lost,
+                    "run " + std::string(run_id) + ", call " + std::string(call_id));
+            return {};
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::call_record>>>
+thread_store::run_calls(std::string_view run_id)
+{
+    return readers_.async_run(
+        [run_id](connection& c) -> threads::result<std::vector<threads::call_record>> {
+            auto s = detail::prepare(c,
+                "SELECT call_id, tool, input, round, attempts, result IS NOT NULL, coalesce(result, 'null') "
+                "FROM agentio_run_calls WHERE run_id = ? ORDER BY n",
+                run_id);
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::call_record> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                auto call = threads::detail::decode_call(detail::row_view{*s}, run_id);
+                if(!call)
+                    return call.error();
+                out.push_back(std::move(*call));
+            }
+            return out;
         },
         asio::use_awaitable);
 }

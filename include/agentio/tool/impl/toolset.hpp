@@ -30,14 +30,24 @@ constexpr bool requires_approval() noexcept
         return false;
 }
 
+// A tool says a repeated call acts once with `static constexpr bool idempotent = true`.
+template<class Tool>
+constexpr bool is_idempotent() noexcept
+{
+    if constexpr(requires { Tool::idempotent; })
+        return static_cast<bool>(Tool::idempotent);
+    else
+        return false;
+}
+
 } // namespace detail
 
 template<class... Tools>
 std::span<tool_descriptor const> toolset<Tools...>::descriptors()
 {
-    static std::array<tool_descriptor, size> const all{
-        tool_descriptor{Tools::name, Tools::description, schema_of<typename Tools::args>,
-            &detail::parsed_schema<typename Tools::args>(), nullptr, detail::requires_approval<Tools>()}...};
+    static std::array<tool_descriptor, size> const all{tool_descriptor{Tools::name, Tools::description,
+        schema_of<typename Tools::args>, &detail::parsed_schema<typename Tools::args>(), nullptr,
+        detail::requires_approval<Tools>(), detail::is_idempotent<Tools>()}...};
     return all;
 }
 
