@@ -88,6 +88,13 @@ struct messages
     std::string_view approval_rejected = "The user rejected the call to '{tool}': {reason}";
     /// {tool}
     std::string_view approval_rejected_without_reason = "The user rejected the call to '{tool}'";
+    /// {tool}: the call's start could not be recorded (the run lost its process), so it did not run
+    std::string_view call_not_recorded = "The call to '{tool}' was not run: it could not be recorded";
+    /** {tool}, {reason}: a call that may or may not have acted before a crash, which a person chose not
+        to run again */
+    std::string_view call_in_doubt_rejected =
+        "The call to '{tool}' was interrupted and may or may not have taken effect; the user chose not to run it "
+        "again. {reason}";
 
     // --- a run's end: what the user reads -----------------------------------
     /// {message}: the provider's or the transport's text, in each of the four below
@@ -330,6 +337,9 @@ inline constexpr messages spanish_messages{
     .tool_timed_out = "La herramienta '{tool}' no respondió en {seconds} s",
     .approval_rejected = "El usuario rechazó la llamada a '{tool}': {reason}",
     .approval_rejected_without_reason = "El usuario rechazó la llamada a '{tool}'",
+    .call_not_recorded = "La llamada a '{tool}' no se ejecutó: no se pudo registrar",
+    .call_in_doubt_rejected = "La llamada a '{tool}' se interrumpió y puede que haya tenido efecto o no; el "
+                              "usuario decidió no repetirla. {reason}",
     .provider_unreachable = "No se pudo conectar con el proveedor del modelo: {message}",
     .provider_http_error = "El proveedor del modelo respondió con un error ({status}): {message}",
     .provider_stream_error = "El proveedor del modelo informó de un error: {message}",

@@ -101,7 +101,7 @@ struct runs_bench
         return o;
     }
 
-    explicit runs_bench(std::chrono::milliseconds token_interval = 0ms)
+    explicit runs_bench(std::chrono::milliseconds token_interval = 0ms, std::string model = "portfolio-two-rounds")
         : fake(ioc.get_executor(), fake_options(token_interval))
     {
         fake.load_scenarios(AGENTIO_SCENARIOS);
@@ -115,7 +115,7 @@ struct runs_bench
         agent = std::make_unique<test_agent>(*provider,
             test_tools{spanish_tools, agent_test::contar_iniciativas{&counters, 0ms},
                 agent_test::sumar_presupuesto{&counters}},
-            agent::options{.model = "portfolio-two-rounds"});
+            agent::options{.model = std::move(model)});
         store = agentio::sqlite::thread_store::open(dir.path / "agent.db").value();
     }
 
@@ -591,6 +591,179 @@ BOOST_AUTO_TEST_CASE(a_durable_run_keeps_its_summary_for_the_next)
     BOOST_TEST(sent.find("RESUMEN: la conversación duradera.") != std::string::npos);
     BOOST_TEST(sent.find("¿Y después?") != std::string::npos);
     BOOST_TEST(sent.find("Pregunta 0 ") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Tool effects exactly once, or a person decides: a process stops as if
+// killed in the middle of a call, after the call acted and before its result
+// was recorded; another takes the run over.
+BOOST_AUTO_TEST_SUITE(run_calls_in_doubt)
+
+// Starts a run on `a`, waits until its first call acted, and stops `a` as a SIGKILL would leave it.
+std::string kill_during_the_first_call(runs_bench& b, manager& a, std::string const& thread)
+{
+    auto const started = b.run(a.start_run(thread, "", {llm::message::user("¿Cuánto suma?")})).value();
+    auto const until = std::chrono::steady_clock::now() + 10s;
+    while(b.counters.calls < 1 && std::chrono::steady_clock::now() < until)
+        b.ioc.run_one_for(20ms);
+    BOOST_TEST_REQUIRE(b.counters.calls == 1);
+    a.stop(); // its lease stays, its call started and never finished
+    b.settle(a);
+    return started.run_id;
+}
+
+threads::run_manager_options taking_over(std::string holder)
+{
+    return {.holder = std::move(holder), .lease = 400ms, .renew_every = 100ms, .takeover_every = 50ms};
+}
+
+BOOST_AUTO_TEST_CASE(a_call_that_did_not_finish_waits_for_a_person)
+{
+    runs_bench b;
+    b.counters.block_first = true;
+    auto a = b.make_manager({.holder = "a", .lease = 400ms, .renew_every = 100ms, .takeover_every = 0ms});
+    a->start();
+    auto const thread = b.new_thread();
+    auto const run_id = kill_during_the_first_call(b, *a, thread);
+    auto calls = b.run(b.store->run_calls(run_id)).value();
+    BOOST_REQUIRE(calls.size() == 1u);
+    BOOST_TEST(calls[0].tool == "contar_iniciativas"sv);
+    BOOST_TEST(!calls[0].finished);
+
+    // The other process takes it over: the call is not run again, a person is asked.
+    auto other = b.make_manager(taking_over("b"));
+    other->start();
+    auto const began = std::chrono::steady_clock::now();
+    auto const paused = b.run(read(*other, run_id));
+    auto const time_to_pause = std::chrono::steady_clock::now() - began;
+    BOOST_TEST((paused.end == threads::stream_end::waiting));
+    BOOST_REQUIRE(!paused.events.empty());
+    auto const& asked = paused.events.back();
+    BOOST_TEST(asked.type == "approval_required");
+    BOOST_TEST(json::parse(asked.data).at("tool").as_string() == "contar_iniciativas");
+    BOOST_TEST((time_to_pause < 5s));
+    BOOST_TEST(b.counters.calls == 1); // not run again
+    BOOST_TEST(b.run(b.store->find_run(run_id, "")).value()->status == threads::run_status::waiting);
+
+    // Approved, it runs once more (its second attempt), and the run completes.
+    agent::approval_decision const yes{calls[0].call_id, true, {}};
+    BOOST_TEST((b.run(other->decide(run_id, "", yes)).value() == threads::decision_outcome::resumed));
+    auto const rest = b.run(read(*other, run_id, paused.events.back().id));
+    BOOST_TEST(rest.types().back() == 'D');
+    b.settle(*other);
+    BOOST_TEST(b.counters.calls == 2);
+    calls = b.run(b.store->run_calls(run_id)).value();
+    BOOST_REQUIRE(calls.size() == 1u);
+    BOOST_TEST(calls[0].attempts == 2u);
+    BOOST_TEST(calls[0].finished);
+    // Both attempts carried the same idempotency key.
+    BOOST_REQUIRE(b.counters.keys.size() == 2u);
+    BOOST_TEST(b.counters.keys[0] == b.counters.keys[1]);
+    BOOST_TEST(b.counters.keys[0] == thread + "/" + calls[0].call_id);
+    other->stop();
+}
+
+BOOST_AUTO_TEST_CASE(a_call_in_doubt_rejected_is_not_run_again)
+{
+    runs_bench b;
+    b.counters.block_first = true;
+    auto a = b.make_manager({.holder = "a", .lease = 400ms, .renew_every = 100ms, .takeover_every = 0ms});
+    a->start();
+    auto const thread = b.new_thread();
+    auto const run_id = kill_during_the_first_call(b, *a, thread);
+    auto other = b.make_manager(taking_over("b"));
+    other->start();
+    auto const paused = b.run(read(*other, run_id));
+    BOOST_TEST((paused.end == threads::stream_end::waiting));
+    auto const calls = b.run(b.store->run_calls(run_id)).value();
+    agent::approval_decision const no{calls.at(0).call_id, false, "Ya se contó."};
+    BOOST_TEST((b.run(other->decide(run_id, "", no)).value() == threads::decision_outcome::resumed));
+    auto const rest = b.run(read(*other, run_id, paused.events.back().id));
+    BOOST_TEST(rest.types().back() == 'D');
+    b.settle(*other);
+    BOOST_TEST(b.counters.calls == 1);
+    // The model read why: the call may or may not have acted, and was not run again.
+    auto const sent = b.fake.requests().back().body.at("messages").as_array();
+    auto const result_text = agentio::to_json_text(sent.back());
+    BOOST_TEST(result_text.find("may or may not have taken effect") != std::string::npos, result_text);
+    BOOST_TEST(result_text.find("Ya se contó.") != std::string::npos, result_text);
+    other->stop();
+}
+
+BOOST_AUTO_TEST_CASE(finished_calls_stand_and_idempotent_ones_run_again)
+{
+    // The model calls two tools in one round. The process stops after the
+    // first (contar_iniciativas) recorded its result and while the second
+    // (sumar_presupuesto, idempotent) hangs after acting. The process that
+    // takes over keeps the first's recorded result (it runs once) and runs
+    // the second again with the same idempotency key, asking nobody.
+    runs_bench b(0ms, "in-doubt-two");
+    agentio::testing::scenario sc;
+    sc.name = "in-doubt-two";
+    agentio::testing::scripted_response call;
+    call.text = "Cuento y sumo.";
+    agentio::testing::scripted_tool_call count_call;
+    count_call.name = "contar_iniciativas";
+    count_call.input = json::object{{"campo_agrupacion", "estado_de_la_iniciativa"}};
+    agentio::testing::scripted_tool_call sum_call;
+    sum_call.name = "sumar_presupuesto";
+    sum_call.input = json::object{{"campo_agrupacion", "estado"}, {"campo_importe", "presupuesto_aprobado"}};
+    call.tool_calls = {count_call, sum_call};
+    agentio::testing::scripted_response answer;
+    answer.text = "Hecho.";
+    sc.turns.push_back({call});
+    sc.turns.push_back({answer});
+    b.fake.add_scenario(sc);
+    b.counters.block_first_sum = true;
+    auto a = b.make_manager({.holder = "a", .lease = 400ms, .renew_every = 100ms, .takeover_every = 0ms});
+    a->start();
+    auto const thread = b.new_thread();
+    auto const started = b.run(a->start_run(thread, "", {llm::message::user("¿Cuántas y cuánto?")})).value();
+    auto journaled = [&] { return b.run(b.store->run_calls(started.run_id)).value(); };
+    auto const until = std::chrono::steady_clock::now() + 10s;
+    for(;;)
+    {
+        auto const calls = journaled();
+        if(calls.size() == 2u && calls[0].finished && b.counters.sums == 1)
+            break;
+        BOOST_TEST_REQUIRE((std::chrono::steady_clock::now() < until));
+        b.ioc.run_one_for(5ms);
+    }
+    a->stop();
+    b.settle(*a);
+    auto calls = journaled();
+    BOOST_REQUIRE(calls.size() == 2u);
+    BOOST_TEST(calls[0].tool == "contar_iniciativas"sv);
+    BOOST_TEST(calls[0].finished);
+    BOOST_TEST(calls[1].tool == "sumar_presupuesto"sv);
+    BOOST_TEST(!calls[1].finished);
+
+    auto other = b.make_manager(taking_over("b"));
+    other->start();
+    auto const resumed = b.run(read(*other, started.run_id));
+    BOOST_TEST((resumed.end == threads::stream_end::finished));
+    BOOST_TEST(resumed.types().find('A') == std::string::npos); // nobody was asked
+    BOOST_TEST(resumed.types().back() == 'D');
+    b.settle(*other);
+    BOOST_TEST(b.counters.sums == 2);
+    BOOST_TEST(b.counters.calls == 3); // contar once, sumar twice
+    calls = journaled();
+    BOOST_REQUIRE(calls.size() == 2u);
+    BOOST_TEST(calls[0].attempts == 1u);
+    BOOST_TEST(calls[1].attempts == 2u);
+    BOOST_TEST(calls[1].finished);
+    std::vector<std::string> sum_keys;
+    for(auto const& k : b.counters.keys)
+        if(k.ends_with("/" + calls[1].call_id))
+            sum_keys.push_back(k);
+    BOOST_REQUIRE(sum_keys.size() == 2u);
+    BOOST_TEST(sum_keys[0] == sum_keys[1]);
+    // The thread: the question, the model's turn once, both results, the answer.
+    auto const items = b.run(b.store->load_items(thread)).value();
+    BOOST_REQUIRE(items.size() == 4u);
+    BOOST_TEST(items[2].message.content.size() == 2u);
+    other->stop();
 }
 
 BOOST_AUTO_TEST_SUITE_END()

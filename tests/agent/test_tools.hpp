@@ -35,9 +35,14 @@ struct shared_counters
     std::atomic<int> in_flight{0};
     std::atomic<int> most_in_flight{0};
     std::atomic<bool> cancelled{false};
-    // The idempotency keys contar_iniciativas was called with.
+    // The idempotency keys the tools were called with.
     std::mutex keys_mutex;
     std::vector<std::string> keys;
+    // The first call acts (counts) and then hangs, as a call cut by a crash between its effect and its result.
+    std::atomic<bool> block_first{false};
+    // The same for sumar_presupuesto's first call, counted apart.
+    std::atomic<bool> block_first_sum{false};
+    std::atomic<int> sums{0};
 };
 
 struct contar_iniciativas
@@ -57,9 +62,10 @@ struct contar_iniciativas
             std::lock_guard lock(counters->keys_mutex);
             counters->keys.emplace_back(ctx.idempotency_key);
         }
-        ++counters->calls;
+        int const nth = ++counters->calls;
         counters->most_in_flight = std::max(counters->most_in_flight.load(), ++counters->in_flight);
-        asio::steady_timer t(co_await asio::this_coro::executor, delay);
+        asio::steady_timer t(co_await asio::this_coro::executor,
+            counters->block_first && nth == 1 ? std::chrono::milliseconds(60000) : delay);
         try
         {
             co_await t.async_wait(asio::use_awaitable);
@@ -92,9 +98,18 @@ struct sumar_presupuesto
     };
     shared_counters* counters = nullptr;
 
-    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context&) const
+    asio::awaitable<agentio::tool_result> operator()(args a, agentio::tool_context& ctx) const
     {
+        {
+            std::lock_guard lock(counters->keys_mutex);
+            counters->keys.emplace_back(ctx.idempotency_key);
+        }
         ++counters->calls;
+        if(++counters->sums == 1 && counters->block_first_sum)
+        {
+            asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::seconds(60));
+            co_await t.async_wait(asio::use_awaitable);
+        }
         co_return agentio::tool_result::json({{"suma_de", a.campo_importe}});
     }
 };

@@ -172,6 +172,10 @@ struct approval_request
     std::string tool_call_id = {};
     std::string tool = {};
     json::value input = {};
+    /** The call had started when the process running it died, and its tool
+        is not idempotent: it may or may not have acted. Approved, it runs
+        again; rejected, the model learns it was not run again. */
+    bool in_doubt = false;
 };
 
 /** The model called tools that need a person's approval: the run stops after
@@ -253,6 +257,32 @@ struct run_result : run_summary
 };
 
 /// Where a run starts.
+/** A call of the round a run resumes that an earlier attempt at the run had
+    started (from its runner's journal, @ref call_journal). */
+struct earlier_call
+{
+    std::string tool_call_id = {};
+    /// Its result was recorded: the call is not run again, this result stands.
+    bool finished = false;
+    tool_result result = {};
+};
+
+/** What a durable runner records around a run's tool calls, so that after a
+    crash no call acts twice unbeknownst: a call is recorded before it runs
+    and again with its result; the model's turn is kept before its calls run,
+    so that a resumed run runs those calls rather than asking the model anew. */
+class call_journal
+{
+public:
+    virtual ~call_journal() = default;
+    /// The model's turn at the end of the conversation, whose calls are about to run (none has yet).
+    virtual asio::awaitable<void> calls_ahead(std::span<llm::message const> model_turn, unsigned round) = 0;
+    /// A call is about to run; false when that cannot be recorded: then it is not run.
+    virtual asio::awaitable<bool> started(llm::tool_use_block const& call, unsigned round) = 0;
+    /// A call returned.
+    virtual asio::awaitable<void> finished(llm::tool_use_block const& call, tool_result const& result) = 0;
+};
+
 struct run_options
 {
     /** Rounds a resumed run already did: the conversation holds what they
@@ -268,6 +298,14 @@ struct run_options
         thread's id, typically): each call gets `scope + "/" + call id` in
         `tool_context::idempotency_key`. Empty: no key. */
     std::string idempotency_scope = {};
+    /// Records the calls as they run (a durable runner's); null: none.
+    call_journal* journal = nullptr;
+    /** For a run resumed with its model's turn at the end of the
+        conversation: the calls of that turn an earlier attempt started.
+        Finished ones are not run again; one in doubt (started, never
+        finished) runs again if its tool is idempotent, and otherwise waits
+        for a decision (@ref approval_request::in_doubt). */
+    std::span<earlier_call const> earlier_calls = {};
 };
 
 /** Runs conversations with a model and tools.
@@ -365,16 +403,33 @@ private:
         run_options const& how) const;
 
     // Runs the calls of the model's turn at the end of `conversation`,
-    // reports them, and appends their results.
+    // reports them, and appends their results. False when the run must wait
+    // for decisions on calls in doubt (sent as approval_required).
     template<class Sink>
-    asio::awaitable<void> finish_round(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        unsigned iteration, std::span<approval_decision const> decisions, std::string_view scope) const;
+    asio::awaitable<bool> finish_round(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
+        unsigned iteration, std::span<approval_decision const> decisions, run_options const& how, bool resumed) const;
 
-    // `scope`: run_options::idempotency_scope, for the call's idempotency key.
-    asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call, std::string_view scope) const;
+    // How the calls of a round run: their idempotency keys, the journal, the round.
+    struct call_scope
+    {
+        std::string_view idempotency_scope;
+        call_journal* journal;
+        unsigned round;
+    };
+
+    asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call, call_scope const& scope) const;
 
     asio::awaitable<std::vector<call_outcome>> run_tools(std::vector<llm::tool_use_block const*> const& calls,
-        std::span<approval_decision const> decisions, std::string_view scope) const;
+        std::span<approval_decision const> decisions, call_scope const& scope) const;
+
+    // Whether a call in doubt may simply run again.
+    bool is_idempotent(std::string_view tool) const
+    {
+        for(auto const& d : descriptors_)
+            if(d.name == tool)
+                return d.idempotent;
+        return false;
+    }
 
     messages const& texts() const noexcept { return options_.texts; }
 

@@ -19,6 +19,7 @@
 
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/async_queue.hpp>
+#include <agentio/llm/message_json.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>

@@ -107,7 +107,7 @@ inline std::string summarize_result(tool_result const& result, std::size_t max_c
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<typename orchestrator<Provider, Tools>::call_outcome>
-orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call, std::string_view scope) const
+orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call, call_scope const& scope) const
 {
     auto const started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
@@ -117,20 +117,30 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call, std::s
         co_return call_outcome{
             tool_result::error(format_message(texts().arguments_not_json, {{"input", call.raw_input}})), elapsed()};
     auto const timeout = options_.limits.tool_timeout;
-    std::string const key = scope.empty() ? std::string() : std::string(scope) + "/" + call.id;
+    // Recorded before it runs: a call the journal cannot record does not run.
+    if(scope.journal && !co_await scope.journal->started(call, scope.round))
+        co_return call_outcome{tool_result::error(format_message(texts().call_not_recorded, {{"tool", call.name}})),
+            elapsed()};
+    std::string const key = scope.idempotency_scope.empty() ? std::string()
+                                                            : std::string(scope.idempotency_scope) + "/" + call.id;
     tool_context ctx{.tool_name = call.name,
         .call_id = call.id,
         .idempotency_key = key,
         .deadline = started + timeout,
         .progress = {}};
     tool_result r = co_await detail::call_with_timeout(tools_, call.name, call.input, ctx, timeout, texts());
+    // A call cut short by the run's cancellation may or may not have acted:
+    // it stays started, in doubt, rather than recorded with a result.
+    asio::cancellation_state const state = co_await asio::this_coro::cancellation_state;
+    if(scope.journal && state.cancelled() == asio::cancellation_type::none)
+        co_await scope.journal->finished(call, r);
     co_return call_outcome{std::move(r), elapsed()};
 }
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<std::vector<typename orchestrator<Provider, Tools>::call_outcome>>
 orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*> const& calls,
-    std::span<approval_decision const> decisions, std::string_view scope) const
+    std::span<approval_decision const> decisions, call_scope const& scope) const
 {
     std::vector<call_outcome> outcomes(calls.size());
     // A call a person rejected is not run: its result says why, for the model.
@@ -198,15 +208,71 @@ orchestrator<Provider, Tools>::run_tools(std::vector<llm::tool_use_block const*>
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result, unsigned iteration, std::span<approval_decision const> decisions, std::string_view scope) const
+asio::awaitable<bool> orchestrator<Provider, Tools>::finish_round(std::vector<llm::message>& conversation, Sink& sink,
+    run_result& result, unsigned iteration, std::span<approval_decision const> decisions, run_options const& how,
+    bool resumed) const
 {
     std::vector<llm::tool_use_block const*> calls;
     for(auto const& b : conversation.back().content)
         if(auto const* c = std::get_if<llm::tool_use_block>(&b))
             calls.push_back(c);
+    auto const earlier = [&](llm::tool_use_block const* c) -> earlier_call const* {
+        for(auto const& e : how.earlier_calls)
+            if(e.tool_call_id == c->id)
+                return &e;
+        return nullptr;
+    };
+    // Calls in doubt (an earlier attempt started them and died) whose tools
+    // are not idempotent wait for a person: nothing runs before the decisions.
+    if(resumed)
+    {
+        approval_required wait{iteration, {}, {}, result.usage};
+        for(auto const* c : calls)
+            if(auto const* e = earlier(c); e && !e->finished && !is_idempotent(c->name) &&
+                std::none_of(decisions.begin(), decisions.end(),
+                    [&](approval_decision const& d) { return d.tool_call_id == c->id; }))
+                wait.calls.push_back({c->id, c->name, c->input, true});
+        if(!wait.calls.empty())
+        {
+            result.status = run_result::outcome::suspended;
+            event const ev = std::move(wait);
+            co_await detail::emit_or_stop(sink, ev);
+            co_return false;
+        }
+    }
+    else if(how.journal)
+        co_await how.journal->calls_ahead(std::span(conversation).last(1), iteration);
     std::string const round_text = conversation.back().text();
-    auto const outcomes = co_await run_tools(calls, decisions, scope);
+    // A call an earlier attempt finished is not run again: its recorded result
+    // stands. A call in doubt runs again if it may (idempotent, or approved).
+    std::vector<call_outcome> outcomes(calls.size());
+    std::vector<llm::tool_use_block const*> to_run;
+    std::vector<std::size_t> where;
+    for(std::size_t i = 0; i < calls.size(); ++i)
+    {
+        if(auto const* e = resumed ? earlier(calls[i]) : nullptr)
+        {
+            if(e->finished)
+            {
+                outcomes[i].result = e->result;
+                continue;
+            }
+            auto const d = std::find_if(decisions.begin(), decisions.end(),
+                [&](approval_decision const& x) { return x.tool_call_id == calls[i]->id; });
+            if(!is_idempotent(calls[i]->name) && d != decisions.end() && !d->approved)
+            {
+                outcomes[i].result = tool_result::error(format_message(texts().call_in_doubt_rejected,
+                    {{"tool", calls[i]->name}, {"reason", d->reason}}));
+                continue;
+            }
+        }
+        to_run.push_back(calls[i]);
+        where.push_back(i);
+    }
+    call_scope const scope{how.idempotency_scope, how.journal, iteration};
+    auto ran = co_await run_tools(to_run, decisions, scope);
+    for(std::size_t k = 0; k < ran.size(); ++k)
+        outcomes[where[k]] = std::move(ran[k]);
     llm::message results{llm::role::user, {}};
     for(std::size_t i = 0; i < calls.size(); ++i)
     {
@@ -220,6 +286,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::finish_round(std::vector<ll
         co_await detail::emit_or_stop(sink, ev);
     }
     conversation.push_back(std::move(results)); // invalidates `calls`
+    co_return true;
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -273,7 +340,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     {
         ++completed_rounds;
         result.rounds = completed_rounds;
-        co_await finish_round(conversation, sink, result, completed_rounds, decisions, how.idempotency_scope);
+        if(!co_await finish_round(conversation, sink, result, completed_rounds, decisions, how, true))
+            co_return; // calls in doubt wait for decisions
         co_await complete(completed_rounds, 1);
     }
     // The window configured, or the smaller one a provider named before.
@@ -396,7 +464,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                     co_await detail::emit_or_stop(sink, ev);
                     co_return;
                 }
-                co_await finish_round(conversation, sink, result, iteration, {}, how.idempotency_scope);
+                co_await finish_round(conversation, sink, result, iteration, {}, how, false);
                 co_await complete(iteration, 2);
             }
             continue;

@@ -20,6 +20,87 @@ namespace agentio::threads {
 
 namespace detail {
 
+// A call's result as the calls journal keeps it: the tool-result block the
+// model reads, in the store's message JSON (images included).
+inline json::value call_result_to_json(tool_result const& r)
+{
+    llm::message m{llm::role::user, {}};
+    m.content.emplace_back(agent::detail::to_result_block({}, r));
+    return llm::to_json(m);
+}
+
+inline tool_result call_result_from_json(json::value const& v)
+{
+    auto const m = llm::message_from_json(v);
+    auto const* block = m && !m->content.empty() ? std::get_if<llm::tool_result_block>(&m->content.front()) : nullptr;
+    if(!block)
+        return tool_result::error("the recorded result of this call could not be read");
+    tool_result r;
+    r.is_error = block->is_error;
+    for(auto const& c : block->content)
+        if(auto const* t = std::get_if<llm::text_block>(&c))
+            r.content.emplace_back(text_content{t->text});
+        else if(auto const* img = std::get_if<llm::image_block>(&c))
+            r.content.emplace_back(image_content{img->media_type, img->base64_data});
+    return r;
+}
+
+// The calls of round `round` an earlier attempt at the run started, as the orchestrator takes them.
+inline std::vector<agent::earlier_call> earlier_calls_of(std::vector<call_record> const& journaled, unsigned round)
+{
+    std::vector<agent::earlier_call> out;
+    for(auto const& c : journaled)
+        if(c.round == round)
+            out.push_back({c.call_id, c.finished, c.finished ? call_result_from_json(c.result) : tool_result{}});
+    return out;
+}
+
+// What a durable run records around its tool calls: the model's turn before
+// they run (a checkpoint), each call's start and result (the calls journal).
+class durable_call_journal final : public agent::call_journal
+{
+public:
+    using checkpoint_fn = std::function<asio::awaitable<bool>(std::span<llm::message const>, unsigned, json::object)>;
+
+    durable_call_journal(thread_store& store, std::string run_id, std::string holder, checkpoint_fn checkpoint)
+        : store_(store)
+        , run_id_(std::move(run_id))
+        , holder_(std::move(holder))
+        , checkpoint_(std::move(checkpoint))
+    {
+    }
+
+    // The round whose model turn the thread already holds (its checkpoint then stores only the results).
+    unsigned turn_kept = 0;
+
+    asio::awaitable<void> calls_ahead(std::span<llm::message const> model_turn, unsigned round) override
+    {
+        json::object extra;
+        extra["calls_ahead"] = round;
+        if(co_await checkpoint_(model_turn, round - 1, std::move(extra)))
+            turn_kept = round;
+    }
+
+    asio::awaitable<bool> started(llm::tool_use_block const& call, unsigned round) override
+    {
+        call_record const record{call.id, call.name, call.input, round, 0, false, nullptr};
+        auto const ok = co_await store_.call_started(run_id_, holder_, record);
+        co_return ok.has_value();
+    }
+
+    asio::awaitable<void> finished(llm::tool_use_block const& call, tool_result const& result) override
+    {
+        auto const recorded = call_result_to_json(result);
+        (void)co_await store_.call_finished(run_id_, holder_, call.id, recorded); // lost: the lease says so next
+    }
+
+private:
+    thread_store& store_;
+    std::string run_id_;
+    std::string holder_;
+    checkpoint_fn checkpoint_;
+};
+
 template<class Agent>
 asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_core<Agent>::start_run(
     std::string thread_id, std::string owner, std::vector<llm::message> messages, busy_policy when_busy)
@@ -80,7 +161,7 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
     for(auto& item : admitted->items)
         conversation.push_back(std::move(item.message));
     launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner), {},
-        std::move(summary));
+        std::move(summary), {});
     co_return out;
 }
 
@@ -89,7 +170,8 @@ asio::awaitable<void> run_manager_core<Agent>::resume(run_info run, bool restart
 {
     auto items = co_await store_.load_items(run.thread_id);
     auto summary = co_await store_.latest_summary(run.thread_id);
-    if(!items || !summary)
+    auto journaled = co_await store_.run_calls(run.id);
+    if(!items || !summary || !journaled)
         co_return; // the lease expires again; someone retries
     std::vector<llm::message> conversation;
     for(auto& item : *items)
@@ -113,14 +195,17 @@ asio::awaitable<void> run_manager_core<Agent>::resume(run_info run, bool restart
     std::optional<round_restart> retract;
     if(restarted)
         retract = round_restart{run.rounds + 1, discard_after};
+    // The round resumed: the calls an earlier attempt started (finished, or in doubt).
+    auto earlier = earlier_calls_of(*journaled, run.rounds + 1);
     launch(run.id, run.thread_id, std::move(conversation), run.rounds, run.last_event_id + 1, retract, run.owner,
-        std::move(decisions), std::move(*summary));
+        std::move(decisions), std::move(*summary), std::move(earlier));
 }
 
 template<class Agent>
 void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation,
     unsigned rounds, std::int64_t next_id, std::optional<round_restart> restart, std::string owner,
-    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary)
+    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary,
+    std::vector<agent::earlier_call> earlier)
 {
     auto run = std::make_shared<run_slot>(std::move(run_id), std::move(thread_id), std::move(owner), ex_);
     run->next_id = next_id;
@@ -137,9 +222,9 @@ void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, 
     asio::co_spawn(
         run->strand,
         [self = this->shared_from_this(), run, conversation = std::move(conversation), rounds, restart,
-            decisions = std::move(decisions), summary = std::move(summary)]() mutable {
+            decisions = std::move(decisions), summary = std::move(summary), earlier = std::move(earlier)]() mutable {
             return self->execute(run, std::move(conversation), rounds, restart, std::move(decisions),
-                std::move(summary));
+                std::move(summary), std::move(earlier));
         },
         asio::detached);
 }
@@ -147,7 +232,8 @@ void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, 
 template<class Agent>
 asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot> run,
     std::vector<llm::message> conversation, unsigned rounds, std::optional<round_restart> restart,
-    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary)
+    std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary,
+    std::vector<agent::earlier_call> earlier)
 {
     auto const began = std::chrono::steady_clock::now();
     json::object state;
@@ -173,13 +259,21 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         auto saved = co_await store_.checkpoint(run->id, options_.holder, *events, messages, rounds_done, state);
         co_return settle_write(run, *events, saved);
     };
+    durable_call_journal journal(store_, run->id, options_.holder,
+        [&save_checkpoint](std::span<llm::message const> messages, unsigned rounds_done, json::object extra) {
+            return save_checkpoint(messages, rounds_done, std::move(extra));
+        });
     auto sink = [&](agent::event const& e) -> asio::awaitable<bool> {
         if(auto const* complete = std::get_if<agent::round_complete>(&e))
         {
             json::object usage;
             usage["input_tokens"] = complete->usage.input_tokens;
             usage["output_tokens"] = complete->usage.output_tokens;
-            co_return co_await save_checkpoint(complete->messages, complete->iteration, std::move(usage));
+            // The model's turn is in the thread already when its calls were journaled ahead.
+            auto messages = complete->messages;
+            if(journal.turn_kept == complete->iteration && !messages.empty())
+                messages = messages.subspan(1);
+            co_return co_await save_checkpoint(messages, complete->iteration, std::move(usage));
         }
         if(auto const* made = std::get_if<agent::compacted>(&e))
         {
@@ -216,6 +310,8 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
     };
     agent::run_options how{rounds, decisions, {}}; // named: GCC 12 destroys braced temporaries in a co_await twice
     how.idempotency_scope = run->thread_id;        // each call's key: thread/call, the same in any process
+    how.journal = &journal;
+    how.earlier_calls = earlier;
     if(summary)
         how.summary = llm::conversation_summary{std::move(summary->text),
             static_cast<std::size_t>(summary->through_seq)};

@@ -180,11 +180,12 @@ private:
 
     void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
         std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {},
-        std::vector<agent::approval_decision> decisions = {}, std::optional<thread_summary> summary = {});
+        std::vector<agent::approval_decision> decisions = {}, std::optional<thread_summary> summary = {},
+        std::vector<agent::earlier_call> earlier = {});
 
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
         unsigned rounds, std::optional<round_restart> restart, std::vector<agent::approval_decision> decisions,
-        std::optional<thread_summary> summary);
+        std::optional<thread_summary> summary, std::vector<agent::earlier_call> earlier);
 
     // Continues a run from its last checkpoint: one whose process died
     // (`restarted`: its interrupted round is retracted), or one whose calls
