@@ -65,6 +65,8 @@ struct approval_pending
     std::string tool_call_id = {};
     std::string tool = {};
     json::value input = {};
+    /// The call was cut by a crash and may or may not have acted (see agent::approval_request::in_doubt).
+    bool in_doubt = false;
 };
 
 /// What a durable run journals: the agent's events and the run's own.

@@ -288,7 +288,7 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
             json::array pending;
             for(auto const& c : wait->calls)
             {
-                if(!record(*run, approval_pending{c.tool_call_id, c.tool, c.input}))
+                if(!record(*run, approval_pending{c.tool_call_id, c.tool, c.input, c.in_doubt}))
                     co_return false;
                 json::object p;
                 p["tool_call_id"] = c.tool_call_id;
