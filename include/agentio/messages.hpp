@@ -129,6 +129,16 @@ struct messages
     std::string_view round_limit = "Reached the iteration limit";
     std::string_view run_deadline = "The conversation took too long.";
 
+    // --- typed answers (orchestrator::run<T>) --------------------------------
+    /// Sent back to the model when its answer does not follow the schema. {errors}: one a line, `pointer: message`
+    std::string_view answer_invalid =
+        "Your answer does not follow the JSON Schema it must follow:\n{errors}\nAnswer again with only the JSON "
+        "value, corrected.";
+    /// The problem (at the root) of an answer without a JSON object
+    std::string_view answer_not_json = "the answer has no JSON object";
+    /// The run's failure. {attempts}, {errors}: the last answer's problems, one a line
+    std::string_view answer_failed = "The model did not give a valid answer in {attempts} attempts:\n{errors}";
+
     // --- ReAct (agent::react): the prompt's instructions --------------------
     // The protocol's markers (`Question:`, `Thought:`, `Action:`, `Action Input:`,
     // `Observation:`, `Final Answer:`) are not texts: they stay in English.
@@ -363,6 +373,10 @@ inline constexpr messages spanish_messages{
     .compaction_heading = "Resumen de la parte anterior de esta conversación (sus mensajes ya no se muestran):",
     .round_limit = "Se alcanzó el límite de iteraciones",
     .run_deadline = "Se agotó el tiempo máximo de la conversación.",
+    .answer_invalid = "Tu respuesta no sigue el JSON Schema que debe seguir:\n{errors}\nResponde de nuevo solo con "
+                      "el valor JSON, corregido.",
+    .answer_not_json = "la respuesta no tiene ningún objeto JSON",
+    .answer_failed = "El modelo no dio una respuesta válida en {attempts} intentos:\n{errors}",
     .react_intro = "Responde lo mejor que puedas a las preguntas siguientes. Tienes acceso a estas herramientas:",
     .react_tool = "{name}: {description}\n    Action Input (JSON Schema): {schema}",
     .react_format = "Usa este formato:",

@@ -379,6 +379,15 @@ BOOST_AUTO_TEST_CASE(two_steps_a_tool_and_a_verified_answer)
     BOOST_TEST(plan_prompt.find("Request: ¿Cuántas iniciativas hay en ejecución?") != std::string::npos);
     BOOST_TEST(plan_prompt.find("2 to 4 steps") != std::string::npos);
     BOOST_TEST(!planner[0].contains("tools")); // the planner gets no tools
+    // The plan is asked for as structured output, closed, and strict: every plan it allows passes the plan's schema.
+    auto const& format = planner[0].at("response_format").as_object().at("json_schema").as_object();
+    BOOST_TEST(format.at("name").as_string() == "plan");
+    BOOST_TEST(format.at("strict").as_bool());
+    auto closed = pe::plan_schema(2, 4).as_object();
+    closed["additionalProperties"] = false;
+    closed["properties"].as_object()["steps"].as_object()["items"] = {{"type", "string"},
+        {"description", "(minLength: 1)"}};
+    BOOST_TEST(format.at("schema") == json::value(closed)); // what strict mode lacks, in words
     auto const steps = b.requests_to("pe-executor");
     BOOST_TEST_REQUIRE(steps.size() == 3u); // the first step's two rounds, the second's one
     BOOST_TEST(steps[0].contains("tools"));
@@ -389,6 +398,7 @@ BOOST_AUTO_TEST_CASE(two_steps_a_tool_and_a_verified_answer)
         std::string::npos);
     auto const answer = b.requests_to("pe-answer");
     BOOST_TEST_REQUIRE(answer.size() == 1u);
+    BOOST_TEST(!answer[0].contains("response_format")); // the answer is prose
     BOOST_TEST(message_text(answer[0], -1).find(recuento) != std::string::npos);
     BOOST_TEST(answer[0].at("stream") == true);
     auto const verifier = b.requests_to("pe-verifier");

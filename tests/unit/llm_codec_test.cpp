@@ -438,3 +438,83 @@ BOOST_AUTO_TEST_CASE(backoff_as_the_sdks)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Structured output: what each wire format sends of an answer's schema.
+BOOST_AUTO_TEST_SUITE(structured_output)
+
+json::object schema_of_text(char const* text)
+{
+    return json::parse(text).as_object();
+}
+
+BOOST_AUTO_TEST_CASE(openai_strict_moves_what_strict_mode_lacks_into_descriptions)
+{
+    auto const schema = schema_of_text(R"json({"type":"object","properties":{
+        "name":{"type":"string","minLength":1,"description":"Name"},
+        "n":{"type":"integer","minimum":0,"default":3,"examples":[1]}},
+        "required":["name","n"],"additionalProperties":false})json");
+    llm::request r{.model = "m"};
+    r.output = llm::output_format{.name = "answer", .schema = &schema};
+    auto const body = llm::openai::make_request_body(r);
+    auto const expected = json::parse(R"json({"type":"json_schema","json_schema":{"name":"answer",
+        "schema":{"type":"object","properties":{
+            "name":{"type":"string","description":"Name (minLength: 1)"},
+            "n":{"type":"integer","minimum":0,"description":"(default: 3)"}},
+            "required":["name","n"],"additionalProperties":false},"strict":true}})json");
+    BOOST_TEST(body.at("response_format") == expected);
+}
+
+BOOST_AUTO_TEST_CASE(openai_not_strict_sends_the_schema_as_it_is)
+{
+    // An optional member (not required), a map, any value: no strict grammar; the model is guided.
+    char const* const schemas[] = {
+        R"json({"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false})json",
+        R"json({"type":"object","additionalProperties":{"type":"integer"}})json",
+        "{}",
+    };
+    for(char const* text : schemas)
+    {
+        auto const schema = schema_of_text(text);
+        llm::request r{.model = "m"};
+        r.output = llm::output_format{.name = "answer", .schema = &schema};
+        auto const body = llm::openai::make_request_body(r);
+        auto const& format = body.at("response_format").at("json_schema");
+        BOOST_TEST(format.at("strict") == false);
+        BOOST_TEST(format.at("schema") == json::value(schema));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(anthropic_structured_output_or_words_in_the_system_prompt)
+{
+    auto const closed = schema_of_text(R"json({"type":"object","properties":{
+        "when":{"type":"string","format":"date","minLength":10},
+        "tags":{"type":"array","items":{"type":"string","format":"hex"},"minItems":2},
+        "n":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},
+        "inner":{"type":"object","properties":{},"additionalProperties":false,"x-extra":"y"}},
+        "required":["when"],"additionalProperties":false})json");
+    llm::request r{.model = "m", .system = "Sé breve."};
+    r.output = llm::output_format{.name = "answer", .schema = &closed};
+    auto body = llm::anthropic::make_request_body(r, llm::anthropic::api_version::v2023_06_01);
+    // A machine integer's range says nothing: dropped without a note.
+    auto const expected = json::parse(R"json({"format":{"type":"json_schema","schema":{
+        "type":"object","properties":{
+        "when":{"type":"string","format":"date","description":"(minLength: 10)"},
+        "tags":{"type":"array","items":{"type":"string","description":"(format: \"hex\")"},
+            "description":"(minItems: 2)"},
+        "n":{"type":"integer"},
+        "inner":{"type":"object","properties":{},"additionalProperties":false}},
+        "required":["when"],"additionalProperties":false}}})json");
+    BOOST_TEST(body.at("output_config") == expected);
+    BOOST_TEST(body.at("system") == "Sé breve.");
+
+    // A map is outside the subset: the schema goes to the model in words, after the system prompt.
+    auto const map = schema_of_text(R"json({"type":"object","additionalProperties":{"type":"integer"}})json");
+    r.output = llm::output_format{.name = "answer", .schema = &map};
+    body = llm::anthropic::make_request_body(r, llm::anthropic::api_version::v2023_06_01);
+    BOOST_TEST(!body.contains("output_config"));
+    std::string const words = "Sé breve.\n\nAnswer with one JSON value, and no other text, that follows this JSON "
+                              "Schema:\n{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}";
+    BOOST_TEST(body.at("system").as_string() == words);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -23,6 +23,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -59,6 +60,65 @@ struct answer
     bool ok() const noexcept { return result.status == run_result::outcome::completed; }
 };
 
+/** What @ref ask of a type returns: the @ref answer (its `text` is the JSON
+    the model wrote) and the value, set exactly when `ok()`. */
+template<class T>
+struct typed_answer : answer
+{
+    std::optional<T> value = {};
+};
+
+namespace detail {
+
+template<tool... Tools, llm::provider Provider>
+auto ask_orchestrator(Provider& provider, ask_options const& options)
+{
+    agent::options o;
+    o.model = options.model;
+    o.system = options.system;
+    o.max_tokens = options.max_tokens;
+    o.limits.max_rounds = options.max_rounds;
+    o.texts = options.texts;
+    return orchestrator(provider, toolset<Tools...>{}, std::move(o));
+}
+
+// Gathers the answer's text and passes each event on.
+struct ask_sink
+{
+    answer* out;
+    ask_options const* options;
+
+    void operator()(event const& e) const
+    {
+        if(auto const* t = std::get_if<text_delta>(&e))
+            out->text += t->text;
+        else if(std::holds_alternative<round_end>(e))
+            out->text.clear(); // what came before a tool call was the model thinking aloud
+        if(options->on_event)
+            options->on_event(e);
+    }
+};
+
+// The blocking form: the provider the environment names, and the question's
+// coroutine (`ask(provider)`) run to completion on an io_context of its own.
+template<class Ask>
+auto ask_environment(ask_options& options, Ask ask)
+{
+    auto settings = llm::model_settings::from_environment();
+    if(!settings)
+        throw std::invalid_argument(to_string(settings.error()));
+    if(auto const missing = settings->missing_variable())
+        throw std::invalid_argument(*missing + " is not set: the provider needs it");
+    if(options.model.empty())
+        options.model = settings->effective_model();
+    asio::io_context ioc;
+    http::client http(ioc.get_executor());
+    auto provider = llm::make_provider(*settings, http);
+    return run_to_completion(ioc, ask(provider));
+}
+
+} // namespace detail
+
 /** Asks `provider` one question with the tools `Tools...`, as a coroutine.
 
     @code
@@ -68,24 +128,36 @@ struct answer
 template<tool... Tools, llm::provider Provider>
 asio::awaitable<answer> async_ask(Provider& provider, std::string question, ask_options options = {})
 {
-    agent::options o;
-    o.model = options.model;
-    o.system = std::move(options.system);
-    o.max_tokens = options.max_tokens;
-    o.limits.max_rounds = options.max_rounds;
-    o.texts = options.texts;
-    orchestrator run(provider, toolset<Tools...>{}, std::move(o));
+    auto const run = detail::ask_orchestrator<Tools...>(provider, options);
     std::vector<llm::message> conversation{llm::message::user(std::move(question))};
     answer out;
-    auto sink = [&out, &options](event const& e) {
-        if(auto const* t = std::get_if<text_delta>(&e))
-            out.text += t->text;
-        else if(std::holds_alternative<round_end>(e))
-            out.text.clear(); // what came before a tool call was the model thinking aloud
-        if(options.on_event)
-            options.on_event(e);
-    };
+    detail::ask_sink const sink{&out, &options};
     out.result = co_await run.run(conversation, sink);
+    co_return out;
+}
+
+/** Asks `provider` one question whose answer is a `T`, with the tools
+    `Tools...`, as a coroutine: the model answers in JSON that follows `T`'s
+    schema, validated and converted (see `orchestrator::run<T>`).
+
+    @code
+    struct verdict { bool is_spam; std::string reason; };
+    // BOOST_DESCRIBE_STRUCT and field_traits<verdict> as for a tool's arguments
+    auto a = co_await agent::async_ask<verdict>(provider, "Is this e-mail spam? ...");
+    if(a.value && a.value->is_spam) ...
+    @endcode
+*/
+template<class T, tool... Tools, llm::provider Provider>
+requires(!tool<T>) asio::awaitable<typed_answer<T>> async_ask(Provider& provider, std::string question,
+    ask_options options = {})
+{
+    auto const run = detail::ask_orchestrator<Tools...>(provider, options);
+    std::vector<llm::message> conversation{llm::message::user(std::move(question))};
+    typed_answer<T> out;
+    detail::ask_sink const sink{&out, &options};
+    auto typed = co_await run.template run<T>(conversation, sink);
+    out.value = std::move(typed.value);
+    out.result = std::move(typed);
     co_return out;
 }
 
@@ -106,17 +178,25 @@ asio::awaitable<answer> async_ask(Provider& provider, std::string question, ask_
 template<tool... Tools>
 answer ask(std::string question, ask_options options = {})
 {
-    auto settings = llm::model_settings::from_environment();
-    if(!settings)
-        throw std::invalid_argument(to_string(settings.error()));
-    if(auto const missing = settings->missing_variable())
-        throw std::invalid_argument(*missing + " is not set: the provider needs it");
-    if(options.model.empty())
-        options.model = settings->effective_model();
-    asio::io_context ioc;
-    http::client http(ioc.get_executor());
-    auto provider = llm::make_provider(*settings, http);
-    return run_to_completion(ioc, async_ask<Tools...>(provider, std::move(question), std::move(options)));
+    return detail::ask_environment(options,
+        [&](auto& provider) { return async_ask<Tools...>(provider, std::move(question), std::move(options)); });
+}
+
+/** Asks one question whose answer is a `T`, with the tools `Tools...`, of the
+    model the environment names, and waits for the answer (see the other
+    @ref ask for the variables, and `orchestrator::run<T>` for the answer).
+
+    @code
+    auto a = agentio::agent::ask<city_weather>("¿Qué tiempo hace en Sevilla? En grados y una palabra.");
+    if(a.value)
+        std::cout << a.value->celsius << '\n';
+    @endcode
+*/
+template<class T, tool... Tools>
+requires(!tool<T>) typed_answer<T> ask(std::string question, ask_options options = {})
+{
+    return detail::ask_environment(options,
+        [&](auto& provider) { return async_ask<T, Tools...>(provider, std::move(question), std::move(options)); });
 }
 
 } // namespace agentio::agent

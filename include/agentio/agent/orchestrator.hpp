@@ -23,6 +23,7 @@
 #ifndef AGENTIO_AGENT_ORCHESTRATOR_HPP
 #define AGENTIO_AGENT_ORCHESTRATOR_HPP
 
+#include <agentio/agent/detail/json_reply.hpp>
 #include <agentio/agent/detail/run_support.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/json_text.hpp>
@@ -31,7 +32,9 @@
 #include <agentio/llm/conversation.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
+#include <agentio/tool/schema.hpp>
 #include <agentio/tool/toolset.hpp>
+#include <agentio/tool/validator.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -81,6 +84,10 @@ struct limits
     /// SDKs do not retry these; nothing is lost by doing so while the user
     /// has seen nothing.
     unsigned mid_stream_retries = 2;
+    /** A typed run (`run<T>`) whose answer does not follow the schema sends
+        it back with the validation errors, this many times, before it fails
+        with `error_cause::invalid_answer`. */
+    unsigned answer_retries = 2;
 };
 
 /// What the orchestrator asks of the model, and how it behaves.
@@ -306,6 +313,19 @@ struct run_options
         finished) runs again if its tool is idempotent, and otherwise waits
         for a decision (@ref approval_request::in_doubt). */
     std::span<earlier_call const> earlier_calls = {};
+    /** Asks the model for an answer in JSON that follows a schema (see
+        @ref llm::output_format): every model call of the run carries it.
+        `run<T>` sets it from `T`; set by hand, the caller validates the answer. */
+    std::optional<llm::output_format> output = {};
+};
+
+/** What a typed run (`orchestrator::run<T>`) did: the @ref run_result, over
+    all its attempts, and the answer converted. `value` is set exactly when
+    the run completed; `answer` then holds the JSON text it came from. */
+template<class T>
+struct typed_result : run_result
+{
+    std::optional<T> value = {};
 };
 
 /** Runs conversations with a model and tools.
@@ -375,6 +395,40 @@ public:
         or with the summary that stands for the conversation's first messages. */
     template<class Sink>
     asio::awaitable<run_result> run(std::vector<llm::message>& conversation, Sink sink, run_options how) const;
+
+    /** Runs the loop for an answer of type `T`: the model is asked for JSON
+        that follows `T`'s schema (the provider's structured output, see
+        @ref llm::output_format), the answer is validated against it and
+        converted; an answer that does not follow it goes back to the model
+        with the validation errors, `limits::answer_retries` times, before
+        the run fails with `error_cause::invalid_answer`.
+
+        @tparam T a struct described with `BOOST_DESCRIBE_STRUCT`, each
+        member documented in its `field_traits` as a tool's arguments are; a
+        member type without a JSON Schema is a compile error naming it
+        @param conversation as for `run`; a rejected answer and the
+        correction stay in it, so the model sees what it got wrong
+        @param sink as for `run`: it sees every attempt's events, and one
+        `done` (or `error`) at the end
+        @param how as for `run`; `output` is set from `T`
+
+        @code
+        auto r = co_await agent.run<invoice_summary>(conversation, sink);
+        if(r.value)
+            std::cout << r.value->total << '\n';
+        @endcode
+    */
+    template<class T, class Sink>
+    asio::awaitable<typed_result<T>> run(std::vector<llm::message>& conversation, Sink sink, run_options how) const;
+
+    /// A typed run as `how` says nothing: `run<T>(conversation, sink, run_options{})`.
+    template<class T, class Sink>
+    asio::awaitable<typed_result<T>> run(std::vector<llm::message>& conversation, Sink sink) const
+    {
+        // Not a default argument: GCC 12 destroys a coroutine's defaulted
+        // class-type argument twice (docs/notes/engineering-notes.md).
+        return run<T>(conversation, std::move(sink), run_options{});
+    }
 
     /// Whether a call of `tool` waits for approval.
     bool requires_approval(std::string_view tool) const

@@ -384,10 +384,11 @@ private:
         unsigned index, Sink& sink, run_result& result) const;
 
     // One model call (no tools), its text streamed as `answer_delta` when
-    // `stream` is set: the response, or nothing once the failure was reported.
+    // `stream` is set, in JSON that follows `output` when given: the
+    // response, or nothing once the failure was reported.
     template<class Sink>
     asio::awaitable<std::optional<llm::response>> ask(std::string_view model, std::vector<llm::message> const& turns,
-        Sink& sink, run_result& result, std::optional<unsigned> stream) const;
+        Sink& sink, run_result& result, std::optional<unsigned> stream, json::object const* output) const;
 
     template<class Sink>
     asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,
@@ -404,6 +405,9 @@ private:
     orchestrator<Provider, Tools> executor_;
     // The tools as the planner reads them (name and description, one a line).
     std::string tool_list_;
+    // What the planner's calls ask for (the provider's structured output):
+    // the plan's schema, closed, which every answer it allows also passes.
+    json::object plan_output_;
 };
 
 template<class Provider, class Tools>

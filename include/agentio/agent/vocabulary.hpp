@@ -125,7 +125,8 @@ enum class error_cause
     round_limit,    ///< `max_rounds` (ReAct: `max_iterations` and the summarizing call) came without an answer
     deadline,       ///< `run_deadline` passed
     invalid_plan,   ///< plan-and-execute: no reply of the planner was a plan, `max_plan_attempts` times
-    needs_approval  ///< plan-and-execute: a step called a tool that needs a person's approval
+    needs_approval, ///< plan-and-execute: a step called a tool that needs a person's approval
+    invalid_answer  ///< a typed run (`run<T>`): no answer followed the schema, `answer_retries + 1` times
 };
 
 /// The run failed; `message` is for the user. The same type in every strategy's events.

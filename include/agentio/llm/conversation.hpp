@@ -132,6 +132,24 @@ struct tool_choice
     bool disable_parallel = false;
 };
 
+/** An answer in JSON that follows a schema (structured output): OpenAI's
+    `response_format` of type `json_schema`, Anthropic's `output_config.format`.
+
+    Each provider takes a subset of JSON Schema. The request says the schema
+    as it is; each wire format sends what its API accepts (llm/detail/output_schema.hpp):
+    OpenAI's strict mode only for a schema it takes whole, Anthropic's
+    structured output with bounds moved into descriptions, or, for a schema
+    outside its subset (an open object, a map), the schema in the system
+    prompt. Whoever asked validates the answer against the whole schema.
+*/
+struct output_format
+{
+    /// The schema's name: letters, digits, `_` and `-`, at most 64 (OpenAI requires one).
+    std::string_view name = "answer";
+    /// The JSON Schema of the answer; the caller keeps it alive for the call.
+    json::object const* schema = nullptr;
+};
+
 /// What a model is asked. Views: the caller keeps the referenced data alive
 /// for the duration of the call.
 struct request
@@ -149,6 +167,8 @@ struct request
     /// Texts that end the answer when the model writes them (not included in
     /// it): OpenAI `stop` (at most 4), Anthropic `stop_sequences`. Empty: none sent.
     std::span<std::string const> stop = {};
+    /// The answer is JSON that follows a schema (see @ref output_format); empty: free text.
+    std::optional<output_format> output = {};
 };
 
 /// Why the model stopped.

@@ -12,6 +12,10 @@
 
 #include <agentio/text.hpp>
 
+#include <boost/json/parse.hpp>
+
+#include <stdexcept>
+
 namespace agentio::agent {
 
 namespace detail {
@@ -59,6 +63,26 @@ inline llm::tool_result_block to_result_block(std::string const& id, tool_result
     }
     return b;
 }
+
+// A typed answer's schema, parsed and compiled once per type.
+template<class T>
+struct answer_schema
+{
+    json::object schema;
+    schema_validator validator;
+
+    static answer_schema const& get()
+    {
+        static answer_schema const instance = [] {
+            auto parsed = json::parse(schema_of<T>).as_object();
+            auto compiled = schema_validator::compile(parsed);
+            if(!compiled) // every schema the type machinery writes compiles; this is a library bug
+                throw std::logic_error("agentio: a typed answer's schema does not compile: " + compiled.error());
+            return answer_schema{std::move(parsed), std::move(*compiled)};
+        }();
+        return instance;
+    }
+};
 
 } // namespace detail
 
@@ -366,7 +390,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             .max_tokens = options_.max_tokens,
             .temperature = options_.temperature,
             .thinking_budget = {},
-            .stop = options_.stop};
+            .stop = options_.stop,
+            .output = how.output};
         if(window != 0 || summary)
         {
             // What does not fit is summarized or left out of the request; the conversation keeps it all.
@@ -512,6 +537,84 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
     co_await detail::run_with_deadline(body, sink, result, options_.limits.run_deadline, texts().run_deadline,
         deadline_event);
     co_return result;
+}
+
+template<llm::provider Provider, tool_catalog Tools>
+template<class T, class Sink>
+asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<llm::message>& conversation, Sink sink,
+    run_options how) const
+{
+    static_assert(agentio::detail::described_struct<T>,
+        "agentio: run<T> answers with a struct described by BOOST_DESCRIBE_STRUCT (its members documented in "
+        "agentio::field_traits<T>, as a tool's arguments are)");
+    static_assert(std::is_default_constructible_v<T>, "agentio: run<T> needs T to be default-constructible");
+    auto const& shape = detail::answer_schema<T>::get();
+    how.output = llm::output_format{.name = "answer", .schema = &shape.schema};
+    typed_result<T> out;
+    // Each attempt ends with a `done`; the sink sees one, for the whole run.
+    auto attempt_sink = [&sink](event const& e) -> asio::awaitable<bool> {
+        if(std::holds_alternative<done>(e))
+            co_return true;
+        bool const go_on = co_await detail::emit(sink, e);
+        co_return go_on;
+    };
+    unsigned const attempts = options_.limits.answer_retries + 1;
+    for(unsigned attempt = 1;; ++attempt)
+    {
+        run_result attempt_result = co_await run(conversation, attempt_sink, how);
+        out.usage += attempt_result.usage;
+        out.rounds += attempt_result.rounds;
+        out.tools.insert(out.tools.end(), attempt_result.tools.begin(), attempt_result.tools.end());
+        if(!out.time_to_first_text)
+            out.time_to_first_text = attempt_result.time_to_first_text;
+        if(attempt_result.summary)
+            out.summary = how.summary = attempt_result.summary;
+        out.answer = std::move(attempt_result.answer);
+        if(attempt_result.status != run_result::outcome::completed)
+        {
+            out.status = attempt_result.status;
+            out.error_message = std::move(attempt_result.error_message);
+            co_return out;
+        }
+        json::value parsed;
+        validation_report problems;
+        if(!detail::first_json_object(out.answer, parsed))
+            problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
+        else
+        {
+            validation_options check;
+            check.texts = texts();
+            problems = shape.validator.validate(parsed, check);
+        }
+        if(problems.ok())
+        {
+            T value{};
+            if(read_json(parsed, value))
+            {
+                out.value = std::move(value);
+                event const end = done{{out.usage}, out.rounds};
+                co_await detail::emit_or_stop(sink, end);
+                co_return out;
+            }
+            problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
+        }
+        std::string const errors = format_validation_errors(problems, texts());
+        if(attempt == attempts)
+        {
+            std::string const count = std::to_string(attempts);
+            out.status = run_result::outcome::failed;
+            out.error_message = format_message(texts().answer_failed, {{"attempts", count}, {"errors", errors}});
+            event const ev = error{out.error_message, error_cause::invalid_answer};
+            co_await detail::emit_or_stop(sink, ev);
+            co_return out;
+        }
+        // The rejected answer stays before the correction: the model sees what it got wrong.
+        conversation.push_back(llm::message::user(format_message(texts().answer_invalid, {{"errors", errors}})));
+        // A new attempt answers a new message: nothing of a suspended round to resume, its own round budget.
+        how.completed_rounds = 0;
+        how.decisions = {};
+        how.earlier_calls = {};
+    }
 }
 
 } // namespace agentio::agent

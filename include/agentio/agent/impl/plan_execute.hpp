@@ -45,6 +45,8 @@ agent<Provider, Tools>::agent(Provider& provider, Tools tools, plan_execute::opt
     auto const d = executor_.tools().descriptors();
     std::vector<tool_descriptor> const all(d.begin(), d.end());
     tool_list_ = detail::tool_list(all, options_.texts);
+    plan_output_ = plan_schema(options_.min_steps, options_.max_steps).as_object();
+    plan_output_["additionalProperties"] = false;
 }
 
 template<llm::provider Provider, tool_catalog Tools>
@@ -58,7 +60,8 @@ asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& resul
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::string_view model,
-    std::vector<llm::message> const& turns, Sink& sink, run_result& result, std::optional<unsigned> stream) const
+    std::vector<llm::message> const& turns, Sink& sink, run_result& result, std::optional<unsigned> stream,
+    json::object const* output) const
 {
     llm::request const request{.model = model,
         .system = options_.system,
@@ -68,7 +71,9 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
         .max_tokens = options_.max_tokens,
         .temperature = options_.temperature,
         .thinking_budget = {},
-        .stop = {}};
+        .stop = {},
+        .output = output ? std::optional<llm::output_format>(llm::output_format{.name = "plan", .schema = output})
+                         : std::nullopt};
     // The text goes to the sink as it arrives when the call is streamed.
     auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
         bool delivered = false;
@@ -115,7 +120,7 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
     for(unsigned attempt = 1; attempt <= attempts; ++attempt)
     {
         std::optional<unsigned> const silent;
-        auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent);
+        auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent, &plan_output_);
         if(!response)
             co_return false;
         std::string reply = response->assistant.text();
@@ -226,7 +231,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         std::vector<llm::message> const answer_turns{
             llm::message::user(detail::answer_prompt(request, current, texts()))};
         std::optional<unsigned> const streamed = number;
-        auto answered = co_await ask(model_of(options_.answer_model), answer_turns, sink, result, streamed);
+        auto answered = co_await ask(model_of(options_.answer_model), answer_turns, sink, result, streamed, nullptr);
         if(!answered)
             co_return;
         if(answered->stop == llm::stop_reason::max_tokens)
@@ -241,7 +246,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         std::vector<llm::message> const verify_turns{
             llm::message::user(detail::verify_prompt(request, current, options_.tokens, texts()))};
         std::optional<unsigned> const silent;
-        auto judged = co_await ask(model_of(options_.verifier_model), verify_turns, sink, result, silent);
+        auto judged = co_await ask(model_of(options_.verifier_model), verify_turns, sink, result, silent, nullptr);
         if(!judged)
             co_return;
         current.verdict_text = judged->assistant.text();

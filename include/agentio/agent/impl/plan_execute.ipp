@@ -13,6 +13,7 @@
 #ifndef AGENTIO_AGENT_IMPL_PLAN_EXECUTE_IPP
 #define AGENTIO_AGENT_IMPL_PLAN_EXECUTE_IPP
 
+#include <agentio/agent/detail/json_reply.hpp>
 #include <agentio/config.hpp>
 #include <agentio/tool/validator.hpp>
 
@@ -30,26 +31,6 @@ AGENTIO_DECL std::string_view trim_spaces(std::string_view s) noexcept
     if(first == std::string_view::npos)
         return {};
     return s.substr(first, s.find_last_not_of(spaces) - first + 1);
-}
-
-// The first JSON object of `s` that parses: the model's prose and fences
-// around it are skipped, and so is a brace of the prose.
-AGENTIO_DECL bool first_object(std::string_view s, json::value& value)
-{
-    json::parse_options opt;
-    opt.allow_comments = true;
-    opt.allow_trailing_commas = true;
-    for(auto open = s.find('{'); open != std::string_view::npos; open = s.find('{', open + 1))
-    {
-        json::parser p({}, opt);
-        boost::system::error_code ec;
-        p.write_some(s.data() + open, s.size() - open, ec);
-        if(ec)
-            continue;
-        value = p.release();
-        return true;
-    }
-    return false;
 }
 
 // Equal, with case folded unless `case_sensitive`: ASCII letters, and the
@@ -234,7 +215,7 @@ AGENTIO_DECL parsed_plan parse_plan(std::string_view reply, unsigned min_steps, 
 {
     parsed_plan out;
     json::value plan;
-    if(!detail::first_object(reply, plan))
+    if(!agentio::agent::detail::first_json_object(reply, plan))
     {
         out.problems.errors.push_back({std::string(), std::string(texts.plan_not_json)});
         return out;

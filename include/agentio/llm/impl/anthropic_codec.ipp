@@ -13,6 +13,7 @@
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/detail/json_fields.hpp>
+#include <agentio/llm/detail/output_schema.hpp>
 #include <agentio/llm/retry.hpp>
 
 #include <boost/json/parse.hpp>
@@ -85,8 +86,18 @@ AGENTIO_DECL json::object make_request_body(request const& r, api_version versio
     json::object body;
     body["model"] = r.model;
     body["max_tokens"] = r.max_tokens;
-    if(!r.system.empty())
-        body["system"] = r.system;
+    // A schema outside structured output's subset goes to the model as words;
+    // the caller's validation enforces it either way.
+    std::optional<json::object> output_schema;
+    std::string system(r.system);
+    if(r.output && r.output->schema)
+    {
+        output_schema = llm::detail::anthropic_output_schema(*r.output->schema);
+        if(!output_schema)
+            system.append(system.empty() ? "" : "\n\n").append(llm::detail::schema_instruction(*r.output->schema));
+    }
+    if(!system.empty())
+        body["system"] = system;
     json::array messages;
     for(auto const& m : r.messages)
     {
@@ -125,6 +136,8 @@ AGENTIO_DECL json::object make_request_body(request const& r, api_version versio
             stop.emplace_back(sequence);
         body["stop_sequences"] = std::move(stop);
     }
+    if(output_schema)
+        body["output_config"] = {{"format", {{"type", "json_schema"}, {"schema", std::move(*output_schema)}}}};
     if(stream)
         body["stream"] = true;
     return body;

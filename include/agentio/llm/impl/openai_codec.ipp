@@ -13,6 +13,7 @@
 #include <agentio/config.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/detail/json_fields.hpp>
+#include <agentio/llm/detail/output_schema.hpp>
 #include <agentio/llm/retry.hpp>
 
 #include <boost/json/parse.hpp>
@@ -140,6 +141,12 @@ AGENTIO_DECL json::object make_request_body(request const& r, wire_options const
         for(auto const& sequence : r.stop)
             stop.emplace_back(sequence);
         body["stop"] = std::move(stop);
+    }
+    if(r.output && r.output->schema)
+    {
+        auto [schema, strict] = llm::detail::openai_output_schema(*r.output->schema);
+        body["response_format"] = {{"type", "json_schema"},
+            {"json_schema", {{"name", r.output->name}, {"schema", std::move(schema)}, {"strict", strict}}}};
     }
     if(stream)
     {

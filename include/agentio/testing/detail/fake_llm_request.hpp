@@ -129,6 +129,78 @@ inline std::string index_path(std::string_view prefix, std::size_t i)
     return std::string(prefix) + std::to_string(i);
 }
 
+// What Anthropic's structured output refuses in a schema (its documented
+// limits): an object not closed, numeric and length bounds, minItems above 1.
+inline std::optional<std::string> anthropic_schema_problem(json::value const& schema)
+{
+    auto const* o = schema.if_object();
+    if(!o)
+        return std::nullopt;
+    auto const type = string_or_empty(*o, "type");
+    if(type == "object")
+        if(auto const* closed = o->if_contains("additionalProperties"); !closed || *closed != json::value(false))
+            return "For 'object' type, 'additionalProperties' must be explicitly set to false";
+    for(std::string_view key : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+            "maxLength", "maxItems"})
+        if(o->contains(key))
+            return "For '" + std::string(type) + "' type, property '" + std::string(key) + "' is not supported";
+    if(auto const* min_items = o->if_contains("minItems");
+        min_items && !(*min_items == json::value(0) || *min_items == json::value(1)))
+        return "For 'array' type, property 'minItems' only supports values 0 and 1";
+    for(std::string_view key : {"properties", "$defs"})
+        if(auto const* map = o->if_contains(key); map && map->is_object())
+            for(auto const& kv : map->get_object())
+                if(auto problem = anthropic_schema_problem(kv.value()))
+                    return problem;
+    if(auto const* items = o->if_contains("items"))
+        if(auto problem = anthropic_schema_problem(*items))
+            return problem;
+    for(std::string_view key : {"anyOf", "allOf"})
+        if(auto const* list = o->if_contains(key); list && list->is_array())
+            for(auto const& s : list->get_array())
+                if(auto problem = anthropic_schema_problem(s))
+                    return problem;
+    return std::nullopt;
+}
+
+// What OpenAI's strict mode refuses: an object not closed, or one whose
+// `required` does not list every property. `where` is its context path.
+inline std::optional<std::string> openai_strict_problem(json::value const& schema, std::string const& where)
+{
+    auto const* o = schema.if_object();
+    if(!o)
+        return std::nullopt;
+    if(string_or_empty(*o, "type") == "object")
+    {
+        if(auto const* closed = o->if_contains("additionalProperties"); !closed || *closed != json::value(false))
+            return "In context=(" + where + "), 'additionalProperties' is required to be supplied and to be false.";
+        if(auto const* properties = o->if_contains("properties"); properties && properties->is_object())
+        {
+            auto const* required = o->if_contains("required");
+            for(auto const& kv : properties->get_object())
+            {
+                bool listed = false;
+                if(required && required->is_array())
+                    for(auto const& r : required->get_array())
+                        listed = listed || (r.is_string() && r.get_string() == kv.key());
+                if(!listed)
+                    return "In context=(" + where +
+                        "), 'required' is required to be supplied and to be an array "
+                        "including every key in properties. Missing '" +
+                        std::string(kv.key()) + "'.";
+            }
+            for(auto const& kv : properties->get_object())
+                if(auto problem = openai_strict_problem(kv.value(),
+                       where + (where.empty() ? "" : ", ") + "'properties', '" + std::string(kv.key()) + "'"))
+                    return problem;
+        }
+    }
+    if(auto const* items = o->if_contains("items"))
+        if(auto problem = openai_strict_problem(*items, where + (where.empty() ? "" : ", ") + "'items'"))
+            return problem;
+    return std::nullopt;
+}
+
 // Validates an Anthropic request as the API would where that is cheap and
 // catches client bugs; fills `c` when valid.
 inline std::optional<api_failure> read_anthropic(json::object const& body, std::string_view version, conversation& c)
@@ -153,6 +225,18 @@ inline std::optional<api_failure> read_anthropic(json::object const& body, std::
             if(body.contains(key))
                 return anthropic_invalid(std::string(key) +
                     ": Extra inputs are not permitted (not supported with anthropic-version 2026-10-21)");
+
+    if(auto const* output = body.if_contains("output_config"); output && output->is_object())
+        if(auto const* format = output->get_object().if_contains("format"); format && format->is_object())
+        {
+            if(string_or_empty(format->get_object(), "type") != "json_schema")
+                return anthropic_invalid("output_config.format.type: Input should be 'json_schema'");
+            auto const* schema = format->get_object().if_contains("schema");
+            if(!schema || !schema->is_object())
+                return anthropic_invalid("output_config.format.schema: Field required");
+            if(auto problem = anthropic_schema_problem(*schema))
+                return anthropic_invalid("output_config.format.schema: " + *problem);
+        }
 
     auto const& list = messages->get_array();
     std::vector<std::string_view> open_tool_uses; // ids of the previous assistant message's tool_use blocks
@@ -248,6 +332,25 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
         return openai_invalid("Invalid type for 'messages': expected an array of objects, but got " +
                 std::string(to_string(messages->kind())) + " instead.",
             "messages", "invalid_type");
+
+    if(auto const* format = body.if_contains("response_format"); format && format->is_object())
+        if(string_or_empty(format->get_object(), "type") == "json_schema")
+        {
+            auto const* spec = format->get_object().if_contains("json_schema");
+            if(!spec || !spec->is_object())
+                return openai_invalid("Missing required parameter: 'response_format.json_schema'.",
+                    "response_format.json_schema", "missing_required_parameter");
+            auto const name = string_or_empty(spec->get_object(), "name");
+            if(name.empty())
+                return openai_invalid("Missing required parameter: 'response_format.json_schema.name'.",
+                    "response_format.json_schema.name", "missing_required_parameter");
+            auto const* strict = spec->get_object().if_contains("strict");
+            auto const* schema = spec->get_object().if_contains("schema");
+            if(strict && *strict == json::value(true) && schema)
+                if(auto problem = openai_strict_problem(*schema, ""))
+                    return openai_invalid("Invalid schema for response_format '" + std::string(name) + "': " + *problem,
+                        "response_format", "invalid_json_schema");
+        }
 
     auto const& list = messages->get_array();
     std::vector<std::string_view> unanswered; // tool_call ids of the last assistant message not yet answered
