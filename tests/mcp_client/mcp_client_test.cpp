@@ -211,13 +211,15 @@ struct http_fixture
 {
     asio::io_context ioc;
     test_tools tools = make_tools();
-    mcp::server<test_tools> server{tools, server_options()};
+    mcp::server<test_tools> server;
     mcp::http_endpoints<test_tools> endpoints;
     agentio::http::server<mcp::http_endpoints<test_tools>> http{ioc.get_executor(), endpoints};
     asio::ip::tcp::endpoint ep;
     std::thread runner;
 
-    explicit http_fixture(mcp::http_options o = {}) : endpoints(server, std::move(o))
+    explicit http_fixture(mcp::http_options o = {}, mcp::server_options so = server_options())
+        : server(tools, std::move(so))
+        , endpoints(server, std::move(o))
     {
         ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         http.start();
@@ -707,6 +709,44 @@ BOOST_AUTO_TEST_CASE(server_tools_become_dynamic_tools_checked_before_they_leave
         // The server gone, a call is an error result for the model, not an exception.
         auto gone = co_await tools.call("srv_add", numbers, ctx);
         BOOST_TEST(gone.is_error);
+        co_return true;
+    });
+}
+
+BOOST_AUTO_TEST_CASE(read_only_tools_are_idempotent_when_the_server_is_trusted)
+{
+    auto so = server_options();
+    so.read_only_tools = true; // every tool says readOnlyHint
+    http_fixture f({}, std::move(so));
+    run<bool>([&](asio::any_io_executor ex) -> asio::awaitable<bool> {
+        auto c = http_client(ex, f.url("/mcp"), mcp::negotiation::automatic);
+        co_await c.connect();
+        agentio::dynamic_tools untrusted, trusted;
+        mcp::bridge_options b;
+        co_await mcp::add_tools(c, untrusted, b);
+        b.trust_annotations = true;
+        co_await mcp::add_tools(c, trusted, b);
+        BOOST_TEST(untrusted.descriptors().size() == 5u);
+        BOOST_TEST(trusted.descriptors().size() == 5u);
+        for(auto const& d : untrusted.descriptors())
+            BOOST_TEST(!d.idempotent, d.name); // a hint alone does not make a call safe to repeat
+        for(auto const& d : trusted.descriptors())
+            BOOST_TEST(d.idempotent, d.name);
+        co_await c.close();
+        co_return true;
+    });
+    // Without the hint, trust changes nothing.
+    http_fixture plain;
+    run<bool>([&](asio::any_io_executor ex) -> asio::awaitable<bool> {
+        auto c = http_client(ex, plain.url("/mcp"), mcp::negotiation::automatic);
+        co_await c.connect();
+        agentio::dynamic_tools tools;
+        mcp::bridge_options b;
+        b.trust_annotations = true;
+        co_await mcp::add_tools(c, tools, b);
+        for(auto const& d : tools.descriptors())
+            BOOST_TEST(!d.idempotent, d.name);
+        co_await c.close();
         co_return true;
     });
 }

@@ -342,6 +342,10 @@ public:
         std::string description;
         json::object input_schema;
         handler_type handler;
+        /// A call waits for a person's approval (@ref tool_descriptor::requires_approval).
+        bool requires_approval = false;
+        /// A second call with the same key acts as the first (@ref tool_descriptor::idempotent).
+        bool idempotent = false;
     };
 
     dynamic_tools() : state_(std::make_unique<state>()) {}

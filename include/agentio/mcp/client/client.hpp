@@ -208,6 +208,14 @@ struct bridge_options
 
     /// Options of each call (timeout, progress).
     call_options call = {};
+
+    /** Believe the server's tool annotations: a tool whose `readOnlyHint`
+        or `idempotentHint` is true is marked idempotent (a durable run that
+        lost its process in the middle of a call runs it again instead of
+        asking a person, see @ref tool_descriptor::idempotent). The
+        specification calls annotations untrusted unless the server is: set
+        it for servers you run or trust. */
+    bool trust_annotations = false;
 };
 
 /** Adds every tool of `c`'s server to `tools`: an orchestrator then offers

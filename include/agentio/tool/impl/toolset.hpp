@@ -154,7 +154,8 @@ inline std::vector<tool_descriptor> dynamic_tools::descriptors() const
     std::vector<tool_descriptor> out;
     out.reserve(state_->entries.size());
     for(auto const& e : state_->entries)
-        out.push_back({e->def.name, e->def.description, e->schema_text, &e->def.input_schema, e});
+        out.push_back({e->def.name, e->def.description, e->schema_text, &e->def.input_schema, e,
+            e->def.requires_approval, e->def.idempotent});
     return out;
 }
 

@@ -78,6 +78,8 @@ std::optional<agentio::threads::event_record> to_record(agentio::threads::run_ev
         o["tool_call_id"] = wait->tool_call_id;
         o["tool"] = wait->tool;
         o["input"] = wait->input;
+        if(wait->in_doubt) // its process died during the call: it may or may not have acted
+            o["in_doubt"] = true;
         return record("approval_required", o);
     }
     auto const& ev = std::get<agentio::agent::event>(e);

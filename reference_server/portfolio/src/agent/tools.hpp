@@ -77,6 +77,10 @@ BOOST_DESCRIBE_STRUCT(filtro, (), (field, op, value))
 
 struct tool_base
 {
+    /// Each tool reads the portfolio's API (GET) or draws a chart from its
+    /// arguments: a call run twice after a crash does what it did once.
+    static constexpr bool idempotent = true;
+
     tool_environment const* env = nullptr;
 };
 

@@ -162,6 +162,13 @@ test('approval_required leaves the call pending until its tool_call comes', () =
   assert.equal(resumed.done, true);
 });
 
+test('a call in doubt after a crash is pending like an approval, and says so', () => {
+  const input = { campo_agrupacion: 'unidad' };
+  const waiting = fold([ev(1, 'approval_required', { run_id: 'r', tool_call_id: 'toolu_1', tool: 'contar_iniciativas', input, in_doubt: true })]);
+  assert.deepEqual(waiting.approvals, [{ tool_call_id: 'toolu_1', tool: 'contar_iniciativas', input, in_doubt: true }]);
+  assert.deepEqual(fold([decided(2, 'contar_iniciativas', input)], waiting).approvals, []);
+});
+
 test('several calls in one round: one pending approval each, settled call by call', () => {
   const a = { campo_agrupacion: 'unidad' };
   const b = { campo_agrupacion: 'estado_de_la_iniciativa' };

@@ -919,6 +919,17 @@ AGENTIO_DECL asio::any_io_executor client::get_executor() const
     return state_->strand;
 }
 
+namespace detail {
+
+// An annotation that is `true` (a hint absent or of another type is false, as the specification's defaults are).
+AGENTIO_DECL bool hint_is_true(json::object const& annotations, std::string_view name)
+{
+    auto const* v = annotations.if_contains(name);
+    return v && *v == json::value(true);
+}
+
+} // namespace detail
+
 AGENTIO_DECL asio::awaitable<std::vector<std::string>> add_tools(client c, dynamic_tools& tools, bridge_options options)
 {
     std::vector<std::string> added;
@@ -933,6 +944,9 @@ AGENTIO_DECL asio::awaitable<std::vector<std::string>> add_tools(client c, dynam
         if(def.input_schema.empty())
             def.input_schema = json::object{{"type", "object"}};
         def.handler = detail::make_bridge_handler(c, t.name, options.call);
+        def.idempotent = options.trust_annotations &&
+            (detail::hint_is_true(t.annotations, "readOnlyHint") ||
+                detail::hint_is_true(t.annotations, "idempotentHint"));
         if(tools.add(std::move(def)))
             added.push_back(options.prefix + t.name);
     }

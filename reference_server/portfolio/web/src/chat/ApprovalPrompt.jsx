@@ -46,11 +46,18 @@ export function ApprovalPrompt({ approval, onDecide, autoFocus = false }) {
   return (
     <div className="approval" role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-what`} tabIndex={-1} ref={group}>
       <h3 id={`${id}-title`} className="approval-title">
-        Se necesita su aprobación
+        {approval.in_doubt ? 'Una llamada se interrumpió' : 'Se necesita su aprobación'}
       </h3>
-      <p id={`${id}-what`}>
-        El asistente quiere usar <code>{approval.tool}</code> {args ? <>con {args}</> : 'sin argumentos'}.
-      </p>
+      {approval.in_doubt ? (
+        <p id={`${id}-what`}>
+          El asistente estaba usando <code>{approval.tool}</code> {args ? <>con {args}</> : 'sin argumentos'} cuando
+          el servidor se detuvo, y puede que la llamada ya se haya hecho. ¿Repetirla?
+        </p>
+      ) : (
+        <p id={`${id}-what`}>
+          El asistente quiere usar <code>{approval.tool}</code> {args ? <>con {args}</> : 'sin argumentos'}.
+        </p>
+      )}
       {rejecting ? (
         <form
           className="approval-reason"

@@ -40,7 +40,13 @@ function fold(run, { type, payload }) {
   } else if (type === 'approval_required') {
     // The run sleeps until each call is decided; a replay does not ask twice.
     if (payload.tool_call_id && !run.approvals.some((a) => a.tool_call_id === payload.tool_call_id))
-      run.approvals = [...run.approvals, { tool_call_id: payload.tool_call_id, tool: payload.tool ?? '', input: payload.input ?? {} }];
+      run.approvals = [...run.approvals, {
+        tool_call_id: payload.tool_call_id,
+        tool: payload.tool ?? '',
+        input: payload.input ?? {},
+        // Interrupted by a crash: the call may already have acted.
+        ...(payload.in_doubt === true ? { in_doubt: true } : {}),
+      }];
   } else if (type === 'error') {
     run.error = payload.message || 'Error del asistente';
     run.approvals = [];
