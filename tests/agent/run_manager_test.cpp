@@ -387,6 +387,31 @@ BOOST_AUTO_TEST_CASE(a_second_message_waits_its_turn_or_interrupts)
     m->stop();
 }
 
+BOOST_AUTO_TEST_CASE(a_queued_run_cancelled_before_it_starts_ends_its_readers_streams)
+{
+    runs_bench b(20ms);
+    auto m = b.make_manager({.holder = "a"});
+    m->start();
+    auto const thread = b.new_thread();
+    auto const first = b.run(m->start_run(thread, "", {llm::message::user("primera")})).value();
+    auto const second =
+        b.run(m->start_run(thread, "", {llm::message::user("segunda")}, threads::busy_policy::enqueue)).value();
+    BOOST_TEST((second.status == threads::run_status::queued));
+    BOOST_TEST(b.run(m->cancel(second.run_id, "", "cancelled")).value());
+    // It never ran, so it journaled nothing; its readers still get the end a cancelled run sends.
+    auto const cancelled = b.run(read(*m, second.run_id));
+    BOOST_TEST((cancelled.end == threads::stream_end::finished));
+    BOOST_REQUIRE(cancelled.events.size() == 1u);
+    BOOST_TEST(cancelled.events[0].type == "done");
+    BOOST_TEST(json::parse(cancelled.events[0].data).at("status").as_string() == "cancelled");
+    BOOST_TEST(cancelled.events[0].id == 1);
+    // A reader that already had it (its Last-Event-ID) gets nothing more.
+    BOOST_TEST(b.run(read(*m, second.run_id, 1)).events.empty());
+    BOOST_TEST(b.run(read(*m, first.run_id)).types() == "cRTcD");
+    b.settle(*m);
+    m->stop();
+}
+
 BOOST_AUTO_TEST_CASE(a_queued_run_outlives_the_process_that_accepted_it)
 {
     // The process that accepted the message stops with the run ahead of it

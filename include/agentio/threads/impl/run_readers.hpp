@@ -70,7 +70,20 @@ asio::awaitable<stream_end> run_manager_core<Agent>::stream(std::string run_id, 
             // may have ended without a final event, when its store failed).
             auto run = co_await store_.find_run(run_id, owner);
             if(run && *run && is_final((*run)->status) && (*run)->last_event_id <= last)
+            {
+                // Cancelled without a journaled end (a queued run, cancelled
+                // before it started): its reader gets the end such a run
+                // sends, numbered after the journal, once.
+                if((*run)->status == run_status::cancelled && last == (*run)->last_event_id)
+                    if(auto end = map_(run_cancelled{"cancelled"}, run_context{run_id, (*run)->thread_id}))
+                    {
+                        end->id = last + 1;
+                        bool const sent = co_await send(*end);
+                        if(!sent)
+                            co_return stream_end::reader_gone;
+                    }
                 co_return stream_end::finished;
+            }
             if(run && *run && (*run)->status == run_status::waiting && (*run)->last_event_id <= last)
                 co_return stream_end::waiting;
         }

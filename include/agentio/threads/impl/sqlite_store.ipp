@@ -758,15 +758,35 @@ AGENTIO_DECL threads::result<threads::admission> admit(connection& c, threads::n
 AGENTIO_DECL threads::result<std::optional<threads::claimed_run>> claim_queued(connection& c, std::string_view run_id,
     std::string_view holder, std::chrono::milliseconds lease)
 {
-    write_transaction tx(c);
-    if(auto b = tx.begun(); !b)
-        return b.error();
-    auto const now = millis(threads::now());
     // Live: a durable run, or a turn whose process still renews its lease.
     static constexpr char const* nobody_ahead =
         "NOT EXISTS (SELECT 1 FROM agentio_runs AS a WHERE a.thread_id = r.thread_id AND a.id <> r.id AND "
         "(a.kind = 'durable' OR a.lease_expires_at >= ?1) AND "
         "(a.status IN ('running', 'waiting') OR (a.status = 'queued' AND a.rowid < r.rowid)))";
+    // Asked after every run and takeover look (any run), and every 100 ms by
+    // a turn waiting in line (this one): nearly always the answer is "not
+    // yet", which a read gives without taking the write lock.
+    {
+        auto const now = millis(threads::now());
+        auto look = run_id.empty()
+            ? prepare(c, "SELECT 1 FROM agentio_runs WHERE status = 'queued' AND kind = 'durable' LIMIT 1")
+            : prepare(c,
+                  std::string("SELECT ") + nobody_ahead +
+                      " FROM agentio_runs AS r WHERE r.id = ?2 AND r.status = 'queued'",
+                  now, run_id);
+        if(!look)
+            return failure(c, look.error());
+        auto row = look->step();
+        if(!row)
+            return failure(c, row.error());
+        bool const nothing_to_claim = run_id.empty() ? !*row : *row && look->column_int64(0) == 0;
+        if(nothing_to_claim)
+            return std::optional<threads::claimed_run>{};
+    }
+    write_transaction tx(c);
+    if(auto b = tx.begun(); !b)
+        return b.error();
+    auto const now = millis(threads::now());
     std::string id(run_id);
     std::string thread_id;
     if(!id.empty())
