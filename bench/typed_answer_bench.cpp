@@ -219,7 +219,10 @@ int main(int argc, char** argv)
     // The in-process part alone: validate and convert one answer, against parsing it by hand.
     constexpr int reps = 100000;
     std::string const text = answer_text;
-    auto const validator = agentio::schema_validator::compile(json::parse(agentio::schema_of<summary>)).value();
+    auto compiled = agentio::schema_validator::compile(json::parse(agentio::schema_of<summary>));
+    if(!compiled)
+        return std::fprintf(stderr, "%s\n", compiled.error().c_str()), 1;
+    auto const& validator = *compiled;
     auto t0 = clock_type::now();
     std::size_t checksum = 0;
     for(int i = 0; i < reps; ++i)
