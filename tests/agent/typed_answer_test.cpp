@@ -356,6 +356,29 @@ BOOST_AUTO_TEST_CASE(a_provider_failure_ends_the_typed_run_as_it_ends_any_run)
     BOOST_TEST((std::get<agent::error>(b.events.back()).cause == agent::error_cause::refused));
 }
 
+BOOST_AUTO_TEST_CASE(the_orchestrator_asks_for_a_type_or_for_text)
+{
+    typed_bench<llm::openai_provider> b;
+    b.script("typed", {{says(valid_answer)}});
+    agent::orchestrator agent{*b.provider, agentio::dynamic_tools{}, agent::options{.model = "typed"}};
+    std::optional<agent::typed_result<conteo>> typed;
+    std::optional<agent::run_result> plain;
+    auto work = [&]() -> asio::awaitable<void> {
+        typed = co_await agent.ask<conteo>("¿Cuántas iniciativas hay?");
+        plain = co_await agent.ask("¿Cuántas iniciativas hay?");
+    };
+    b.run_to_end(work);
+    BOOST_TEST_REQUIRE(typed.has_value());
+    BOOST_TEST_REQUIRE(typed->value.has_value());
+    BOOST_TEST(typed->value->total == 47);
+    BOOST_TEST_REQUIRE(plain.has_value());
+    BOOST_TEST(plain->answer == valid_answer);
+    auto const bodies = b.bodies();
+    BOOST_TEST_REQUIRE(bodies.size() == 2u);
+    BOOST_TEST(bodies[0].contains("response_format"));
+    BOOST_TEST(!bodies[1].contains("response_format")); // the text question asks for no format
+}
+
 BOOST_AUTO_TEST_CASE(async_ask_of_a_type)
 {
     typed_bench<llm::anthropic_provider> b;

@@ -430,6 +430,26 @@ public:
         return run<T>(conversation, std::move(sink), run_options{});
     }
 
+    /** One question in a conversation of its own, its events unseen: the
+        answer's text is the result's `answer`. */
+    asio::awaitable<run_result> ask(std::string question) const
+    {
+        std::vector<llm::message> conversation{llm::message::user(std::move(question))};
+        auto const ignore = [](event const&) {};
+        auto result = co_await run(conversation, ignore);
+        co_return result;
+    }
+
+    /// One question whose answer is a `T` (see `run<T>`), in a conversation of its own.
+    template<class T>
+    asio::awaitable<typed_result<T>> ask(std::string question) const
+    {
+        std::vector<llm::message> conversation{llm::message::user(std::move(question))};
+        auto const ignore = [](event const&) {};
+        auto result = co_await run<T>(conversation, ignore);
+        co_return result;
+    }
+
     /// Whether a call of `tool` waits for approval.
     bool requires_approval(std::string_view tool) const
     {
