@@ -195,6 +195,9 @@ public:
     asio::awaitable<void> backoff(unsigned retries_done, std::optional<std::chrono::milliseconds> server_delay = {});
 
 private:
+    // A POST of `body` to the API's `path`, with its authentication.
+    http::client_request post(std::string_view path, std::string_view accept, json::object const& body) const;
+
     http::client* client_;
     provider_options options_;
     wire_options wire_;

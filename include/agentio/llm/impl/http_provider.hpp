@@ -133,13 +133,7 @@ template<class Wire>
 asio::awaitable<boost::system::result<typename http_provider<Wire>::stream_type, error>>
 http_provider<Wire>::open(request const& r)
 {
-    http::client_request req;
-    req.method = boost::beast::http::verb::post;
-    req.url = options_.base_url + std::string(Wire::path);
-    req.headers.set(boost::beast::http::field::content_type, "application/json");
-    req.headers.set(boost::beast::http::field::accept, "text/event-stream");
-    Wire::set_headers(req.headers, options_.api_key, wire_);
-    req.body = to_json_text(Wire::make_body(r, wire_));
+    auto const req = post(Wire::path, "text/event-stream", Wire::make_body(r, wire_));
     auto opened = co_await detail::open_with_retries(*client_, options_, req, &Wire::error_from_body,
         Wire::request_id_header);
     if(!opened)
@@ -154,13 +148,7 @@ http_provider<Wire>::count_tokens(request const& r) requires requires
     Wire::count_tokens_path;
 }
 {
-    http::client_request req;
-    req.method = boost::beast::http::verb::post;
-    req.url = options_.base_url + std::string(Wire::count_tokens_path);
-    req.headers.set(boost::beast::http::field::content_type, "application/json");
-    req.headers.set(boost::beast::http::field::accept, "application/json");
-    Wire::set_headers(req.headers, options_.api_key, wire_);
-    req.body = to_json_text(Wire::make_count_tokens_body(r, wire_));
+    auto const req = post(Wire::count_tokens_path, "application/json", Wire::make_count_tokens_body(r, wire_));
     auto opened = co_await detail::open_with_retries(*client_, options_, req, &Wire::error_from_body,
         Wire::request_id_header);
     if(!opened)
@@ -175,6 +163,20 @@ http_provider<Wire>::count_tokens(request const& r) requires requires
     if(!tokens || !(tokens->is_uint64() || (tokens->is_int64() && tokens->get_int64() >= 0)))
         co_return error{error::kind::protocol, 0, {}, "the token count has no input_tokens", false, {}, {}};
     co_return tokens->is_uint64() ? tokens->get_uint64() : static_cast<std::uint64_t>(tokens->get_int64());
+}
+
+template<class Wire>
+http::client_request http_provider<Wire>::post(std::string_view path, std::string_view accept,
+    json::object const& body) const
+{
+    http::client_request req;
+    req.method = boost::beast::http::verb::post;
+    req.url = options_.base_url + std::string(path);
+    req.headers.set(boost::beast::http::field::content_type, "application/json");
+    req.headers.set(boost::beast::http::field::accept, accept);
+    Wire::set_headers(req.headers, options_.api_key, wire_);
+    req.body = to_json_text(body);
+    return req;
 }
 
 template<class Wire>
