@@ -14,6 +14,7 @@
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "summaries.hpp"
 #include "test_http.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/co_spawn.hpp>
@@ -807,9 +808,8 @@ BOOST_AUTO_TEST_CASE(sessions_summarize_what_outgrows_the_window)
         sc.name = "ventana-scenario";
         sc.context_window = 4000; // the fake refuses more, as the API does
         // The fake's own token counts (its body's bytes / 4), which the estimate learns from.
-        testing::scripted_response summary, answer;
-        summary.text = "RESUMEN: hablamos de iniciativas.";
-        summary.when_user_message_contains = "<conversation>";
+        auto const summary = agentio_test::summary_response("RESUMEN: hablamos de iniciativas.");
+        testing::scripted_response answer;
         answer.text = "Respuesta larga: " + std::string(1600, 'r');
         sc.turns.push_back({summary, answer});
         s.fake.add_scenario(sc);
@@ -829,9 +829,7 @@ BOOST_AUTO_TEST_CASE(sessions_summarize_what_outgrows_the_window)
             BOOST_TEST_REQUIRE(r.status == 200u, "turn " << turn << ": " << r.body);
         }
         auto const requests = s.fake.requests();
-        std::size_t summarizing = 0;
-        for(auto const& r : requests)
-            summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+        std::size_t const summarizing = agentio_test::summary_requests(requests);
         answering_requests = requests.size() - summarizing;
         BOOST_TEST(summarizing >= 1u);
         BOOST_TEST(summarizing <= 6u); // not every turn: what is kept leaves room

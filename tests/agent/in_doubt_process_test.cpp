@@ -19,6 +19,7 @@
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/tool.hpp>
 
+#include "run_on.hpp"
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -236,16 +237,7 @@ std::string run_child_and_kill(crash_bench& b, std::string const& where, Conditi
 template<class T>
 T on(asio::io_context& ioc, asio::awaitable<T> work)
 {
-    std::optional<T> out;
-    asio::co_spawn(ioc, std::move(work), [&](std::exception_ptr e, T v) {
-        if(e)
-            std::rethrow_exception(e);
-        out = std::move(v);
-    });
-    while(!out && ioc.run_one_for(20s))
-        ;
-    BOOST_TEST_REQUIRE(out.has_value());
-    return std::move(*out);
+    return agentio_test::run_on(ioc, std::move(work));
 }
 
 // Takes the run over in this process; returns the events it sent until the run waits or ends.

@@ -12,7 +12,9 @@
 #include <agentio/llm/openai.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "summaries.hpp"
 #include "provider_bench.hpp"
+#include "run_on.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/use_future.hpp>
@@ -140,17 +142,7 @@ struct bench : provider_bench<Provider>
         opts.model = model;
         agent::orchestrator agent{*this->provider, tools(), opts};
         std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
-        std::optional<agent::run_result> result;
-        asio::co_spawn(this->ioc, agent.run(conversation, std::move(sink)),
-            [&](std::exception_ptr e, agent::run_result r) {
-                if(e)
-                    std::rethrow_exception(e);
-                result = std::move(r);
-            });
-        while(!result && this->ioc.run_one_for(10s))
-            ;
-        BOOST_TEST_REQUIRE(result.has_value());
-        return *result;
+        return agentio_test::run_on(this->ioc, agent.run(conversation, std::move(sink)), 10s);
     }
 
 private:
@@ -289,21 +281,13 @@ BOOST_AUTO_TEST_CASE(a_run_resumes_after_its_checkpoint)
     std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay en ejecución?")};
     conversation.insert(conversation.end(), rounds[0].begin(), rounds[0].end());
     std::vector<unsigned> completed;
-    std::optional<agent::run_result> result;
     auto sink = [&](agent::event const& e) {
         if(auto const* c = std::get_if<agent::round_complete>(&e))
             completed.push_back(c->iteration);
     };
-    asio::co_spawn(b.ioc, agent.run(conversation, sink, 1), [&](std::exception_ptr e, agent::run_result r) {
-        if(e)
-            std::rethrow_exception(e);
-        result = std::move(r);
-    });
-    while(!result && b.ioc.run_one_for(10s))
-        ;
-    BOOST_TEST_REQUIRE(result.has_value());
-    BOOST_TEST((result->status == agent::run_result::outcome::completed));
-    BOOST_TEST(result->rounds == 2u);
+    auto const result = agentio_test::run_on(b.ioc, agent.run(conversation, sink, 1), 10s);
+    BOOST_TEST((result.status == agent::run_result::outcome::completed));
+    BOOST_TEST(result.rounds == 2u);
     BOOST_TEST(b.counters.calls == 0); // the tool's result came from the checkpoint
     BOOST_TEST(b.fake.requests().size() == 1u);
     BOOST_TEST((completed == std::vector<unsigned>{2}));
@@ -789,9 +773,7 @@ testing::scenario summarizing(std::string name, std::uint64_t window,
     std::string summary = "RESUMEN: se habló de presupuestos.")
 {
     auto s = windowed(std::move(name), window);
-    auto summarize = says(std::move(summary));
-    summarize.when_user_message_contains = "<conversation>";
-    s.turns.at(0).insert(s.turns.at(0).begin(), std::move(summarize));
+    s.turns.at(0).insert(s.turns.at(0).begin(), agentio_test::summary_response(std::move(summary)));
     return s;
 }
 
@@ -835,7 +817,7 @@ void compaction_summarizes_the_turns_that_do_not_fit()
     BOOST_TEST_REQUIRE(requests.size() == made.calls + 1); // no refusal: every request fitted
     for(std::size_t i = 0; i + 1 < requests.size(); ++i)
     {
-        BOOST_TEST(agentio::to_json_text(requests[i].body).find("<conversation>") != std::string::npos);
+        BOOST_TEST(agentio_test::asks_for_summary(requests[i]));
         BOOST_TEST(system_text(requests[i]).find("Resumes una conversación") != std::string::npos);
     }
     // Each piece after the first carries the summary so far.
@@ -876,8 +858,7 @@ BOOST_AUTO_TEST_CASE(a_summary_that_cannot_be_written_leaves_the_request_trimmed
 {
     bench<llm::anthropic_provider> b;
     auto s = windowed("sin-resumen", 4000);
-    testing::scripted_response broken;
-    broken.when_user_message_contains = "<conversation>";
+    auto broken = agentio_test::summary_response("");
     testing::fault bad;
     bad.kind = testing::fault_kind::http_error;
     bad.status = 400;

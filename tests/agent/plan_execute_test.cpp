@@ -16,6 +16,7 @@
 #include <agentio/testing/fake_llm.hpp>
 
 #include "provider_bench.hpp"
+#include "run_on.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -617,16 +618,8 @@ BOOST_AUTO_TEST_CASE(a_sink_that_returns_false_stops_the_run)
         auto const* s = std::get_if<pe::events::step_event>(&e);
         co_return !(s && std::holds_alternative<agentio::agent::tool_call>(s->event));
     };
-    std::optional<pe::run_result> result;
-    asio::co_spawn(b.ioc, agent.run("¿Cuántas?", sink), [&](std::exception_ptr e, pe::run_result r) {
-        if(e)
-            std::rethrow_exception(e);
-        result = std::move(r);
-    });
-    while(!result && b.ioc.run_one_for(10s))
-        ;
-    BOOST_TEST_REQUIRE(result.has_value());
-    BOOST_TEST((result->status == pe::run_result::outcome::cancelled));
+    auto const result = agentio_test::run_on(b.ioc, agent.run("¿Cuántas?", sink), 10s);
+    BOOST_TEST((result.status == pe::run_result::outcome::cancelled));
     BOOST_TEST(std::holds_alternative<pe::events::step_event>(events.back()));
     BOOST_TEST(b.requests_to("pe-executor").size() == 1u);
 }

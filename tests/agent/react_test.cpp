@@ -16,7 +16,9 @@
 #include <agentio/testing/fake_llm.hpp>
 #include <agentio/tool.hpp>
 
+#include "summaries.hpp"
 #include "provider_bench.hpp"
+#include "run_on.hpp"
 #include "spanish_messages.hpp"
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
@@ -833,15 +835,7 @@ BOOST_AUTO_TEST_CASE(cancellation_ends_the_run)
         seen.push_back(e);
         co_return !std::holds_alternative<react::events::action>(e);
     };
-    asio::co_spawn(g.ioc, agent.run("What's the weather in Paris?", sink),
-        [&](std::exception_ptr e, react::run_result r) {
-            if(e)
-                std::rethrow_exception(e);
-            result = std::move(r);
-        });
-    while(!result && g.ioc.run_one_for(10s))
-        ;
-    BOOST_TEST_REQUIRE(result.has_value());
+    result = agentio_test::run_on(g.ioc, agent.run("What's the weather in Paris?", sink), 10s);
     BOOST_TEST((result->status == react::run_result::outcome::cancelled));
     BOOST_TEST(seen.size() == 2u); // the thought, the action
     BOOST_TEST(g.count.calls == 0);
@@ -908,7 +902,7 @@ BOOST_AUTO_TEST_CASE(a_long_conversation_fits_the_window)
         {
             bench<llm::anthropic_provider> b;
             auto sc = scenario_of("weather-window",
-                {says("SUMMARY: the user asked many things.", "<conversation>"),
+                {agentio_test::summary_response("SUMMARY: the user asked many things."),
                     says(weather_answer, "Observation: 21 °C"), says(weather_action)});
             sc.context_window = 3000;
             b.fake.add_scenario(sc);
@@ -919,9 +913,7 @@ BOOST_AUTO_TEST_CASE(a_long_conversation_fits_the_window)
             BOOST_TEST((out.result.status == agentio::agent::outcome::completed), out.result.error_message);
             BOOST_TEST(out.result.answer.find("21 °C") != std::string::npos);
             auto const requests = b.fake.requests();
-            std::size_t summarizing = 0;
-            for(auto const& r : requests)
-                summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+            std::size_t const summarizing = agentio_test::summary_requests(requests);
             BOOST_TEST(requests.size() - summarizing == 2u); // the action, then the answer: no refusal
             auto const last = agentio::to_json_text(requests.back().body);
             BOOST_TEST(last.find("What's the weather in Paris?") != std::string::npos);

@@ -14,6 +14,8 @@
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
+#include "summaries.hpp"
+#include "run_on.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 
@@ -128,16 +130,7 @@ struct runs_bench
     template<class T>
     T run(asio::awaitable<T> f)
     {
-        std::optional<T> out;
-        asio::co_spawn(ioc, std::move(f), [&](std::exception_ptr e, T v) {
-            if(e)
-                std::rethrow_exception(e);
-            out = std::move(v);
-        });
-        while(!out && ioc.run_one_for(20s))
-            ;
-        BOOST_TEST_REQUIRE(out.has_value());
-        return std::move(*out);
+        return agentio_test::run_on(ioc, std::move(f));
     }
 
     // Lets the manager finish its runs (the final event is read before the run's end is stored).
@@ -562,9 +555,8 @@ BOOST_AUTO_TEST_CASE(a_durable_run_keeps_its_summary_for_the_next)
     agentio::testing::scenario sc;
     sc.name = "durable-window";
     sc.context_window = 4000;
-    agentio::testing::scripted_response summary, answer;
-    summary.when_user_message_contains = "<conversation>";
-    summary.text = "RESUMEN: la conversación duradera.";
+    auto const summary = agentio_test::summary_response("RESUMEN: la conversación duradera.");
+    agentio::testing::scripted_response answer;
     answer.text = "Respuesta: " + std::string(600, 'r');
     sc.turns.push_back({summary, answer});
     b.fake.add_scenario(sc);
@@ -587,12 +579,7 @@ BOOST_AUTO_TEST_CASE(a_durable_run_keeps_its_summary_for_the_next)
     }
     b.run(b.store->append_messages(thread, earlier)).value();
 
-    auto const summarizing = [&] {
-        std::size_t n = 0;
-        for(auto const& r : b.fake.requests())
-            n += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
-        return n;
-    };
+    auto const summarizing = [&] { return agentio_test::summary_requests(b.fake.requests()); };
     auto const first = b.run(m->start_run(thread, "", {llm::message::user("¿Y ahora?")})).value();
     auto const read_first = b.run(read(*m, first.run_id));
     BOOST_TEST(read_first.events.back().type == "done", read_first.events.back().data);

@@ -9,6 +9,7 @@
 // written by the "model" are refused with their code while the file stays
 // byte-identical; the HTTP interface is checked on a real socket.
 #define BOOST_TEST_MODULE agentio facturas tests
+#include "summaries.hpp"
 #include "agent.hpp"
 #include "http_api.hpp"
 #include "openai_api.hpp"
@@ -310,9 +311,8 @@ BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
             testing::scenario sc;
             sc.name = "facturas-ventana";
             sc.context_window = 9000;
-            testing::scripted_response summary, answer, sql;
-            summary.when_user_message_contains = "<conversation>";
-            summary.text = "RESUMEN: preguntas largas sobre facturas.";
+            auto const summary = agentio_test::summary_response("RESUMEN: preguntas largas sobre facturas.");
+            testing::scripted_response answer, sql;
             answer.when_user_message_contains = "Resultados de la consulta";
             answer.text = "Hay estas facturas.";
             sql.text = "SELECT COUNT(*) AS n FROM Invoice";
@@ -327,9 +327,7 @@ BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
                 BOOST_TEST(r.row_count == 1);
             }
             auto const requests = f.fake.requests();
-            std::size_t summarizing = 0;
-            for(auto const& r : requests)
-                summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+            std::size_t const summarizing = agentio_test::summary_requests(requests);
             BOOST_TEST(requests.size() - summarizing == 24u); // SQL and answer for each question: no refusal
             auto const last_sql = agentio::to_json_text(requests[requests.size() - 2].body);
             BOOST_TEST(last_sql.find("Pregunta 11") != std::string::npos);

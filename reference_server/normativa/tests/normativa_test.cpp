@@ -8,6 +8,7 @@
 // files named and skipped), retrieval quality on the labelled questions, and
 // the HTTP API on a real socket with the wire-exact fake LLM as the model.
 #define BOOST_TEST_MODULE agentio normativa tests
+#include "summaries.hpp"
 #include "agent.hpp"
 #include "openai_api.hpp"
 #include "app.hpp"
@@ -576,8 +577,7 @@ BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
     testing::scenario sc;
     sc.name = "normativa-test";
     sc.context_window = 6000;
-    auto summary = says("", "RESUMEN: preguntas sobre vacaciones.");
-    summary.when_user_message_contains = "<conversation>"; // asked to summarize, the model does
+    auto const summary = agentio_test::summary_response("RESUMEN: preguntas sobre vacaciones.");
     sc.turns = {{summary, says("", "Treinta días naturales.")}};
     f.fake.add_scenario(sc);
     auto const first = f.ask({{"message", "¿Cuántos días de vacaciones me tocan?"}});
@@ -600,9 +600,7 @@ BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)
     // long request was refused, the provider's limit learned, the older turns summarized (AGENT_CONTEXT_POLICY's
     // default), and every later request fitted at once, the summary kept in the thread and sent again.
     auto const requests = f.fake.requests();
-    std::size_t summarizing = 0;
-    for(auto const& r : requests)
-        summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+    std::size_t const summarizing = agentio_test::summary_requests(requests);
     BOOST_TEST(summarizing >= 1u);
     BOOST_TEST(requests.size() - summarizing == 1u + 2u + 1u + 1u);
     auto const kept = run_on(f.ioc, f.store->latest_summary(thread_id)).value();

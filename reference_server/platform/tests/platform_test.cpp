@@ -6,6 +6,7 @@
 // on loopback in front of the fake LLM (the model) with the real
 // agentio-sqlite-mcp behind sql_query.
 #define BOOST_TEST_MODULE agentio platform tests
+#include "summaries.hpp"
 #include "app.hpp"
 #include "routing.hpp"
 #include "settings.hpp"
@@ -418,9 +419,8 @@ BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
     testing::scenario sc;
     sc.name = "asistente-scenario";
     sc.context_window = 12000;
-    testing::scripted_response summary, answer;
-    summary.when_user_message_contains = "<conversation>";
-    summary.text = "RESUMEN: el usuario hizo preguntas largas.";
+    auto const summary = agentio_test::summary_response("RESUMEN: el usuario hizo preguntas largas.");
+    testing::scripted_response answer;
     answer.text = "Respuesta: " + std::string(3000, 'r');
     sc.turns.push_back({summary, answer});
     p.fake.add_scenario(sc);
@@ -432,9 +432,7 @@ BOOST_AUTO_TEST_CASE(a_session_longer_than_the_window_keeps_answering)
         BOOST_TEST_REQUIRE(r.status == 200u, "turn " << turn << ": " << r.body);
     }
     auto const requests = p.fake.requests();
-    std::size_t summarizing = 0;
-    for(auto const& r : requests)
-        summarizing += agentio::to_json_text(r.body).find("<conversation>") != std::string::npos;
+    std::size_t const summarizing = agentio_test::summary_requests(requests);
     BOOST_TEST(summarizing >= 1u);
     BOOST_TEST(requests.size() - summarizing == 10u); // no refusal
     auto const last = agentio::to_json_text(requests.back().body);

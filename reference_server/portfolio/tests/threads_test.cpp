@@ -7,6 +7,7 @@
 // id, the threads API, a stream resumed after the client left (by
 // Last-Event-ID and ?after=), cancellation, owners under AGENT_API_KEYS, and
 // the answers to bad or foreign ids.
+#include "summaries.hpp"
 #include "chat_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -362,9 +363,7 @@ void a_long_thread_under(agentio::llm::context_policy policy)
     fake_provider f;
     agentio::testing::scripted_response answer;
     answer.text = "Según la cartera, " + std::string(8000, 'x') + ".";
-    agentio::testing::scripted_response summary; // asked to summarize, the model does
-    summary.when_user_message_contains = "<conversation>";
-    summary.text = "RESUMEN: el usuario preguntó por las iniciativas.";
+    auto const summary = agentio_test::summary_response("RESUMEN: el usuario preguntó por las iniciativas.");
     agentio::testing::scenario sc;
     sc.name = "portfolio-ventana";
     sc.context_window = 24000;
@@ -389,9 +388,7 @@ void a_long_thread_under(agentio::llm::context_policy policy)
     auto const one = get(s.endpoint(), "/api/v1/threads/" + thread_id);
     BOOST_TEST(one.json().at("messages").as_array().size() == 40u);
     BOOST_TEST(one.body.find("RESUMEN") == std::string::npos); // the thread API shows the messages themselves
-    std::size_t summarizing = 0;
-    for(auto const& r : requests)
-        summarizing += json::serialize(r.body).find("<conversation>") != std::string::npos;
+    std::size_t const summarizing = agentio_test::summary_requests(requests);
     auto const system = json::serialize(requests.back().body.at("system"));
     if(policy == agentio::llm::context_policy::compact)
     {
