@@ -319,6 +319,49 @@ BOOST_AUTO_TEST_CASE(a_wrong_answer_goes_back_with_its_errors_and_the_corrected_
     BOOST_TEST(correction.find("/total") != std::string::npos);
     BOOST_TEST(correction.find("/estado_mayor") != std::string::npos);
     BOOST_TEST(b.bodies().size() == 2u);
+    // Rounds are numbered on across attempts, and the correction is announced with the round it answers, so a
+    // checkpointing sink stores every message: answer (1), correction (1), answer (2).
+    std::vector<unsigned> completed;
+    for(auto const& e : b.events)
+        if(auto const* c = std::get_if<agent::round_complete>(&e))
+            completed.push_back(c->iteration);
+    BOOST_TEST(completed == (std::vector<unsigned>{1, 1, 2}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(the_attempts_share_the_runs_deadline)
+{
+    typed_bench<llm::openai_provider> b;
+    testing::scenario s;
+    s.name = "typed";
+    s.token_interval = 60ms; // "No lo sé." in three pieces: about 180 ms an attempt
+    s.turns = {{says("No lo sé.")}};
+    b.fake.add_scenario(std::move(s));
+    std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay?")};
+    agent::options opts;
+    opts.limits.run_deadline = 300ms; // three attempts would take 540 ms
+    auto const r = b.run<conteo>("typed", conversation, opts);
+    BOOST_TEST((r.status == agent::outcome::failed));
+    BOOST_TEST(!r.value.has_value());
+    BOOST_TEST_REQUIRE(b.count(is_error) == 1u);
+    BOOST_TEST((std::get<agent::error>(b.events.back()).cause == agent::error_cause::deadline));
+    BOOST_TEST(b.bodies().size() == 2u); // the deadline came during the second attempt
+}
+
+BOOST_AUTO_TEST_CASE(a_sink_that_stops_at_the_end_cancels_the_run_and_nothing_escapes)
+{
+    typed_bench<llm::openai_provider> b;
+    b.script("typed", {{says(valid_answer)}});
+    agent::orchestrator agent{*b.provider, agentio::dynamic_tools{}, agent::options{.model = "typed"}};
+    std::vector<llm::message> conversation{llm::message::user("¿Cuántas iniciativas hay?")};
+    std::optional<agent::typed_result<conteo>> r;
+    auto const stop_at_done = [](agent::event const& e) -> asio::awaitable<bool> {
+        co_return !std::holds_alternative<agent::done>(e); // the client left as the answer ended
+    };
+    auto work = [&]() -> asio::awaitable<void> { r = co_await agent.run<conteo>(conversation, stop_at_done); };
+    b.run_to_end(work);
+    BOOST_TEST_REQUIRE(r.has_value());
+    BOOST_TEST((r->status == agent::outcome::cancelled));
+    BOOST_TEST(!r->value.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(no_valid_answer_fails_with_invalid_answer_after_the_retries)
@@ -398,6 +441,28 @@ BOOST_AUTO_TEST_CASE(async_ask_of_a_type)
     BOOST_TEST(a->value->total == 47);
     BOOST_TEST(a->text == valid_answer);
     BOOST_TEST(a->result.tools.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(async_ask_after_a_retry_gives_the_accepted_answer_alone)
+{
+    typed_bench<llm::anthropic_provider> b;
+    b.script("typed", {{says(valid_answer, "does not follow"), says(R"({"total": -1})")}});
+    std::optional<agent::typed_answer<conteo>> a, without_options;
+    auto work = [&]() -> asio::awaitable<void> {
+        agent::ask_options options;
+        options.model = "typed";
+        a = co_await agent::async_ask<conteo>(*b.provider, "¿Cuántas?", options);
+        // Without options the model is the provider's default, which this fake does not know: a failed answer.
+        without_options = co_await agent::async_ask<conteo>(*b.provider, "¿Cuántas?");
+    };
+    b.run_to_end(work);
+    BOOST_TEST_REQUIRE(a.has_value());
+    BOOST_TEST_REQUIRE(a->ok());
+    BOOST_TEST(a->text == valid_answer); // not the rejected answer before it
+    BOOST_TEST(a->result.rounds == 2u);
+    BOOST_TEST_REQUIRE(without_options.has_value());
+    BOOST_TEST(!without_options->ok());
+    BOOST_TEST(!without_options->result.error_message.empty());
 }
 
 BOOST_AUTO_TEST_CASE(ask_of_a_type_names_a_missing_key_before_anything_is_sent)

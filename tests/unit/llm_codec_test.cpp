@@ -343,6 +343,29 @@ BOOST_AUTO_TEST_CASE(ollama_sends_whole_calls_and_null_choices_happen)
     BOOST_TEST(summary(*d.response) == R"(tool_calls in=10 out=5 | tool_use:call_a contar {"campo":"estado"})");
 }
 
+BOOST_AUTO_TEST_CASE(a_refusal_under_a_response_format_is_a_refusal)
+{
+    // Structured Outputs: the model declines in `refusal`, and the reason is still `stop`.
+    auto d = decode<llm::openai::stream_decoder>(
+        "data: {\"id\":\"chatcmpl-2\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+        "\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}\n\n"
+        "data: {\"id\":\"chatcmpl-2\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I'm sorry, "
+        "I cannot help with that.\"},\"finish_reason\":null}]}\n\n"
+        "data: {\"id\":\"chatcmpl-2\",\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+        "data: [DONE]\n\n");
+    BOOST_TEST_REQUIRE(d.response.has_value());
+    BOOST_TEST((d.response->stop == llm::stop_reason::refusal));
+    BOOST_TEST(d.response->assistant.text().empty());
+
+    llm::error failure;
+    auto const whole = llm::openai::parse_response_body(
+        R"({"id":"chatcmpl-3","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,)"
+        R"("refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]})",
+        failure);
+    BOOST_TEST_REQUIRE(whole.has_value());
+    BOOST_TEST((whole->stop == llm::stop_reason::refusal));
+}
+
 BOOST_AUTO_TEST_CASE(the_non_streaming_body_and_error_bodies)
 {
     llm::error failure;

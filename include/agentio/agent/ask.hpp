@@ -126,7 +126,7 @@ auto ask_environment(ask_options& options, Ask ask)
     @endcode
 */
 template<tool... Tools, llm::provider Provider>
-asio::awaitable<answer> async_ask(Provider& provider, std::string question, ask_options options = {})
+asio::awaitable<answer> async_ask(Provider& provider, std::string question, ask_options options)
 {
     auto const run = detail::ask_orchestrator<Tools...>(provider, options);
     std::vector<llm::message> conversation{llm::message::user(std::move(question))};
@@ -149,16 +149,32 @@ asio::awaitable<answer> async_ask(Provider& provider, std::string question, ask_
 */
 template<class T, tool... Tools, llm::provider Provider>
 requires(!tool<T>) asio::awaitable<typed_answer<T>> async_ask(Provider& provider, std::string question,
-    ask_options options = {})
+    ask_options options)
 {
     auto const run = detail::ask_orchestrator<Tools...>(provider, options);
     std::vector<llm::message> conversation{llm::message::user(std::move(question))};
     typed_answer<T> out;
     detail::ask_sink const sink{&out, &options};
     auto typed = co_await run.template run<T>(conversation, sink);
+    out.text = typed.answer; // the accepted answer, not the rejected ones before it
     out.value = std::move(typed.value);
     out.result = std::move(typed);
     co_return out;
+}
+
+/// `async_ask` with the default @ref ask_options. Not a default argument:
+/// GCC 12 destroys a coroutine's defaulted class-type argument twice.
+template<tool... Tools, llm::provider Provider>
+asio::awaitable<answer> async_ask(Provider& provider, std::string question)
+{
+    return async_ask<Tools...>(provider, std::move(question), ask_options{});
+}
+
+/// The typed `async_ask` with the default @ref ask_options.
+template<class T, tool... Tools, llm::provider Provider>
+requires(!tool<T>) asio::awaitable<typed_answer<T>> async_ask(Provider& provider, std::string question)
+{
+    return async_ask<T, Tools...>(provider, std::move(question), ask_options{});
 }
 
 /** Asks one question with the tools `Tools...` of the model the environment

@@ -167,6 +167,11 @@ struct options
     unsigned max_steps = 4;
     /// Planner calls for one plan, the first included; the run fails beyond.
     unsigned max_plan_attempts = 3;
+    /** Ask for the plan as the provider's structured output (the plan's
+        schema: OpenAI `response_format`, Anthropic `output_config`). Off for
+        a model or server that refuses those fields (models before Claude
+        Sonnet 4.5, gpt-4 and older); the plan is checked the same either way. */
+    bool structured_plan = true;
     /// New plans after a verdict that is not a yes; then the last answer stands.
     unsigned max_replans = 2;
     /// The verifier's words.

@@ -82,6 +82,7 @@ private:
     response response_;
     std::string text_;
     std::vector<tool_use_block> calls_;
+    bool refused_ = false; // a `refusal` delta came
     bool complete_ = false;
     bool produced_ = false;
 };

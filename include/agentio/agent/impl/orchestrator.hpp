@@ -558,63 +558,78 @@ asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<
         bool const go_on = co_await detail::emit(sink, e);
         co_return go_on;
     };
-    unsigned const attempts = options_.limits.answer_retries + 1;
-    for(unsigned attempt = 1;; ++attempt)
-    {
-        run_result attempt_result = co_await run(conversation, attempt_sink, how);
-        out.usage += attempt_result.usage;
-        out.rounds += attempt_result.rounds;
-        out.tools.insert(out.tools.end(), attempt_result.tools.begin(), attempt_result.tools.end());
-        if(!out.time_to_first_text)
-            out.time_to_first_text = attempt_result.time_to_first_text;
-        if(attempt_result.summary)
-            out.summary = how.summary = attempt_result.summary;
-        out.answer = std::move(attempt_result.answer);
-        if(attempt_result.status != run_result::outcome::completed)
+    // The attempts run under one deadline, and a sink that stops the run
+    // (or a cancellation) ends it as `cancelled`, as for `run`.
+    auto attempts_body = [&]() -> asio::awaitable<void> {
+        unsigned const attempts = options_.limits.answer_retries + 1;
+        for(unsigned attempt = 1;; ++attempt)
         {
-            out.status = attempt_result.status;
-            out.error_message = std::move(attempt_result.error_message);
-            co_return out;
-        }
-        json::value parsed;
-        validation_report problems;
-        if(!detail::first_json_object(out.answer, parsed))
-            problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
-        else
-        {
-            validation_options check;
-            check.texts = texts();
-            problems = shape.validator.validate(parsed, check);
-        }
-        if(problems.ok())
-        {
+            run_result attempt_result;
+            co_await loop(conversation, attempt_sink, attempt_result, how);
+            out.usage += attempt_result.usage;
+            out.rounds = attempt_result.rounds; // the attempts number their rounds on
+            out.tools.insert(out.tools.end(), attempt_result.tools.begin(), attempt_result.tools.end());
+            if(!out.time_to_first_text)
+                out.time_to_first_text = attempt_result.time_to_first_text;
+            if(attempt_result.summary)
+                out.summary = how.summary = attempt_result.summary;
+            out.answer = std::move(attempt_result.answer);
+            if(attempt_result.status != run_result::outcome::completed)
+            {
+                out.status = attempt_result.status;
+                out.error_message = std::move(attempt_result.error_message);
+                co_return;
+            }
+            json::value parsed;
+            validation_report problems;
+            if(!detail::first_json_object(out.answer, parsed))
+                problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
+            else
+            {
+                validation_options check;
+                check.texts = texts();
+                problems = shape.validator.validate(parsed, check);
+            }
             T value{};
-            if(read_json(parsed, value))
+            if(problems.ok() && read_json(parsed, value))
             {
                 out.value = std::move(value);
                 event const end = done{{out.usage}, out.rounds};
                 co_await detail::emit_or_stop(sink, end);
-                co_return out;
+                co_return;
             }
-            problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
+            if(problems.ok()) // valid, yet not convertible: the schema and the type disagree
+                problems.errors.push_back({std::string(), std::string(texts().answer_not_json)});
+            std::string const errors = format_validation_errors(problems, texts());
+            if(attempt == attempts)
+            {
+                std::string const count = std::to_string(attempts);
+                out.status = run_result::outcome::failed;
+                out.error_message = format_message(texts().answer_failed, {{"attempts", count}, {"errors", errors}});
+                event const ev = error{out.error_message, error_cause::invalid_answer};
+                co_await detail::emit_or_stop(sink, ev);
+                co_return;
+            }
+            // The rejected answer stays before the correction: the model sees
+            // what it got wrong, and a checkpointing sink stores both, with the
+            // round that wrote the answer.
+            conversation.push_back(llm::message::user(format_message(texts().answer_invalid, {{"errors", errors}})));
+            event const correction = round_complete{out.rounds, std::span(conversation).last(1), out.usage};
+            co_await detail::emit_or_stop(sink, correction);
+            // The next attempt answers a new message: nothing of a suspended
+            // round to resume; its rounds follow the last (the round limit
+            // counts them all).
+            how.completed_rounds = out.rounds;
+            how.decisions = {};
+            how.earlier_calls = {};
         }
-        std::string const errors = format_validation_errors(problems, texts());
-        if(attempt == attempts)
-        {
-            std::string const count = std::to_string(attempts);
-            out.status = run_result::outcome::failed;
-            out.error_message = format_message(texts().answer_failed, {{"attempts", count}, {"errors", errors}});
-            event const ev = error{out.error_message, error_cause::invalid_answer};
-            co_await detail::emit_or_stop(sink, ev);
-            co_return out;
-        }
-        // The rejected answer stays before the correction: the model sees what it got wrong.
-        conversation.push_back(llm::message::user(format_message(texts().answer_invalid, {{"errors", errors}})));
-        // A new attempt answers a new message: nothing of a suspended round to resume, its own round budget.
-        how.completed_rounds = 0;
-        how.decisions = {};
-        how.earlier_calls = {};
-    }
+    };
+    auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
+    co_await detail::run_with_deadline(attempts_body, sink, out, options_.limits.run_deadline, texts().run_deadline,
+        deadline_event);
+    if(out.status != run_result::outcome::completed)
+        out.value.reset();
+    co_return out;
 }
 
 } // namespace agentio::agent

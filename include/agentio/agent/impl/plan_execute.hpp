@@ -120,7 +120,8 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
     for(unsigned attempt = 1; attempt <= attempts; ++attempt)
     {
         std::optional<unsigned> const silent;
-        auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent, &plan_output_);
+        auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent,
+            options_.structured_plan ? &plan_output_ : nullptr);
         if(!response)
             co_return false;
         std::string reply = response->assistant.text();

@@ -10,7 +10,8 @@
 // mode takes a subset whole or refuses the request; Anthropic's structured
 // output takes closed objects without numeric or length bounds. The schema
 // sent is the most the API takes; the caller validates the answer against the
-// whole schema, so a bound left out of the request is still enforced.
+// whole schema, so a bound left out of the request is still enforced (those
+// the validator checks: not `pattern`, `format`, `multipleOf` or `uniqueItems`).
 //
 
 #ifndef AGENTIO_LLM_DETAIL_OUTPUT_SCHEMA_HPP
@@ -64,6 +65,12 @@ inline bool openai_strict_ready(json::value const& schema)
                    "const", "anyOf", "$defs", "$ref", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                    "multipleOf", "minItems", "maxItems", "pattern", "format"}))
             return false;
+    // Strict mode's string formats.
+    if(auto const* format = o->if_contains("format"); format &&
+        !(format->is_string() &&
+            is_one_of(format->get_string(),
+                {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})))
+        return false;
     if(type_is(*o, "object"))
     {
         auto const* closed = o->if_contains("additionalProperties");
@@ -139,8 +146,10 @@ struct schema_subset
 
 inline bool adapt_schema(json::object const& in, json::object& out, schema_subset const& subset)
 {
-    if(in.empty())
-        return false; // any value: no closed grammar says it
+    // Any value (`{}`, or only a description): no closed grammar says it.
+    if(!in.contains("type") && !in.contains("enum") && !in.contains("const") && !in.contains("anyOf") &&
+        !in.contains("allOf") && !in.contains("$ref"))
+        return false;
     std::string notes;
     auto adapt_one = [&](json::value const& v, json::value& into) {
         json::object one;
@@ -217,7 +226,7 @@ inline keyword_action anthropic_keyword(std::string_view key, json::value const&
     if(is_one_of(key, {"minLength", "maxLength", "maxItems", "uniqueItems"}))
         return keyword_action::note;
     if(key == "minItems")
-        return v.is_number() && v.to_number<double>() <= 1 ? keyword_action::keep : keyword_action::note;
+        return v == json::value(0) || v == json::value(1) ? keyword_action::keep : keyword_action::note;
     if(key == "format")
         return v.is_string() &&
                 is_one_of(v.get_string(),
@@ -228,7 +237,13 @@ inline keyword_action anthropic_keyword(std::string_view key, json::value const&
         return keyword_action::drop;
     if(key == "additionalProperties")
         return v == json::value(false) ? keyword_action::keep : keyword_action::refuse; // a map, an open object
-    return keyword_action::keep; // type, description, title, required, enum, const, default, pattern, $ref
+    if(is_one_of(key, {"type", "description", "title", "required", "enum", "const", "default", "pattern", "$ref"}))
+        return keyword_action::keep;
+    if(is_one_of(key, {"$schema", "$id", "$comment", "deprecated", "readOnly", "writeOnly"}))
+        return keyword_action::drop;
+    // Anything else (oneOf, not, if/then/else, prefixItems, patternProperties,
+    // …) is outside the subset and may hold a schema: the schema goes in words.
+    return keyword_action::refuse;
 }
 
 // OpenAI's strict mode: no string lengths, no defaults; the rest of its

@@ -224,6 +224,9 @@ AGENTIO_DECL std::optional<response> parse_response_body(std::string_view body, 
         auto const& msg = m->get_object();
         if(auto text = detail::string_at(msg, "content"); !text.empty())
             r.assistant.content.emplace_back(text_block{std::string(text)});
+        // With a response format, a refusal comes as `refusal`, the reason `stop`.
+        if(!detail::string_at(msg, "refusal").empty())
+            r.stop = stop_reason::refusal;
         if(auto const* calls = msg.if_contains("tool_calls"); calls && calls->is_array())
             for(auto const& c : calls->get_array())
             {
@@ -300,6 +303,9 @@ AGENTIO_DECL std::optional<error> stream_decoder::feed(sse::event const& e, std:
             }
             if(auto thinking = detail::string_at(delta, "reasoning_content"); !thinking.empty())
                 out.emplace_back(llm::thinking_delta{std::string(thinking)}); // llama.cpp
+            // With a response format, a refusal streams as `refusal`, the reason `stop`.
+            if(!detail::string_at(delta, "refusal").empty())
+                produced_ = refused_ = true;
             if(auto const* calls = delta.if_contains("tool_calls"); calls && calls->is_array())
                 for(auto const& f : calls->get_array())
                 {
@@ -356,6 +362,8 @@ AGENTIO_DECL std::optional<response> stream_decoder::finish(error& failure)
         response_.assistant.content.emplace_back(std::move(call));
     }
     calls_.clear();
+    if(refused_)
+        response_.stop = stop_reason::refusal;
     return std::move(response_);
 }
 

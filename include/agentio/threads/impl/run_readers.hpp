@@ -71,10 +71,10 @@ asio::awaitable<stream_end> run_manager_core<Agent>::stream(std::string run_id, 
             auto run = co_await store_.find_run(run_id, owner);
             if(run && *run && is_final((*run)->status) && (*run)->last_event_id <= last)
             {
-                // Cancelled without a journaled end (a queued run, cancelled
-                // before it started): its reader gets the end such a run
-                // sends, numbered after the journal, once.
-                if((*run)->status == run_status::cancelled && last == (*run)->last_event_id)
+                // Cancelled before it journaled anything (a queued run, which
+                // never started; every other end is journaled): its reader
+                // gets the end a cancelled run sends, as event 1, once.
+                if((*run)->status == run_status::cancelled && (*run)->last_event_id == 0 && last == 0)
                     if(auto end = map_(run_cancelled{"cancelled"}, run_context{run_id, (*run)->thread_id}))
                     {
                         end->id = last + 1;

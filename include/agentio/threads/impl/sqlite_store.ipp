@@ -764,12 +764,15 @@ AGENTIO_DECL threads::result<std::optional<threads::claimed_run>> claim_queued(c
         "(a.kind = 'durable' OR a.lease_expires_at >= ?1) AND "
         "(a.status IN ('running', 'waiting') OR (a.status = 'queued' AND a.rowid < r.rowid)))";
     // Asked after every run and takeover look (any run), and every 100 ms by
-    // a turn waiting in line (this one): nearly always the answer is "not
-    // yet", which a read gives without taking the write lock.
+    // a turn waiting in line (this one): nearly always the answer is "nobody
+    // can start yet", which a read gives without taking the write lock.
     {
         auto const now = millis(threads::now());
         auto look = run_id.empty()
-            ? prepare(c, "SELECT 1 FROM agentio_runs WHERE status = 'queued' AND kind = 'durable' LIMIT 1")
+            ? prepare(c,
+                  std::string("SELECT 1 FROM agentio_runs AS r WHERE r.status = 'queued' AND r.kind = 'durable' AND ") +
+                      nobody_ahead + " LIMIT 1",
+                  now)
             : prepare(c,
                   std::string("SELECT ") + nobody_ahead +
                       " FROM agentio_runs AS r WHERE r.id = ?2 AND r.status = 'queued'",
