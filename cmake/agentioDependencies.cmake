@@ -22,7 +22,7 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app)
+set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app sandbox)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_chat_completions http)
@@ -34,6 +34,7 @@ set(_agentio_builds_on_postgres core)
 set(_agentio_builds_on_testing http)
 set(_agentio_builds_on_app http)
 set(_agentio_builds_on_threads sqlite postgres)
+set(_agentio_builds_on_sandbox core)
 
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
 # Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.
@@ -90,6 +91,19 @@ macro(agentio_find_dependencies)
         set_target_properties(agentio_libstemmer PROPERTIES
             IMPORTED_LOCATION "${AGENTIO_LIBSTEMMER_LIBRARY}"
             INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_LIBSTEMMER_INCLUDE_DIR}")
+    endif()
+
+    # sandbox: libseccomp builds the filter; bubblewrap runs it (found at run time, not here).
+    if("sandbox" IN_LIST _agentio_needed AND NOT TARGET agentio_libseccomp)
+        find_path(AGENTIO_LIBSECCOMP_INCLUDE_DIR seccomp.h)
+        find_library(AGENTIO_LIBSECCOMP_LIBRARY seccomp)
+        if(NOT AGENTIO_LIBSECCOMP_INCLUDE_DIR OR NOT AGENTIO_LIBSECCOMP_LIBRARY)
+            _agentio_missing("libseccomp (seccomp.h, libseccomp.so)" "libseccomp-dev")
+        endif()
+        add_library(agentio_libseccomp UNKNOWN IMPORTED)
+        set_target_properties(agentio_libseccomp PROPERTIES
+            IMPORTED_LOCATION "${AGENTIO_LIBSECCOMP_LIBRARY}"
+            INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_LIBSECCOMP_INCLUDE_DIR}")
     endif()
 
     # postgres: the client library only (FindPostgreSQL asks for server headers

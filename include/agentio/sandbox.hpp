@@ -1,0 +1,200 @@
+//
+// agentio/sandbox.hpp
+// ~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// Untrusted programs run in isolation by the kernel (Linux): bubblewrap's
+// user, PID, IPC, UTS, cgroup and network namespaces with nothing of the host
+// but read-only system folders, a seccomp filter (libseccomp) refusing what a
+// computation never needs, resource limits, a wall clock that kills the whole
+// tree, and captured, capped output. Nothing ever runs unsandboxed: a machine
+// that cannot isolate makes `sandbox::runner`'s constructor throw
+// `sandbox::unavailable` naming what is missing.
+//
+
+#ifndef AGENTIO_SANDBOX_HPP
+#define AGENTIO_SANDBOX_HPP
+
+#include <agentio/config.hpp>
+
+#if !defined(__linux__)
+#error agentio::sandbox isolates with Linux namespaces and seccomp: it builds on Linux only.
+#endif
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace agentio::sandbox {
+
+namespace detail {
+struct slot_guard;
+} // namespace detail
+
+/// The bounds of one run, each enforced by the kernel. The memory, CPU and
+/// file limits are per process (`RLIMIT_*`); `processes` bounds the tree.
+struct limits
+{
+    /// From the start to a kill of the whole tree, however it spends its time.
+    std::chrono::milliseconds wall_time = std::chrono::seconds(10);
+    /// CPU time of each process (`RLIMIT_CPU`): SIGXCPU at the limit.
+    std::chrono::seconds cpu_time{5};
+    /// Address space of each process (`RLIMIT_AS`).
+    std::uint64_t memory_bytes = std::uint64_t(1) << 30;
+    /// The largest file a process may write (`RLIMIT_FSIZE`).
+    std::uint64_t file_bytes = std::uint64_t(64) << 20;
+    /// Processes and threads of the run (`RLIMIT_NPROC`, counted in its own user namespace).
+    unsigned processes = 64;
+    /// Open descriptors of each process (`RLIMIT_NOFILE`).
+    unsigned open_files = 256;
+    /// The writable folders: `/work` (the working folder), `/tmp`, `/dev/shm`; memory-backed, sized.
+    std::uint64_t work_bytes = std::uint64_t(128) << 20;
+    std::uint64_t tmp_bytes = std::uint64_t(64) << 20;
+    std::uint64_t shm_bytes = std::uint64_t(16) << 20;
+    /// Standard output kept; a program writing more is stopped (`ending::output_limit`).
+    std::size_t output_bytes = 256 * 1024;
+    /// Standard error kept: its last bytes (where a traceback ends); more is dropped, not fatal.
+    std::size_t error_bytes = 64 * 1024;
+    /// What the program may write to descriptor 3 (`request::result_channel`); more is `output_limit`.
+    std::size_t channel_bytes = 1024 * 1024;
+};
+
+/// A file given to the program read-only, copied into the sandbox (no host path is visible).
+struct input_file
+{
+    /// Relative to the working folder `/work`: letters, digits, `._-` and `/`, no `..`.
+    std::string path;
+    std::string content;
+};
+
+/// One program to run.
+struct request
+{
+    /// An absolute path inside the sandbox, under one of `options::read_only` (e.g. `/usr/bin/python3`).
+    std::string program;
+    std::vector<std::string> arguments;
+    /// Its standard input (a file it may read, seek or ignore).
+    std::string standard_input;
+    std::vector<input_file> files;
+    /// On top of `PATH`, `HOME=/work`, `LANG=C.UTF-8` and `TMPDIR=/tmp`; nothing of the server's environment.
+    std::vector<std::pair<std::string, std::string>> environment;
+    /// Descriptor 3 open for writing inside: a channel for a structured result apart from the program's
+    /// own output, read into `result::channel`.
+    bool result_channel = false;
+    sandbox::limits limits;
+};
+
+/// How a run ended.
+enum class ending
+{
+    exited,      ///< the program exited: `result::exit_code`
+    signaled,    ///< a signal ended it: `result::signal` (SIGXCPU at the CPU limit, SIGKILL, SIGSEGV, …)
+    timed_out,   ///< the wall clock ran out and the tree was killed
+    output_limit ///< it wrote more than `limits::output_bytes` (or `channel_bytes`) and was killed
+};
+
+/// What a run did.
+struct result
+{
+    ending how = ending::exited;
+    int exit_code = 0; ///< when `exited`
+    int signal = 0;    ///< when `signaled`
+    std::string output;
+    std::string errors;
+    std::string channel;
+    bool errors_truncated = false; ///< `errors` holds only the last `limits::error_bytes`
+    std::chrono::microseconds duration{};
+
+    bool succeeded() const noexcept { return how == ending::exited && exit_code == 0; }
+
+    /// The limit a signal names: "cpu time" (SIGXCPU), "file size" (SIGXFSZ), or empty.
+    std::string_view limit_hit() const noexcept;
+
+    /// One line for a person or a model: "exited with status 1", "stopped after 10 s (wall clock)", …
+    std::string describe(limits const& applied) const;
+};
+
+/// This machine cannot isolate a program; the message names what is missing and how to get it.
+class unavailable : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One run could not be set up (bubblewrap's own message), or waited too long for a free slot.
+class failure : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// How a runner isolates, and how many run at once.
+struct options
+{
+    std::filesystem::path bwrap = "/usr/bin/bwrap";
+    std::filesystem::path prlimit = "/usr/bin/prlimit";
+    std::filesystem::path setpriv = "/usr/bin/setpriv";
+    /// The host uid and gid bubblewrap runs as when this process is root (the kernel does not count a root
+    /// user's processes, and a namespace's root would be the host's). Never 0.
+    uid_t run_as = 65534;
+    /// Host folders or files visible read-only at the same path; those absent here are skipped.
+    /// `/usr` is always first; `/bin`, `/lib`, `/lib64` and `/sbin` are links into it (merged /usr).
+    std::vector<std::filesystem::path> read_only = {"/usr", "/etc/alternatives"};
+    /// Runs at once; the others wait in line, at most `max_wait`.
+    std::size_t max_running = 4;
+    std::chrono::milliseconds max_wait = std::chrono::seconds(30);
+};
+
+/// Runs requests in sandboxes, at most `options::max_running` at once. Thread-safe; cheap to share by
+/// reference; must outlive its runs.
+class runner
+{
+public:
+    /// Checks once that this machine can isolate — bubblewrap present and not setuid, the namespaces, the
+    /// filter and the limits working — by running `/usr/bin/true` in a sandbox (about 15 ms). Throws
+    /// `unavailable` naming what is missing.
+    explicit runner(boost::asio::any_io_executor executor, options how = {});
+    ~runner();
+    runner(runner const&) = delete;
+    runner& operator=(runner const&) = delete;
+
+    /// Runs `what` and reports how it ended. Throws `std::invalid_argument` for a malformed request
+    /// (naming the field), `failure` when the sandbox could not be set up or no slot freed within
+    /// `options::max_wait`. Cancelling the awaiting coroutine kills the run's whole tree.
+    boost::asio::awaitable<result> run(request what);
+
+    options const& settings() const noexcept;
+    /// Runs in progress now.
+    std::size_t running() const noexcept;
+
+private:
+    friend struct detail::slot_guard;
+    struct state;
+    std::shared_ptr<state> state_;
+};
+
+/// Why this machine cannot isolate with `how`, or nothing when it can (what the constructor checks).
+AGENTIO_DECL std::optional<std::string> why_unavailable(options const& how);
+
+} // namespace agentio::sandbox
+
+#ifdef AGENTIO_HEADER_ONLY
+#include <agentio/sandbox/impl/sandbox.ipp>
+#endif
+
+#endif
