@@ -188,6 +188,36 @@ private:
     std::shared_ptr<state> state_;
 };
 
+/// A Python snippet to run in a sandbox, the way a notebook cell runs.
+struct python_request
+{
+    std::string code;
+    /// Given read-only under `/work` (the snippet's working folder).
+    std::vector<input_file> files;
+    sandbox::limits limits;
+    /// Debian's interpreter, which sees the packages Debian installs (python3-numpy, python3-sympy).
+    std::string interpreter = "/usr/bin/python3";
+};
+
+/// How a snippet ended.
+struct python_result
+{
+    /// The run itself: output, errors (a traceback, its frames the snippet's own), status, duration.
+    sandbox::result run;
+    /// `repr` of the last statement's value when it is an expression that is not None, as a notebook shows it.
+    std::optional<std::string> value;
+    /// An exception that ended the snippet: its type (`ZeroDivisionError`, `MemoryError`, …) and message.
+    std::optional<std::pair<std::string, std::string>> exception;
+
+    /// One line for a person or a model: "completed", "raised ZeroDivisionError: division by zero",
+    /// "ran out of memory (limit 1 GiB)", "was stopped after 10 s (its wall-clock limit)", …
+    std::string describe(limits const& applied) const;
+};
+
+/// Runs `what` in `in`: the snippet is compiled as a module whose last expression, if any, is evaluated apart,
+/// with `-I` (no environment variables, no user site), from `/work`. Throws what `runner::run` throws.
+boost::asio::awaitable<python_result> run_python(runner& in, python_request what);
+
 /// Why this machine cannot isolate with `how`, or nothing when it can (what the constructor checks).
 AGENTIO_DECL std::optional<std::string> why_unavailable(options const& how);
 

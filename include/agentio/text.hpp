@@ -7,7 +7,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // Text at the edges of a program: cutting UTF-8 without splitting a
-// character, folding it the way words are compared, and writing what clients
+// character, repairing it, folding it the way words are compared, and writing what clients
 // send into log lines so that nothing they send can end a line and forge the
 // next one.
 //
@@ -91,6 +91,15 @@ inline std::size_t utf8_code_point_prefix(std::string_view s, std::size_t n) noe
             ++i;
     }
     return i;
+}
+
+/** Appends `text` to `out` as valid UTF-8: each ill-formed sequence (a
+    program's output, a file's bytes) becomes U+FFFD, as WHATWG's decoder
+    does. What goes into JSON for a model or a client must be valid.
+*/
+inline void append_valid_utf8(std::string& out, std::string_view text)
+{
+    detail::append_utf8_replacing_errors(out, text);
 }
 
 /** Appends `text` to `out` with C0 controls and DEL written as `\n`, `\r`,

@@ -135,6 +135,38 @@ struct thread_summary
     timestamp created_at = {};
 };
 
+/** An uploaded file's record, as its owner's API lists it. Its bytes are
+    kept by whoever stored them (a folder, say); the store keeps who owns it
+    and what it is. */
+struct file_record
+{
+    /// Chosen by the caller ("file-" and a random part, typically).
+    std::string id = {};
+    /// Who may see it; empty for a single-user application.
+    std::string owner = {};
+    std::string filename = {};
+    /// Why it was uploaded (OpenAI's `purpose`: "assistants", "user_data", …).
+    std::string purpose = {};
+    /// What its content is (sniffed from the bytes, not taken from the name).
+    std::string media_type = {};
+    std::uint64_t bytes = 0;
+    timestamp created_at = {};
+    /// What later steps say of it (an ingest's status, its pages).
+    json::object metadata = {};
+};
+
+/// Which of an owner's files to list, in which order.
+struct file_listing
+{
+    /// Only files uploaded for this purpose; empty: every purpose.
+    std::string purpose = {};
+    std::size_t limit = 10000;
+    /// Newest first (OpenAI's default order), or oldest first.
+    bool newest_first = true;
+    /// The files after this one in that order (a page's last id); empty: from the first.
+    std::string after = {};
+};
+
 /// Where a run is.
 enum class run_status
 {
@@ -428,6 +460,23 @@ public:
         one. `errc::not_found` when the thread has no message `through_seq`. */
     virtual asio::awaitable<result<thread_summary>> save_summary(std::string_view thread_id, std::int64_t through_seq,
         std::string_view text) = 0;
+    /// @}
+
+    /// @name Files (the records of uploads)
+    /// @{
+    /// Keeps a new file's record; a duplicate id is refused.
+    virtual asio::awaitable<result<void>> save_file(file_record const& file) = 0;
+    /// The owner's file `id`, or nothing (another owner's is nothing too).
+    virtual asio::awaitable<result<std::optional<file_record>>> find_file(std::string_view id,
+        std::string_view owner) = 0;
+    /// The owner's files, as `which` says; one more than `which.limit` tells a caller that more follow.
+    virtual asio::awaitable<result<std::vector<file_record>>> list_files(std::string_view owner,
+        file_listing const& which) = 0;
+    /// Replaces the metadata of the owner's file `id`; false when there is no such file.
+    virtual asio::awaitable<result<bool>> update_file_metadata(std::string_view id, std::string_view owner,
+        json::object const& metadata) = 0;
+    /// Removes the owner's file record `id`; false when there was none.
+    virtual asio::awaitable<result<bool>> delete_file(std::string_view id, std::string_view owner) = 0;
     /// @}
 
     /// @name Runs

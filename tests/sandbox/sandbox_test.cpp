@@ -355,6 +355,75 @@ BOOST_AUTO_TEST_CASE(a_machine_that_cannot_isolate_is_refused_with_what_is_missi
 
 BOOST_AUTO_TEST_SUITE_END()
 
+namespace {
+
+asio::awaitable<sandbox::python_result> python_of(sandbox::runner& runner, sandbox::python_request r)
+{
+    co_return co_await sandbox::run_python(runner, std::move(r));
+}
+
+sandbox::python_result snippet(asio::io_context& ioc, sandbox::runner& runner, std::string code,
+    std::vector<sandbox::input_file> files = {}, sandbox::limits l = {})
+{
+    ioc.restart();
+    return agentio_test::run_on(ioc, python_of(runner, {std::move(code), std::move(files), l}), 60s);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sandbox_python)
+
+BOOST_FIXTURE_TEST_CASE(the_last_expression_is_the_value_as_in_a_notebook, fixture)
+{
+    auto const got = snippet(ioc, runner, "import statistics\nprint('computing')\nstatistics.mean([1, 2, 3, 4])\n");
+    BOOST_TEST(got.run.succeeded());
+    BOOST_TEST(got.run.output == "computing\n");
+    BOOST_TEST(got.value.value_or("none") == "2.5");
+    BOOST_TEST(!got.exception.has_value());
+    BOOST_TEST(got.describe({}) == "completed");
+
+    auto const none = snippet(ioc, runner, "x = 1\nprint(x)\n");
+    BOOST_TEST(!none.value.has_value());
+    BOOST_TEST(none.run.output == "1\n");
+}
+
+BOOST_FIXTURE_TEST_CASE(an_exception_is_named_with_a_traceback_of_the_snippets_own_lines, fixture)
+{
+    auto const got = snippet(ioc, runner, "def f(x):\n    return 1 / x\n\nf(0)\n");
+    BOOST_TEST(got.run.exit_code == 1);
+    BOOST_TEST_REQUIRE(got.exception.has_value());
+    BOOST_TEST(got.exception->first == "ZeroDivisionError");
+    BOOST_TEST(got.describe({}) == "raised ZeroDivisionError: division by zero");
+    BOOST_TEST(got.run.errors.find("File \"<code>\", line 2, in f") != std::string::npos, got.run.errors);
+    BOOST_TEST(got.run.errors.find("return 1 / x") != std::string::npos, got.run.errors);
+    BOOST_TEST(got.run.errors.find("run.py") == std::string::npos, got.run.errors);
+
+    auto const syntax = snippet(ioc, runner, "print(\n");
+    BOOST_TEST_REQUIRE(syntax.exception.has_value());
+    BOOST_TEST(syntax.exception->first == "SyntaxError");
+
+    sandbox::limits l;
+    l.memory_bytes = 512 << 20;
+    auto const memory = snippet(ioc, runner, "x = bytearray(10 * 2**30)\n", {}, l);
+    BOOST_TEST(memory.describe(l) == "ran out of memory (limit 512 MiB)");
+}
+
+BOOST_FIXTURE_TEST_CASE(debians_numpy_and_sympy_and_the_files_given, fixture)
+{
+    auto const got = snippet(ioc, runner, R"py(
+import numpy, sympy
+x = sympy.symbols("x")
+rows = [line.split(",") for line in open("sales.csv").read().split()[1:]]
+(sympy.solve(x**2 - 5*x + 6, x), float(numpy.mean([float(r[1]) for r in rows])))
+)py",
+        {{"sales.csv", "region,amount\nnorth,10\nsouth,20\n"}});
+    BOOST_TEST_INFO(got.run.errors);
+    BOOST_TEST(got.run.succeeded());
+    BOOST_TEST(got.value.value_or("none") == "([2, 3], 15.0)");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 BOOST_AUTO_TEST_SUITE(sandbox_escapes)
 
 BOOST_FIXTURE_TEST_CASE(nothing_of_the_host_is_readable, fixture)

@@ -90,7 +90,8 @@ struct postgres_backend
         agentio::postgres::connection c(co_await asio::this_coro::executor);
         (co_await c.connect(agentio_test::postgres_uri())).value();
         (co_await c.execute(
-             "DROP TABLE IF EXISTS agentio_run_calls, agentio_thread_summaries, agentio_run_events, agentio_runs, agentio_thread_items, "
+             "DROP TABLE IF EXISTS agentio_files, agentio_run_calls, agentio_thread_summaries, agentio_run_events, "
+             "agentio_runs, agentio_thread_items, "
              "agentio_threads, agentio_schema_version CASCADE; "
              "DROP FUNCTION IF EXISTS agentio_now_ms()"))
             .value();
@@ -1037,8 +1038,80 @@ asio::awaitable<void> tool_calls_are_journaled_around_their_run(threads::thread_
 } // namespace
 
 // Each check on a fresh store of each backend.
+threads::file_record file(std::string id, std::string owner, std::string purpose = "user_data")
+{
+    return {.id = std::move(id),
+        .owner = std::move(owner),
+        .filename = "ventas.csv",
+        .purpose = std::move(purpose),
+        .media_type = "text/csv",
+        .bytes = 1234,
+        .created_at = {},
+        .metadata = {{"rows", 10}}};
+}
+
+asio::awaitable<void> file_records_are_scoped_by_owner_and_paged(threads::thread_store& s)
+{
+    asio::steady_timer pause(co_await asio::this_coro::executor);
+    for(auto const* id : {"file-1", "file-2", "file-3"})
+    {
+        auto const record = file(id, "ana");
+        (co_await s.save_file(record)).value();
+        pause.expires_after(std::chrono::milliseconds(3)); // distinct creation times
+        co_await pause.async_wait(asio::use_awaitable);
+    }
+    auto const other_purpose = file("file-4", "ana", "assistants");
+    auto const luis = file("file-5", "luis");
+    auto const duplicate = file("file-1", "luis");
+    (co_await s.save_file(other_purpose)).value();
+    (co_await s.save_file(luis)).value();
+    // A duplicate id is refused, not overwritten.
+    BOOST_TEST(!(co_await s.save_file(duplicate)));
+
+    auto found = (co_await s.find_file("file-2", "ana")).value();
+    BOOST_REQUIRE(found);
+    BOOST_TEST(found->filename == "ventas.csv"sv);
+    BOOST_TEST(found->media_type == "text/csv"sv);
+    BOOST_TEST(found->bytes == 1234u);
+    BOOST_TEST(found->metadata.at("rows").as_int64() == 10);
+    BOOST_TEST(found->created_at.time_since_epoch().count() > 0);
+    BOOST_TEST(!(co_await s.find_file("file-2", "luis")).value()); // another owner's: not found
+
+    auto ids = [](std::vector<threads::file_record> const& files) {
+        std::string out;
+        for(auto const& f : files)
+            out += f.id + " ";
+        return out;
+    };
+    // Named, not braced in the co_await: GCC 12 destroys such temporaries twice.
+    threads::file_listing const every{};
+    threads::file_listing const data{.purpose = "user_data"};
+    threads::file_listing const first_page{.purpose = "user_data", .limit = 1};
+    threads::file_listing const second_page{.purpose = "user_data", .limit = 1, .after = "file-3"};
+    threads::file_listing const oldest_after{.purpose = "", .limit = 10, .newest_first = false, .after = "file-2"};
+    threads::file_listing const after_anothers{.after = "file-5"};
+    BOOST_TEST(ids((co_await s.list_files("ana", every)).value()) == "file-4 file-3 file-2 file-1 ");
+    BOOST_TEST(ids((co_await s.list_files("ana", data)).value()) == "file-3 file-2 file-1 ");
+    // A page: one more than asked tells that more follow.
+    BOOST_TEST(ids((co_await s.list_files("ana", first_page)).value()) == "file-3 file-2 ");
+    BOOST_TEST(ids((co_await s.list_files("ana", second_page)).value()) == "file-2 file-1 ");
+    BOOST_TEST(ids((co_await s.list_files("ana", oldest_after)).value()) == "file-3 file-4 ");
+    BOOST_TEST(ids((co_await s.list_files("ana", after_anothers)).value()).empty()); // luis's: no place in ana's
+
+    json::object const processed{{"status", "processed"}}, stolen{{"status", "stolen"}};
+    BOOST_TEST((co_await s.update_file_metadata("file-1", "ana", processed)).value());
+    BOOST_TEST(!(co_await s.update_file_metadata("file-1", "luis", stolen)).value());
+    BOOST_TEST((co_await s.find_file("file-1", "ana")).value()->metadata.at("status").as_string() == "processed"sv);
+
+    BOOST_TEST(!(co_await s.delete_file("file-1", "luis")).value());
+    BOOST_TEST((co_await s.delete_file("file-1", "ana")).value());
+    BOOST_TEST(!(co_await s.find_file("file-1", "ana")).value());
+    BOOST_TEST(!(co_await s.delete_file("file-1", "ana")).value());
+}
+
 #define AGENTIO_STORE_CHECKS(X)                                                                                        \
     X(threads_are_scoped_by_owner)                                                                                     \
+    X(file_records_are_scoped_by_owner_and_paged)                                                                      \
     X(items_keep_every_block_in_order)                                                                                 \
     X(a_run_checkpoints_its_rounds)                                                                                    \
     X(a_run_can_start_its_thread)                                                                                      \

@@ -36,14 +36,16 @@ namespace detail {
 
 /** The agent's tools and the client's behind one catalog, for one request.
     A client tool is never called here: the orchestrator stops before (its
-    calls "need approval", the client's). */
+    calls "need approval", the client's). Each call's context carries the
+    request's @ref caller. */
 template<class Tools>
 class with_client_tools
 {
 public:
-    with_client_tools(Tools const& tools, std::vector<client_tool> const& client)
+    with_client_tools(Tools const& tools, std::vector<client_tool> const& client, chat_completions::caller who)
         : tools_(&tools)
         , client_(std::make_shared<std::vector<entry>>())
+        , caller_(std::make_shared<chat_completions::caller const>(std::move(who)))
     {
         client_->reserve(client.size());
         for(auto const& t : client)
@@ -70,6 +72,7 @@ public:
     {
         if(is_client(name))
             co_return tool_result::error("this tool runs on the client");
+        ctx.extensions.set(*caller_);
         co_return co_await tools_->call(name, arguments, ctx);
     }
 
@@ -84,6 +87,7 @@ private:
 
     Tools const* tools_;
     std::shared_ptr<std::vector<entry>> client_;
+    std::shared_ptr<chat_completions::caller const> caller_;
 };
 
 } // namespace detail
@@ -126,7 +130,7 @@ public:
 
     asio::awaitable<void> complete(request r, call_context const& ctx, output_sink sink) override
     {
-        detail::with_client_tools<Tools> catalog(tools_, r.tools);
+        detail::with_client_tools<Tools> catalog(tools_, r.tools, caller{ctx.user, ctx.session});
         for(std::size_t i = 0; i < r.tools.size(); ++i)
             if(tools_.contains(r.tools[i].name))
             {

@@ -106,6 +106,17 @@ struct model_card
     json::object extra = {};
 };
 
+/** Who asked, as a Chat Completions model's tools find it in
+    `tool_context::extensions` (`ctx.extensions.find<chat_completions::caller>()`):
+    a tool that keeps data per user (uploaded files) answers for this user only. */
+struct caller
+{
+    /// The authenticated user (empty when the endpoint does not authenticate).
+    std::string user = {};
+    /// The session the request named (empty: none).
+    std::string session = {};
+};
+
 /// Who asks, and over what HTTP request.
 struct call_context
 {

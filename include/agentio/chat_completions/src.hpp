@@ -23,11 +23,13 @@
 
 #include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/chat_completions/error.hpp>
+#include <agentio/chat_completions/files.hpp>
 #include <agentio/chat_completions/question_model.hpp>
 #include <agentio/chat_completions/request.hpp>
 
 #include <agentio/chat_completions/impl/endpoint.ipp>
 #include <agentio/chat_completions/impl/error.ipp>
+#include <agentio/chat_completions/impl/files.ipp>
 #include <agentio/chat_completions/impl/question_model.ipp>
 #include <agentio/chat_completions/impl/request.ipp>
 

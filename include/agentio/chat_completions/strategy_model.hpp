@@ -121,7 +121,8 @@ public:
                 opts.max_tokens = *r.max_tokens;
             if(ctx.summary) // the session's older turns, summarized: ReAct reads the summary after its prompt
                 opts.system = llm::system_with_summary(opts.system, opts.texts.compaction_heading, ctx.summary->text);
-            agent::react::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
+            detail::with_client_tools<Tools> catalog(tools_, {}, caller{ctx.user, ctx.session});
+            agent::react::agent<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
             run_state state;
             auto on_event = [this, &sink, &state, &ctx](agent::react::event const& e) {
                 forward_shared(e, sink, state);
@@ -133,7 +134,9 @@ public:
         auto opts = options_.plan;
         if(r.max_tokens)
             opts.max_tokens = *r.max_tokens;
-        agent::plan_execute::agent<Provider, Tools> runner(provider_, tools_, std::move(opts));
+        detail::with_client_tools<Tools> catalog(tools_, {}, caller{ctx.user, ctx.session});
+        agent::plan_execute::agent<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog,
+            std::move(opts));
         run_state state{.hold_answer = true};
         auto on_event = [this, &sink, &state, &ctx](agent::plan_execute::event const& e) {
             forward_shared(e, sink, state);

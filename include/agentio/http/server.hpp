@@ -76,6 +76,13 @@ struct server_options
     /// Largest request body accepted; a larger one is answered with 413.
     std::size_t max_body_bytes = 1024 * 1024;
 
+    /** The largest body of one request, chosen from its head (a route that
+        takes uploads allows more than one that takes JSON); a larger body is
+        answered with 413 before it is read. Empty: @ref max_body_bytes for
+        every request.
+    */
+    std::function<std::size_t(beast::http::request_header<> const&)> max_body_bytes_for = {};
+
     /** Largest request header accepted; a larger one is answered with 431.
         The same bound holds for the trailer of a chunked body and for each
         chunk header with its extensions. At most 65 535: Beast stores a

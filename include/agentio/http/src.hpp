@@ -23,10 +23,12 @@
 
 #include <agentio/http/client.hpp>
 #include <agentio/http/jwt.hpp>
+#include <agentio/http/multipart.hpp>
 #include <agentio/http/static_files.hpp>
 
 #include <agentio/http/impl/client.ipp>
 #include <agentio/http/impl/jwt.ipp>
+#include <agentio/http/impl/multipart.ipp>
 #include <agentio/http/impl/static_files.ipp>
 
 #endif

@@ -66,6 +66,14 @@ public:
     asio::awaitable<threads::result<std::vector<threads::thread_info>>> list_threads(std::string_view owner,
         std::size_t limit) override;
     asio::awaitable<threads::result<bool>> delete_thread(std::string_view id, std::string_view owner) override;
+    asio::awaitable<threads::result<void>> save_file(threads::file_record const& file) override;
+    asio::awaitable<threads::result<std::optional<threads::file_record>>> find_file(std::string_view id,
+        std::string_view owner) override;
+    asio::awaitable<threads::result<std::vector<threads::file_record>>> list_files(std::string_view owner,
+        threads::file_listing const& which) override;
+    asio::awaitable<threads::result<bool>> update_file_metadata(std::string_view id, std::string_view owner,
+        boost::json::object const& metadata) override;
+    asio::awaitable<threads::result<bool>> delete_file(std::string_view id, std::string_view owner) override;
     asio::awaitable<threads::result<std::int64_t>> append_messages(std::string_view thread_id,
         std::span<llm::message const> messages) override;
     asio::awaitable<threads::result<std::vector<threads::item>>> load_items(std::string_view thread_id) override;

@@ -46,24 +46,32 @@ bhttp::message_generator json_response(bhttp::status status, json::value const& 
 
 namespace {
 
+using authenticator = std::function<boost::system::result<std::string, cc::api_error>(agentio::http::request const&)>;
+
+// The user a request's JWT names; empty when the platform does not authenticate.
+authenticator make_authenticator(settings const& config, std::optional<agentio::http::jwt::verifier> const& jwt)
+{
+    if(!config.authenticates())
+        return {};
+    return [&jwt](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
+        auto const header = req.find(bhttp::field::authorization);
+        auto const token = header == req.end() ? std::nullopt : agentio::http::jwt::bearer_token(header->value());
+        if(!token)
+            return cc::api_error{401, "Missing bearer token: send Authorization: Bearer <JWT>.", "authentication_error",
+                {}, "missing_token"};
+        auto claims = jwt->verify(*token);
+        if(!claims)
+            return cc::api_error{401, "Invalid token: " + claims.error().message + ".", "authentication_error", {},
+                "invalid_token"};
+        return std::move(claims->subject);
+    };
+}
+
 cc::endpoint_options api_options(settings const& config, std::optional<agentio::http::jwt::verifier> const& jwt,
     agentio::threads::thread_store* store)
 {
     cc::endpoint_options o;
-    if(config.authenticates())
-        o.authenticate =
-            [&jwt](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
-            auto const header = req.find(bhttp::field::authorization);
-            auto const token = header == req.end() ? std::nullopt : agentio::http::jwt::bearer_token(header->value());
-            if(!token)
-                return cc::api_error{401, "Missing bearer token: send Authorization: Bearer <JWT>.",
-                    "authentication_error", {}, "missing_token"};
-            auto claims = jwt->verify(*token);
-            if(!claims)
-                return cc::api_error{401, "Invalid token: " + claims.error().message + ".", "authentication_error", {},
-                    "invalid_token"};
-            return std::move(claims->subject);
-        };
+    o.authenticate = make_authenticator(config, jwt);
     o.sessions.store = store;
     o.sessions.memory = config.memory;
     o.sessions.max_messages = config.memory_messages;
@@ -104,7 +112,6 @@ application::application(settings config, agentio::http::client& http, llm::any_
     : config_(std::move(config))
     , http_(http)
     , provider_(provider)
-    , resources_{{}, config_.sql_max_rows, nullptr}
     , retrieval_(std::make_unique<retrieval_state>())
     , api_(api_options(config_, jwt_, store))
     , jwt_(make_verifier(config_))
@@ -112,12 +119,44 @@ application::application(settings config, agentio::http::client& http, llm::any_
     , probe_timer_(http.get_executor())
     , provider_status_{{"reachable", nullptr}, {"error", "not checked yet"}}
 {
+    resources_.sql_max_rows = config_.sql_max_rows;
+    // The sandbox python_code and symbolic math_calc run in: never anything unsandboxed.
+    resources_.code_limits.wall_time = std::chrono::seconds(config_.sandbox_seconds);
+    resources_.code_limits.cpu_time = std::chrono::seconds(config_.sandbox_seconds);
+    resources_.code_limits.memory_bytes = std::uint64_t(config_.sandbox_memory_mb) << 20;
+    if(config_.sandbox)
+    {
+        agentio::sandbox::options o;
+        o.max_running = config_.sandbox_max_running;
+        try
+        {
+            sandbox_ = std::make_unique<agentio::sandbox::runner>(http.get_executor(), o);
+            resources_.sandbox = sandbox_.get();
+        }
+        catch(agentio::sandbox::unavailable const& e)
+        {
+            resources_.sandbox_missing = e.what();
+            warnings_.push_back(std::string("python_code, math_calc (symbolic): ") + e.what());
+        }
+    }
+    // Uploads: their records beside the sessions, their bytes in PLATFORM_UPLOADS.
+    if(store)
+    {
+        cc::files_options o;
+        o.folder = config_.uploads;
+        o.max_file_bytes = config_.max_upload_bytes;
+        o.authenticate = make_authenticator(config_, jwt_);
+        files_ = std::make_unique<cc::files_api>(*store, std::move(o));
+        resources_.files = files_.get();
+    }
+
     // asistente: one agent, three strategies (the tool loop, ReAct, plan-and-execute).
     cc::strategy_model_options asistente;
     asistente.card.id = "asistente";
     asistente.card.created = 1764115200; // 2025-11-26, when the platform's models were first listed
     asistente.card.extra["description"] =
-        "The platform's general agent: calculator, SQL, document search; strategies tools, react, plan_execute";
+        "The platform's general agent: mathematics (numbers, algebra, calculus), Python in a sandbox, SQL, document "
+        "search; strategies tools, react, plan_execute";
     asistente.tools.model = config_.model.effective_model();
     asistente.tools.system = asistente_prompt();
     asistente.tools.limits.max_rounds = config_.max_rounds;
@@ -324,12 +363,20 @@ json::object application::health() const
         {"warnings", std::move(warnings)}};
 }
 
+std::size_t application::body_limit(bhttp::request_header<> const& head) const
+{
+    constexpr std::size_t chat = 8 * 1024 * 1024; // images come as data URLs
+    return files_ ? files_->body_limit(head, chat) : chat;
+}
+
 agentio::http::router<> application::routes()
 {
     agentio::http::router_options o;
     o.error_body = cc::write_error_body;
     agentio::http::router<> r(std::move(o));
     api_.add_routes(r);
+    if(files_)
+        files_->add_routes(r);
     r.get("/health", [this](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
         auto const body = health();
         co_return json_response(bhttp::status::ok, body, req.version());

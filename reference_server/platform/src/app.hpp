@@ -52,6 +52,10 @@ public:
     agentio::chat_completions::endpoint const& api() const noexcept { return api_; }
     settings const& config() const noexcept { return config_; }
 
+    /** The largest body of a request from its head: an upload's for
+        `POST /v1/files`, 8 MiB (images as data URLs) for the rest. */
+    std::size_t body_limit(boost::beast::http::request_header<> const& head) const;
+
     /// What `start` could not open, for the log (empty: everything).
     std::vector<std::string> const& warnings() const noexcept { return warnings_; }
 
@@ -76,6 +80,8 @@ private:
     agentio::http::client& http_;
     agentio::llm::any_provider& provider_;
     tool_resources resources_;
+    std::unique_ptr<agentio::sandbox::runner> sandbox_;
+    std::unique_ptr<agentio::chat_completions::files_api> files_;
     std::unique_ptr<retrieval_state> retrieval_;
     std::vector<std::unique_ptr<agentio::llm::openai_provider>> upstream_providers_;
     agentio::chat_completions::endpoint api_;

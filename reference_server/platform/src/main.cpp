@@ -31,8 +31,10 @@ namespace {
 
 constexpr char const* about = R"(The agents of agentio as OpenAI-compatible models: POST /v1/chat/completions,
 GET /v1/models, GET /v1/models/{id}, GET /health. By default it listens on
-http://127.0.0.1:7002. Models: asistente (calculator, SQL, document search),
-and portfolio, facturas, normativa when their applications are configured.
+http://127.0.0.1:7002. Models: asistente (mathematics, Python in a sandbox, SQL,
+document search), and portfolio, facturas, normativa when their applications
+are configured. Files: POST /v1/files, GET /v1/files, GET /v1/files/{id},
+GET /v1/files/{id}/content, DELETE /v1/files/{id}.
 
 Variables: AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API_KEY,
 ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, OPENAI_API_KEY, OPENAI_BASE_URL,
@@ -43,7 +45,10 @@ PLATFORM_MEMORY (on | off), PLATFORM_MEMORY_MESSAGES (40); PLATFORM_SQL_DB (the
 database of sql_query), PLATFORM_SQLITE_MCP, PLATFORM_SQL_MAX_ROWS (200);
 PLATFORM_RAG_INDEX (the index of rag_retrieval); PLATFORM_AGENT_PORTFOLIO,
 PLATFORM_AGENT_FACTURAS, PLATFORM_AGENT_NORMATIVA (each application's /v1 URL);
-PLATFORM_MAX_ROUNDS (8), PLATFORM_MAX_ITERATIONS (5).)";
+PLATFORM_MAX_ROUNDS (8), PLATFORM_MAX_ITERATIONS (5); PLATFORM_UPLOADS
+(data/uploads), PLATFORM_MAX_UPLOAD_BYTES (20971520); PLATFORM_SANDBOX (on |
+off), PLATFORM_SANDBOX_SECONDS (10), PLATFORM_SANDBOX_MEMORY_MB (1024),
+PLATFORM_SANDBOX_MAX_RUNNING (4).)";
 
 } // namespace
 
@@ -80,6 +85,7 @@ int main(int argc, char** argv)
         for(auto const& w : application.warnings())
             std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
 
+        so.max_body_bytes_for = [&application](auto const& head) { return application.body_limit(head); };
         agentio::http::server server(ioc.get_executor(), application.routes(), so);
         auto const bound = server.listen({asio::ip::make_address(host), port});
         if(!bound)

@@ -4,6 +4,7 @@
 
 #include "settings.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -68,6 +69,31 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
                 return std::string(variable) + ": expected an http:// or https:// URL, got '" + *url + "'";
             s.upstreams[name] = *url;
         }
+    s.uploads = lookup("PLATFORM_UPLOADS").value_or(s.uploads);
+    if(s.uploads.empty())
+        return std::string("PLATFORM_UPLOADS: empty; name the folder for uploaded files");
+    if(auto v = lookup("PLATFORM_MAX_UPLOAD_BYTES"))
+    {
+        std::uint64_t n = 0;
+        auto const [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+        if(ec != std::errc() || end != v->data() + v->size() || n < 1 || n > (std::uint64_t(1) << 32))
+            return "PLATFORM_MAX_UPLOAD_BYTES: expected a whole number of bytes from 1 to 4294967296, got '" + *v + "'";
+        s.max_upload_bytes = n;
+    }
+    if(auto m = lookup("PLATFORM_SANDBOX"))
+    {
+        if(*m == "on" || *m == "true" || *m == "1")
+            s.sandbox = true;
+        else if(*m == "off" || *m == "false" || *m == "0")
+            s.sandbox = false;
+        else
+            return agentio::to_string({"PLATFORM_SANDBOX", *m, {"on", "off"}});
+    }
+    for(auto read : {agentio::read_unsigned("PLATFORM_SANDBOX_SECONDS", s.sandbox_seconds, 1, 600, lookup),
+            agentio::read_unsigned("PLATFORM_SANDBOX_MEMORY_MB", s.sandbox_memory_mb, 64, 65536, lookup),
+            agentio::read_unsigned("PLATFORM_SANDBOX_MAX_RUNNING", s.sandbox_max_running, 1, 256, lookup)})
+        if(!read)
+            return agentio::to_string(read.error());
     for(auto read : {agentio::read_unsigned("PLATFORM_MEMORY_MESSAGES", s.memory_messages, 2, 1000, lookup),
             agentio::read_unsigned("PLATFORM_SQL_MAX_ROWS", s.sql_max_rows, 1, 10000, lookup),
             agentio::read_unsigned("PLATFORM_MAX_ROUNDS", s.max_rounds, 1, 50, lookup),

@@ -11,6 +11,7 @@
 #include <boost/system/result.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,14 @@ struct settings
 
     bool route_by_model = true; // PLATFORM_ROUTER: model (a classification call, keywords as fallback) | keywords
     std::string router_model;   // PLATFORM_ROUTER_MODEL: the model that classifies; empty: AGENT_MODEL
+
+    std::string uploads = "data/uploads";              // PLATFORM_UPLOADS: where uploaded files' bytes are kept
+    std::uint64_t max_upload_bytes = 20 * 1024 * 1024; // PLATFORM_MAX_UPLOAD_BYTES: the largest file (413 beyond)
+
+    bool sandbox = true;               // PLATFORM_SANDBOX (on/off): python_code and symbolic math_calc
+    unsigned sandbox_seconds = 10;     // PLATFORM_SANDBOX_SECONDS: wall clock of one python_code run
+    unsigned sandbox_memory_mb = 1024; // PLATFORM_SANDBOX_MEMORY_MB: address space of each of its processes
+    unsigned sandbox_max_running = 4;  // PLATFORM_SANDBOX_MAX_RUNNING: sandboxes at once (the rest wait)
 
     unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
     unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps

@@ -12,6 +12,9 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/sandbox.hpp>
+
+#include <agentio/http/jwt.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/retrieval.hpp>
@@ -155,6 +158,127 @@ BOOST_AUTO_TEST_CASE(math_calc_evaluates_and_refuses)
     BOOST_TEST(platform::evaluate("2+").error().size() > 0u);
 }
 
+// The tools that run in the sandbox, called as the orchestrator calls them.
+struct sandboxed_tools
+{
+    asio::io_context ioc;
+    agentio::sandbox::runner runner{ioc.get_executor()};
+    platform::tool_resources resources;
+
+    sandboxed_tools() { resources.sandbox = &runner; }
+
+    template<class Tool>
+    agentio::tool_result call(Tool tool, typename Tool::args a)
+    {
+        agentio::tool_context ctx;
+        ioc.restart();
+        auto done = asio::co_spawn(ioc, tool(std::move(a), ctx), asio::use_future);
+        ioc.run();
+        return done.get();
+    }
+
+    agentio::tool_result math(std::string expression, std::string operation, std::string variable = "")
+    {
+        return call(platform::math_calc{{&resources}},
+            {std::move(expression), std::move(operation), std::move(variable)});
+    }
+
+    agentio::tool_result python(std::string code)
+    {
+        return call(platform::python_code{{&resources}}, {std::move(code), {}});
+    }
+};
+
+std::string text_of(agentio::tool_result const& r)
+{
+    std::string out;
+    for(auto const& c : r.content)
+        if(auto const* t = std::get_if<agentio::text_content>(&c))
+            out += t->text;
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(math_calc_does_algebra_and_calculus_with_sympy)
+{
+    sandboxed_tools t;
+    auto result_of = [&](std::string expression, std::string operation, std::string variable = "") {
+        auto const r = t.math(expression, operation, variable);
+        BOOST_TEST_INFO(operation << " " << expression << ": " << text_of(r));
+        BOOST_TEST_REQUIRE(!r.is_error);
+        return std::string(r.structured->at("result").as_string());
+    };
+    BOOST_TEST(result_of("x^2 - 5x + 6 = 0", "solve") == "[2, 3]");
+    BOOST_TEST(result_of("x + y = 3; x - y = 1", "solve", "x,y") == "[{x: 2, y: 1}]");
+    BOOST_TEST(result_of("x^2 - 1", "factor") == "(x - 1)*(x + 1)");
+    BOOST_TEST(result_of("(x + 1)^2", "expand") == "x**2 + 2*x + 1");
+    BOOST_TEST(result_of("sin(x)^2 + cos(x)^2", "simplify") == "1");
+    BOOST_TEST(result_of("x*sin(x)", "diff") == "x*cos(x) + sin(x)");
+    BOOST_TEST(result_of("x^3", "diff", "x,2") == "6*x");
+    BOOST_TEST(result_of("x^2", "integrate", "x,0,3") == "9");
+    BOOST_TEST(result_of("1/x", "integrate") == "log(x)");
+    BOOST_TEST(result_of("sin(x)/x", "limit", "x->0") == "1");
+    BOOST_TEST(result_of("(1 + 1/n)^n", "limit", "n->oo") == "E");
+    BOOST_TEST(result_of("exp(x)", "series", "x->0") == "1 + x + x**2/2 + x**3/6 + x**4/24 + x**5/120 + O(x**6)");
+    // What muParser does not know, SymPy evaluates exactly.
+    BOOST_TEST(result_of("factorial(20)", "evaluate") == "2432902008176640000");
+    auto const latex = t.math("sqrt(x)", "diff");
+    BOOST_TEST(latex.structured->at("latex").as_string() == "\\frac{1}{2 \\sqrt{x}}");
+    // The numeric path stays muParser's, in process.
+    auto const numeric = t.math("(1250*0.21)+sqrt(16)", "evaluate");
+    BOOST_TEST(numeric.structured->at("result").as_double() == 266.5);
+
+    auto const no_point = t.math("sin(x)/x", "limit", "x");
+    BOOST_TEST(no_point.is_error);
+    BOOST_TEST(text_of(no_point).find("a limit needs its point") != std::string::npos, text_of(no_point));
+    auto const two_symbols = t.math("x*y", "diff");
+    BOOST_TEST(text_of(two_symbols).find("say which variable: the expression has x, y") != std::string::npos);
+    auto const garbage = t.math("x +* 2", "simplify");
+    BOOST_TEST(garbage.is_error);
+    BOOST_TEST(text_of(garbage).starts_with("Cannot simplify of 'x +* 2'"), text_of(garbage));
+    // Python smuggled into an expression runs, if at all, inside the sandbox: no file of the host is there.
+    auto const smuggled = t.math("__import__('os').listdir('/root')", "simplify");
+    BOOST_TEST(smuggled.is_error, text_of(smuggled));
+}
+
+BOOST_AUTO_TEST_CASE(python_code_reports_output_value_errors_and_limits)
+{
+    sandboxed_tools t;
+    t.resources.code_limits.wall_time = std::chrono::seconds(2);
+    auto const ok = t.python("import statistics\nprint('mean of three')\nstatistics.mean([2, 4, 9])");
+    BOOST_TEST_REQUIRE(!ok.is_error, text_of(ok));
+    BOOST_TEST(ok.structured->at("status").as_string() == "completed");
+    BOOST_TEST(ok.structured->at("stdout").as_string() == "mean of three\n");
+    BOOST_TEST(ok.structured->at("value").as_string() == "5");
+    BOOST_TEST(ok.structured->at("exit_status").as_int64() == 0);
+    BOOST_TEST(ok.structured->at("duration_ms").as_int64() >= 0);
+
+    auto const raised = t.python("x = [1, 2]\nx[5]");
+    BOOST_TEST(raised.is_error);
+    BOOST_TEST(raised.structured->at("status").as_string() == "raised IndexError: list index out of range");
+    BOOST_TEST(raised.structured->at("stderr").as_string().find("line 2") != std::string::npos);
+
+    auto const slow = t.python("import time\ntime.sleep(60)");
+    BOOST_TEST(slow.is_error);
+    BOOST_TEST(slow.structured->at("status").as_string() == "was stopped after 2 s (its wall-clock limit)");
+    BOOST_TEST(slow.structured->at("exit_status").is_null());
+
+    // Bytes that are not UTF-8 reach the model replaced, never as invalid JSON.
+    auto const binary = t.python("import sys\nsys.stdout.buffer.write(b'ok \\xff\\xfe end')");
+    BOOST_TEST(binary.structured->at("stdout").as_string() == "ok \xEF\xBF\xBD\xEF\xBF\xBD end");
+
+    platform::tool_resources none;
+    none.sandbox_missing = "bubblewrap is missing";
+    auto const refused = t.call(platform::python_code{{&none}}, {"print(1)", {}});
+    BOOST_TEST(refused.is_error);
+    BOOST_TEST(text_of(refused) ==
+        "Code cannot run on this server (bubblewrap is missing): answer without running code.");
+    auto const files_without_store = t.python("print(1)");
+    BOOST_TEST(!files_without_store.is_error);
+    auto const asks_for_files = t.call(platform::python_code{{&t.resources}}, {"print(1)", {"file-abc"}});
+    BOOST_TEST(asks_for_files.is_error);
+    BOOST_TEST(text_of(asks_for_files).find("keeps no uploaded files") != std::string::npos, text_of(asks_for_files));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 namespace {
@@ -188,6 +312,7 @@ struct platform_server
         vars.emplace("PLATFORM_SQLITE_MCP", AGENTIO_SQLITE_MCP);
         vars.emplace("PLATFORM_STORE", (dir.path / "threads.db").string());
         vars.emplace("PLATFORM_ROUTER", "keywords");
+        vars.emplace("PLATFORM_UPLOADS", (dir.path / "uploads").string());
         auto config = platform::settings::from_environment(lookup_of(std::move(vars)));
         BOOST_TEST_REQUIRE(config.has_value(), (config ? "" : config.error()));
         provider.emplace(llm::make_provider(config->model, http));
@@ -204,6 +329,7 @@ struct platform_server
             BOOST_TEST((w.starts_with("rag_retrieval: ") && w.find("sparse") != std::string::npos), w);
         agentio::http::server_options so;
         so.error_body = agentio::chat_completions::write_error_body;
+        so.max_body_bytes_for = [this](auto const& head) { return app->body_limit(head); };
         server.emplace(ioc.get_executor(), app->routes(), so);
         ep = server->listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         server->start();
@@ -495,6 +621,299 @@ BOOST_AUTO_TEST_CASE(sibling_agents_through_their_own_api)
         sibling_ioc.stop();
     });
     sibling_thread.join();
+}
+
+namespace {
+
+std::string form_body(std::string const& filename, std::string const& content, std::string const& purpose = "user_data")
+{
+    std::string body = "--frontera\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename +
+        "\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + "\r\n";
+    if(!purpose.empty())
+        body += "--frontera\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n" + purpose + "\r\n";
+    return body + "--frontera--\r\n";
+}
+
+test_http::reply upload(asio::ip::tcp::endpoint ep, std::string const& body,
+    boost::beast::http::fields const& extra = {})
+{
+    return test_http::request(ep, boost::beast::http::verb::post, "/v1/files", body,
+        "multipart/form-data; boundary=frontera", extra);
+}
+
+std::size_t files_in(std::filesystem::path const& folder)
+{
+    std::size_t n = 0;
+    for([[maybe_unused]] auto const& e : std::filesystem::directory_iterator(folder))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(asistente_runs_python_and_symbolic_math_in_the_sandbox)
+{
+    platform_server p;
+    p.scenario("asistente-scenario",
+        {calls("python_code", {{"code", "import statistics\nstatistics.median([3, 1, 4, 1, 5])"}}),
+            calls("math_calc", {{"expression", "x^2 - 5x + 6 = 0"}, {"operation", "solve"}}),
+            says("Mediana y raíces: {{last_tool_result}}")});
+    p.run();
+    auto const r = test_http::post(p.ep, "/v1/chat/completions", question("Calcula la mediana y resuelve la ecuación"));
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const message = r.json().at("choices").at(0).at("message");
+    auto const content = std::string(message.at("content").as_string());
+    BOOST_TEST(content.find(R"("result":"[2, 3]")") != std::string::npos, content);
+    auto const requests = p.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 3u);
+    auto const python_result = agentio::to_json_text(requests[1].body.at("messages"));
+    BOOST_TEST(python_result.find(R"(\"value\":\"3\")") != std::string::npos, python_result);
+    // The model was offered the new tools, described.
+    auto const tools = agentio::to_json_text(requests[0].body.at("tools"));
+    BOOST_TEST(tools.find("python_code") != std::string::npos);
+    BOOST_TEST(tools.find("\"solve\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(react_and_plan_execute_reach_the_sandbox_too)
+{
+    platform_server p;
+    // ReAct: the text protocol.
+    auto act = says("Thought: lo calculo.\nAction: python_code\nAction Input: {\"code\": \"print(sum(range(101)))\"}");
+    act.when_user_message_contains = "Question:";
+    auto answer = says("Thought: ya está.\nFinal Answer: La suma es 5050.");
+    answer.when_user_message_contains = "Observation:";
+    // Plan and execute: a plan of one step, run by the tool loop, an answer and a verdict.
+    auto step = calls("python_code", {{"code", "sum(range(101))"}});
+    step.when_user_message_contains = "Your step:";
+    auto step_done = says("Resultado del paso: {{last_tool_result}}");
+    step_done.when_user_message_contains = "Your step:";
+    auto write_answer = says("La suma de 0 a 100 es 5050.");
+    write_answer.when_user_message_contains = "Write the answer";
+    auto verdict = says("YES");
+    verdict.when_user_message_contains = "Does the answer";
+    auto plan = says(R"({"steps": ["Sumar de 0 a 100 con python_code", "Dar el resultado"]})");
+    testing::scenario sc;
+    sc.name = "asistente-scenario";
+    sc.turns.push_back({act, answer, step, write_answer, verdict, plan});
+    sc.turns.push_back({step_done});
+    p.fake.add_scenario(sc);
+    p.run();
+
+    auto const react = test_http::post(p.ep, "/v1/chat/completions",
+        question("Suma los números de 0 a 100", R"("agent_type": "react")"));
+    BOOST_TEST_REQUIRE(react.status == 200u, react.body);
+    BOOST_TEST(react.json().at("choices").at(0).at("message").at("content").as_string() == "La suma es 5050.");
+    // The observation the model read is the sandbox's output.
+    auto requests = p.fake.requests();
+    BOOST_TEST(agentio::to_json_text(requests.back().body).find(R"(\"stdout\":\"5050\\n\")") != std::string::npos,
+        agentio::to_json_text(requests.back().body));
+
+    auto const planned = test_http::post(p.ep, "/v1/chat/completions",
+        question("Suma los números de 0 a 100", R"("agent_type": "plan_execute")"));
+    BOOST_TEST_REQUIRE(planned.status == 200u, planned.body);
+    auto const message = planned.json().at("choices").at(0).at("message");
+    BOOST_TEST(message.at("content").as_string() == "La suma de 0 a 100 es 5050.");
+    requests = p.fake.requests();
+    bool step_result_reached_the_answer = false;
+    for(auto const& r : requests)
+    {
+        auto const text = agentio::to_json_text(r.body);
+        if(text.find("Write the answer") != std::string::npos)
+            step_result_reached_the_answer = text.find("5050") != std::string::npos;
+    }
+    BOOST_TEST(step_result_reached_the_answer);
+}
+
+BOOST_AUTO_TEST_CASE(files_are_each_users_own)
+{
+    std::string const secret = "una-clave-compartida-de-al-menos-32-bytes";
+    platform_server p({{"PLATFORM_JWT_SECRET", secret}});
+    p.run();
+    namespace jwt = agentio::http::jwt;
+    auto key = jwt::signing_key::hs256(secret).value();
+    auto const now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    auto as = [&](std::string sub) {
+        boost::beast::http::fields f;
+        f.set(boost::beast::http::field::authorization,
+            "Bearer " + jwt::sign(json::object{{"sub", sub}, {"exp", now + 600}}, key).value());
+        return f;
+    };
+    auto const ana = as("ana"), eva = as("eva");
+    std::string const csv = "region,amount\nnorth,10.10\nsouth,20.20\n";
+    auto const up = upload(p.ep, form_body("ventas.csv", csv), ana);
+    BOOST_TEST_REQUIRE(up.status == 200u, up.body);
+    auto const file = up.json().as_object();
+    auto const id = std::string(file.at("id").as_string());
+    BOOST_TEST(id.starts_with("file-"));
+    BOOST_TEST(file.at("object").as_string() == "file");
+    BOOST_TEST(file.at("bytes").as_int64() == static_cast<std::int64_t>(csv.size()));
+    BOOST_TEST(file.at("filename").as_string() == "ventas.csv");
+    BOOST_TEST(file.at("purpose").as_string() == "user_data");
+    BOOST_TEST(file.at("media_type").as_string() == "text/csv");
+    BOOST_TEST(file.at("status").as_string() == "processed");
+
+    auto get = [&](std::string const& target, boost::beast::http::fields const& who) {
+        return test_http::request(p.ep, boost::beast::http::verb::get, target, {}, "application/json", who);
+    };
+    BOOST_TEST(get("/v1/files", ana).json().at("data").as_array().size() == 1u);
+    BOOST_TEST(get("/v1/files", eva).json().at("data").as_array().empty());
+    BOOST_TEST(get("/v1/files/" + id, ana).json().at("filename").as_string() == "ventas.csv");
+    auto const stranger = get("/v1/files/" + id, eva);
+    BOOST_TEST(stranger.status == 404u);
+    BOOST_TEST(stranger.json().at("error").at("message").as_string() == "No such File object: " + id);
+    BOOST_TEST(get("/v1/files/" + id + "/content", eva).status == 404u);
+    auto const content = get("/v1/files/" + id + "/content", ana);
+    BOOST_TEST(content.status == 200u);
+    BOOST_TEST(content.body == csv);
+    BOOST_TEST(test_http::request(p.ep, boost::beast::http::verb::get, "/v1/files").status == 401u);
+
+    // python_code reads it by its id, for its owner only.
+    auto reads = calls("python_code",
+        {{"code",
+             "import csv\nrows = list(csv.DictReader(open('ventas.csv')))\n"
+             "sum(float(r['amount']) for r in rows)"},
+            {"file_ids", json::array{json::value(id)}}});
+    p.scenario("asistente-scenario", {reads, says("{{last_tool_result}}")});
+    auto ask = [&](boost::beast::http::fields const& who) {
+        return test_http::request(p.ep, boost::beast::http::verb::post, "/v1/chat/completions",
+            question("¿Cuánto suman las ventas?"), "application/json", who);
+    };
+    auto const own = ask(ana);
+    BOOST_TEST_REQUIRE(own.status == 200u, own.body);
+    auto const result =
+        json::parse(std::string(own.json().at("choices").at(0).at("message").at("content").as_string()));
+    BOOST_TEST(result.at("value").as_string() == "30.299999999999997");
+    BOOST_TEST(result.at("files").at(id).as_string() == "ventas.csv");
+    auto const theirs = ask(eva);
+    BOOST_TEST_REQUIRE(theirs.status == 200u, theirs.body);
+    auto const refused = std::string(theirs.json().at("choices").at(0).at("message").at("content").as_string());
+    BOOST_TEST(refused.ends_with("The file '" + id + "' is not among this user's uploaded files."), refused);
+
+    auto remove = [&](boost::beast::http::fields const& who) {
+        return test_http::request(p.ep, boost::beast::http::verb::delete_, "/v1/files/" + id, {}, "application/json",
+            who);
+    };
+    BOOST_TEST(remove(eva).status == 404u);
+    auto const deleted = remove(ana);
+    BOOST_TEST(deleted.status == 200u);
+    BOOST_TEST(deleted.json().at("deleted").as_bool());
+    BOOST_TEST(get("/v1/files/" + id, ana).status == 404u);
+    BOOST_TEST(files_in(p.dir.path / "uploads") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(data_analysis_answers_exactly_and_names_the_fields)
+{
+    platform_server p;
+    p.run();
+    std::string const sales = R"([{"region": "north", "amount": 0.1, "product": "pen"},
+        {"region": "north", "amount": 0.2, "product": "pad"}, {"region": "south", "amount": 10.25, "product": "pen"},
+        {"region": "south", "amount": "4.75", "product": "bag"}, {"region": "east", "amount": null, "product": "pen"}])";
+    auto const up = upload(p.ep, form_body("sales.json", sales));
+    BOOST_TEST_REQUIRE(up.status == 200u, up.body);
+    BOOST_TEST(up.json().at("media_type").as_string() == "application/json");
+    auto const id = std::string(up.json().at("id").as_string());
+    auto const lines = upload(p.ep, form_body("sales.jsonl", "{\"amount\": 1}\n{\"amount\": 2.5}\n"));
+    BOOST_TEST_REQUIRE(lines.status == 200u, lines.body);
+    BOOST_TEST(lines.json().at("media_type").as_string() == "application/jsonl");
+    auto const lines_id = std::string(lines.json().at("id").as_string());
+
+    auto analyse = [&](json::object input) {
+        p.scenario("asistente-scenario", {calls("data_analysis", std::move(input)), says("{{last_tool_result}}")});
+        auto const r = test_http::post(p.ep, "/v1/chat/completions", question("Analiza el fichero"));
+        BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+        return std::string(r.json().at("choices").at(0).at("message").at("content").as_string());
+    };
+    // 0.1 + 0.2 is 0.3, not 0.30000000000000004.
+    auto const north = json::parse(analyse({{"file_id", id}, {"operation", "sum"}, {"field", "amount"},
+        {"filters", json::array{json::object{{"field", "region"}, {"operator", "eq"}, {"value", "north"}}}}}));
+    BOOST_TEST(north.at("result").as_string() == "0.3");
+    BOOST_TEST(north.at("rows").as_int64() == 5);
+    BOOST_TEST(north.at("rows_kept").as_int64() == 2);
+    auto const by_region =
+        json::parse(analyse({{"file_id", id}, {"operation", "mean"}, {"field", "amount"}, {"group_by", "region"}}));
+    BOOST_TEST(json::serialize(by_region.at("groups")) ==
+        R"([{"group":"east","rows":1,"result":null},{"group":"north","rows":2,"result":"0.15"},)"
+        R"({"group":"south","rows":2,"result":"7.5"}])");
+    auto const median = json::parse(analyse({{"file_id", id}, {"operation", "median"}, {"field", "amount"},
+        {"filters", json::array{json::object{{"field", "amount"}, {"operator", "gt"}, {"value", "0.15"}}}}}));
+    BOOST_TEST(median.at("result").as_string() == "4.75");
+    auto const products = json::parse(analyse({{"file_id", id}, {"operation", "distinct"}, {"field", "product"}}));
+    BOOST_TEST(json::serialize(products.at("result")) == R"(["pen","pad","bag"])");
+    auto const counted = json::parse(analyse({{"file_id", lines_id}, {"operation", "count"}}));
+    BOOST_TEST(counted.at("result").as_int64() == 2);
+    auto const max = json::parse(analyse({{"file_id", lines_id}, {"operation", "max"}, {"field", "amount"}}));
+    BOOST_TEST(max.at("result").as_string() == "2.5");
+
+    auto const unknown = analyse({{"file_id", id}, {"operation", "sum"}, {"field", "price"}});
+    BOOST_TEST(unknown.ends_with("The field 'price' is not in sales.json; its fields are: region, amount, product."),
+        unknown);
+    auto const not_numeric = analyse({{"file_id", id}, {"operation", "sum"}, {"field", "region"}});
+    BOOST_TEST(not_numeric.ends_with("The field 'region' is not numeric (a value is 'north'); numeric fields of "
+                                     "sales.json: amount."),
+        not_numeric);
+    BOOST_TEST(analyse({{"file_id", "file-unknown0000"}, {"operation", "count"}})
+                   .ends_with("The file 'file-unknown0000' is not among this user's uploaded files."));
+    auto const broken = upload(p.ep, form_body("broken.json", "[{\"a\": 1}, {\"a\": "));
+    BOOST_TEST_REQUIRE(broken.status == 200u, broken.body);
+    auto const unreadable = analyse({{"file_id", std::string(broken.json().at("id").as_string())},
+        {"operation", "count"}});
+    BOOST_TEST(unreadable.find("broken.json is not JSON:") != std::string::npos, unreadable);
+}
+
+BOOST_AUTO_TEST_CASE(uploads_refused_clearly_leave_nothing_behind)
+{
+    platform_server p(std::map<std::string, std::string>{{"PLATFORM_MAX_UPLOAD_BYTES", "1000"}});
+    p.run();
+    auto const folder = p.dir.path / "uploads";
+    // A body beyond any upload's is refused from its head, unread; a file over the limit in a smaller form as
+    // it is read.
+    auto const declared = test_http::raw(p.ep,
+        "POST /v1/files HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=frontera\r\n"
+        "Content-Length: 200000\r\n\r\n");
+    BOOST_TEST(declared.starts_with("HTTP/1.1 413"), declared);
+    auto const small_form_large_file = upload(p.ep, form_body("big.txt", std::string(1001, 'x')));
+    BOOST_TEST(small_form_large_file.status == 413u, small_form_large_file.body);
+    BOOST_TEST(small_form_large_file.json().at("error").at("param").as_string() == "file");
+    BOOST_TEST(files_in(folder) == 0u);
+
+    auto const elf = upload(p.ep,
+        form_body("informe.pdf",
+            std::string("\x7f"
+                        "ELF\x02\x01\x01\0\0\0",
+                10)));
+    BOOST_TEST(elf.status == 415u);
+    auto const why = std::string(elf.json().at("error").at("message").as_string());
+    BOOST_TEST(why.find("'informe.pdf'") != std::string::npos, why);
+    BOOST_TEST(why.find("PDF (application/pdf)") != std::string::npos, why);
+    BOOST_TEST(why.find("JSON Lines") != std::string::npos, why);
+    auto const zip = upload(p.ep, form_body("datos.docx", std::string("PK\x03\x04") + " not a document"));
+    BOOST_TEST(zip.status == 415u);
+    // The name says PDF, the bytes say text: the bytes win.
+    auto const named_pdf = upload(p.ep, form_body("nota.pdf", "solo texto"));
+    BOOST_TEST_REQUIRE(named_pdf.status == 200u, named_pdf.body);
+    BOOST_TEST(named_pdf.json().at("media_type").as_string() == "text/plain");
+
+    auto const no_purpose = upload(p.ep, form_body("a.txt", "hola", ""));
+    BOOST_TEST(no_purpose.status == 400u);
+    BOOST_TEST(no_purpose.json().at("error").at("param").as_string() == "purpose");
+    auto const bad_purpose = upload(p.ep, form_body("a.txt", "hola", "whatever"));
+    BOOST_TEST(bad_purpose.status == 400u);
+    BOOST_TEST(bad_purpose.json().at("error").at("message").as_string().find("'assistants'") != std::string::npos);
+    auto const not_a_form = test_http::post(p.ep, "/v1/files", R"({"file": "x"})");
+    BOOST_TEST(not_a_form.status == 400u);
+    BOOST_TEST(not_a_form.json().at("error").at("param").as_string() == "file");
+    auto const cut = upload(p.ep,
+        "--frontera\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nhola");
+    BOOST_TEST(cut.status == 400u);
+    BOOST_TEST(cut.json().at("error").at("message").as_string().find("closing delimiter") != std::string::npos);
+    BOOST_TEST(test_http::get(p.ep, "/v1/files/file-nope").status == 404u);
+    BOOST_TEST(test_http::get(p.ep, "/v1/files/../../etc/passwd").status == 404u);
+    auto const listed = test_http::get(p.ep, "/v1/files?limit=0");
+    BOOST_TEST(listed.status == 400u);
+    BOOST_TEST(listed.json().at("error").at("param").as_string() == "limit");
+    // Only what was accepted is kept: one file, no partial one.
+    BOOST_TEST(files_in(folder) == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(models_health_and_bad_requests)

@@ -118,15 +118,15 @@ inline bool is_disconnect(system::error_code const& ec) noexcept
 // The answer to a request that could not be read, or none if there is nobody
 // to answer. The connection is closed after it in any case: the unread rest of
 // the request would otherwise be taken for the next one.
-inline std::optional<response> answer_to_read_error(system::error_code const& ec, server_options const& opt)
+inline std::optional<response> answer_to_read_error(system::error_code const& ec, server_options const& opt,
+    std::size_t body_limit)
 {
     using beast::http::status;
     if(is_disconnect(ec))
         return std::nullopt;
     if(ec == beast::http::error::body_limit)
         return make_error_response(status::payload_too_large,
-            "request body exceeds the limit of " + std::to_string(opt.max_body_bytes) + " bytes", 11, false,
-            opt.error_body);
+            "request body exceeds the limit of " + std::to_string(body_limit) + " bytes", 11, false, opt.error_body);
     if(ec == beast::http::error::header_limit)
         return make_error_response(status::request_header_fields_too_large,
             "request header exceeds the limit of " + std::to_string(opt.max_header_bytes) + " bytes", 11, false,
@@ -671,7 +671,13 @@ asio::awaitable<bool> server<Handler>::serve_requests(std::shared_ptr<shared_sta
     while(!state->stopping)
     {
         bhttp::request_parser<bhttp::string_body> parser;
-        parser.body_limit(opt.max_body_bytes);
+        // With a limit per request, it is known once the head is: until
+        // then the parser must not judge the declared length by another.
+        std::size_t body_limit = opt.max_body_bytes;
+        if(opt.max_body_bytes_for)
+            parser.body_limit(boost::none);
+        else
+            parser.body_limit(body_limit);
         parser.header_limit(opt.max_header_bytes);
 
         control.idle = buffer.size() == 0;
@@ -686,6 +692,14 @@ asio::awaitable<bool> server<Handler>::serve_requests(std::shared_ptr<shared_sta
                     opt.error_body));
                 co_await linger(tcp_layer);
                 co_return false;
+            }
+            if(opt.max_body_bytes_for)
+            {
+                body_limit = opt.max_body_bytes_for(parser.get());
+                if(auto const length = parser.content_length(); length && *length > body_limit)
+                    ec = bhttp::error::body_limit; // answered below, the body never read
+                else
+                    parser.body_limit(body_limit);
             }
         }
         if(!ec && !parser.is_done())
@@ -705,7 +719,7 @@ asio::awaitable<bool> server<Handler>::serve_requests(std::shared_ptr<shared_sta
         }
         if(ec)
         {
-            if(auto res = detail::answer_to_read_error(ec, opt))
+            if(auto res = detail::answer_to_read_error(ec, opt, body_limit))
             {
                 co_await send_and_close(std::move(*res));
                 co_await linger(tcp_layer);

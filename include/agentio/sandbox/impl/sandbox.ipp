@@ -866,6 +866,96 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
     co_return r;
 }
 
+namespace detail {
+
+// The snippet runs as __main__ from a file of its own (tracebacks name
+// "<code>" and show its lines); the last expression is evaluated apart and
+// its repr, or the exception that ended it, goes out on descriptor 3, away
+// from what the snippet prints.
+inline constexpr char const* python_driver = R"py(import ast, json, linecache, os, sys, traceback
+def _report(message):
+    try:
+        os.write(3, json.dumps(message).encode())
+    except OSError:
+        pass
+def _main():
+    with open("/work/.agentio/code.py", encoding="utf-8") as f:
+        source = f.read()
+    linecache.cache["<code>"] = (len(source), None, source.splitlines(True), "<code>")
+    try:
+        tree = ast.parse(source, "<code>")
+    except SyntaxError as e:
+        traceback.print_exception(type(e), e, None)
+        _report({"exception": ["SyntaxError", str(e)]})
+        sys.exit(1)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    scope = {"__name__": "__main__", "__builtins__": __builtins__}
+    try:
+        exec(compile(tree, "<code>", "exec"), scope)
+        value = eval(compile(last, "<code>", "eval"), scope) if last is not None else None
+    except SystemExit:
+        raise
+    except BaseException as e:
+        sys.stdout.flush()
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next)
+        _report({"exception": [type(e).__name__, str(e)[:2000]]})
+        sys.stderr.flush()
+        os._exit(1)
+    sys.stdout.flush()
+    if value is not None:
+        _report({"value": repr(value)[:100000]})
+_main()
+)py";
+
+} // namespace detail
+
+AGENTIO_DECL std::string python_result::describe(limits const& applied) const
+{
+    if(exception && exception->first == "MemoryError")
+    {
+        auto const mib = applied.memory_bytes >> 20;
+        return "ran out of memory (limit " +
+            (mib % 1024 == 0 ? std::to_string(mib / 1024) + " GiB" : std::to_string(mib) + " MiB") + ")";
+    }
+    if(exception)
+        return "raised " + exception->first + (exception->second.empty() ? "" : ": " + exception->second);
+    if(run.succeeded())
+        return "completed";
+    return run.describe(applied);
+}
+
+AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python_request what)
+{
+    request r;
+    r.program = std::move(what.interpreter);
+    r.arguments = {"-I", "/work/.agentio/run.py"};
+    r.files = std::move(what.files);
+    r.files.push_back({".agentio/run.py", detail::python_driver});
+    r.files.push_back({".agentio/code.py", std::move(what.code)});
+    // Threads for BLAS would only compete for the bounded CPU time; no .pyc
+    // in a read-only /usr; a plotting library draws to files.
+    r.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONIOENCODING", "utf-8"}, {"OPENBLAS_NUM_THREADS", "1"},
+        {"MPLBACKEND", "Agg"}};
+    r.result_channel = true;
+    r.limits = what.limits;
+    python_result out;
+    out.run = co_await in.run(std::move(r));
+    boost::system::error_code ec;
+    auto const reported = boost::json::parse(out.run.channel, ec);
+    if(!ec && reported.is_object())
+    {
+        auto const& o = reported.as_object();
+        if(auto const* v = o.if_contains("value"); v && v->is_string())
+            out.value = std::string(v->as_string());
+        if(auto const* e = o.if_contains("exception"); e && e->is_array() && e->as_array().size() == 2 &&
+            e->as_array()[0].is_string() && e->as_array()[1].is_string())
+            out.exception.emplace(e->as_array()[0].as_string(), e->as_array()[1].as_string());
+    }
+    co_return out;
+}
+
 } // namespace agentio::sandbox
 
 #endif

@@ -48,6 +48,26 @@ thread_summary decode_summary(Row const& row)
     return {row.int64(0), std::string(row.text(1)), from_millis(row.int64(2))};
 }
 
+/// Columns: id, owner, filename, purpose, media_type, bytes, metadata, created_at.
+template<class Row>
+result<file_record> decode_file(Row const& row)
+{
+    file_record f;
+    f.id = row.text(0);
+    f.owner = row.text(1);
+    f.filename = row.text(2);
+    f.purpose = row.text(3);
+    f.media_type = row.text(4);
+    f.bytes = static_cast<std::uint64_t>(row.int64(5));
+    system::error_code ec;
+    auto metadata = json::parse(row.text(6), ec);
+    if(ec || !metadata.is_object())
+        return corrupt("file " + f.id + ": metadata is not a JSON object");
+    f.metadata = std::move(metadata.get_object());
+    f.created_at = from_millis(row.int64(7));
+    return f;
+}
+
 /// Columns: id, owner, agent, title, metadata, created_at, updated_at.
 template<class Row>
 result<thread_info> decode_thread(Row const& row)

@@ -120,7 +120,22 @@ CREATE TABLE agentio_run_calls(
     started_at bigint NOT NULL,
     finished_at bigint,
     PRIMARY KEY(run_id, call_id));
+)sql",
+    // 7: the records of uploaded files (their bytes are kept elsewhere).
+    R"sql(
+CREATE TABLE agentio_files(
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    filename text NOT NULL,
+    purpose text NOT NULL,
+    media_type text NOT NULL,
+    bytes bigint NOT NULL,
+    metadata text NOT NULL,
+    created_at bigint NOT NULL);
+CREATE INDEX agentio_files_by_owner ON agentio_files(owner, created_at, id);
 )sql"};
+
+inline constexpr char const* file_columns = "id, owner, filename, purpose, media_type, bytes, metadata, created_at";
 
 // The database enforces one running run per thread (a partial unique index).
 inline bool is_thread_busy(postgres::error const& e)
@@ -462,6 +477,94 @@ thread_store::apply_retention(threads::retention const& policy)
         removed += r->affected();
     }
     co_return removed;
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+namespace detail {
+
+AGENTIO_DECL threads::result<std::vector<threads::file_record>> read_files(rows const& r)
+{
+    std::vector<threads::file_record> out;
+    for(std::size_t i = 0; i < r.size(); ++i)
+    {
+        auto f = threads::detail::decode_file(row_view{r, i});
+        if(!f)
+            return f.error();
+        out.push_back(std::move(*f));
+    }
+    return out;
+}
+
+} // namespace detail
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::save_file(threads::file_record const& file)
+{
+    auto const metadata = agentio::to_json_text(file.metadata);
+    std::int64_t const created = file.created_at.time_since_epoch().count();
+    auto const bytes = static_cast<std::int64_t>(file.bytes);
+    auto r = co_await pool_.query(
+        "INSERT INTO agentio_files(id, owner, filename, purpose, media_type, bytes, metadata, created_at) "
+        "VALUES($1, $2, $3, $4, $5, $6, $7, COALESCE(NULLIF($8, 0), agentio_now_ms()))",
+        params(file.id, file.owner, file.filename, file.purpose, file.media_type, bytes, metadata, created));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return threads::result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::file_record>>>
+thread_store::find_file(std::string_view id, std::string_view owner)
+{
+    auto const sql = std::string("SELECT ") + detail::file_columns + " FROM agentio_files WHERE id = $1 AND owner = $2";
+    auto r = co_await pool_.query(sql, params(id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    auto found = detail::read_files(*r);
+    if(!found)
+        co_return found.error();
+    if(found->empty())
+        co_return std::optional<threads::file_record>{};
+    co_return std::optional<threads::file_record>{std::move(found->front())};
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::file_record>>>
+thread_store::list_files(std::string_view owner, threads::file_listing const& which)
+{
+    // A page after a file continues from its place in the order: (created_at, id).
+    std::string sql = std::string("SELECT ") + detail::file_columns +
+        " FROM agentio_files WHERE owner = $1 AND ($2 = '' OR purpose = $2) AND ($3 = '' OR ";
+    sql += which.newest_first
+        ? "(created_at, id) < (SELECT created_at, id FROM agentio_files WHERE id = $3 AND owner = $1)) "
+          "ORDER BY created_at DESC, id DESC"
+        : "(created_at, id) > (SELECT created_at, id FROM agentio_files WHERE id = $3 AND owner = $1)) "
+          "ORDER BY created_at, id";
+    sql += " LIMIT $4";
+    auto const limit = static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1);
+    auto r = co_await pool_.query(sql, params(owner, which.purpose, which.after, limit));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return detail::read_files(*r);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::update_file_metadata(std::string_view id,
+    std::string_view owner, boost::json::object const& metadata)
+{
+    auto const text = agentio::to_json_text(metadata);
+    auto r = co_await pool_.query("UPDATE agentio_files SET metadata = $1 WHERE id = $2 AND owner = $3",
+        params(text, id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return r->affected() > 0;
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_file(std::string_view id,
+    std::string_view owner)
+{
+    auto r = co_await pool_.query("DELETE FROM agentio_files WHERE id = $1 AND owner = $2", params(id, owner));
+    if(!r)
+        co_return detail::failure(r.error());
+    co_return r->affected() > 0;
 }
 
 // ---------------------------------------------------------------------------

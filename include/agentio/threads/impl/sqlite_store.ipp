@@ -103,7 +103,22 @@ CREATE TABLE agentio_run_calls(
     started_at INTEGER NOT NULL,
     finished_at INTEGER,
     PRIMARY KEY(run_id, call_id)) WITHOUT ROWID;
+)sql",
+    // 7: the records of uploaded files (their bytes are kept elsewhere).
+    R"sql(
+CREATE TABLE agentio_files(
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    metadata TEXT NOT NULL,
+    created_at INTEGER NOT NULL);
+CREATE INDEX agentio_files_by_owner ON agentio_files(owner, created_at, id);
 )sql"};
+
+inline constexpr char const* file_columns = "id, owner, filename, purpose, media_type, bytes, metadata, created_at";
 
 inline constexpr char const* run_columns = "id, thread_id, owner, status, rounds, last_event_id, lease_holder, "
                                            "lease_expires_at, state, created_at, updated_at";
@@ -561,6 +576,119 @@ thread_store::apply_retention(threads::retention const& policy)
                 removed += static_cast<std::size_t>(*r);
             }
             return removed;
+        },
+        asio::use_awaitable);
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+namespace detail {
+
+AGENTIO_DECL threads::result<std::vector<threads::file_record>> read_files(connection& c, statement& s)
+{
+    std::vector<threads::file_record> out;
+    for(;;)
+    {
+        auto row = s.step();
+        if(!row)
+            return failure(c, row.error());
+        if(!*row)
+            break;
+        auto f = threads::detail::decode_file(row_view{s});
+        if(!f)
+            return f.error();
+        out.push_back(std::move(*f));
+    }
+    return out;
+}
+
+} // namespace detail
+
+AGENTIO_DECL asio::awaitable<threads::result<void>> thread_store::save_file(threads::file_record const& file)
+{
+    return writer_.async_run(
+        [&file](connection& c) -> threads::result<void> {
+            auto const created = file.created_at.time_since_epoch().count() ? detail::millis(file.created_at)
+                                                                            : detail::millis(threads::now());
+            auto r = detail::run(c,
+                "INSERT INTO agentio_files(id, owner, filename, purpose, media_type, bytes, metadata, created_at) "
+                "VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+                file.id, file.owner, file.filename, file.purpose, file.media_type,
+                static_cast<std::int64_t>(file.bytes), agentio::to_json_text(file.metadata), created);
+            if(!r)
+                return r.error();
+            return {};
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::optional<threads::file_record>>>
+thread_store::find_file(std::string_view id, std::string_view owner)
+{
+    return readers_.async_run(
+        [id, owner](connection& c) -> threads::result<std::optional<threads::file_record>> {
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::file_columns + " FROM agentio_files WHERE id = ? AND owner = ?", id,
+                owner);
+            if(!s)
+                return detail::failure(c, s.error());
+            auto found = detail::read_files(c, *s);
+            if(!found)
+                return found.error();
+            if(found->empty())
+                return std::optional<threads::file_record>();
+            return std::optional<threads::file_record>(std::move(found->front()));
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::file_record>>>
+thread_store::list_files(std::string_view owner, threads::file_listing const& which)
+{
+    return readers_.async_run(
+        [owner, &which](connection& c) -> threads::result<std::vector<threads::file_record>> {
+            // A page after a file continues from its place in the order: (created_at, id).
+            std::string sql = std::string("SELECT ") + detail::file_columns +
+                " FROM agentio_files WHERE owner = ?1 AND (?2 = '' OR purpose = ?2) AND (?3 = '' OR ";
+            sql += which.newest_first
+                ? "(created_at, id) < (SELECT created_at, id FROM agentio_files WHERE id = ?3 AND owner = ?1)) "
+                  "ORDER BY created_at DESC, id DESC"
+                : "(created_at, id) > (SELECT created_at, id FROM agentio_files WHERE id = ?3 AND owner = ?1)) "
+                  "ORDER BY created_at, id";
+            sql += " LIMIT ?4";
+            auto s = detail::prepare(c, sql, owner, which.purpose, which.after,
+                static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1));
+            if(!s)
+                return detail::failure(c, s.error());
+            return detail::read_files(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::update_file_metadata(std::string_view id,
+    std::string_view owner, boost::json::object const& metadata)
+{
+    return writer_.async_run(
+        [id, owner, &metadata](connection& c) -> threads::result<bool> {
+            auto r = detail::run(c, "UPDATE agentio_files SET metadata = ? WHERE id = ? AND owner = ?",
+                agentio::to_json_text(metadata), id, owner);
+            if(!r)
+                return r.error();
+            return *r > 0;
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_file(std::string_view id,
+    std::string_view owner)
+{
+    return writer_.async_run(
+        [id, owner](connection& c) -> threads::result<bool> {
+            auto r = detail::run(c, "DELETE FROM agentio_files WHERE id = ? AND owner = ?", id, owner);
+            if(!r)
+                return r.error();
+            return *r > 0;
         },
         asio::use_awaitable);
 }

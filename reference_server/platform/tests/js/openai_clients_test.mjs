@@ -12,7 +12,7 @@
 
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { generateText, streamText, tool, stepCountIs } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { z } from 'zod';
@@ -195,6 +195,43 @@ if (args['other-token']) {
       (e) => e instanceof OpenAI.NotFoundError);
   });
 }
+
+await check('openai: files.create, list, retrieve, content and delete', async () => {
+  const csv = 'region,amount\nnorth,10\nsouth,20\n';
+  const created = await client.files.create({ file: await toFile(Buffer.from(csv), 'ventas.csv'), purpose: 'user_data' });
+  assert.match(created.id, /^file-/);
+  assert.equal(created.object, 'file');
+  assert.equal(created.bytes, csv.length);
+  assert.equal(created.filename, 'ventas.csv');
+  assert.equal(created.purpose, 'user_data');
+  const listed = [];
+  for await (const f of client.files.list({ purpose: 'user_data' })) listed.push(f.id);
+  assert.ok(listed.includes(created.id), `listed: ${listed}`);
+  const one = await client.files.retrieve(created.id);
+  assert.equal(one.filename, 'ventas.csv');
+  const content = await client.files.content(created.id);
+  assert.equal(await content.text(), csv);
+  if (args['other-token']) {
+    const other = new OpenAI({ baseURL, apiKey: args['other-token'], maxRetries: 0 });
+    await assert.rejects(other.files.retrieve(created.id), (e) => e instanceof OpenAI.NotFoundError);
+    await assert.rejects(other.files.delete(created.id), (e) => e instanceof OpenAI.NotFoundError);
+  }
+  const deleted = await client.files.delete(created.id);
+  assert.equal(deleted.deleted, true);
+  await assert.rejects(client.files.retrieve(created.id), (e) => e instanceof OpenAI.NotFoundError);
+});
+
+await check('openai: files refused as the API refuses them', async () => {
+  await assert.rejects(
+    client.files.create({ file: await toFile(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), 'tool.pdf'), purpose: 'user_data' }),
+    (e) => e instanceof OpenAI.APIError && e.status === 415 && /Supported types/.test(e.message));
+  await assert.rejects(
+    client.files.create({ file: await toFile(Buffer.alloc(120000, 0x61), 'big.txt'), purpose: 'user_data' }),
+    (e) => e instanceof OpenAI.APIError && e.status === 413);
+  await assert.rejects(
+    client.files.create({ file: await toFile(Buffer.from('hola'), 'a.txt'), purpose: 'nope' }),
+    (e) => e instanceof OpenAI.BadRequestError && e.param === 'purpose');
+});
 
 const provider = createOpenAICompatible({ name: 'agentio', baseURL, apiKey: token, includeUsage: true });
 
