@@ -371,7 +371,9 @@ AGENTIO_DECL boost::system::error_code multipart_parser::parse()
             }
             if(head_end == std::string_view::npos)
             {
-                if(pending_.size() > limits_.head_bytes)
+                // The end not yet here: a head ending at the limit still needs its last line break (and the
+                // empty line's first byte may be the last here), so only more than that is too large already.
+                if(pending_.size() > limits_.head_bytes + 1)
                     return fail(make_error_code(multipart_error::head_too_large));
                 return {};
             }
