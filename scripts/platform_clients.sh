@@ -40,6 +40,6 @@ fake=$url
 secret=$(head -c 32 /dev/urandom | base64)
 start "$work/platform.txt" env AGENT_PROVIDER=openai OPENAI_BASE_URL="$fake/v1" OPENAI_API_KEY=test \
     AGENT_MODEL=platform-clients PLATFORM_JWT_SECRET="$secret" PLATFORM_STORE="$work/threads.db" \
-    PLATFORM_UPLOADS="$work/uploads" PLATFORM_MAX_UPLOAD_BYTES=100000 \
+    PLATFORM_UPLOADS="$work/uploads" PLATFORM_DOCUMENTS_INDEX="$work/documents.db" PLATFORM_MAX_UPLOAD_BYTES=100000 \
     "$build/reference_server/platform/agentio-platform" serve --port 0
 node reference_server/platform/tests/js/openai_clients_test.mjs --base-url "$url" --jwt-secret "$secret"

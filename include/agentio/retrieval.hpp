@@ -22,6 +22,7 @@
 
 #include <agentio/retrieval/analysis.hpp>
 #include <agentio/retrieval/analysis_profile.hpp>
+#include <agentio/retrieval/documents.hpp>
 #include <agentio/retrieval/fusion.hpp>
 #include <agentio/retrieval/index.hpp>
 #include <agentio/retrieval/index_writer.hpp>

@@ -26,6 +26,7 @@
 
 #include <agentio/retrieval/impl/analysis.ipp>
 #include <agentio/retrieval/impl/analysis_profile.ipp>
+#include <agentio/retrieval/impl/documents.ipp>
 #include <agentio/retrieval/impl/index.ipp>
 #include <agentio/retrieval/impl/index_writer.ipp>
 #include <agentio/retrieval/impl/lsa.ipp>

@@ -9,9 +9,11 @@
 
 #include <agentio/environment.hpp>
 #include <agentio/http/json_response.hpp>
+#include <agentio/retrieval/open_index_writer.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -33,6 +35,67 @@ struct application::retrieval_state
 {
     std::unique_ptr<agentio::retrieval::sqlite_index> index;
     std::optional<agentio::retrieval::opened_searcher> opened;
+};
+
+// The users' uploaded documents: one SQLite index, a collection per user
+// ("uploads/<user>"). Writes are one at a time (an index writer's calls must
+// not overlap); the searcher holds the vectors in memory, so it is opened
+// again after a write.
+struct application::documents_state final : user_documents
+{
+    explicit documents_state(asio::any_io_executor ex) : turn(std::move(ex), 1) {}
+
+    std::filesystem::path file;
+    std::unique_ptr<agentio::retrieval::index_writer> writer;
+    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::optional<agentio::retrieval::opened_searcher> opened;
+    std::uint64_t generation = 1;
+    std::uint64_t opened_generation = 0;
+    // A lock: a message is the turn taken.
+    asio::experimental::concurrent_channel<void(boost::system::error_code)> turn;
+
+    asio::awaitable<void> acquire()
+    {
+        boost::system::error_code const taken;
+        co_await turn.async_send(taken, asio::use_awaitable);
+    }
+
+    void release()
+    {
+        turn.try_receive([](boost::system::error_code) {});
+    }
+
+    struct held
+    {
+        documents_state* state;
+        ~held() { state->release(); }
+    };
+
+    asio::awaitable<boost::system::result<agentio::retrieval::search_result, std::string>> search(std::string owner,
+        agentio::retrieval::search_request request) override
+    {
+        co_await acquire();
+        held const hold{this};
+        if(opened_generation != generation)
+        {
+            opened.reset();
+            auto reopened = agentio::retrieval::sqlite_index::open(file);
+            if(!reopened)
+                co_return reopened.error().message;
+            index = std::move(*reopened);
+            agentio::retrieval::open_searcher_options o;
+            auto searcher = co_await agentio::retrieval::open_searcher(*index, std::move(o));
+            if(!searcher)
+                co_return searcher.error().message;
+            opened = std::move(*searcher);
+            opened_generation = generation;
+        }
+        request.collections = {"uploads/" + owner};
+        auto found = co_await opened->searcher->search(request);
+        if(!found)
+            co_return found.error().message;
+        co_return std::move(*found);
+    }
 };
 
 namespace {
@@ -113,6 +176,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
     , http_(http)
     , provider_(provider)
     , retrieval_(std::make_unique<retrieval_state>())
+    , documents_(std::make_unique<documents_state>(http.get_executor()))
     , api_(api_options(config_, jwt_, store))
     , jwt_(make_verifier(config_))
     , rules_(routing_rules())
@@ -146,6 +210,8 @@ application::application(settings config, agentio::http::client& http, llm::any_
         o.folder = config_.uploads;
         o.max_file_bytes = config_.max_upload_bytes;
         o.authenticate = make_authenticator(config_, jwt_);
+        o.on_stored = [this](cc::stored_file const& file) { return index_upload(file); };
+        o.on_deleted = [this](agentio::threads::file_record const& file) { return unindex_upload(file); };
         files_ = std::make_unique<cc::files_api>(*store, std::move(o));
         resources_.files = files_.get();
     }
@@ -264,6 +330,104 @@ asio::awaitable<void> application::start()
             }
         }
     }
+    co_await open_documents();
+}
+
+namespace {
+
+// The uploads' index analyses every language alike: folded words, no stems, no stop words.
+agentio::retrieval::analysis_profile documents_profile()
+{
+    agentio::retrieval::analysis_profile p;
+    p.min_length = 2;
+    return p;
+}
+
+bool is_document(std::string_view media_type)
+{
+    for(std::string_view t :
+        {"application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "text/plain",
+            "text/markdown", "application/json"})
+        if(media_type == t)
+            return true;
+    return false;
+}
+
+} // namespace
+
+asio::awaitable<void> application::open_documents()
+{
+    if(config_.documents_index == "off" || !files_)
+        co_return;
+    if(!sandbox_)
+    {
+        warnings_.push_back("rag_retrieval: uploaded documents are not indexed: " + resources_.sandbox_missing);
+        co_return;
+    }
+    auto const profile = documents_profile();
+    auto text = profile.make_analyzer();
+    if(!text)
+    {
+        warnings_.push_back("rag_retrieval: " + text.error().message);
+        co_return;
+    }
+    agentio::retrieval::open_index_writer_options o;
+    auto writer = co_await agentio::retrieval::open_index_writer(config_.documents_index, std::move(*text),
+        std::move(o));
+    if(!writer)
+    {
+        warnings_.push_back("rag_retrieval: cannot open the documents index '" + config_.documents_index +
+            "': " + writer.error().message);
+        co_return;
+    }
+    if(auto stored = co_await (*writer)->store_analysis(profile); !stored)
+    {
+        warnings_.push_back("rag_retrieval: cannot write the documents index '" + config_.documents_index +
+            "': " + stored.error().message);
+        co_return;
+    }
+    documents_->file = config_.documents_index;
+    documents_->writer = std::move(*writer);
+    resources_.documents = documents_.get();
+}
+
+asio::awaitable<boost::system::result<json::object, std::string>> application::index_upload(cc::stored_file const& file)
+{
+    if(!is_document(file.record.media_type))
+        co_return json::object{};
+    if(!resources_.documents)
+        co_return json::object{{"status", "processed"},
+            {"status_details",
+                "not indexed for rag_retrieval: " +
+                    (sandbox_ ? std::string("no documents index") : resources_.sandbox_missing)}};
+    std::string content = file.content, media_type = file.record.media_type, name = file.record.filename;
+    agentio::retrieval::extraction_limits const limits;
+    auto parts = co_await agentio::retrieval::extract_document(*sandbox_, std::move(content), std::move(media_type),
+        std::move(name), limits);
+    if(!parts)
+        co_return parts.error();
+    std::size_t const places = parts->size();
+    agentio::retrieval::document doc{"uploads/" + file.record.owner, file.record.id, file.record.filename,
+        std::move(*parts)};
+    agentio::retrieval::document_ingest_options const how;
+    co_await documents_->acquire();
+    documents_state::held const hold{documents_.get()};
+    auto written = co_await agentio::retrieval::ingest_document(*documents_->writer, std::move(doc), how);
+    ++documents_->generation;
+    if(!written)
+        co_return file.record.filename + " cannot be indexed: " + written.error().message;
+    co_return json::object{{"status", "processed"}, {"indexed", true}, {"parts", places},
+        {"chunks", written->added + written->changed + written->unchanged}};
+}
+
+asio::awaitable<void> application::unindex_upload(agentio::threads::file_record const& file)
+{
+    if(!resources_.documents || !is_document(file.media_type))
+        co_return;
+    co_await documents_->acquire();
+    documents_state::held const hold{documents_.get()};
+    co_await documents_->writer->remove("uploads/" + file.owner, file.id);
+    ++documents_->generation;
 }
 
 asio::awaitable<void> application::close()

@@ -75,6 +75,15 @@ private:
     boost::asio::awaitable<boost::json::object> probe_provider();
 
     struct retrieval_state;
+    struct documents_state;
+
+    /// An upload's text indexed in its owner's collection (the files API's `on_stored`).
+    boost::asio::awaitable<boost::system::result<boost::json::object, std::string>>
+    index_upload(agentio::chat_completions::stored_file const& file);
+    /// A deleted file's passages removed (the files API's `on_deleted`).
+    boost::asio::awaitable<void> unindex_upload(agentio::threads::file_record const& file);
+    /// The uploads' index opened for writing (PLATFORM_DOCUMENTS_INDEX), when files and the sandbox are there.
+    boost::asio::awaitable<void> open_documents();
 
     settings config_;
     agentio::http::client& http_;
@@ -83,6 +92,7 @@ private:
     std::unique_ptr<agentio::sandbox::runner> sandbox_;
     std::unique_ptr<agentio::chat_completions::files_api> files_;
     std::unique_ptr<retrieval_state> retrieval_;
+    std::unique_ptr<documents_state> documents_;
     std::vector<std::unique_ptr<agentio::llm::openai_provider>> upstream_providers_;
     agentio::chat_completions::endpoint api_;
     std::vector<std::string> warnings_;

@@ -45,7 +45,9 @@ struct settings
     bool route_by_model = true; // PLATFORM_ROUTER: model (a classification call, keywords as fallback) | keywords
     std::string router_model;   // PLATFORM_ROUTER_MODEL: the model that classifies; empty: AGENT_MODEL
 
-    std::string uploads = "data/uploads";              // PLATFORM_UPLOADS: where uploaded files' bytes are kept
+    std::string uploads = "data/uploads"; // PLATFORM_UPLOADS: where uploaded files' bytes are kept
+    // PLATFORM_DOCUMENTS_INDEX: the SQLite index of uploaded documents (rag_retrieval); "off": none.
+    std::string documents_index = "data/platform_documents.db";
     std::uint64_t max_upload_bytes = 20 * 1024 * 1024; // PLATFORM_MAX_UPLOAD_BYTES: the largest file (413 beyond)
 
     bool sandbox = true;               // PLATFORM_SANDBOX (on/off): python_code and symbolic math_calc

@@ -12,6 +12,7 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <chrono>
@@ -559,30 +560,67 @@ asio::awaitable<agentio::tool_result> sql_query::operator()(args a, agentio::too
     co_return r; // rows, or the server's refusal (a write, two statements, a syntax error) as an error result
 }
 
-asio::awaitable<agentio::tool_result> rag_retrieval::operator()(args a, agentio::tool_context&) const
+asio::awaitable<agentio::tool_result> rag_retrieval::operator()(args a, agentio::tool_context& ctx) const
 {
-    if(!resources->search)
-        co_return agentio::tool_result::error(
-            "No document index is configured on this server (PLATFORM_RAG_INDEX): answer without documents.");
+    if(!resources->search && !resources->documents)
+        co_return agentio::tool_result::error("No document index is configured on this server (PLATFORM_RAG_INDEX) and "
+                                              "no uploaded document is indexed: answer without documents.");
     agentio::retrieval::search_request request;
     request.text = a.query;
     request.top_k = static_cast<std::size_t>(a.top_k);
-    auto found = co_await resources->search->search(request);
-    if(!found)
-        co_return agentio::tool_result::error("The search failed: " + found.error().message);
-    json::array passages;
-    for(auto const& h : found->hits)
+    std::vector<agentio::retrieval::hit> hits;
+    std::string failures;
+    if(resources->search)
     {
-        std::string source = h.item.law;
-        if(!h.item.article_number.empty())
-            source.append(source.empty() ? "" : ", ").append("art. ").append(h.item.article_number);
-        if(!h.item.paragraph.empty())
-            source.append(".").append(h.item.paragraph);
-        passages.push_back(json::object{{"source", source}, {"title", h.item.title}, {"text", h.item.text},
-            {"score", std::round(h.score * 1000) / 1000}});
+        auto found = co_await resources->search->search(request);
+        if(found)
+            hits = std::move(found->hits);
+        else
+            failures = "the collection: " + found.error().message;
+    }
+    if(resources->documents)
+    {
+        auto const* who = ctx.extensions.find<agentio::chat_completions::caller>();
+        std::string owner = who ? who->user : std::string();
+        auto own = co_await resources->documents->search(std::move(owner), request);
+        if(own)
+            hits.insert(hits.end(), std::make_move_iterator(own->hits.begin()),
+                std::make_move_iterator(own->hits.end()));
+        else
+            failures += (failures.empty() ? "" : "; ") + std::string("the uploaded documents: ") + own.error();
+    }
+    if(hits.empty() && !failures.empty())
+        co_return agentio::tool_result::error("The search failed (" + failures + ").");
+    // Both rankings' fused scores are in (0, 1]: the best of either come first.
+    std::stable_sort(hits.begin(), hits.end(), [](auto const& x, auto const& y) { return x.score > y.score; });
+    if(hits.size() > request.top_k)
+        hits.resize(request.top_k);
+    json::array passages;
+    for(auto const& h : hits)
+    {
+        json::object passage;
+        if(h.item.collection.starts_with("uploads/"))
+        {
+            // An uploaded file: its name, and where in it.
+            passage["source"] = h.item.title + (h.item.section.empty() ? "" : ", " + h.item.section);
+            passage["file_id"] = h.item.law;
+        }
+        else
+        {
+            std::string source = h.item.law;
+            if(!h.item.article_number.empty())
+                source.append(source.empty() ? "" : ", ").append("art. ").append(h.item.article_number);
+            if(!h.item.paragraph.empty())
+                source.append(".").append(h.item.paragraph);
+            passage["source"] = source;
+            passage["title"] = h.item.title;
+        }
+        passage["text"] = h.item.text;
+        passage["score"] = std::round(h.score * 1000) / 1000;
+        passages.push_back(std::move(passage));
     }
     auto r = agentio::tool_result::json(std::move(passages));
-    r.summary = std::to_string(found->hits.size()) + " passages";
+    r.summary = std::to_string(hits.size()) + " passages";
     co_return r;
 }
 

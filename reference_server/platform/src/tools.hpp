@@ -30,6 +30,15 @@
 
 namespace platform {
 
+/// The users' own documents (their uploads, indexed), searched for one user at a time.
+struct user_documents
+{
+    virtual ~user_documents() = default;
+    /// `owner`'s passages for `request`, best first.
+    virtual boost::asio::awaitable<boost::system::result<agentio::retrieval::search_result, std::string>>
+    search(std::string owner, agentio::retrieval::search_request request) = 0;
+};
+
 /// What the tools use; owned by the application, shared by every run.
 struct tool_resources
 {
@@ -46,6 +55,8 @@ struct tool_resources
     agentio::sandbox::limits code_limits;
     /// The users' uploaded files; null: no store keeps them.
     agentio::chat_completions::files_api const* files = nullptr;
+    /// The documents they uploaded, indexed; null: none are.
+    user_documents* documents = nullptr;
 };
 
 struct tool_base
@@ -136,8 +147,9 @@ struct rag_retrieval : tool_base
 {
     static constexpr std::string_view name = "rag_retrieval";
     static constexpr std::string_view description =
-        "Searches the document collection (hybrid: keywords and meaning) and returns the most relevant passages "
-        "with their source. Use 3-6 precise keywords.";
+        "Searches the document collection and the documents the user uploaded (PDF, DOCX, text, Markdown, JSON) "
+        "(hybrid: keywords and meaning) and returns the most relevant passages with their source (a file's name and "
+        "page or section). Use 3-6 precise keywords.";
     struct args
     {
         std::string query;

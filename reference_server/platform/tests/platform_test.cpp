@@ -313,6 +313,7 @@ struct platform_server
         vars.emplace("PLATFORM_STORE", (dir.path / "threads.db").string());
         vars.emplace("PLATFORM_ROUTER", "keywords");
         vars.emplace("PLATFORM_UPLOADS", (dir.path / "uploads").string());
+        vars.emplace("PLATFORM_DOCUMENTS_INDEX", (dir.path / "documents.db").string());
         auto config = platform::settings::from_environment(lookup_of(std::move(vars)));
         BOOST_TEST_REQUIRE(config.has_value(), (config ? "" : config.error()));
         provider.emplace(llm::make_provider(config->model, http));
@@ -859,6 +860,172 @@ BOOST_AUTO_TEST_CASE(data_analysis_answers_exactly_and_names_the_fields)
     auto const unreadable = analyse({{"file_id", std::string(broken.json().at("id").as_string())},
         {"operation", "count"}});
     BOOST_TEST(unreadable.find("broken.json is not JSON:") != std::string::npos, unreadable);
+}
+
+namespace {
+
+// A PDF of one page per text, Helvetica, written by hand with its cross-reference table.
+std::string make_pdf(std::vector<std::string> const& pages)
+{
+    std::vector<std::string> objects;
+    std::string kids;
+    std::size_t const first_page = 4;
+    for(std::size_t i = 0; i < pages.size(); ++i)
+        kids += std::to_string(first_page + 2 * i) + " 0 R ";
+    objects.push_back("<< /Type /Catalog /Pages 2 0 R >>");
+    objects.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>");
+    objects.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+    for(std::size_t i = 0; i < pages.size(); ++i)
+    {
+        std::string const stream = "BT /F1 12 Tf 72 720 Td (" + pages[i] + ") Tj ET";
+        objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
+                          ">> /Contents " +
+            std::to_string(first_page + 2 * i + 1) + " 0 R >>");
+        objects.push_back("<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream + "\nendstream");
+    }
+    std::string pdf = "%PDF-1.4\n";
+    std::vector<std::size_t> offsets;
+    for(std::size_t i = 0; i < objects.size(); ++i)
+    {
+        offsets.push_back(pdf.size());
+        pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    }
+    std::size_t const xref = pdf.size();
+    pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+    for(auto o : offsets)
+    {
+        char line[32];
+        std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
+        pdf += line;
+    }
+    pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+        std::to_string(xref) + "\n%%EOF\n";
+    return pdf;
+}
+
+// A zip written by Debian's python3 (trusted, the test's own): `entries` maps names to Python expressions of bytes.
+std::string make_zip(temp_dir const& dir, std::vector<std::pair<std::string, std::string>> const& entries)
+{
+    auto const out = dir.path / ("zip-" + std::to_string(std::random_device{}()));
+    std::string script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)\n";
+    for(auto const& [name, bytes] : entries)
+        script += "z.writestr('" + name + "', " + bytes + ")\n";
+    script += "z.close()\n";
+    std::ofstream(dir.path / "zip.py") << script;
+    BOOST_TEST_REQUIRE(
+        std::system(("/usr/bin/python3 " + (dir.path / "zip.py").string() + " " + out.string()).c_str()) == 0);
+    std::ifstream in(out, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string const word_ns = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+
+std::string docx_xml(std::string const& body)
+{
+    return "b'<?xml version=\"1.0\"?><w:document xmlns:w=\"" + word_ns + "\"><w:body>" + body +
+        "</w:body></w:document>'";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place)
+{
+    platform_server p;
+    p.run();
+    auto const pdf = upload(p.ep,
+        form_body("contrato.pdf",
+            make_pdf({"Clausula primera: el periodo de prueba es de seis meses.",
+                "Clausula segunda: las vacaciones anuales son de treinta dias naturales."})));
+    BOOST_TEST_REQUIRE(pdf.status == 200u, pdf.body);
+    BOOST_TEST(pdf.json().at("media_type").as_string() == "application/pdf");
+    BOOST_TEST(pdf.json().at("status").as_string() == "processed");
+    auto const pdf_id = std::string(pdf.json().at("id").as_string());
+    auto const docx = upload(p.ep,
+        form_body("manual.docx",
+            make_zip(p.dir,
+                {{"[Content_Types].xml", "b'<Types/>'"},
+                    {"word/document.xml",
+                        docx_xml("<w:p><w:pPr><w:pStyle w:val=\"Heading1\"/></w:pPr><w:r><w:t>Teletrabajo</w:t>"
+                                 "</w:r></w:p><w:p><w:r><w:t>El teletrabajo requiere un acuerdo escrito."
+                                 "</w:t></w:r></w:p>")}})));
+    BOOST_TEST_REQUIRE(docx.status == 200u, docx.body);
+    BOOST_TEST(docx.json().at("media_type").as_string() ==
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    auto const notes = upload(p.ep, form_body("notas.md", "# Horario\nLa jornada es de cuarenta horas semanales.\n"));
+    BOOST_TEST_REQUIRE(notes.status == 200u, notes.body);
+    auto const data = upload(p.ep,
+        form_body("plantilla.json", R"({"empleados": [{"nombre": "Ana", "puesto": "jefa de turno"}]})"));
+    BOOST_TEST_REQUIRE(data.status == 200u, data.body);
+
+    auto search = [&](std::string query) {
+        p.scenario("asistente-scenario",
+            {calls("rag_retrieval", {{"query", std::move(query)}, {"top_k", 3}}), says("{{last_tool_result}}")});
+        auto const r = test_http::post(p.ep, "/v1/chat/completions",
+            question("Mis documentos", R"("agent_type": "tools")"));
+        BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+        return json::parse(std::string(r.json().at("choices").at(0).at("message").at("content").as_string()));
+    };
+    // The user's passages come with the shared corpus's (the laws' index of this server), each naming its place.
+    auto source_of = [](json::value const& passages, std::string_view file) -> std::string {
+        for(auto const& passage : passages.as_array())
+        {
+            auto const source = std::string(passage.at("source").as_string());
+            if(source.starts_with(file))
+                return source;
+        }
+        return "absent from " + json::serialize(passages);
+    };
+    auto const vacations = search("vacaciones anuales treinta dias");
+    BOOST_TEST(source_of(vacations, "contrato.pdf") == "contrato.pdf, page 2");
+    for(auto const& passage : vacations.as_array())
+        if(passage.at("source").as_string().starts_with("contrato.pdf"))
+            BOOST_TEST(passage.at("file_id").as_string() == pdf_id);
+    BOOST_TEST(source_of(search("teletrabajo acuerdo escrito"), "manual.docx") == "manual.docx, section Teletrabajo");
+    BOOST_TEST(source_of(search("jornada semanal horas"), "notas.md") == "notas.md, section Horario");
+    BOOST_TEST(source_of(search("Ana jefa de turno"), "plantilla.json") == "plantilla.json, $.empleados");
+
+    // Deleting the file deletes its passages.
+    BOOST_TEST(test_http::request(p.ep, boost::beast::http::verb::delete_, "/v1/files/" + pdf_id).status == 200u);
+    auto const after = search("vacaciones anuales treinta dias");
+    for(auto const& passage : after.as_array())
+        BOOST_TEST(passage.at("source").as_string().find("contrato.pdf") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(hostile_documents_end_with_an_error_that_names_them)
+{
+    platform_server p;
+    p.run();
+    auto const folder = p.dir.path / "uploads";
+    auto refused = [&](std::string const& name, std::string const& content) {
+        auto const r = upload(p.ep, form_body(name, content));
+        BOOST_TEST_INFO(name << ": " << r.body);
+        BOOST_TEST(r.status == 422u);
+        return r.status == 422u ? std::string(r.json().at("error").at("message").as_string()) : std::string();
+    };
+    auto const whole = make_pdf({"Una pagina entera."});
+    auto const truncated = refused("cortado.pdf", whole.substr(0, 60));
+    BOOST_TEST(truncated.find("'cortado.pdf'") != std::string::npos, truncated);
+    // 300 MB of zeros in a zip of a few hundred KB: refused from the sizes the zip declares, never inflated.
+    auto const bomb = refused("bomba.docx",
+        make_zip(p.dir,
+            {{"[Content_Types].xml", "b'<Types/>'"}, {"word/document.xml", docx_xml("<w:p/>")},
+                {"word/media/zeros.bin", "bytes(300 * 1024 * 1024)"}}));
+    BOOST_TEST(bomb.find("refused as a zip bomb") != std::string::npos, bomb);
+    auto const laughs = refused("risas.docx",
+        make_zip(p.dir,
+            {{"[Content_Types].xml", "b'<Types/>'"},
+                {"word/document.xml",
+                    "b'<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 "
+                    "\"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">]><w:document xmlns:w=\"" +
+                        word_ns + "\"><w:body><w:p><w:r><w:t>&lol2;</w:t></w:r></w:p></w:body></w:document>'"}}));
+    BOOST_TEST(laughs.find("declares XML entities") != std::string::npos, laughs);
+    auto const deep = refused("hondo.json", std::string(100000, '[') + std::string(100000, ']'));
+    BOOST_TEST(deep.find("hondo.json") != std::string::npos, deep);
+    auto const not_a_zip = refused("roto.docx", std::string("PK\x03\x04") + "[Content_Types].xml word/document.xml");
+    BOOST_TEST(not_a_zip.find("is not a valid DOCX") != std::string::npos, not_a_zip);
+    // Nothing of a refused document is kept, and the server answers on.
+    BOOST_TEST(files_in(folder) == 0u);
+    BOOST_TEST(test_http::get(p.ep, "/health").status == 200u);
 }
 
 BOOST_AUTO_TEST_CASE(uploads_refused_clearly_leave_nothing_behind)
