@@ -208,11 +208,24 @@ struct python_result
     std::optional<std::string> value;
     /// An exception that ended the snippet: its type (`ZeroDivisionError`, `MemoryError`, …) and message.
     std::optional<std::pair<std::string, std::string>> exception;
+    /// The Landlock ABI the snippet ran under (0: the kernel has none; the namespaces still hold).
+    int landlock_abi = 0;
 
     /// One line for a person or a model: "completed", "raised ZeroDivisionError: division by zero",
     /// "ran out of memory (limit 1 GiB)", "was stopped after 10 s (its wall-clock limit)", …
     std::string describe(limits const& applied) const;
 };
+
+/** Python source that defines `_agentio_landlock(executables)`: called first
+    in a sandboxed Python program, it restricts the process with Landlock as
+    far as the kernel's ABI goes (probed; 0 returned without Landlock) — read
+    only under `/usr`, `/etc` and `/proc`, writable but never executable under
+    `/work`, `/tmp` and `/dev`, only `executables` (and the ELF interpreter)
+    executable, and with ABI 4 and 6 no TCP, abstract unix sockets or signals
+    out of the domain. A second wall inside bubblewrap's: it must come after
+    the mounts, which a Landlock-restricted process may not make.
+    `run_python` calls it; an application's own Python drivers prepend it. */
+AGENTIO_DECL std::string_view python_landlock_prelude() noexcept;
 
 /// Runs `what` in `in`: the snippet is compiled as a module whose last expression, if any, is evaluated apart,
 /// with `-I` (no environment variables, no user site), from `/work`. Throws what `runner::run` throws.

@@ -422,6 +422,39 @@ rows = [line.split(",") for line in open("sales.csv").read().split()[1:]]
     BOOST_TEST(got.value.value_or("none") == "([2, 3], 15.0)");
 }
 
+BOOST_FIXTURE_TEST_CASE(landlock_is_a_second_wall_where_the_kernel_has_it, fixture)
+{
+    long const abi = ::syscall(444 /* landlock_create_ruleset */, nullptr, 0, 1u /* VERSION */);
+    auto const got = snippet(ioc, runner, R"py(
+import json, os, subprocess, sys
+out = {}
+try:
+    subprocess.run(["/bin/sh", "-c", "true"])
+    out["shell"] = "ran"
+except OSError as e:
+    out["shell"] = e.errno
+out["python"] = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True).stdout.decode()
+open("/work/mine.txt", "w").write("ok")
+out["write"] = open("/work/mine.txt").read()
+print(json.dumps(out))
+)py");
+    BOOST_TEST_INFO(got.run.errors);
+    BOOST_TEST_REQUIRE(got.run.succeeded());
+    auto const out = json::parse(got.run.output).as_object();
+    BOOST_TEST(out.at("python").as_string() == "42\n");
+    BOOST_TEST(out.at("write").as_string() == "ok");
+    if(abi >= 1)
+    {
+        BOOST_TEST(got.landlock_abi == abi);
+        BOOST_TEST(out.at("shell").as_int64() == EACCES); // only the interpreter may be executed
+    }
+    else
+    {
+        BOOST_TEST(got.landlock_abi == 0);
+        BOOST_TEST_MESSAGE("this kernel has no Landlock: the namespaces and the filter are the walls");
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(sandbox_escapes)

@@ -230,7 +230,8 @@ asio::awaitable<agentio::tool_result> math_calc::operator()(args a, agentio::too
     agentio::sandbox::request run;
     run.program = "/usr/bin/python3";
     run.arguments = {"-I", "/work/math.py"};
-    run.files = {{"math.py", symbolic_driver}};
+    run.files = {{"math.py",
+        std::string(agentio::sandbox::python_landlock_prelude()) + "_agentio_landlock([])\n" + symbolic_driver}};
     run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"OPENBLAS_NUM_THREADS", "1"}};
     run.standard_input = json::serialize(json::object{{"expression", a.expression}, {"operation", a.operation},
         {"variable", a.variable}});
@@ -502,7 +503,10 @@ asio::awaitable<agentio::tool_result> data_analysis::operator()(args a, agentio:
     agentio::sandbox::request run;
     run.program = "/usr/bin/python3";
     run.arguments = {"-I", "/work/analysis.py"};
-    run.files = {{"analysis.py", analysis_driver}, {"data", std::move(file->content)}};
+    run.files = {
+        {"analysis.py",
+            std::string(agentio::sandbox::python_landlock_prelude()) + "_agentio_landlock([])\n" + analysis_driver},
+        {"data", std::move(file->content)}};
     run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}};
     run.standard_input = json::serialize(json::object{{"filename", file->record.filename}, {"media_type", type},
         {"operation", a.operation}, {"field", a.field}, {"group_by", a.group_by}, {"filters", std::move(filters)}});

@@ -265,7 +265,10 @@ AGENTIO_DECL boost::asio::awaitable<boost::system::result<std::vector<document_p
     sandbox::request run;
     run.program = "/usr/bin/python3";
     run.arguments = {"-I", "/work/extract.py"};
-    run.files = {{"extract.py", detail::extraction_driver}, {"in", std::move(content)}};
+    run.files = {{"extract.py",
+                     std::string(sandbox::python_landlock_prelude()) + "_agentio_landlock([\"/usr/bin/pdftotext\"])\n" +
+                         detail::extraction_driver},
+        {"in", std::move(content)}};
     run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}};
     run.standard_input = boost::json::serialize(boost::json::object{{"name", name}, {"media_type", media_type},
         {"seconds", std::max<long long>(1, static_cast<long long>(limits.wall_time.count()) - 2)},

@@ -868,12 +868,74 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
 
 namespace detail {
 
+// Landlock from inside the sandbox, after bubblewrap's mounts (a process
+// Landlock restricts may not mount, so it cannot come before): a second
+// wall on the file system, as far as the kernel's ABI goes. Read-only
+// where the sandbox is read-only, writable (never executable) where it is
+// writable, and only the named programs executable; with ABI 4 no TCP,
+// with ABI 6 no abstract unix socket or signal out of the domain.
+inline constexpr char const* landlock_prelude = R"py(def _agentio_landlock(executables):
+    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    abi = syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return 0
+    execute, write_file, read_file, read_dir = 1, 2, 4, 8
+    handled = (1 << 13) - 1
+    if abi >= 2:
+        handled |= 1 << 13
+    if abi >= 3:
+        handled |= 1 << 14
+    if abi >= 5:
+        handled |= 1 << 15
+    class Attributes(ctypes.Structure):
+        _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+    class Beneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+    attributes = Attributes(handled, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0)
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+    ruleset = syscall(444, ctypes.byref(attributes), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    file_rights = execute | write_file | read_file | (1 << 14) | (1 << 15)
+    def allow(path, rights):
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return
+        if not os.path.isdir(path):
+            rights &= file_rights
+        rule = Beneath(rights & handled, fd)
+        done = syscall(445, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule), ctypes.c_uint32(0))
+        os.close(fd)
+        if done != 0:
+            raise OSError(ctypes.get_errno(), "landlock_add_rule " + path)
+    for path in ("/usr", "/etc", "/proc"):
+        allow(path, read_file | read_dir)
+    for path in ("/work", "/tmp", "/dev/shm", "/dev"):
+        allow(path, handled & ~execute)
+    for path in executables:
+        allow(os.path.realpath(path), read_file | execute)
+    allow(os.path.realpath("/lib64/ld-linux-x86-64.so.2"), read_file | execute)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS")
+    if syscall(446, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+        raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    os.close(ruleset)
+    return abi
+)py";
+
 // The snippet runs as __main__ from a file of its own (tracebacks name
 // "<code>" and show its lines); the last expression is evaluated apart and
 // its repr, or the exception that ended it, goes out on descriptor 3, away
 // from what the snippet prints.
 inline constexpr char const* python_driver = R"py(import ast, json, linecache, os, sys, traceback
+_landlock = _agentio_landlock([sys.executable])
 def _report(message):
+    message["landlock"] = _landlock
     try:
         os.write(3, json.dumps(message).encode())
     except OSError:
@@ -904,12 +966,16 @@ def _main():
         sys.stderr.flush()
         os._exit(1)
     sys.stdout.flush()
-    if value is not None:
-        _report({"value": repr(value)[:100000]})
+    _report({} if value is None else {"value": repr(value)[:100000]})
 _main()
 )py";
 
 } // namespace detail
+
+AGENTIO_DECL std::string_view python_landlock_prelude() noexcept
+{
+    return detail::landlock_prelude;
+}
 
 AGENTIO_DECL std::string python_result::describe(limits const& applied) const
 {
@@ -932,7 +998,7 @@ AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python
     r.program = std::move(what.interpreter);
     r.arguments = {"-I", "/work/.agentio/run.py"};
     r.files = std::move(what.files);
-    r.files.push_back({".agentio/run.py", detail::python_driver});
+    r.files.push_back({".agentio/run.py", std::string(detail::landlock_prelude) + detail::python_driver});
     r.files.push_back({".agentio/code.py", std::move(what.code)});
     // Threads for BLAS would only compete for the bounded CPU time; no .pyc
     // in a read-only /usr; a plotting library draws to files.
@@ -949,6 +1015,8 @@ AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python
         auto const& o = reported.as_object();
         if(auto const* v = o.if_contains("value"); v && v->is_string())
             out.value = std::string(v->as_string());
+        if(auto const* abi = o.if_contains("landlock"); abi && abi->is_int64())
+            out.landlock_abi = static_cast<int>(abi->as_int64());
         if(auto const* e = o.if_contains("exception"); e && e->is_array() && e->as_array().size() == 2 &&
             e->as_array()[0].is_string() && e->as_array()[1].is_string())
             out.exception.emplace(e->as_array()[0].as_string(), e->as_array()[1].as_string());
