@@ -196,6 +196,14 @@ if (args['other-token']) {
   });
 }
 
+await check('openai: asistente runs Python and solves equations in the sandbox', async () => {
+  const python = await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'Usa python para la mediana' }], agent_type: 'tools' });
+  assert.match(python.choices[0].message.content, /"value":"3"/);
+  assert.match(python.choices[0].message.reasoning_content, /python_code/);
+  const solved = await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: 'Resuelve la ecuación' }], agent_type: 'tools' });
+  assert.match(solved.choices[0].message.content, /"result":"\[2, 3\]"/);
+});
+
 await check('openai: files.create, list, retrieve, content and delete', async () => {
   const csv = 'region,amount\nnorth,10\nsouth,20\n';
   const created = await client.files.create({ file: await toFile(Buffer.from(csv), 'ventas.csv'), purpose: 'user_data' });
