@@ -40,6 +40,7 @@
 
 #include <unistd.h>
 #include "test_paths.hpp"
+#include "documents.hpp"
 
 namespace asio = boost::asio;
 namespace json = boost::json;
@@ -675,54 +676,80 @@ BOOST_AUTO_TEST_CASE(asistente_runs_python_and_symbolic_math_in_the_sandbox)
     BOOST_TEST(tools.find("\"solve\"") != std::string::npos);
 }
 
-BOOST_AUTO_TEST_CASE(react_and_plan_execute_reach_the_sandbox_too)
+// Each new tool through ReAct and plan-and-execute, as through the tool loop above and in the tests below: the
+// model's call reaches the tool, and what the tool found reaches the model.
+BOOST_AUTO_TEST_CASE(react_and_plan_execute_reach_every_new_tool)
 {
     platform_server p;
-    // ReAct: the text protocol.
-    auto act = says("Thought: lo calculo.\nAction: python_code\nAction Input: {\"code\": \"print(sum(range(101)))\"}");
-    act.when_user_message_contains = "Question:";
-    auto answer = says("Thought: ya está.\nFinal Answer: La suma es 5050.");
-    answer.when_user_message_contains = "Observation:";
-    // Plan and execute: a plan of one step, run by the tool loop, an answer and a verdict.
-    auto step = calls("python_code", {{"code", "sum(range(101))"}});
-    step.when_user_message_contains = "Your step:";
-    auto step_done = says("Resultado del paso: {{last_tool_result}}");
-    step_done.when_user_message_contains = "Your step:";
-    auto write_answer = says("La suma de 0 a 100 es 5050.");
-    write_answer.when_user_message_contains = "Write the answer";
-    auto verdict = says("YES");
-    verdict.when_user_message_contains = "Does the answer";
-    auto plan = says(R"({"steps": ["Sumar de 0 a 100 con python_code", "Dar el resultado"]})");
-    testing::scenario sc;
-    sc.name = "asistente-scenario";
-    sc.turns.push_back({act, answer, step, write_answer, verdict, plan});
-    sc.turns.push_back({step_done});
-    p.fake.add_scenario(sc);
     p.run();
+    auto const data = upload(p.ep, form_body("ventas.csv", "region,amount\nnorth,0.1\nnorth,0.2\n"));
+    BOOST_TEST_REQUIRE(data.status == 200u, data.body);
+    auto const data_id = std::string(data.json().at("id").as_string());
+    auto const doc = upload(p.ep, form_body("politica.md", "# Viajes\nLas dietas de viaje son de 53 euros diarios.\n"));
+    BOOST_TEST_REQUIRE(doc.status == 200u, doc.body);
 
-    auto const react = test_http::post(p.ep, "/v1/chat/completions",
-        question("Suma los números de 0 a 100", R"("agent_type": "react")"));
-    BOOST_TEST_REQUIRE(react.status == 200u, react.body);
-    BOOST_TEST(react.json().at("choices").at(0).at("message").at("content").as_string() == "La suma es 5050.");
-    // The observation the model read is the sandbox's output.
-    auto requests = p.fake.requests();
-    BOOST_TEST(agentio::to_json_text(requests.back().body).find(R"(\"stdout\":\"5050\\n\")") != std::string::npos,
-        agentio::to_json_text(requests.back().body));
-
-    auto const planned = test_http::post(p.ep, "/v1/chat/completions",
-        question("Suma los números de 0 a 100", R"("agent_type": "plan_execute")"));
-    BOOST_TEST_REQUIRE(planned.status == 200u, planned.body);
-    auto const message = planned.json().at("choices").at(0).at("message");
-    BOOST_TEST(message.at("content").as_string() == "La suma de 0 a 100 es 5050.");
-    requests = p.fake.requests();
-    bool step_result_reached_the_answer = false;
-    for(auto const& r : requests)
+    struct case_of
     {
-        auto const text = agentio::to_json_text(r.body);
-        if(text.find("Write the answer") != std::string::npos)
-            step_result_reached_the_answer = text.find("5050") != std::string::npos;
+        std::string tool;
+        json::object input;
+        std::string found; // in the tool's result, as the model reads it (JSON-escaped once in the request)
+    };
+    std::vector<case_of> const cases = {
+        {"python_code", {{"code", "print(sum(range(101)))"}}, R"(\"stdout\":\"5050\\n\")"},
+        {"math_calc", {{"expression", "x^2 - 5x + 6 = 0"}, {"operation", "solve"}}, R"(\"result\":\"[2, 3]\")"},
+        {"data_analysis", {{"file_id", data_id}, {"operation", "sum"}, {"field", "amount"}}, R"(\"result\":\"0.3\")"},
+        {"rag_retrieval", {{"query", "dietas de viaje"}, {"top_k", 3}}, "politica.md, section Viajes"}};
+    for(auto const& c : cases)
+    {
+        BOOST_TEST_CONTEXT(c.tool)
+        {
+            // ReAct: the text protocol.
+            auto act = says("Thought: uso la herramienta.\nAction: " + c.tool +
+                "\nAction Input: " + json::serialize(c.input));
+            act.when_user_message_contains = "Question:";
+            auto answer = says("Thought: ya está.\nFinal Answer: Hecho.");
+            answer.when_user_message_contains = "Observation:";
+            // Plan and execute: each step runs the tool loop, then an answer and a verdict.
+            auto step = calls(c.tool, c.input);
+            step.when_user_message_contains = "Your step:";
+            auto step_done = says("Resultado del paso: {{last_tool_result}}");
+            step_done.when_user_message_contains = "Your step:";
+            auto write_answer = says("Respuesta escrita.");
+            write_answer.when_user_message_contains = "Write the answer";
+            auto verdict = says("YES");
+            verdict.when_user_message_contains = "Does the answer";
+            auto plan = says(R"({"steps": ["Usar la herramienta", "Dar el resultado"]})");
+            testing::scenario sc;
+            sc.name = "asistente-scenario";
+            sc.turns.push_back({act, answer, step, write_answer, verdict, plan});
+            sc.turns.push_back({step_done});
+            p.fake.add_scenario(sc);
+
+            auto const before = p.fake.requests().size();
+            auto const react = test_http::post(p.ep, "/v1/chat/completions",
+                question("Hazlo", R"("agent_type": "react")"));
+            BOOST_TEST_REQUIRE(react.status == 200u, react.body);
+            BOOST_TEST(react.json().at("choices").at(0).at("message").at("content").as_string() == "Hecho.");
+            auto requests = p.fake.requests();
+            auto const observed = agentio::to_json_text(requests.back().body);
+            BOOST_TEST(observed.find(c.found) != std::string::npos, observed);
+            BOOST_TEST(requests.size() > before);
+
+            auto const planned = test_http::post(p.ep, "/v1/chat/completions",
+                question("Hazlo", R"("agent_type": "plan_execute")"));
+            BOOST_TEST_REQUIRE(planned.status == 200u, planned.body);
+            BOOST_TEST(planned.json().at("choices").at(0).at("message").at("content").as_string() ==
+                "Respuesta escrita.");
+            bool reached = false;
+            for(auto const& r : p.fake.requests())
+            {
+                auto const text = agentio::to_json_text(r.body);
+                if(text.find("Write the answer") != std::string::npos)
+                    reached = text.find(c.found) != std::string::npos;
+            }
+            BOOST_TEST(reached);
+        }
     }
-    BOOST_TEST(step_result_reached_the_answer);
 }
 
 BOOST_AUTO_TEST_CASE(files_are_each_users_own)
@@ -864,45 +891,6 @@ BOOST_AUTO_TEST_CASE(data_analysis_answers_exactly_and_names_the_fields)
 
 namespace {
 
-// A PDF of one page per text, Helvetica, written by hand with its cross-reference table.
-std::string make_pdf(std::vector<std::string> const& pages)
-{
-    std::vector<std::string> objects;
-    std::string kids;
-    std::size_t const first_page = 4;
-    for(std::size_t i = 0; i < pages.size(); ++i)
-        kids += std::to_string(first_page + 2 * i) + " 0 R ";
-    objects.push_back("<< /Type /Catalog /Pages 2 0 R >>");
-    objects.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>");
-    objects.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
-    for(std::size_t i = 0; i < pages.size(); ++i)
-    {
-        std::string const stream = "BT /F1 12 Tf 72 720 Td (" + pages[i] + ") Tj ET";
-        objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
-                          ">> /Contents " +
-            std::to_string(first_page + 2 * i + 1) + " 0 R >>");
-        objects.push_back("<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream + "\nendstream");
-    }
-    std::string pdf = "%PDF-1.4\n";
-    std::vector<std::size_t> offsets;
-    for(std::size_t i = 0; i < objects.size(); ++i)
-    {
-        offsets.push_back(pdf.size());
-        pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-    }
-    std::size_t const xref = pdf.size();
-    pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-    for(auto o : offsets)
-    {
-        char line[32];
-        std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
-        pdf += line;
-    }
-    pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
-        std::to_string(xref) + "\n%%EOF\n";
-    return pdf;
-}
-
 // A zip written by Debian's python3 (trusted, the test's own): `entries` maps names to Python expressions of bytes.
 std::string make_zip(temp_dir const& dir, std::vector<std::pair<std::string, std::string>> const& entries)
 {
@@ -934,7 +922,7 @@ BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place)
     p.run();
     auto const pdf = upload(p.ep,
         form_body("contrato.pdf",
-            make_pdf({"Clausula primera: el periodo de prueba es de seis meses.",
+            agentio_test::make_pdf({"Clausula primera: el periodo de prueba es de seis meses.",
                 "Clausula segunda: las vacaciones anuales son de treinta dias naturales."})));
     BOOST_TEST_REQUIRE(pdf.status == 200u, pdf.body);
     BOOST_TEST(pdf.json().at("media_type").as_string() == "application/pdf");
@@ -1002,9 +990,14 @@ BOOST_AUTO_TEST_CASE(hostile_documents_end_with_an_error_that_names_them)
         BOOST_TEST(r.status == 422u);
         return r.status == 422u ? std::string(r.json().at("error").at("message").as_string()) : std::string();
     };
-    auto const whole = make_pdf({"Una pagina entera."});
+    auto const whole = agentio_test::make_pdf({"Una pagina entera."});
     auto const truncated = refused("cortado.pdf", whole.substr(0, 60));
     BOOST_TEST(truncated.find("'cortado.pdf'") != std::string::npos, truncated);
+    // A page tree that contains itself: the reader must not walk it forever.
+    auto const looping = refused("bucle.pdf",
+        agentio_test::pdf_of({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>",
+            "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>"}));
+    BOOST_TEST(looping.find("'bucle.pdf'") != std::string::npos, looping);
     // 300 MB of zeros in a zip of a few hundred KB: refused from the sizes the zip declares, never inflated.
     auto const bomb = refused("bomba.docx",
         make_zip(p.dir,
