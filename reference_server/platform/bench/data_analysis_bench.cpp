@@ -13,6 +13,7 @@
 #include <agentio/threads/sqlite_store.hpp>
 
 #include "bench_support.hpp"
+#include <boost/json.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>

@@ -440,7 +440,8 @@ try:
         if operation == "sum":
             return text(sum(numbers, decimal.Decimal(0)))
         if operation == "mean":
-            return text(sum(numbers, decimal.Decimal(0)) / len(numbers))
+            # Exact to twelve decimals: a quotient has no last digit to keep.
+            return text((sum(numbers, decimal.Decimal(0)) / len(numbers)).quantize(decimal.Decimal(1).scaleb(-12)))
         if operation == "median":
             return text(statistics.median(numbers))
         return text(min(numbers) if operation == "min" else max(numbers))
