@@ -26,6 +26,8 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/object.hpp>
+#include <boost/system/result.hpp>
 
 #include <sys/types.h>
 
@@ -226,6 +228,26 @@ struct python_result
     the mounts, which a Landlock-restricted process may not make.
     `run_python` calls it; an application's own Python drivers prepend it. */
 AGENTIO_DECL std::string_view python_landlock_prelude() noexcept;
+
+/** A trusted Python program run on untrusted input (a parser, a computation): it reads its `input` as JSON on
+    standard input and writes one JSON object, its answer, to descriptor 3. */
+struct python_program
+{
+    std::string source;
+    boost::json::object input;
+    /// Given read-only under `/work` beside it (the file to read, say).
+    std::vector<input_file> files;
+    sandbox::limits limits;
+    /// What it may execute besides nothing (Landlock): `pdftotext`, say.
+    std::vector<std::string> executables;
+    std::string interpreter = "/usr/bin/python3";
+};
+
+/** Runs `what` in `in` under Landlock (`python_landlock_prelude`, applied before its first line): the object it
+    answered, or a sentence saying why there is none, to follow the program's name ("could not start: …", "was
+    stopped after 20 s (its wall-clock limit)", "ended without an answer (exited with status 1)"). */
+AGENTIO_DECL boost::asio::awaitable<boost::system::result<boost::json::object, std::string>>
+run_python_program(runner& in, python_program what);
 
 /// Runs `what` in `in`: the snippet is compiled as a module whose last expression, if any, is evaluated apart,
 /// with `-I` (no environment variables, no user site), from `/work`. Throws what `runner::run` throws.

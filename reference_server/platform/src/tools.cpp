@@ -227,35 +227,15 @@ asio::awaitable<agentio::tool_result> math_calc::operator()(args a, agentio::too
             (resources ? resources->sandbox_missing : std::string("no sandbox")) +
             "): use operation 'evaluate' for numbers.");
 
-    agentio::sandbox::request run;
-    run.program = "/usr/bin/python3";
-    run.arguments = {"-I", "/work/math.py"};
-    run.files = {{"math.py",
-        std::string(agentio::sandbox::python_landlock_prelude()) + "_agentio_landlock([])\n" + symbolic_driver}};
-    run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"OPENBLAS_NUM_THREADS", "1"}};
-    run.standard_input = json::serialize(json::object{{"expression", a.expression}, {"operation", a.operation},
-        {"variable", a.variable}});
-    run.result_channel = true;
-    run.limits = symbolic_limits();
-    std::string failure;
-    agentio::sandbox::result got;
-    try
-    {
-        got = co_await resources->sandbox->run(std::move(run));
-    }
-    catch(agentio::sandbox::failure const& e)
-    {
-        failure = e.what();
-    }
-    if(!failure.empty())
-        co_return agentio::tool_result::error("The sandbox could not run SymPy: " + failure);
-    boost::system::error_code ec;
-    auto const answer = json::parse(got.channel, ec);
+    agentio::sandbox::python_program sympy;
+    sympy.source = symbolic_driver;
+    sympy.input = {{"expression", a.expression}, {"operation", a.operation}, {"variable", a.variable}};
+    sympy.limits = symbolic_limits();
+    auto const answer = co_await agentio::sandbox::run_python_program(*resources->sandbox, std::move(sympy));
     std::string const what = a.operation + " of '" + a.expression + "'";
-    if(ec || !answer.is_object())
-        co_return agentio::tool_result::error("SymPy " + got.describe(symbolic_limits()) + " before it answered the " +
-            what + ".");
-    auto const& o = answer.as_object();
+    if(!answer)
+        co_return agentio::tool_result::error("SymPy " + answer.error() + " before it answered the " + what + ".");
+    auto const& o = *answer;
     if(auto const* error = o.if_contains("error"); error && error->is_string())
         co_return agentio::tool_result::error("Cannot " + what + ": " + std::string(error->as_string()));
     json::object out{{"expression", a.expression}, {"operation", a.operation}};
@@ -501,38 +481,19 @@ asio::awaitable<agentio::tool_result> data_analysis::operator()(args a, agentio:
     json::array filters;
     for(auto const& f : a.filters)
         filters.push_back(json::object{{"field", f.field}, {"operator", f.op}, {"value", f.value}});
-    agentio::sandbox::request run;
-    run.program = "/usr/bin/python3";
-    run.arguments = {"-I", "/work/analysis.py"};
-    run.files = {
-        {"analysis.py",
-            std::string(agentio::sandbox::python_landlock_prelude()) + "_agentio_landlock([])\n" + analysis_driver},
-        {"data", std::move(file->content)}};
-    run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}};
-    run.standard_input = json::serialize(json::object{{"filename", file->record.filename}, {"media_type", type},
-        {"operation", a.operation}, {"field", a.field}, {"group_by", a.group_by}, {"filters", std::move(filters)}});
-    run.result_channel = true;
-    run.limits = analysis_limits();
-    std::string failure;
-    agentio::sandbox::result got;
-    try
-    {
-        got = co_await resources->sandbox->run(std::move(run));
-    }
-    catch(agentio::sandbox::failure const& e)
-    {
-        failure = e.what();
-    }
-    if(!failure.empty())
-        co_return agentio::tool_result::error("The sandbox could not analyse the file: " + failure);
-    boost::system::error_code ec;
-    auto answer = json::parse(got.channel, ec);
-    if(ec || !answer.is_object())
-        co_return agentio::tool_result::error("The analysis of '" + file->record.filename + "' " +
-            got.describe(analysis_limits()) + " before it answered.");
-    if(auto const* error = answer.as_object().if_contains("error"); error && error->is_string())
+    agentio::sandbox::python_program analysis;
+    analysis.source = analysis_driver;
+    analysis.files = {{"data", std::move(file->content)}};
+    analysis.input = {{"filename", file->record.filename}, {"media_type", type}, {"operation", a.operation},
+        {"field", a.field}, {"group_by", a.group_by}, {"filters", std::move(filters)}};
+    analysis.limits = analysis_limits();
+    auto answer = co_await agentio::sandbox::run_python_program(*resources->sandbox, std::move(analysis));
+    if(!answer)
+        co_return agentio::tool_result::error("The analysis of '" + file->record.filename + "' " + answer.error() +
+            ".");
+    if(auto const* error = answer->if_contains("error"); error && error->is_string())
         co_return agentio::tool_result::error(std::string(error->as_string()));
-    auto r = agentio::tool_result::json(answer);
+    auto r = agentio::tool_result::json(std::move(*answer));
     r.summary = a.operation + (a.field.empty() ? "" : " of " + a.field) +
         (a.group_by.empty() ? "" : " by " + a.group_by) + " in " + file->record.filename;
     co_return r;

@@ -1047,6 +1047,13 @@ BOOST_AUTO_TEST_CASE(uploads_refused_clearly_leave_nothing_behind)
     BOOST_TEST(why.find("'informe.pdf'") != std::string::npos, why);
     BOOST_TEST(why.find("PDF (application/pdf)") != std::string::npos, why);
     BOOST_TEST(why.find("JSON Lines") != std::string::npos, why);
+    // Bytes that are not UTF-8 are no text this server takes: named, and the types it does take listed.
+    auto const latin1 = upload(p.ep,
+        form_body("texto.txt",
+            "ma\xf1"
+            "ana a las 9"));
+    BOOST_TEST(latin1.status == 415u);
+    BOOST_TEST(latin1.json().at("error").at("message").as_string().find("'texto.txt'") != std::string::npos);
     auto const zip = upload(p.ep, form_body("datos.docx", std::string("PK\x03\x04") + " not a document"));
     BOOST_TEST(zip.status == 415u);
     // The name says PDF, the bytes say text: the bytes win.

@@ -262,47 +262,23 @@ AGENTIO_DECL boost::asio::awaitable<result<ingest_report>> ingest_document(index
 AGENTIO_DECL boost::asio::awaitable<boost::system::result<std::vector<document_part>, std::string>> extract_document(
     sandbox::runner& sandbox, std::string content, std::string media_type, std::string name, extraction_limits limits)
 {
-    sandbox::request run;
-    run.program = "/usr/bin/python3";
-    run.arguments = {"-I", "/work/extract.py"};
-    run.files = {{"extract.py",
-                     std::string(sandbox::python_landlock_prelude()) + "_agentio_landlock([\"/usr/bin/pdftotext\"])\n" +
-                         detail::extraction_driver},
-        {"in", std::move(content)}};
-    run.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}};
-    run.standard_input = boost::json::serialize(boost::json::object{{"name", name}, {"media_type", media_type},
+    sandbox::python_program reader;
+    reader.source = detail::extraction_driver;
+    reader.files = {{"in", std::move(content)}};
+    reader.input = {{"name", name}, {"media_type", media_type},
         {"seconds", std::max<long long>(1, static_cast<long long>(limits.wall_time.count()) - 2)},
-        {"expanded_bytes", limits.expanded_bytes}, {"text_bytes", limits.text_bytes}});
-    run.result_channel = true;
-    run.limits.wall_time = limits.wall_time;
-    run.limits.cpu_time = limits.wall_time;
-    run.limits.memory_bytes = limits.memory_bytes;
-    run.limits.output_bytes = 64 * 1024;
-    run.limits.channel_bytes = limits.text_bytes * 2 + 1024 * 1024; // JSON escapes
-    run.limits.work_bytes = std::max<std::uint64_t>(run.limits.work_bytes, limits.expanded_bytes / 2);
-    std::string failure;
-    sandbox::result got;
-    try
-    {
-        got = co_await sandbox.run(std::move(run));
-    }
-    catch(sandbox::failure const& e)
-    {
-        failure = e.what();
-    }
-    if(!failure.empty())
-        co_return name + " cannot be read: " + failure;
-    boost::system::error_code ec;
-    auto const answer = boost::json::parse(got.channel, ec);
-    if(ec || !answer.is_object())
-    {
-        sandbox::limits applied;
-        applied.wall_time = limits.wall_time;
-        applied.cpu_time = limits.wall_time;
-        applied.memory_bytes = limits.memory_bytes;
-        co_return name + " cannot be read: its reader " + got.describe(applied);
-    }
-    auto const& o = answer.as_object();
+        {"expanded_bytes", limits.expanded_bytes}, {"text_bytes", limits.text_bytes}};
+    reader.executables = {"/usr/bin/pdftotext"};
+    reader.limits.wall_time = limits.wall_time;
+    reader.limits.cpu_time = limits.wall_time;
+    reader.limits.memory_bytes = limits.memory_bytes;
+    reader.limits.output_bytes = 64 * 1024;
+    reader.limits.channel_bytes = limits.text_bytes * 2 + 1024 * 1024; // JSON escapes
+    reader.limits.work_bytes = std::max<std::uint64_t>(reader.limits.work_bytes, limits.expanded_bytes / 2);
+    auto const answer = co_await sandbox::run_python_program(sandbox, std::move(reader));
+    if(!answer)
+        co_return name + " cannot be read: its reader " + answer.error();
+    auto const& o = *answer;
     if(auto const* error = o.if_contains("error"); error && error->is_string())
         co_return std::string(error->as_string());
     std::vector<document_part> parts;

@@ -22,6 +22,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <seccomp.h>
 
@@ -990,6 +991,43 @@ AGENTIO_DECL std::string python_result::describe(limits const& applied) const
     if(run.succeeded())
         return "completed";
     return run.describe(applied);
+}
+
+AGENTIO_DECL boost::asio::awaitable<boost::system::result<boost::json::object, std::string>>
+run_python_program(runner& in, python_program what)
+{
+    std::string calls = "_agentio_landlock([";
+    for(std::size_t i = 0; i < what.executables.size(); ++i)
+        calls += (i ? ", " : "") + boost::json::serialize(boost::json::value(what.executables[i]));
+    calls += "])\n";
+    request r;
+    r.program = std::move(what.interpreter);
+    r.arguments = {"-I", "/work/.agentio/program.py"};
+    r.files = std::move(what.files);
+    r.files.push_back({".agentio/program.py", std::string(detail::landlock_prelude) + calls + what.source});
+    r.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"OPENBLAS_NUM_THREADS", "1"}};
+    r.standard_input = boost::json::serialize(what.input);
+    r.result_channel = true;
+    r.limits = what.limits;
+    std::string refused;
+    result got;
+    try
+    {
+        got = co_await in.run(std::move(r));
+    }
+    catch(sandbox::failure const& e)
+    {
+        refused = e.what();
+    }
+    if(!refused.empty())
+        co_return "could not start: " + refused;
+    boost::system::error_code ec;
+    auto answer = boost::json::parse(got.channel, ec);
+    if(!ec && answer.is_object())
+        co_return std::move(answer.as_object());
+    if(got.how == ending::exited)
+        co_return "ended without an answer (" + got.describe(what.limits) + ")";
+    co_return got.describe(what.limits);
 }
 
 AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python_request what)
