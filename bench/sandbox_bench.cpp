@@ -80,6 +80,26 @@ asio::awaitable<sandbox::result> raw_run(sandbox::runner& r, std::string code)
     co_return co_await r.run(std::move(run));
 }
 
+asio::awaitable<sandbox::result> true_run(sandbox::runner& r, sandbox::landlock_by walled)
+{
+    sandbox::request run;
+    run.program = "/usr/bin/true";
+    run.landlock = walled;
+    co_return co_await r.run(std::move(run));
+}
+
+// /usr/bin/true in a sandbox, walled by Landlock's launcher or not.
+double sandboxed_true(asio::io_context& ioc, sandbox::runner& r, sandbox::landlock_by walled)
+{
+    auto const began = clock_type::now();
+    ioc.restart();
+    auto done = asio::co_spawn(ioc, true_run(r, walled), asio::use_future);
+    ioc.run();
+    if(!done.get().succeeded())
+        std::abort();
+    return ms_since(began);
+}
+
 // The same interpreter and command line in a sandbox, without run_python's driver.
 double sandboxed_raw(asio::io_context& ioc, sandbox::runner& r, std::string const& code)
 {
@@ -125,6 +145,19 @@ int main(int argc, char** argv)
     sandbox::runner runner(ioc.get_executor(), one_at_a_time);
 
     std::printf("sandbox bench: %d runs per measurement, ms (p50 / p99)\n", runs);
+    {
+        std::vector<double> open, walled;
+        sandboxed_true(ioc, runner, sandbox::landlock_by::launcher);
+        for(int i = 0; i < runs; ++i)
+        {
+            open.push_back(sandboxed_true(ioc, runner, sandbox::landlock_by::nobody));
+            walled.push_back(sandboxed_true(ioc, runner, sandbox::landlock_by::launcher));
+        }
+        auto const o = bench::percentiles_of(open), w = bench::percentiles_of(walled);
+        std::printf("  /usr/bin/true  no Landlock %6.1f / %6.1f; Landlock by the launcher (ABI %d) %6.1f / %6.1f "
+                    "(%+.1f)\n",
+            o.median, o.p99, runner.landlock_abi(), w.median, w.p99, w.median - o.median);
+    }
     for(auto const& [label, code] : {std::pair{"print(1)", print_one}, std::pair{"sympy solve", sympy_solve}})
     {
         std::vector<double> bare, raw, boxed;
@@ -139,7 +172,7 @@ int main(int argc, char** argv)
             boxed.push_back(sandboxed(ioc, runner, code));
         }
         auto const b = bench::percentiles_of(bare), r = bench::percentiles_of(raw), s = bench::percentiles_of(boxed);
-        std::printf("  %-12s python3 -c: unsandboxed %6.1f / %6.1f, sandboxed %6.1f / %6.1f (%+.1f);"
+        std::printf("  %-12s python3 -c: unsandboxed %6.1f / %6.1f, sandboxed (launcher) %6.1f / %6.1f (%+.1f);"
                     " run_python (driver, Landlock) %6.1f / %6.1f (%+.1f)\n",
             label, b.median, b.p99, r.median, r.p99, r.median - b.median, s.median, s.p99, s.median - b.median);
     }

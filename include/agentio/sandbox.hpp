@@ -84,6 +84,19 @@ struct input_file
     std::string content;
 };
 
+/// Who walls a run's file system with Landlock, where the kernel has it (`runner::landlock_abi`).
+enum class landlock_by
+{
+    /// The runner: a launcher (Perl, which every Debian has) restricts itself inside the sandbox, after the
+    /// mounts, then executes the program (about 3 ms). Read-only `/usr`, `/etc` and `/proc`; writable, never
+    /// executable, `/work`, `/tmp` and `/dev`; only the program and `request::executables` executable.
+    launcher,
+    /// The program itself, first thing (one that knows how: the runner applies nothing).
+    program,
+    /// Nobody: the namespaces, the filter and the limits only.
+    nobody
+};
+
 /// One program to run.
 struct request
 {
@@ -99,6 +112,9 @@ struct request
     /// own output, read into `result::channel`.
     bool result_channel = false;
     sandbox::limits limits;
+    sandbox::landlock_by landlock = landlock_by::launcher;
+    /// Under `landlock_by::launcher`, what the program may execute besides itself (`/usr/bin/sh`, say).
+    std::vector<std::string> executables;
 };
 
 /// How a run ended.
@@ -121,6 +137,9 @@ struct result
     std::string channel;
     bool errors_truncated = false; ///< `errors` holds only the last `limits::error_bytes`
     std::chrono::microseconds duration{};
+    /// The Landlock ABI the launcher applied (`landlock_by::launcher`); 0 when it did not (no Landlock in the
+    /// kernel, or another `landlock_by`).
+    int landlock_abi = 0;
 
     bool succeeded() const noexcept { return how == ending::exited && exit_code == 0; }
 
@@ -157,6 +176,10 @@ struct options
     /// Host folders or files visible read-only at the same path; those absent here are skipped.
     /// `/usr` is always first; `/bin`, `/lib`, `/lib64` and `/sbin` are links into it (merged /usr).
     std::vector<std::filesystem::path> read_only = {"/usr", "/etc/alternatives"};
+    /// The interpreter of `landlock_by::launcher` (Debian's essential `perl-base`). Where the kernel has
+    /// Landlock and this is missing, the runner is `unavailable`. Empty: no launcher, and runs asking for one
+    /// go without Landlock (`result::landlock_abi` says 0).
+    std::filesystem::path landlock_launcher = "/usr/bin/perl";
     /// Runs at once; the others wait in line, at most `max_wait`.
     std::size_t max_running = 4;
     std::chrono::milliseconds max_wait = std::chrono::seconds(30);
@@ -168,7 +191,8 @@ class runner
 {
 public:
     /// Checks once that this machine can isolate — bubblewrap present and not setuid, the namespaces, the
-    /// filter and the limits working — by running `/usr/bin/true` in a sandbox (about 15 ms). Throws
+    /// filter, the limits and Landlock's launcher working — by running `/usr/bin/true` in a sandbox (about
+    /// 15 ms). Throws
     /// `unavailable` naming what is missing.
     explicit runner(boost::asio::any_io_executor executor, options how = {});
     ~runner();
@@ -181,6 +205,8 @@ public:
     boost::asio::awaitable<result> run(request what);
 
     options const& settings() const noexcept;
+    /// The kernel's Landlock ABI (probed once; 0: none, the other walls still hold).
+    int landlock_abi() const noexcept;
     /// Runs in progress now.
     std::size_t running() const noexcept;
 
@@ -210,24 +236,11 @@ struct python_result
     std::optional<std::string> value;
     /// An exception that ended the snippet: its type (`ZeroDivisionError`, `MemoryError`, …) and message.
     std::optional<std::pair<std::string, std::string>> exception;
-    /// The Landlock ABI the snippet ran under (0: the kernel has none; the namespaces still hold).
-    int landlock_abi = 0;
 
     /// One line for a person or a model: "completed", "raised ZeroDivisionError: division by zero",
     /// "ran out of memory (limit 1 GiB)", "was stopped after 10 s (its wall-clock limit)", …
     std::string describe(limits const& applied) const;
 };
-
-/** Python source that defines `_agentio_landlock(executables)`: called first
-    in a sandboxed Python program, it restricts the process with Landlock as
-    far as the kernel's ABI goes (probed; 0 returned without Landlock) — read
-    only under `/usr`, `/etc` and `/proc`, writable but never executable under
-    `/work`, `/tmp` and `/dev`, only `executables` (and the ELF interpreter)
-    executable, and with ABI 4 and 6 no TCP, abstract unix sockets or signals
-    out of the domain. A second wall inside bubblewrap's: it must come after
-    the mounts, which a Landlock-restricted process may not make.
-    `run_python` calls it; an application's own Python drivers prepend it. */
-AGENTIO_DECL std::string_view python_landlock_prelude() noexcept;
 
 /** A trusted Python program run on untrusted input (a parser, a computation): it reads its `input` as JSON on
     standard input and writes one JSON object, its answer, to descriptor 3. */
@@ -238,12 +251,12 @@ struct python_program
     /// Given read-only under `/work` beside it (the file to read, say).
     std::vector<input_file> files;
     sandbox::limits limits;
-    /// What it may execute besides nothing (Landlock): `pdftotext`, say.
+    /// What it may execute besides the interpreter (Landlock): `/usr/bin/pdftotext`, say.
     std::vector<std::string> executables;
     std::string interpreter = "/usr/bin/python3";
 };
 
-/** Runs `what` in `in` under Landlock (`python_landlock_prelude`, applied before its first line): the object it
+/** Runs `what` in `in` (Landlock by the launcher, `executables` besides the interpreter): the object it
     answered, or a sentence saying why there is none, to follow the program's name ("could not start: …", "was
     stopped after 20 s (its wall-clock limit)", "ended without an answer (exited with status 1)"). */
 AGENTIO_DECL boost::asio::awaitable<boost::system::result<boost::json::object, std::string>>

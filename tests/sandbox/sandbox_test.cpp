@@ -49,6 +49,8 @@ sandbox::request python_request(std::string code, sandbox::limits l = {})
     r.arguments = {"-I", "main.py"};
     r.files = {{"main.py", std::move(code)}};
     r.limits = l;
+    // Under Landlock only these may be executed besides python3: the shells some runs leave behind.
+    r.executables = {"/bin/sh", "/usr/bin/sleep"};
     return r;
 }
 
@@ -180,6 +182,8 @@ print(json.dumps({"environ": dict(os.environ), "init": open("/proc/1/environ", "
                   int(p) for p in os.listdir("/proc") if p.isdigit())}))
 )py");
     r.environment = {{"GREETING", "hola"}};
+    // The namespaces' wall alone: under Landlock /proc/1 is out of reach anyway (outside the domain).
+    r.landlock = sandbox::landlock_by::nobody;
     auto const got = json_output(run_request(ioc, runner, r));
     ::close(stray);
     ::unsetenv("AGENTIO_SANDBOX_TEST_SECRET");
@@ -291,6 +295,35 @@ BOOST_FIXTURE_TEST_CASE(cancelling_a_run_kills_its_tree, fixture)
     BOOST_TEST(gone_within(marker, 3s));
 }
 
+BOOST_FIXTURE_TEST_CASE(any_program_is_walled_by_landlock_through_the_launcher, fixture)
+{
+    // A shell copies a program into its writable folder and runs it, and runs one it was not given.
+    sandbox::request r;
+    r.program = "/bin/sh";
+    r.arguments = {"-c",
+        "cat /usr/bin/true > /work/copy && chmod +x /work/copy && /work/copy; echo copy=$?; "
+        "/usr/bin/ls / > /dev/null; echo ls=$?; echo note > /work/note && cat /work/note; echo \"$PERL5OPT\""};
+    r.executables = {"/usr/bin/cat", "/usr/bin/chmod", "/usr/bin/no-such-tool"};
+    // For the program: Perl, the launcher, never sees it (it would fail to load the module).
+    r.environment = {{"PERL5OPT", "-Mno::such::module"}};
+    auto const walled = run_request(ioc, runner, r);
+    BOOST_TEST_INFO(walled.errors);
+    BOOST_TEST_REQUIRE(static_cast<int>(walled.how) == static_cast<int>(sandbox::ending::exited));
+    if(runner.landlock_abi() >= 1)
+    {
+        BOOST_TEST(walled.landlock_abi == runner.landlock_abi());
+        BOOST_TEST(walled.output == "copy=126\nls=126\nnote\n-Mno::such::module\n");
+    }
+    else
+        BOOST_TEST_MESSAGE("this kernel has no Landlock: the namespaces and the filter are the walls");
+
+    r.landlock = sandbox::landlock_by::nobody;
+    auto const open = run_request(ioc, runner, r);
+    BOOST_TEST_INFO(open.errors);
+    BOOST_TEST(open.landlock_abi == 0);
+    BOOST_TEST(open.output == "copy=0\nls=0\nnote\n-Mno::such::module\n");
+}
+
 BOOST_FIXTURE_TEST_CASE(a_malformed_request_names_its_field, fixture)
 {
     auto refused = [&](sandbox::request r, std::string const& expected) {
@@ -316,6 +349,9 @@ BOOST_FIXTURE_TEST_CASE(a_malformed_request_names_its_field, fixture)
     auto bad_name = python_request("print(1)");
     bad_name.environment = {{"A=B", "c"}};
     refused(bad_name, "sandbox::request::environment");
+    auto bad_executable = python_request("print(1)");
+    bad_executable.executables = {"sh"};
+    refused(bad_executable, "sandbox::request::executables: 'sh'");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_program_that_cannot_start_is_a_failure_with_bubblewraps_reason, fixture)
@@ -351,6 +387,16 @@ BOOST_AUTO_TEST_CASE(a_machine_that_cannot_isolate_is_refused_with_what_is_missi
         BOOST_TEST(why->find("run_as must not be 0") != std::string::npos);
     }
     BOOST_TEST(!sandbox::why_unavailable({}).has_value());
+    if(::syscall(444 /* landlock_create_ruleset */, nullptr, 0, 1u /* VERSION */) >= 1)
+    {
+        sandbox::options no_launcher;
+        no_launcher.landlock_launcher = "/nonexistent/perl";
+        auto const why = sandbox::why_unavailable(no_launcher);
+        BOOST_TEST_REQUIRE(why.has_value());
+        BOOST_TEST(why->find("needs /nonexistent/perl to apply Landlock") != std::string::npos, *why);
+        no_launcher.landlock_launcher.clear(); // a choice: no Landlock for runs asking the launcher
+        BOOST_TEST(!sandbox::why_unavailable(no_launcher).has_value());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -445,12 +491,12 @@ print(json.dumps(out))
     BOOST_TEST(out.at("write").as_string() == "ok");
     if(abi >= 1)
     {
-        BOOST_TEST(got.landlock_abi == abi);
+        BOOST_TEST(got.run.landlock_abi == abi);
         BOOST_TEST(out.at("shell").as_int64() == EACCES); // only the interpreter may be executed
     }
     else
     {
-        BOOST_TEST(got.landlock_abi == 0);
+        BOOST_TEST(got.run.landlock_abi == 0);
         BOOST_TEST_MESSAGE("this kernel has no Landlock: the namespaces and the filter are the walls");
     }
 }
@@ -467,13 +513,14 @@ BOOST_FIXTURE_TEST_CASE(nothing_of_the_host_is_readable, fixture)
     std::ofstream(folder / "threads.db") << "SQLite format 3 TOPSECRET";
     std::ofstream(folder / "server.key") << "-----BEGIN PRIVATE KEY-----";
     auto const here = std::filesystem::current_path().string();
-    auto const got = json_output(run_python(ioc, runner,
+    // The namespaces' wall alone (Landlock, the second, would not even let it list "/").
+    auto unwalled = python_request(
         R"py(
 import json, os
 paths = ["/etc/shadow", "/etc/passwd", "/root", "/home", "/var/lib/postgresql", ")py" +
-            (folder / "threads.db").string() + "\", \"" + (folder / "server.key").string() + "\", \"" + here +
-            R"py(", "/proc/)py" + std::to_string(::getpid()) +
-            R"py(/environ"]
+        (folder / "threads.db").string() + "\", \"" + (folder / "server.key").string() + "\", \"" + here +
+        R"py(", "/proc/)py" + std::to_string(::getpid()) +
+        R"py(/environ"]
 seen = {}
 for p in paths:
     try:
@@ -482,7 +529,9 @@ for p in paths:
     except OSError as e:
         seen[p] = e.errno
 print(json.dumps({"seen": seen, "root": sorted(os.listdir("/"))}))
-)py"));
+)py");
+    unwalled.landlock = sandbox::landlock_by::nobody;
+    auto const got = json_output(run_request(ioc, runner, unwalled));
     std::filesystem::remove_all(folder);
     for(auto const& [path, outcome] : got.at("seen").as_object())
     {

@@ -100,6 +100,9 @@ AGENTIO_DECL void check(request const& what);
 /// of `how`, or a given file under `/work`).
 AGENTIO_DECL void check_program(options const& how, std::string const& program);
 
+/// `what` run by the Landlock launcher (`options::landlock_launcher`), which walls it first.
+AGENTIO_DECL request through_launcher(options const& how, request what);
+
 /// SIGKILL to `pid` and wait for it, unless reaped already.
 AGENTIO_DECL void kill_and_reap(pid_t pid) noexcept;
 

@@ -264,6 +264,10 @@ AGENTIO_DECL void check(request const& what)
     for(auto const& argument : what.arguments)
         if(has_nul(argument))
             throw std::invalid_argument("sandbox::request::arguments: an argument holds a NUL character");
+    for(auto const& executable : what.executables)
+        if(executable.empty() || executable.front() != '/' || has_nul(executable))
+            throw std::invalid_argument("sandbox::request::executables: '" + executable +
+                "' is not an absolute path inside the sandbox");
     for(std::size_t i = 0; i < what.files.size(); ++i)
     {
         if(!safe_relative_path(what.files[i].path))
@@ -311,6 +315,95 @@ AGENTIO_DECL void check_program(options const& how, std::string const& program)
         throw failure("agentio::sandbox: " + program + " is outside the folders the sandbox sees");
     if(::access(on_host.c_str(), X_OK) != 0)
         fail_step(errno, "cannot run " + program);
+}
+
+// Landlock for any program: Perl (perl-base is essential in Debian, and
+// starts in about 3 ms) restricts itself inside the sandbox, after
+// bubblewrap's mounts, and executes the program, which inherits the domain.
+// Its arguments: the count of
+// executables, them, the count of the request's PERL* variables (which
+// would change what Perl itself does: it sets them for the program only),
+// them as name and value, then the program and its arguments.
+inline constexpr char const* landlock_launcher_source = R"pl(use strict;
+sub fail { print STDERR "agentio::sandbox launcher: @_\n"; exit 127; }
+my @executables = splice(@ARGV, 0, shift @ARGV);
+my %perl_environment = splice(@ARGV, 0, 2 * shift @ARGV);
+my $program = $ARGV[0];
+my $abi = syscall(444, 0, 0, 1);
+if ($abi >= 1) {
+    my $handled = (1 << 13) - 1;
+    $handled |= 1 << 13 if $abi >= 2;
+    $handled |= 1 << 14 if $abi >= 3;
+    $handled |= 1 << 15 if $abi >= 5;
+    my $attributes = pack("Q3", $handled, $abi >= 4 ? 3 : 0, $abi >= 6 ? 3 : 0);
+    my $ruleset = syscall(444, $attributes, $abi < 4 ? 8 : $abi < 6 ? 16 : 24, 0);
+    fail("landlock_create_ruleset: $!") if $ruleset < 0;
+    my $file_rights = 1 | 2 | 4 | (1 << 14) | (1 << 15);
+    my $allow = sub {
+        my ($path, $rights) = @_;
+        # O_PATH | O_CLOEXEC, following links: the rule is on the file itself.
+        my $fd = syscall(OPENAT, -100, $path, 0x200000 | 0x80000);
+        return if $fd < 0;
+        $rights &= $file_rights unless -d $path;
+        my $done = syscall(445, $ruleset, 1, pack("Ql", $rights & $handled, $fd), 0);
+        my $why = "$!";
+        syscall(CLOSE, $fd);
+        fail("landlock_add_rule $path: $why") if $done != 0;
+    };
+    $allow->($_, 4 | 8) for ("/usr", "/etc", "/proc");
+    $allow->($_, $handled & ~1) for ("/work", "/tmp", "/dev/shm", "/dev");
+    $allow->($_, 4 | 1) for ($program, @executables, "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1");
+    fail("PR_SET_NO_NEW_PRIVS: $!") if syscall(PRCTL, 38, 1, 0, 0, 0) != 0;
+    fail("landlock_restrict_self: $!") if syscall(446, $ruleset, 0) != 0;
+    syscall(CLOSE, $ruleset);
+}
+$ENV{$_} = $perl_environment{$_} for keys %perl_environment;
+exec { $program } @ARGV or fail("cannot execute $program: $!");
+)pl";
+
+/// What the launcher says before its status 127 when it could not wall or start the program.
+inline constexpr std::string_view launcher_refusal = "agentio::sandbox launcher: ";
+
+/// The kernel's Landlock ABI, 0 without Landlock.
+inline int kernel_landlock_abi() noexcept
+{
+    // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    long const abi = ::syscall(444, nullptr, 0, 1u);
+    return abi > 0 ? static_cast<int>(abi) : 0;
+}
+
+/// `what` run by the launcher, which walls it with Landlock first.
+AGENTIO_DECL request through_launcher(options const& how, request what)
+{
+    // Older system calls have a number of their own on each architecture
+    // (Perl's modules that would name them cost it 10 ms to load).
+#if defined(__x86_64__)
+    std::pair<std::string_view, std::string_view> const numbers[] = {{"PRCTL", "157"}, {"OPENAT", "257"},
+        {"CLOSE", "3"}};
+#elif defined(__aarch64__)
+    std::pair<std::string_view, std::string_view> const numbers[] = {{"PRCTL", "167"}, {"OPENAT", "56"},
+        {"CLOSE", "57"}};
+#else
+#error "agentio::sandbox: the Landlock launcher knows system call numbers on x86_64 and aarch64 only"
+#endif
+    std::string source = landlock_launcher_source;
+    for(auto const& [name, number] : numbers)
+        for(auto at = source.find(name); at != std::string::npos; at = source.find(name, at))
+            source.replace(at, name.size(), number);
+    std::vector<std::string> arguments = {"-e", std::move(source), "--", std::to_string(what.executables.size())};
+    arguments.insert(arguments.end(), what.executables.begin(), what.executables.end());
+    auto const perls = std::stable_partition(what.environment.begin(), what.environment.end(),
+        [](auto const& variable) { return !variable.first.starts_with("PERL"); });
+    arguments.push_back(std::to_string(what.environment.end() - perls));
+    for(auto it = perls; it != what.environment.end(); ++it)
+        arguments.insert(arguments.end(), {it->first, it->second});
+    what.environment.erase(perls, what.environment.end());
+    arguments.push_back(std::move(what.program));
+    arguments.insert(arguments.end(), std::make_move_iterator(what.arguments.begin()),
+        std::make_move_iterator(what.arguments.end()));
+    what.program = how.landlock_launcher.string();
+    what.arguments = std::move(arguments);
+    return what;
 }
 
 AGENTIO_DECL launched launch(options const& how, std::string const& filter, request const& what)
@@ -619,6 +712,7 @@ struct runner::state
 
     options how;
     std::string filter;
+    int landlock_abi = 0;
     /// A semaphore: a message is a slot taken; the buffer holds `max_running`.
     boost::asio::experimental::concurrent_channel<void(boost::system::error_code)> slots;
     std::atomic<std::size_t> in_flight{0};
@@ -698,6 +792,10 @@ AGENTIO_DECL std::optional<std::string> why_unavailable(options const& how)
     }
     if(how.max_running == 0)
         return "agentio::sandbox: options::max_running must be at least 1";
+    bool const launcher = !how.landlock_launcher.empty() && detail::kernel_landlock_abi() > 0;
+    if(launcher && ::access(how.landlock_launcher.c_str(), X_OK) != 0)
+        return "agentio::sandbox needs " + how.landlock_launcher.string() +
+            " to apply Landlock (the kernel has it): apt-get install perl-base, or empty options::landlock_launcher";
     std::string filter;
     try
     {
@@ -712,6 +810,8 @@ AGENTIO_DECL std::optional<std::string> why_unavailable(options const& how)
     request probe;
     probe.program = "/usr/bin/true";
     probe.limits.wall_time = std::chrono::seconds(10);
+    if(launcher)
+        probe = detail::through_launcher(how, std::move(probe));
     detail::launched child;
     try
     {
@@ -765,6 +865,8 @@ AGENTIO_DECL std::optional<std::string> why_unavailable(options const& how)
                    "kernel.unprivileged_userns_clone=1; in a container, a seccomp profile that permits unshare)";
         return why;
     }
+    if(*code != 0 && errors.find(detail::launcher_refusal) != std::string::npos)
+        return "agentio::sandbox: Landlock could not be applied: " + detail::setup_error(errors);
     if(*code != 0)
         return "agentio::sandbox: /usr/bin/true failed in the sandbox (status " + std::to_string(*code) +
             "): " + detail::setup_error(errors);
@@ -777,6 +879,7 @@ AGENTIO_DECL runner::runner(boost::asio::any_io_executor executor, options how)
         throw unavailable(*why);
     state_ = std::make_shared<state>(std::move(executor), std::move(how));
     state_->filter = detail::seccomp_program();
+    state_->landlock_abi = detail::kernel_landlock_abi();
 }
 
 AGENTIO_DECL runner::~runner() = default;
@@ -784,6 +887,11 @@ AGENTIO_DECL runner::~runner() = default;
 AGENTIO_DECL options const& runner::settings() const noexcept
 {
     return state_->how;
+}
+
+AGENTIO_DECL int runner::landlock_abi() const noexcept
+{
+    return state_->landlock_abi;
 }
 
 AGENTIO_DECL std::size_t runner::running() const noexcept
@@ -804,6 +912,15 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
     detail::check(what);
     std::shared_ptr<state> const keep = state_;
     auto executor = co_await asio::this_coro::executor;
+    std::string const program = what.program;
+    int const walled = what.landlock == landlock_by::launcher && !keep->how.landlock_launcher.empty()
+        ? keep->landlock_abi
+        : 0;
+    if(walled > 0)
+    {
+        detail::check_program(keep->how, program);
+        what = detail::through_launcher(keep->how, std::move(what));
+    }
 
     // A slot: a message in the channel's buffer; a full buffer makes the
     // sender wait, in line.
@@ -846,6 +963,7 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
     r.errors = std::move(got.errors);
     r.channel = std::move(got.channel);
     r.errors_truncated = got.errors_truncated;
+    r.landlock_abi = walled;
     if(timed_out)
         r.how = ending::timed_out;
     else if(got.over_limit)
@@ -862,81 +980,22 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
             r.exit_code = *code;
     }
     else
-        throw failure("agentio::sandbox: the sandbox could not start " + what.program + ": " +
+        throw failure("agentio::sandbox: the sandbox could not start " + program + ": " +
             detail::setup_error(r.errors));
+    if(walled > 0 && r.how == ending::exited && r.exit_code == 127 && r.errors.starts_with(detail::launcher_refusal))
+        throw failure("agentio::sandbox: the sandbox could not start " + program + ": " +
+            r.errors.substr(detail::launcher_refusal.size(), r.errors.find('\n') - detail::launcher_refusal.size()));
     co_return r;
 }
 
 namespace detail {
-
-// Landlock from inside the sandbox, after bubblewrap's mounts (a process
-// Landlock restricts may not mount, so it cannot come before): a second
-// wall on the file system, as far as the kernel's ABI goes. Read-only
-// where the sandbox is read-only, writable (never executable) where it is
-// writable, and only the named programs executable; with ABI 4 no TCP,
-// with ABI 6 no abstract unix socket or signal out of the domain.
-inline constexpr char const* landlock_prelude = R"py(def _agentio_landlock(executables):
-    import ctypes, os
-    libc = ctypes.CDLL(None, use_errno=True)
-    syscall = libc.syscall
-    syscall.restype = ctypes.c_long
-    abi = syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
-    if abi < 1:
-        return 0
-    execute, write_file, read_file, read_dir = 1, 2, 4, 8
-    handled = (1 << 13) - 1
-    if abi >= 2:
-        handled |= 1 << 13
-    if abi >= 3:
-        handled |= 1 << 14
-    if abi >= 5:
-        handled |= 1 << 15
-    class Attributes(ctypes.Structure):
-        _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
-    class Beneath(ctypes.Structure):
-        _pack_ = 1
-        _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
-    attributes = Attributes(handled, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0)
-    size = 8 if abi < 4 else 16 if abi < 6 else 24
-    ruleset = syscall(444, ctypes.byref(attributes), ctypes.c_size_t(size), ctypes.c_uint32(0))
-    if ruleset < 0:
-        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
-    file_rights = execute | write_file | read_file | (1 << 14) | (1 << 15)
-    def allow(path, rights):
-        try:
-            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-        except OSError:
-            return
-        if not os.path.isdir(path):
-            rights &= file_rights
-        rule = Beneath(rights & handled, fd)
-        done = syscall(445, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule), ctypes.c_uint32(0))
-        os.close(fd)
-        if done != 0:
-            raise OSError(ctypes.get_errno(), "landlock_add_rule " + path)
-    for path in ("/usr", "/etc", "/proc"):
-        allow(path, read_file | read_dir)
-    for path in ("/work", "/tmp", "/dev/shm", "/dev"):
-        allow(path, handled & ~execute)
-    for path in executables:
-        allow(os.path.realpath(path), read_file | execute)
-    allow(os.path.realpath("/lib64/ld-linux-x86-64.so.2"), read_file | execute)
-    if libc.prctl(38, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS")
-    if syscall(446, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
-        raise OSError(ctypes.get_errno(), "landlock_restrict_self")
-    os.close(ruleset)
-    return abi
-)py";
 
 // The snippet runs as __main__ from a file of its own (tracebacks name
 // "<code>" and show its lines); the last expression is evaluated apart and
 // its repr, or the exception that ended it, goes out on descriptor 3, away
 // from what the snippet prints.
 inline constexpr char const* python_driver = R"py(import ast, json, linecache, os, sys, traceback
-_landlock = _agentio_landlock([sys.executable])
 def _report(message):
-    message["landlock"] = _landlock
     try:
         os.write(3, json.dumps(message).encode())
     except OSError:
@@ -973,11 +1032,6 @@ _main()
 
 } // namespace detail
 
-AGENTIO_DECL std::string_view python_landlock_prelude() noexcept
-{
-    return detail::landlock_prelude;
-}
-
 AGENTIO_DECL std::string python_result::describe(limits const& applied) const
 {
     if(exception && exception->first == "MemoryError")
@@ -996,15 +1050,12 @@ AGENTIO_DECL std::string python_result::describe(limits const& applied) const
 AGENTIO_DECL boost::asio::awaitable<boost::system::result<boost::json::object, std::string>>
 run_python_program(runner& in, python_program what)
 {
-    std::string calls = "_agentio_landlock([";
-    for(std::size_t i = 0; i < what.executables.size(); ++i)
-        calls += (i ? ", " : "") + boost::json::serialize(boost::json::value(what.executables[i]));
-    calls += "])\n";
     request r;
     r.program = std::move(what.interpreter);
     r.arguments = {"-I", "/work/.agentio/program.py"};
     r.files = std::move(what.files);
-    r.files.push_back({".agentio/program.py", std::string(detail::landlock_prelude) + calls + what.source});
+    r.files.push_back({".agentio/program.py", std::move(what.source)});
+    r.executables = std::move(what.executables);
     r.environment = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"OPENBLAS_NUM_THREADS", "1"}};
     r.standard_input = boost::json::serialize(what.input);
     r.result_channel = true;
@@ -1036,7 +1087,7 @@ AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python
     r.program = std::move(what.interpreter);
     r.arguments = {"-I", "/work/.agentio/run.py"};
     r.files = std::move(what.files);
-    r.files.push_back({".agentio/run.py", std::string(detail::landlock_prelude) + detail::python_driver});
+    r.files.push_back({".agentio/run.py", detail::python_driver});
     r.files.push_back({".agentio/code.py", std::move(what.code)});
     // Threads for BLAS would only compete for the bounded CPU time; no .pyc
     // in a read-only /usr; a plotting library draws to files.
@@ -1053,8 +1104,6 @@ AGENTIO_DECL boost::asio::awaitable<python_result> run_python(runner& in, python
         auto const& o = reported.as_object();
         if(auto const* v = o.if_contains("value"); v && v->is_string())
             out.value = std::string(v->as_string());
-        if(auto const* abi = o.if_contains("landlock"); abi && abi->is_int64())
-            out.landlock_abi = static_cast<int>(abi->as_int64());
         if(auto const* e = o.if_contains("exception"); e && e->is_array() && e->as_array().size() == 2 &&
             e->as_array()[0].is_string() && e->as_array()[1].is_string())
             out.exception.emplace(e->as_array()[0].as_string(), e->as_array()[1].as_string());
