@@ -790,6 +790,42 @@ BOOST_AUTO_TEST_CASE(rounds_conditions_and_the_last_tool_result)
         std::string::npos); // include_usage not asked for
 }
 
+BOOST_AUTO_TEST_CASE(a_word_of_the_question_reaches_text_and_tool_input)
+{
+    running_fake f;
+    f.add(R"({"name":"copies","turns":[{"text":"Miro {{user_word:file-}} y {{user_word:nada-}}.{{other}}",
+        "tool_calls":[{"name":"data_analysis","input":{"file_id":"{{user_word:file-}}","filters":[{"value":"{{user_word:file-}}x"}],"n":2}}]}]})");
+    auto const r = post_openai(f.ep, json::parse(R"({"model":"copies","stream":true,"messages":[
+        {"role":"user","content":"Primero otra-file-1, luego: ¿la media de file-Ab_9-c, por región?"}]})"));
+    auto const got = assemble(r.events);
+    BOOST_TEST_REQUIRE(got.size() == 2u);
+    BOOST_TEST(got[0] == "content: Miro file-Ab_9-c y .{{other}}");
+    std::string_view const call = got[1];
+    std::string_view const head = "call 0 data_analysis: ";
+    BOOST_TEST_REQUIRE(call.starts_with(head), call);
+    BOOST_TEST(json::parse(call.substr(head.size())) ==
+        json::parse(R"({"file_id":"file-Ab_9-c","filters":[{"value":"file-Ab_9-cx"}],"n":2})"));
+}
+
+BOOST_AUTO_TEST_CASE(an_alternative_may_ask_for_several_words)
+{
+    running_fake f;
+    f.add(R"({"name":"both","turns":[[{"when_user_message_contains":["Your step:","python"],"text":"paso python"},
+        {"when_user_message_contains":["python"],"text":"python"},{"text":"otra cosa"}]]})");
+    auto ask = [&](std::string const& question) {
+        json::object body = json::parse(R"({"model":"both","stream":true})").as_object();
+        body["messages"] = json::array{json::object{{"role", "user"}, {"content", question}}};
+        auto const got = assemble(post_openai(f.ep, body).events);
+        return got.empty() ? std::string() : got[0];
+    };
+    BOOST_TEST(ask("Request: usa python\nYour step: hazlo") == "content: paso python");
+    BOOST_TEST(ask("usa python") == "content: python");
+    BOOST_TEST(ask("Your step: hazlo") == "content: otra cosa");
+    BOOST_CHECK_THROW(fake::parse_scenario(
+                          json::parse(R"({"name":"bad","turns":[{"when_user_message_contains":["a",1],"text":"x"}]})")),
+        fake::scenario_error);
+}
+
 BOOST_AUTO_TEST_CASE(authentication)
 {
     fake::fake_llm_options options;

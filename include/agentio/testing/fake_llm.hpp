@@ -230,8 +230,11 @@ struct fault
 /** One answer of the fake: optional thinking, text, tool calls, the stop
     reason, token counts and faults.
 
-    Text may contain `{{last_tool_result}}`, replaced by the text of the
-    request's last tool result.
+    Text, and the strings of a tool call's input, may contain
+    `{{last_tool_result}}`, replaced by the text of the request's last tool
+    result, and `{{user_word:PREFIX}}`, replaced by the first word of the
+    last user message that starts with PREFIX (letters, digits, `-`, `_`; an
+    id the question names, as `{{user_word:file-}}`), or nothing.
 */
 struct scripted_response
 {
@@ -242,6 +245,10 @@ struct scripted_response
         contains this text; empty: always. Both conditions must hold. Lets one
         scenario answer many questions, each by its own words. */
     std::string when_user_message_contains;
+
+    /** And each of these too (a scenario's `"when_user_message_contains": ["Your step:", "python"]`): one
+        question's words and the prompt of a strategy's stage, say. */
+    std::vector<std::string> when_user_message_also_contains;
 
     /// Extended thinking (Anthropic only; OpenAI clients do not see it).
     scripted_text thinking;

@@ -33,6 +33,7 @@
 #include <boost/json/stream_parser.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <deque>
@@ -85,34 +86,83 @@ struct response_plan
     std::chrono::milliseconds interval{0};
 };
 
-inline std::string substitute(std::string_view text, std::string_view last_tool_result)
+// The first word of `text` that starts with `prefix` (letters, digits, '-'
+// and '_'), or nothing: what a model copies from the question into a call.
+inline std::string_view word_starting(std::string_view text, std::string_view prefix)
 {
-    static constexpr std::string_view placeholder = "{{last_tool_result}}";
+    auto const in_word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_'; };
+    for(auto at = text.find(prefix); !prefix.empty() && at != std::string_view::npos; at = text.find(prefix, at + 1))
+    {
+        if(at > 0 && in_word(text[at - 1]))
+            continue;
+        auto end = at + prefix.size();
+        while(end < text.size() && in_word(text[end]))
+            ++end;
+        return text.substr(at, end - at);
+    }
+    return {};
+}
+
+// `{{last_tool_result}}` and `{{user_word:PREFIX}}` replaced.
+inline std::string substitute(std::string_view text, conversation const& c)
+{
     std::string out;
     for(;;)
     {
-        auto const at = text.find(placeholder);
-        out.append(text.substr(0, at));
-        if(at == std::string_view::npos)
+        auto const at = text.find("{{");
+        auto const end = at == std::string_view::npos ? at : text.find("}}", at);
+        if(end == std::string_view::npos)
+        {
+            out.append(text);
             return out;
-        out.append(last_tool_result);
-        text.remove_prefix(at + placeholder.size());
+        }
+        out.append(text.substr(0, at));
+        std::string_view const name = text.substr(at + 2, end - at - 2);
+        if(name == "last_tool_result")
+            out.append(c.last_tool_result);
+        else if(name.starts_with("user_word:"))
+            out.append(word_starting(c.last_user_text, name.substr(10)));
+        else
+            out.append(text.substr(at, end + 2 - at));
+        text.remove_prefix(end + 2);
     }
 }
 
-inline std::vector<std::string> cut_text(scripted_text const& t, std::string_view last_tool_result, provider p,
+// A tool call's input with its strings' placeholders replaced.
+inline json::value substitute(json::value const& input, conversation const& c)
+{
+    if(input.is_string())
+        return json::value(substitute(std::string_view(input.get_string()), c));
+    if(input.is_array())
+    {
+        json::array out;
+        for(auto const& v : input.get_array())
+            out.push_back(substitute(v, c));
+        return out;
+    }
+    if(input.is_object())
+    {
+        json::object out;
+        for(auto const& [key, v] : input.get_object())
+            out.emplace(key, substitute(v, c));
+        return out;
+    }
+    return input;
+}
+
+inline std::vector<std::string> cut_text(scripted_text const& t, conversation const& c, provider p,
     std::size_t piece_chars)
 {
     std::vector<std::string> pieces;
     if(!t.split)
     {
         for(auto const& piece : t.pieces)
-            pieces.push_back(substitute(piece, last_tool_result));
+            pieces.push_back(substitute(piece, c));
         return pieces;
     }
     std::string whole;
     for(auto const& piece : t.pieces)
-        whole += substitute(piece, last_tool_result);
+        whole += substitute(piece, c);
     std::string_view rest = whole;
     for(std::size_t i = 0; !rest.empty(); ++i)
     {
@@ -135,7 +185,7 @@ inline response_plan make_plan(scripted_response const& r, scenario const& s, co
     {
         planned_block b;
         b.kind = block_kind::thinking;
-        b.pieces = cut_text(r.thinking, c.last_tool_result, p, options.piece_chars);
+        b.pieces = cut_text(r.thinking, c, p, options.piece_chars);
         b.signature = r.thinking_signature.empty() ? make_signature(b.joined()) : r.thinking_signature;
         plan.blocks.push_back(std::move(b));
     }
@@ -143,7 +193,7 @@ inline response_plan make_plan(scripted_response const& r, scenario const& s, co
     {
         planned_block b;
         b.kind = block_kind::text;
-        b.pieces = cut_text(r.text, c.last_tool_result, p, options.piece_chars);
+        b.pieces = cut_text(r.text, c, p, options.piece_chars);
         plan.blocks.push_back(std::move(b));
     }
     for(auto const& call : r.tool_calls)
@@ -152,14 +202,14 @@ inline response_plan make_plan(scripted_response const& r, scenario const& s, co
         b.kind = block_kind::tool_use;
         b.name = call.name;
         b.id = !call.id.empty() ? call.id : p == provider::anthropic ? anthropic_tool_use_id() : openai_call_id();
-        b.input = call.input;
+        b.input = substitute(call.input, c);
         bool const derived = !call.input_fragments.empty() && call.input.is_object() && call.input.get_object().empty();
         if(!call.input_fragments.empty())
             b.pieces = call.input_fragments;
         else
         {
             std::string text;
-            append_json_spaced(text, call.input);
+            append_json_spaced(text, b.input);
             std::string_view rest = text;
             for(std::size_t i = 0; !rest.empty(); ++i)
             {
@@ -168,7 +218,7 @@ inline response_plan make_plan(scripted_response const& r, scenario const& s, co
                 rest.remove_prefix(n);
             }
         }
-        b.arguments = to_json_text(call.input);
+        b.arguments = to_json_text(b.input);
         if(derived)
         {
             // The input is what the fragments say; cut short (max_tokens), it

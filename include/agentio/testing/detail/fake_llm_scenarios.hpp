@@ -245,7 +245,20 @@ private:
         scripted_response r;
         if(auto const* w = o.if_contains("when_last_tool_result_contains"))
             r.when_last_tool_result_contains = string(*w, "when_last_tool_result_contains");
-        if(auto const* w = o.if_contains("when_user_message_contains"))
+        if(auto const* w = o.if_contains("when_user_message_contains"); w && w->is_array())
+        {
+            // All of them: the first in the field, the others beside it.
+            auto const& all = w->get_array();
+            for(std::size_t i = 0; i < all.size(); ++i)
+            {
+                auto text = string(all[i], "when_user_message_contains");
+                if(i == 0)
+                    r.when_user_message_contains = std::move(text);
+                else
+                    r.when_user_message_also_contains.push_back(std::move(text));
+            }
+        }
+        else if(w)
             r.when_user_message_contains = string(*w, "when_user_message_contains");
         if(auto const* t = o.if_contains("thinking"))
             r.thinking = text(*t, "thinking");

@@ -204,6 +204,39 @@ await check('openai: asistente runs Python and solves equations in the sandbox',
   assert.match(solved.choices[0].message.content, /"result":"\[2, 3\]"/);
 });
 
+await check('openai: each new tool through each strategy (tools, react, plan_execute), over uploaded files', async () => {
+  const data = await client.files.create({ file: await toFile(Buffer.from('region,amount\nnorth,0.1\nnorth,0.2\n'), 'ventas.csv'), purpose: 'user_data' });
+  const policy = await client.files.create({ file: await toFile(Buffer.from('# Viajes\nLas dietas de viaje son de 53 euros diarios.\n'), 'politica.md'), purpose: 'user_data' });
+  try {
+    // The question, and what the tool's result holds when it ran (the model reads it; the reasoning shows it).
+    const cases = [
+      ['Usa python para la mediana', 'python_code', /\\"value\\":\\"3\\"|"value":"3"/],
+      ['Resuelve la ecuación', 'math_calc', /\[2, 3\]/],
+      [`Por favor, analiza ${data.id}: la suma de amount`, 'data_analysis', /\\"result\\":\\"0\.3\\"|"result":"0\.3"/],
+      ['¿De cuánto son las dietas de viaje?', 'rag_retrieval', /politica\.md/],
+    ];
+    for (const agent_type of ['tools', 'react', 'plan_execute']) {
+      for (const [question, tool, found] of cases) {
+        const done = await client.chat.completions.create({ model: 'asistente', messages: [{ role: 'user', content: question }], agent_type });
+        const { content, reasoning_content: reasoning } = done.choices[0].message;
+        const context = `${agent_type} ${tool}\ncontent: ${content}\nreasoning: ${reasoning}`;
+        // The call and its result, not an error (✗), in the reasoning the server streams.
+        assert.ok(reasoning.includes(`← ${tool}: `), context);
+        assert.ok(!reasoning.includes('✗'), context);
+        if (agent_type === 'tools') assert.match(content, found, context); // the model quotes the result
+        if (agent_type === 'react') {
+          assert.match(reasoning, found, context); // the observation
+          assert.equal(content, 'Hecho con la herramienta.', context);
+        }
+        if (agent_type === 'plan_execute') assert.equal(content, 'Respuesta escrita con los resultados de los pasos.', context);
+      }
+    }
+  } finally {
+    await client.files.delete(data.id);
+    await client.files.delete(policy.id);
+  }
+});
+
 await check('openai: files.create, list, retrieve, content and delete', async () => {
   const csv = 'region,amount\nnorth,10\nsouth,20\n';
   const created = await client.files.create({ file: await toFile(Buffer.from(csv), 'ventas.csv'), purpose: 'user_data' });
