@@ -13,6 +13,8 @@
 #include "../store/postgres_fixture.hpp"
 
 #include <agentio/retrieval.hpp>
+#include <agentio/retrieval/documents.hpp>
+#include <agentio/retrieval/open_searcher.hpp>
 #include <agentio/retrieval/postgres_index.hpp>
 #include <agentio/sqlite.hpp>
 
@@ -470,6 +472,86 @@ asio::awaitable<void> check_a_failing_database_is_an_error_and_the_old_fit_stays
     BOOST_TEST(load.has_error());
 }
 
+// A user's document, ingested, searched in its user's collection only,
+// ingested again unchanged, and deleted with its chunks — what the platform
+// does with an upload — through open_index_writer and open_index.
+asio::awaitable<void> check_documents_are_ingested_searched_and_removed(backend& b)
+{
+    auto writer = co_await open_writer(b);
+    std::string holidays;
+    for(int i = 0; i < 30; ++i)
+        holidays += "El periodo de vacaciones número " + std::to_string(i) + " se fija de común acuerdo. ";
+    retrieval::document policy{"uploads/ana", "file-1", "politica.md",
+        {{"section Viajes", "Las dietas de viaje son de 53 euros diarios por persona desplazada."},
+            {"section Vacaciones", holidays}}};
+    retrieval::document other{"uploads/eva", "file-2", "notas.txt",
+        {{"text", "Las dietas de viaje de Eva se pagan aparte, en la nómina de cada mes."}}};
+
+    // Chunks never cross a part, and a long part is cut with overlap.
+    auto const chunks = retrieval::chunk_document(policy);
+    BOOST_TEST_REQUIRE(chunks.size() >= 3u);
+    BOOST_TEST(chunks[0].section == "section Viajes");
+    BOOST_TEST(chunks[0].title == "politica.md");
+    BOOST_TEST(chunks[0].collection == "uploads/ana");
+    for(std::size_t i = 2; i < chunks.size(); ++i)
+    {
+        BOOST_TEST(chunks[i].section == "section Vacaciones");
+        auto const& before = chunks[i - 1].text;
+        BOOST_TEST(chunks[i].text.find(before.substr(before.size() - 40, 20)) != std::string::npos,
+            "chunk " << i << " does not overlap the one before");
+    }
+
+    retrieval::document_ingest_options const how;
+    // Copies named first: no temporary inside a co_await (GCC 12).
+    auto policy_copy = policy, other_copy = other, policy_again = policy;
+    auto const first = co_await retrieval::ingest_document(*writer, std::move(policy_copy), how);
+    BOOST_TEST_REQUIRE(first.has_value(), (first ? "" : first.error().message));
+    BOOST_TEST(first->added == chunks.size());
+    auto const second = co_await retrieval::ingest_document(*writer, std::move(other_copy), how); // folded in
+    BOOST_TEST_REQUIRE(second.has_value(), (second ? "" : second.error().message));
+    // Every chunk has its vector, of the one model the first document's fit made.
+    auto const models = (co_await writer->vector_models()).value();
+    BOOST_TEST_REQUIRE(models.size() == 1u);
+    BOOST_TEST(models.begin()->second == chunks.size() + retrieval::chunk_document(other).size());
+
+    auto const where = b.where();
+    pg::pool_options pool;
+    auto index = co_await retrieval::open_index(where, std::move(pool));
+    BOOST_TEST_REQUIRE(index.has_value(), (index ? "" : index.error().message));
+    {
+        retrieval::open_searcher_options options;
+        options.fallback = spanish_like();
+        auto opened = co_await retrieval::open_searcher(**index, std::move(options));
+        BOOST_TEST_REQUIRE(opened.has_value(), (opened ? "" : opened.error().message));
+        BOOST_TEST((opened->dense == retrieval::dense_status::ready));
+        retrieval::search_request ask;
+        ask.text = "dietas de viaje";
+        ask.collections = {"uploads/ana"};
+        auto const found = co_await opened->searcher->search(ask);
+        BOOST_TEST_REQUIRE(found.has_value());
+        BOOST_TEST_REQUIRE(!found->hits.empty());
+        BOOST_TEST(found->hits[0].item.section == "section Viajes");
+        BOOST_TEST(found->hits[0].item.title == "politica.md");
+        for(auto const& h : found->hits)
+            BOOST_TEST(h.item.collection == "uploads/ana"); // never Eva's
+    }
+
+    auto const again = co_await retrieval::ingest_document(*writer, std::move(policy_again), how);
+    BOOST_TEST_REQUIRE(again.has_value());
+    BOOST_TEST(again->unchanged == chunks.size());
+    BOOST_TEST(again->added + again->changed + again->removed == 0u);
+
+    BOOST_TEST((co_await writer->remove("uploads/ana", "file-1")).value() == chunks.size());
+    retrieval::open_searcher_options options;
+    options.fallback = spanish_like();
+    auto reopened = co_await retrieval::open_searcher(**index, std::move(options));
+    BOOST_TEST_REQUIRE(reopened.has_value());
+    retrieval::search_request ask;
+    ask.text = "dietas de viaje vacaciones";
+    ask.collections = {"uploads/ana"};
+    BOOST_TEST((co_await reopened->searcher->search(ask)).value().hits.empty());
+}
+
 } // namespace
 
 // The backends' own ways to fail to open.
@@ -503,6 +585,11 @@ BOOST_AUTO_TEST_CASE(embed_missing_fills_only_the_gaps)
 BOOST_AUTO_TEST_CASE(a_failing_database_is_an_error_and_the_old_fit_stays)
 {
     run_check<sqlite_backend>(check_a_failing_database_is_an_error_and_the_old_fit_stays);
+}
+
+BOOST_AUTO_TEST_CASE(documents_are_ingested_searched_and_removed)
+{
+    run_check<sqlite_backend>(check_documents_are_ingested_searched_and_removed);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_that_cannot_be_made_is_an_error)
@@ -552,6 +639,11 @@ BOOST_AUTO_TEST_CASE(embed_missing_fills_only_the_gaps)
 BOOST_AUTO_TEST_CASE(a_failing_database_is_an_error_and_the_old_fit_stays)
 {
     run_check<postgres_backend>(check_a_failing_database_is_an_error_and_the_old_fit_stays);
+}
+
+BOOST_AUTO_TEST_CASE(documents_are_ingested_searched_and_removed)
+{
+    run_check<postgres_backend>(check_documents_are_ingested_searched_and_removed);
 }
 
 BOOST_AUTO_TEST_CASE(a_server_that_is_not_there_is_an_error)

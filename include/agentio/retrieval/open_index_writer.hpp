@@ -6,8 +6,8 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// An index writer named the way applications configure an index, as
-// `threads::open_store` names a thread store: a PostgreSQL URL
+// An index writer, or reader (`open_index`), named the way applications
+// configure an index, as `threads::open_store` names a thread store: a PostgreSQL URL
 // (`postgresql://…`, `postgres://…`) or a SQLite file (`sqlite:PATH` or a
 // bare path, its folder created). Not included by <agentio/retrieval.hpp>:
 // it needs libpq's headers.
@@ -59,6 +59,17 @@ struct open_index_writer_options
 */
 AGENTIO_DECL asio::awaitable<result<std::unique_ptr<index_writer>>> open_index_writer(std::string_view where,
     analyzer text, open_index_writer_options options);
+
+/** Opens the index `where` names for reading, as @ref open_index_writer
+    names it: a PostgreSQL URL gives a `postgres_index` over a pool of its
+    own on the caller's executor (`pool` its options); anything else is a
+    SQLite file that must exist (`sqlite:PATH`, or the path itself).
+
+    @return the index; or the backend's error: no index there, a database
+    that cannot be reached, a schema newer than this program
+*/
+AGENTIO_DECL asio::awaitable<result<std::unique_ptr<index>>> open_index(std::string_view where,
+    postgres::pool_options pool);
 
 } // namespace agentio::retrieval
 

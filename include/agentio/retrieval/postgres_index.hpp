@@ -207,6 +207,10 @@ public:
         `postgres_index_writer` and not newer than this program. */
     AGENTIO_DECL static asio::awaitable<result<std::unique_ptr<postgres_index>>> open(postgres::pool& db);
 
+    /// As the other `open`, with an index that shares the ownership of its pool (what `open_index` returns).
+    AGENTIO_DECL static asio::awaitable<result<std::unique_ptr<postgres_index>>>
+    open(std::shared_ptr<postgres::pool> db);
+
     /// Over `db` (outlives the index), without checking the schema.
     explicit postgres_index(postgres::pool& db) noexcept : db_(&db) {}
 
@@ -234,6 +238,7 @@ private:
     AGENTIO_DECL asio::awaitable<result<std::optional<std::string>>> do_load_model(std::string name);
 
     postgres::pool* db_;
+    std::shared_ptr<postgres::pool> owned_; // set by the open that shares the pool
 };
 
 } // namespace agentio::retrieval

@@ -37,17 +37,16 @@ struct application::retrieval_state
     std::optional<agentio::retrieval::opened_searcher> opened;
 };
 
-// The users' uploaded documents: one SQLite index, a collection per user
-// ("uploads/<user>"). Writes are one at a time (an index writer's calls must
-// not overlap); the searcher holds the vectors in memory, so it is opened
-// again after a write.
+// The users' uploaded documents: one index (SQLite or PostgreSQL), a
+// collection per user ("uploads/<user>"). Writes are one at a time (an
+// index writer's calls must not overlap); the searcher holds the vectors in
+// memory, so it is made again after a write.
 struct application::documents_state final : user_documents
 {
     explicit documents_state(asio::any_io_executor ex) : turn(std::move(ex), 1) {}
 
-    std::filesystem::path file;
     std::unique_ptr<agentio::retrieval::index_writer> writer;
-    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::unique_ptr<agentio::retrieval::index> index;
     std::optional<agentio::retrieval::opened_searcher> opened;
     std::uint64_t generation = 1;
     std::uint64_t opened_generation = 0;
@@ -79,10 +78,6 @@ struct application::documents_state final : user_documents
         if(opened_generation != generation)
         {
             opened.reset();
-            auto reopened = agentio::retrieval::sqlite_index::open(file);
-            if(!reopened)
-                co_return reopened.error().message;
-            index = std::move(*reopened);
             agentio::retrieval::open_searcher_options o;
             auto searcher = co_await agentio::retrieval::open_searcher(*index, std::move(o));
             if(!searcher)
@@ -386,7 +381,15 @@ asio::awaitable<void> application::open_documents()
             "': " + stored.error().message);
         co_return;
     }
-    documents_->file = config_.documents_index;
+    agentio::postgres::pool_options pool;
+    auto index = co_await agentio::retrieval::open_index(config_.documents_index, std::move(pool));
+    if(!index)
+    {
+        warnings_.push_back("rag_retrieval: cannot read the documents index '" + config_.documents_index +
+            "': " + index.error().message);
+        co_return;
+    }
+    documents_->index = std::move(*index);
     documents_->writer = std::move(*writer);
     resources_.documents = documents_.get();
 }

@@ -73,8 +73,6 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(s.uploads.empty())
         return std::string("PLATFORM_UPLOADS: empty; name the folder for uploaded files");
     s.documents_index = lookup("PLATFORM_DOCUMENTS_INDEX").value_or(s.documents_index);
-    if(s.documents_index.starts_with("postgres"))
-        return "PLATFORM_DOCUMENTS_INDEX: a SQLite file or 'off', got '" + s.documents_index + "'";
     if(auto v = lookup("PLATFORM_MAX_UPLOAD_BYTES"))
     {
         std::uint64_t n = 0;

@@ -46,7 +46,8 @@ struct settings
     std::string router_model;   // PLATFORM_ROUTER_MODEL: the model that classifies; empty: AGENT_MODEL
 
     std::string uploads = "data/uploads"; // PLATFORM_UPLOADS: where uploaded files' bytes are kept
-    // PLATFORM_DOCUMENTS_INDEX: the SQLite index of uploaded documents (rag_retrieval); "off": none.
+    // PLATFORM_DOCUMENTS_INDEX: the index of uploaded documents (rag_retrieval), a SQLite file or a
+    // PostgreSQL URL; "off": none.
     std::string documents_index = "data/platform_documents.db";
     std::uint64_t max_upload_bytes = 20 * 1024 * 1024; // PLATFORM_MAX_UPLOAD_BYTES: the largest file (413 beyond)
 

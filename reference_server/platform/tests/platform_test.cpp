@@ -22,6 +22,9 @@
 #include <agentio/testing/fake_llm.hpp>
 
 #include "test_http.hpp"
+#include "../../../tests/store/postgres_fixture.hpp"
+#include <agentio/postgres.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -916,9 +919,10 @@ std::string docx_xml(std::string const& body)
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place)
+// Uploads of each type indexed, found with their place, and gone when deleted; `vars` names the index.
+void check_uploaded_documents_are_searched_with_their_place(std::map<std::string, std::string> vars)
 {
-    platform_server p;
+    platform_server p(std::move(vars));
     p.run();
     auto const pdf = upload(p.ep,
         form_body("contrato.pdf",
@@ -977,6 +981,11 @@ BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place)
     auto const after = search("vacaciones anuales treinta dias");
     for(auto const& passage : after.as_array())
         BOOST_TEST(passage.at("source").as_string().find("contrato.pdf") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place)
+{
+    check_uploaded_documents_are_searched_with_their_place({}); // a SQLite index beside the test's files
 }
 
 BOOST_AUTO_TEST_CASE(hostile_documents_end_with_an_error_that_names_them)
@@ -1107,6 +1116,26 @@ BOOST_AUTO_TEST_CASE(models_health_and_bad_requests)
     BOOST_TEST(health.json().at("status").as_string() == "ok");
     BOOST_TEST(health.json().at("models").at(0).as_string() == "asistente");
     BOOST_TEST(health.json().at("provider").as_object().contains("reachable"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The same with the documents in PostgreSQL: the cluster of the CTest
+// fixture `postgres`, its retrieval tables dropped first.
+BOOST_AUTO_TEST_SUITE(platform_postgres)
+
+BOOST_AUTO_TEST_CASE(uploaded_documents_are_searched_with_their_place_in_postgresql)
+{
+    asio::io_context ctx;
+    agentio_test::run(ctx, []() -> asio::awaitable<void> {
+        agentio::postgres::connection c(co_await asio::this_coro::executor);
+        (co_await c.connect(agentio_test::postgres_uri())).value();
+        (co_await c.execute("DROP TABLE IF EXISTS rag_vectors, rag_models, rag_chunks, rag_corpus, rag_meta CASCADE; "
+                            "DROP FUNCTION IF EXISTS rag_tokens(tsvector)"))
+            .value();
+    }());
+    platform_api::check_uploaded_documents_are_searched_with_their_place({{"PLATFORM_DOCUMENTS_INDEX",
+        agentio_test::postgres_uri()}});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -44,6 +44,25 @@ AGENTIO_DECL asio::awaitable<result<std::unique_ptr<index_writer>>> open_index_w
     co_return opened(std::move(*lite));
 }
 
+AGENTIO_DECL asio::awaitable<result<std::unique_ptr<index>>> open_index(std::string_view where,
+    postgres::pool_options pool)
+{
+    using opened = result<std::unique_ptr<index>>;
+    if(where.starts_with("postgresql://") || where.starts_with("postgres://"))
+    {
+        auto const ex = co_await asio::this_coro::executor;
+        auto db = std::make_shared<postgres::pool>(ex, std::string(where), std::move(pool));
+        auto pg = co_await postgres_index::open(std::move(db));
+        if(!pg)
+            co_return opened(pg.error());
+        co_return opened(std::move(*pg));
+    }
+    auto lite = sqlite_index::open(std::filesystem::path(where.starts_with("sqlite:") ? where.substr(7) : where));
+    if(!lite)
+        co_return opened(lite.error());
+    co_return opened(std::move(*lite));
+}
+
 } // namespace agentio::retrieval
 
 #endif

@@ -693,6 +693,15 @@ AGENTIO_DECL asio::awaitable<result<std::unique_ptr<postgres_index>>> postgres_i
     co_return std::make_unique<postgres_index>(db);
 }
 
+AGENTIO_DECL asio::awaitable<result<std::unique_ptr<postgres_index>>>
+postgres_index::open(std::shared_ptr<postgres::pool> db)
+{
+    auto opened = co_await open(*db);
+    if(opened)
+        (*opened)->owned_ = std::move(db);
+    co_return opened;
+}
+
 AGENTIO_DECL asio::awaitable<result<std::vector<ranked>>> postgres_index::sparse(std::vector<std::string> terms,
     std::vector<std::string> collections, std::size_t limit)
 {
