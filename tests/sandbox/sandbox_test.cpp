@@ -387,6 +387,28 @@ BOOST_AUTO_TEST_CASE(a_machine_that_cannot_isolate_is_refused_with_what_is_missi
         BOOST_TEST(why->find("run_as must not be 0") != std::string::npos);
     }
     BOOST_TEST(!sandbox::why_unavailable({}).has_value());
+
+    // A kernel without unprivileged user namespaces, as bubblewrap reports it: its words and what to change.
+    auto const folder = std::filesystem::temp_directory_path() / unique_marker();
+    std::filesystem::create_directories(folder);
+    std::filesystem::permissions(folder,
+        std::filesystem::perms::all & ~std::filesystem::perms::group_write & ~std::filesystem::perms::others_write);
+    auto const refusing = folder / "bwrap";
+    std::ofstream(refusing) << "#!/bin/sh\necho 'bwrap: No permissions to create a new namespace, likely because the "
+                               "kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n";
+    std::filesystem::permissions(refusing,
+        std::filesystem::perms::owner_all | std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+            std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+    sandbox::options no_userns;
+    no_userns.bwrap = refusing;
+    auto const refused = sandbox::why_unavailable(no_userns);
+    std::filesystem::remove_all(folder);
+    BOOST_TEST_REQUIRE(refused.has_value());
+    BOOST_TEST(refused->find("bubblewrap cannot isolate on this machine: bwrap: No permissions to create a new "
+                             "namespace") != std::string::npos,
+        *refused);
+    BOOST_TEST(refused->find("user namespaces must be allowed") != std::string::npos, *refused);
+
     if(::syscall(444 /* landlock_create_ruleset */, nullptr, 0, 1u /* VERSION */) >= 1)
     {
         sandbox::options no_launcher;
