@@ -6,7 +6,7 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// The compiled part of the testing component: the fake LLM.
+// The compiled part of the testing component: the fake LLM and the fake web services.
 // Include it in exactly one source file of a program built with
 // AGENTIO_SEPARATE_COMPILATION (see <agentio/config.hpp>).
 //
@@ -21,7 +21,9 @@
 #endif
 
 #include <agentio/testing/fake_llm.hpp>
+#include <agentio/testing/fake_web.hpp>
 
 #include <agentio/testing/impl/fake_llm.ipp>
+#include <agentio/testing/impl/fake_web.ipp>
 
 #endif
