@@ -22,7 +22,7 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app sandbox)
+set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app sandbox tools)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_chat_completions http)
@@ -35,6 +35,7 @@ set(_agentio_builds_on_testing http)
 set(_agentio_builds_on_app http)
 set(_agentio_builds_on_threads sqlite postgres)
 set(_agentio_builds_on_sandbox core)
+set(_agentio_builds_on_tools http)
 
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
 # Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.
@@ -104,6 +105,19 @@ macro(agentio_find_dependencies)
         set_target_properties(agentio_libseccomp PROPERTIES
             IMPORTED_LOCATION "${AGENTIO_LIBSECCOMP_LIBRARY}"
             INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_LIBSECCOMP_INCLUDE_DIR}")
+    endif()
+
+    # tools: gumbo reads DuckDuckGo's HTML results page (web_search's keyless fallback).
+    if("tools" IN_LIST _agentio_needed AND NOT TARGET agentio_gumbo)
+        find_path(AGENTIO_GUMBO_INCLUDE_DIR gumbo.h)
+        find_library(AGENTIO_GUMBO_LIBRARY gumbo)
+        if(NOT AGENTIO_GUMBO_INCLUDE_DIR OR NOT AGENTIO_GUMBO_LIBRARY)
+            _agentio_missing("gumbo (gumbo.h, libgumbo.so: an HTML5 parser)" "libgumbo-dev")
+        endif()
+        add_library(agentio_gumbo UNKNOWN IMPORTED)
+        set_target_properties(agentio_gumbo PROPERTIES
+            IMPORTED_LOCATION "${AGENTIO_GUMBO_LIBRARY}"
+            INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_GUMBO_INCLUDE_DIR}")
     endif()
 
     # postgres: the client library only (FindPostgreSQL asks for server headers

@@ -11,7 +11,7 @@ packages=(
   g++ cmake ninja-build git ca-certificates ccache
   libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev
   libsqlite3-dev libstemmer-dev libmuparser-dev postgresql-15 libpq-dev liblodepng-dev libdeflate-dev libssl-dev libfreetype-dev fonts-dejavu-core
-  bubblewrap libseccomp-dev python3-sympy python3-numpy poppler-utils
+  bubblewrap libseccomp-dev python3-sympy python3-numpy poppler-utils libgumbo-dev
   "$@"
 )
 

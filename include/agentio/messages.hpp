@@ -279,6 +279,38 @@ struct messages
     std::string_view required_missing = "{argument} is missing";
     /// {argument}
     std::string_view argument_unexpected = "unexpected argument '{argument}'";
+
+    // --- the weather in words (tools::weather): the WMO codes Open-Meteo gives --
+    std::string_view weather_0 = "clear sky";
+    std::string_view weather_1 = "mainly clear";
+    std::string_view weather_2 = "partly cloudy";
+    std::string_view weather_3 = "overcast";
+    std::string_view weather_45 = "fog";
+    std::string_view weather_48 = "depositing rime fog";
+    std::string_view weather_51 = "light drizzle";
+    std::string_view weather_53 = "moderate drizzle";
+    std::string_view weather_55 = "dense drizzle";
+    std::string_view weather_56 = "light freezing drizzle";
+    std::string_view weather_57 = "dense freezing drizzle";
+    std::string_view weather_61 = "slight rain";
+    std::string_view weather_63 = "moderate rain";
+    std::string_view weather_65 = "heavy rain";
+    std::string_view weather_66 = "light freezing rain";
+    std::string_view weather_67 = "heavy freezing rain";
+    std::string_view weather_71 = "slight snow fall";
+    std::string_view weather_73 = "moderate snow fall";
+    std::string_view weather_75 = "heavy snow fall";
+    std::string_view weather_77 = "snow grains";
+    std::string_view weather_80 = "slight rain showers";
+    std::string_view weather_81 = "moderate rain showers";
+    std::string_view weather_82 = "violent rain showers";
+    std::string_view weather_85 = "slight snow showers";
+    std::string_view weather_86 = "heavy snow showers";
+    std::string_view weather_95 = "thunderstorm";
+    std::string_view weather_96 = "thunderstorm with slight hail";
+    std::string_view weather_99 = "thunderstorm with heavy hail";
+    /// A code not in the table, or none.
+    std::string_view weather_unknown = "unknown";
 };
 
 /// One value for a name in a message.

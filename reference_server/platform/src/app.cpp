@@ -216,8 +216,9 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.card.id = "asistente";
     asistente.card.created = 1764115200; // 2025-11-26, when the platform's models were first listed
     asistente.card.extra["description"] =
-        "The platform's general agent: mathematics (numbers, algebra, calculus), Python in a sandbox, SQL, document "
-        "search; strategies tools, react, plan_execute";
+        "The platform's general agent: mathematics (numbers, algebra, calculus), Python in a sandbox, data analysis "
+        "of uploaded files, SQL, document search, web search, Wikipedia, the weather; strategies tools, react, "
+        "plan_execute";
     asistente.tools.model = config_.model.effective_model();
     asistente.tools.system = asistente_prompt();
     asistente.tools.limits.max_rounds = config_.max_rounds;
@@ -239,8 +240,8 @@ application::application(settings config, agentio::http::client& http, llm::any_
         std::fprintf(stderr, "agentio-platform: user=%s session=%s %.*s\n", ctx.user.empty() ? "-" : ctx.user.c_str(),
             ctx.session.empty() ? "-" : ctx.session.c_str(), static_cast<int>(line.size()), line.data());
     };
-    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_, make_tools(resources_),
-        std::move(asistente)));
+    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_,
+        make_tools(resources_, http, config_.web), std::move(asistente)));
 
     // The siblings: their own APIs, as they are configured and run.
     for(auto const& [name, url] : config_.upstreams)

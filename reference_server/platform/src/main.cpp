@@ -49,7 +49,13 @@ PLATFORM_MAX_ROUNDS (8), PLATFORM_MAX_ITERATIONS (5); PLATFORM_UPLOADS
 (data/uploads), PLATFORM_MAX_UPLOAD_BYTES (20971520), PLATFORM_DOCUMENTS_INDEX
 (data/platform_documents.db, postgresql://..., or off); PLATFORM_SANDBOX (on |
 off), PLATFORM_SANDBOX_SECONDS (10), PLATFORM_SANDBOX_MEMORY_MB (1024),
-PLATFORM_SANDBOX_MAX_RUNNING (4).)";
+PLATFORM_SANDBOX_MAX_RUNNING (4); the web tools: TAVILY_API_KEY (none: the
+fallback only), TAVILY_BASE_URL (https://api.tavily.com),
+WEB_SEARCH_FALLBACK_URL (https://html.duckduckgo.com/html/; empty or off: none),
+WIKIPEDIA_API_URL (https://{lang}.wikipedia.org/w/api.php),
+PLATFORM_WIKIPEDIA_LANGUAGE (es), OPEN_METEO_GEOCODING_URL
+(https://geocoding-api.open-meteo.com/v1/search), OPEN_METEO_FORECAST_URL
+(https://api.open-meteo.com/v1/forecast).)";
 
 } // namespace
 

@@ -14,8 +14,11 @@ std::string asistente_prompt()
            "(simplify, factor, solve, derivatives, integrals, limits, series), python_code to run Python when a "
            "question needs a program (give it the ids of the user's uploaded files, file-..., in file_ids), "
            "sql_query for questions about the configured database (read the schema first), rag_retrieval for "
-           "questions the document collection answers (cite the source of each passage you use). When a tool "
-           "fails, say what you could not find rather than inventing it.";
+           "questions the document collection and the user's uploaded documents answer (cite the source of each "
+           "passage you use), data_analysis for statistics over an uploaded data file, web_search for news and "
+           "anything recent or changing (cite the URLs), wikipedia for encyclopaedic facts (cite the article), "
+           "weather for the weather and forecast of a place. When a tool fails or a service is not configured, "
+           "say what you could not find rather than inventing it.";
 }
 
 } // namespace platform

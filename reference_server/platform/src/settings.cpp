@@ -5,11 +5,50 @@
 #include "settings.hpp"
 
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace platform {
+
+agentio::tools::web_tools_settings spanish_web_tools()
+{
+    agentio::tools::web_tools_settings web;
+    web.wikipedia.default_language = "es";
+    web.weather.language = "es";
+    auto& t = web.weather.texts;
+    t.weather_0 = "despejado";
+    t.weather_1 = "mayormente despejado";
+    t.weather_2 = "parcialmente nublado";
+    t.weather_3 = "cubierto";
+    t.weather_45 = "niebla";
+    t.weather_48 = "niebla con escarcha";
+    t.weather_51 = "llovizna ligera";
+    t.weather_53 = "llovizna moderada";
+    t.weather_55 = "llovizna intensa";
+    t.weather_56 = "llovizna helada ligera";
+    t.weather_57 = "llovizna helada intensa";
+    t.weather_61 = "lluvia débil";
+    t.weather_63 = "lluvia moderada";
+    t.weather_65 = "lluvia fuerte";
+    t.weather_66 = "lluvia helada débil";
+    t.weather_67 = "lluvia helada fuerte";
+    t.weather_71 = "nevada débil";
+    t.weather_73 = "nevada moderada";
+    t.weather_75 = "nevada fuerte";
+    t.weather_77 = "granos de nieve";
+    t.weather_80 = "chubascos débiles";
+    t.weather_81 = "chubascos moderados";
+    t.weather_82 = "chubascos muy fuertes";
+    t.weather_85 = "chubascos de nieve débiles";
+    t.weather_86 = "chubascos de nieve fuertes";
+    t.weather_95 = "tormenta";
+    t.weather_96 = "tormenta con granizo débil";
+    t.weather_99 = "tormenta con granizo fuerte";
+    t.weather_unknown = "desconocido";
+    return web;
+}
 
 boost::system::result<settings, std::string> settings::from_environment(agentio::environment_lookup const& lookup)
 {
@@ -95,6 +134,18 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
             agentio::read_unsigned("PLATFORM_SANDBOX_MAX_RUNNING", s.sandbox_max_running, 1, 256, lookup)})
         if(!read)
             return agentio::to_string(read.error());
+    auto web = agentio::tools::web_tools_from_environment(lookup, s.web);
+    if(!web)
+        return agentio::to_string(web.error());
+    s.web = std::move(*web);
+    // WEB_SEARCH_FALLBACK_URL set and empty in the process's environment: no fallback (a lookup reads empty
+    // as unset, so this asks the environment itself when the lookup is the process's).
+    auto const* reads = lookup.target<std::optional<std::string> (*)(char const*)>();
+    if(char const* fallback = std::getenv("WEB_SEARCH_FALLBACK_URL");
+        reads && *reads == &agentio::process_environment && fallback && !*fallback)
+        s.web.web_search.fallback_url.clear();
+    if(auto language = lookup("PLATFORM_WIKIPEDIA_LANGUAGE"))
+        s.web.wikipedia.default_language = *language;
     for(auto read : {agentio::read_unsigned("PLATFORM_MEMORY_MESSAGES", s.memory_messages, 2, 1000, lookup),
             agentio::read_unsigned("PLATFORM_SQL_MAX_ROWS", s.sql_max_rows, 1, 10000, lookup),
             agentio::read_unsigned("PLATFORM_MAX_ROUNDS", s.max_rounds, 1, 50, lookup),

@@ -7,6 +7,7 @@
 
 #include <agentio/llm/environment.hpp>
 #include <agentio/threads.hpp>
+#include <agentio/tools/environment.hpp>
 
 #include <boost/system/result.hpp>
 
@@ -17,6 +18,9 @@
 #include <string>
 
 namespace platform {
+
+/// The web tools as the platform speaks: Wikipedia in Spanish, places and the sky in Spanish words.
+agentio::tools::web_tools_settings spanish_web_tools();
 
 struct settings
 {
@@ -55,6 +59,11 @@ struct settings
     unsigned sandbox_seconds = 10;     // PLATFORM_SANDBOX_SECONDS: wall clock of one python_code run
     unsigned sandbox_memory_mb = 1024; // PLATFORM_SANDBOX_MEMORY_MB: address space of each of its processes
     unsigned sandbox_max_running = 4;  // PLATFORM_SANDBOX_MAX_RUNNING: sandboxes at once (the rest wait)
+
+    /// The web tools: TAVILY_API_KEY, TAVILY_BASE_URL, WEB_SEARCH_FALLBACK_URL, WIKIPEDIA_API_URL,
+    /// OPEN_METEO_GEOCODING_URL, OPEN_METEO_FORECAST_URL; PLATFORM_WIKIPEDIA_LANGUAGE (es) the Wikipedia read
+    /// when the model names none; places and the weather in Spanish.
+    agentio::tools::web_tools_settings web = spanish_web_tools();
 
     unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
     unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps

@@ -590,10 +590,12 @@ asio::awaitable<agentio::tool_result> rag_retrieval::operator()(args a, agentio:
     co_return r;
 }
 
-asistente_tools make_tools(tool_resources const& resources)
+asistente_tools make_tools(tool_resources const& resources, agentio::http::client& http,
+    agentio::tools::web_tools_settings const& web)
 {
     return asistente_tools{math_calc{{&resources}}, python_code{{&resources}}, data_analysis{{&resources}},
-        sql_query{{&resources}}, rag_retrieval{{&resources}}};
+        sql_query{{&resources}}, rag_retrieval{{&resources}}, agentio::tools::web_search(http, web.web_search),
+        agentio::tools::wikipedia(http, web.wikipedia), agentio::tools::weather(http, web.weather)};
 }
 
 } // namespace platform

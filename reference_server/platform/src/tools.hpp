@@ -10,7 +10,10 @@
 //   sql_query      one read-only SELECT through agentio-sqlite-mcp (read-only
 //                  by construction there: a read-only handle, an authorizer);
 //   rag_retrieval  hybrid search over a retrieval index (built by
-//                  agentio-normativa ingest, say).
+//                  agentio-normativa ingest, say) and the user's documents;
+//   data_analysis  statistics over an uploaded data file, in the sandbox;
+//   web_search, wikipedia, weather  the library's ready-made web tools
+//                  (agentio::tools), configured by their variables.
 // A tool whose resource is not configured answers so, and the model moves on.
 #pragma once
 
@@ -19,6 +22,7 @@
 #include <agentio/retrieval.hpp>
 #include <agentio/sandbox.hpp>
 #include <agentio/tool.hpp>
+#include <agentio/tools.hpp>
 
 #include <boost/describe.hpp>
 
@@ -159,10 +163,12 @@ struct rag_retrieval : tool_base
 };
 BOOST_DESCRIBE_STRUCT(rag_retrieval::args, (), (query, top_k))
 
-using asistente_tools = agentio::toolset<math_calc, python_code, data_analysis, sql_query, rag_retrieval>;
+using asistente_tools = agentio::toolset<math_calc, python_code, data_analysis, sql_query, rag_retrieval,
+    agentio::tools::web_search, agentio::tools::wikipedia, agentio::tools::weather>;
 
-/// The tools over `resources` (which must outlive them).
-asistente_tools make_tools(tool_resources const& resources);
+/// The tools over `resources` (which must outlive them) and, for the web's, `http` with `web`'s options.
+asistente_tools make_tools(tool_resources const& resources, agentio::http::client& http,
+    agentio::tools::web_tools_settings const& web);
 
 /// The user's files `ids` (the caller from the tool's context), named for the sandbox, or why not.
 boost::asio::awaitable<boost::system::result<std::vector<agentio::sandbox::input_file>, std::string>>

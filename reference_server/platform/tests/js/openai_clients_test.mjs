@@ -204,7 +204,7 @@ await check('openai: asistente runs Python and solves equations in the sandbox',
   assert.match(solved.choices[0].message.content, /"result":"\[2, 3\]"/);
 });
 
-await check('openai: each new tool through each strategy (tools, react, plan_execute), over uploaded files', async () => {
+await check('openai: each new tool through each strategy (tools, react, plan_execute), over uploaded files and the web', async () => {
   const data = await client.files.create({ file: await toFile(Buffer.from('region,amount\nnorth,0.1\nnorth,0.2\n'), 'ventas.csv'), purpose: 'user_data' });
   const policy = await client.files.create({ file: await toFile(Buffer.from('# Viajes\nLas dietas de viaje son de 53 euros diarios.\n'), 'politica.md'), purpose: 'user_data' });
   try {
@@ -214,6 +214,10 @@ await check('openai: each new tool through each strategy (tools, react, plan_exe
       ['Resuelve la ecuación', 'math_calc', /\[2, 3\]/],
       [`Por favor, analiza ${data.id}: la suma de amount`, 'data_analysis', /\\"result\\":\\"0\.3\\"|"result":"0\.3"/],
       ['¿De cuánto son las dietas de viaje?', 'rag_retrieval', /politica\.md/],
+      // The library's web tools, against agentio-fake-web.
+      ['Por favor, busca en la web quién es Messi', 'web_search', /tavily/],
+      ['¿Qué dice wikipedia de Bilbao?', 'wikipedia', /Bilbao/],
+      ['¿Qué clima hace en Bilbao?', 'weather', /Bilbao/],
     ];
     for (const agent_type of ['tools', 'react', 'plan_execute']) {
       for (const [question, tool, found] of cases) {

@@ -1,0 +1,30 @@
+//
+// agentio/tools/src.hpp
+// ~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The web tools' non-template code, for one file of a program built with
+// AGENTIO_SEPARATE_COMPILATION (see agentio/config.hpp).
+//
+
+#ifndef AGENTIO_TOOLS_SRC_HPP
+#define AGENTIO_TOOLS_SRC_HPP
+
+#include <agentio/config.hpp>
+
+#ifdef AGENTIO_HEADER_ONLY
+#error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
+#endif
+
+#include <agentio/tools.hpp>
+
+#include <agentio/tools/impl/duckduckgo.ipp>
+#include <agentio/tools/impl/weather.ipp>
+#include <agentio/tools/impl/web_search.ipp>
+#include <agentio/tools/impl/web_service.ipp>
+#include <agentio/tools/impl/wikipedia.ipp>
+
+#endif
