@@ -18,7 +18,9 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/this_coro.hpp>
 
+#include <boost/json/parse.hpp>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace facturas {
@@ -66,6 +68,17 @@ asio::awaitable<void> close_quietly(mcp::client c)
 }
 
 } // namespace
+
+std::optional<json::object> result_object(agentio::tool_result const& r)
+{
+    if(r.structured && r.structured->is_object())
+        return r.structured->get_object();
+    boost::system::error_code ec;
+    auto parsed = json::parse(r.joined_text(), ec);
+    if(!ec && parsed.is_object())
+        return std::move(parsed.get_object());
+    return std::nullopt;
+}
 
 std::string answer_for_error(std::string_view code)
 {
@@ -225,10 +238,13 @@ asio::awaitable<json::object> invoice_agent::schema()
     }
     if(!why.empty())
         throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + why);
-    if(r.is_error || !r.structured || !r.structured->is_object())
+    std::optional<json::object> given;
+    if(!r.is_error)
+        given = result_object(r);
+    if(!given)
         throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + r.joined_text());
     std::lock_guard lock(mutex_);
-    schema_ = r.structured->get_object();
+    schema_ = std::move(*given);
     schema_at_ = std::chrono::steady_clock::now();
     co_return *schema_;
 }
@@ -259,16 +275,17 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
         throw *failed;
     if(r.is_error)
     {
-        // The server's refusal: {error_code, message}.
-        json::object const* refusal = r.structured && r.structured->is_object() ? &r.structured->get_object() : nullptr;
+        // The server's refusal: {error_code, message}, structured or as text.
+        auto const refusal = result_object(r);
         auto const* code = refusal ? refusal->if_contains("error_code") : nullptr;
         auto const* message = refusal ? refusal->if_contains("message") : nullptr;
         throw failure(code && code->is_string() ? std::string(code->get_string()) : "sql_error",
             message && message->is_string() ? std::string(message->get_string()) : r.joined_text());
     }
-    if(!r.structured || !r.structured->is_object())
+    auto rows = result_object(r);
+    if(!rows)
         throw failure("mcp_unavailable", "el servidor MCP devolvió un resultado sin filas");
-    co_return r.structured->get_object();
+    co_return std::move(*rows);
 }
 
 namespace {

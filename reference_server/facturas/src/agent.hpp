@@ -113,4 +113,8 @@ private:
 /// The Spanish sentence a person reads for an error code.
 std::string answer_for_error(std::string_view code);
 
+/// A tool's result as an object: its structuredContent, or its text content parsed (a server that sends the JSON
+/// only as text, as MCP servers did before structuredContent); nothing when neither is an object.
+std::optional<boost::json::object> result_object(agentio::tool_result const& r);
+
 } // namespace facturas

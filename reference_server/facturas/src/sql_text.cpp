@@ -59,6 +59,90 @@ bool starts_with_word(std::string_view s, std::string_view word)
         !(std::isalnum(static_cast<unsigned char>(s[word.size()])) || s[word.size()] == '_');
 }
 
+// What a statement is made of, read as SQLite reads it: words and
+// punctuation outside quotes, comments and parentheses. Enough to tell one
+// read-only statement from a stack of them or a write dressed as a CTE,
+// before anything else touches the text.
+struct statement_shape
+{
+    bool stacked = false;     // a ';' with more text after it
+    std::string main_keyword; // the first top-level keyword after WITH's CTEs (SELECT, DELETE, …)
+};
+
+statement_shape shape_of(std::string_view sql)
+{
+    statement_shape out;
+    int depth = 0;
+    bool after_with = false, first_word = true, ended = false;
+    std::size_t i = 0;
+    auto skip_quoted = [&](char close) {
+        for(++i; i < sql.size(); ++i)
+            if(sql[i] == close)
+            {
+                if(i + 1 < sql.size() && sql[i + 1] == close && close != ']')
+                    ++i; // a doubled quote inside the literal
+                else
+                    return;
+            }
+    };
+    for(; i < sql.size(); ++i)
+    {
+        char const c = sql[i];
+        if(c == '\'' || c == '"' || c == '`')
+        {
+            if(ended)
+                out.stacked = true;
+            skip_quoted(c);
+        }
+        else if(c == '[')
+            skip_quoted(']');
+        else if(c == '-' && i + 1 < sql.size() && sql[i + 1] == '-')
+        {
+            auto const end = sql.find('\n', i);
+            i = end == std::string_view::npos ? sql.size() : end;
+        }
+        else if(c == '/' && i + 1 < sql.size() && sql[i + 1] == '*')
+        {
+            auto const end = sql.find("*/", i + 2);
+            i = end == std::string_view::npos ? sql.size() : end + 1;
+        }
+        else if(c == '(')
+            ++depth;
+        else if(c == ')')
+            --depth;
+        else if(c == ';')
+            ended = true;
+        else if(std::isspace(static_cast<unsigned char>(c)))
+            continue;
+        else if(ended)
+            out.stacked = true;
+        else if(std::isalpha(static_cast<unsigned char>(c)) || c == '_')
+        {
+            auto const start = i;
+            while(i < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[i])) || sql[i] == '_'))
+                ++i;
+            std::string word(sql.substr(start, i - start));
+            --i;
+            for(auto& ch : word)
+                ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+            if(depth != 0)
+                continue;
+            if(first_word)
+            {
+                first_word = false;
+                after_with = word == "WITH";
+                if(!after_with)
+                    out.main_keyword = word;
+            }
+            else if(after_with && out.main_keyword.empty())
+                for(char const* statement : {"SELECT", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE"})
+                    if(word == statement)
+                        out.main_keyword = word;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::string strip_code_fences(std::string_view text)
@@ -90,6 +174,14 @@ boost::system::result<std::string, std::string> prepare_query(std::string_view t
     auto const start = skip_comments(sql);
     if(!starts_with_word(start, "SELECT") && !starts_with_word(start, "WITH"))
         return refused("solo se permiten consultas de lectura (SELECT o WITH … SELECT)");
+    // Checked before the text is wrapped in the LIMIT below, which would turn
+    // either into a syntax error (and a repair round for nothing).
+    auto const shape = shape_of(sql);
+    if(shape.stacked)
+        return refused("solo se permite una consulta; el texto contiene varias sentencias separadas por ';'");
+    if(shape.main_keyword != "SELECT" && shape.main_keyword != "VALUES")
+        return refused("solo se permiten consultas de lectura (SELECT o WITH … SELECT), no " +
+            (shape.main_keyword.empty() ? std::string("una sentencia sin SELECT") : shape.main_keyword));
     // The query as a subquery: its own LIMIT, ORDER BY and CTEs stay as they
     // are, and the outer LIMIT caps what any of them returns. The newline
     // keeps a final '--' comment from swallowing the parenthesis.

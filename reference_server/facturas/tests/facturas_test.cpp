@@ -67,12 +67,14 @@ std::vector<attack> const attacks = {
     {"ataque cte",
         "WITH doomed AS (SELECT InvoiceId FROM Invoice) DELETE FROM Invoice WHERE InvoiceId IN "
         "(SELECT InvoiceId FROM doomed)",
-        "sql_error"},
+        "query_validation_failed"}, // a write behind CTEs: refused before anything runs
+
     {"ataque adjuntar", "ATTACH DATABASE '/tmp/agentio_facturas_other.db' AS other", "query_validation_failed"},
     {"ataque pragma", "PRAGMA writable_schema = 1", "query_validation_failed"},
     {"ataque extension", "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')", "query_validation_failed"},
-    {"ataque apilado", "SELECT 1; DELETE FROM Invoice", "sql_error"},
-    {"ataque comentario", "SELECT 1 /* ; */; DROP TABLE Invoice", "sql_error"},
+    // Stacked statements: refused as such, not a syntax error after the LIMIT wraps them (and a repair call).
+    {"ataque apilado", "SELECT 1; DELETE FROM Invoice", "query_validation_failed"},
+    {"ataque comentario", "SELECT 1 /* ; */; DROP TABLE Invoice", "query_validation_failed"},
     {"ataque recursivo", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n",
         "query_timeout"},
     {"ataque cartesiano", "SELECT count(*) FROM InvoiceLine a, InvoiceLine b, InvoiceLine c", "query_timeout"},
@@ -380,6 +382,19 @@ BOOST_AUTO_TEST_CASE(failures_become_a_code_and_a_spanish_answer)
     BOOST_TEST(r.answer.find("servidor de datos") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_tool_result_is_read_from_structured_content_or_its_text)
+{
+    agentio::tool_result structured = agentio::tool_result::json(boost::json::object{{"rows", 1}});
+    structured.structured = boost::json::object{{"rows", 2}};
+    BOOST_TEST(facturas::result_object(structured)->at("rows").as_int64() == 2);
+    // An older server: the JSON only as text content.
+    auto const text_only = agentio::tool_result::text(R"({"columns": ["n"], "rows": [[7]]})");
+    auto const read = facturas::result_object(text_only);
+    BOOST_TEST_REQUIRE(read.has_value());
+    BOOST_TEST(read->at("rows").as_array()[0].as_array()[0].as_int64() == 7);
+    BOOST_TEST(!facturas::result_object(agentio::tool_result::text("no such table: x")).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(sql_text_is_unfenced_checked_and_limited)
 {
     BOOST_TEST(facturas::strip_code_fences("```sql\nSELECT 1;\n```") == "SELECT 1");
@@ -391,6 +406,20 @@ BOOST_AUTO_TEST_CASE(sql_text_is_unfenced_checked_and_limited)
     BOOST_TEST(!facturas::prepare_query("DELETE FROM Invoice", 5).has_value());
     BOOST_TEST(!facturas::prepare_query("SELECTED", 5).has_value());
     BOOST_TEST(!facturas::prepare_query("```\n```", 5).has_value());
+    // A stack of statements, or a write behind CTEs, is refused before the LIMIT wraps it.
+    auto const stacked = facturas::prepare_query("SELECT 1; DROP TABLE Invoice", 5);
+    BOOST_TEST_REQUIRE(stacked.has_error());
+    BOOST_TEST(stacked.error().find("varias sentencias") != std::string::npos, stacked.error());
+    auto const hidden = facturas::prepare_query("WITH x AS (SELECT 1) DELETE FROM Invoice", 5);
+    BOOST_TEST_REQUIRE(hidden.has_error());
+    BOOST_TEST(hidden.error().find("no DELETE") != std::string::npos, hidden.error());
+    // Semicolons and keywords inside literals, identifiers and comments are text.
+    BOOST_TEST(facturas::prepare_query("SELECT 'a;b', \"x;y\" FROM [t;u] -- ; DELETE\n", 5).has_value());
+    BOOST_TEST(facturas::prepare_query("SELECT 'it''s; DELETE' /* ; */", 5).has_value());
+    BOOST_TEST(facturas::prepare_query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) "
+                                       "SELECT i FROM n;",
+        5)
+                   .has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

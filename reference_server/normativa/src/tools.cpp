@@ -179,10 +179,25 @@ asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_conte
     }
     if(rows->empty())
     {
-        if(*law == estatuto)
-            co_return tool_result::error("El artículo " + a.article_number +
-                " no existe en el Estatuto de los Trabajadores (artículos 1 a 92 y disposiciones).");
-        co_return tool_result::error("El artículo " + a.article_number + " no está en «" + *law + "».");
+        std::string const missing = *law == estatuto
+            ? "El artículo " + a.article_number +
+                " no existe en el Estatuto de los Trabajadores (artículos 1 a 92 y disposiciones)."
+            : "El artículo " + a.article_number + " no está en «" + *law + "».";
+        // As specified: a search of the law instead, its passages first.
+        retrieval::search_request request{.text = "artículo " + a.article_number + " " + *law, .top_k = 10};
+        auto found = co_await env->search->search(request);
+        if(!found)
+            co_return index_failure(found.error());
+        std::vector<retrieval::hit> in_law;
+        for(auto& h : found->hits)
+            if(h.item.law == *law && in_law.size() < 5)
+                in_law.push_back(std::move(h));
+        if(in_law.empty())
+            co_return tool_result::error(missing);
+        auto r = chunks_result(in_law);
+        r.content.insert(r.content.begin(),
+            agentio::text_content{missing + " Resultados de búsqueda en esa ley en su lugar:"});
+        co_return r;
     }
     co_return chunks_result(*rows);
 }

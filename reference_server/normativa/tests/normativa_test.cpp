@@ -679,8 +679,14 @@ BOOST_AUTO_TEST_CASE(bad_tool_calls_come_back_to_the_model)
         return std::string(r.at("content").as_array()[0].at("text").as_string());
     };
     BOOST_TEST(result_text(1).find("top_k") != std::string::npos);
+    // An article that does not exist: said so, and a search of the law in its place (as specified).
     BOOST_TEST(result_text(2) ==
-        "El artículo 999 no existe en el Estatuto de los Trabajadores (artículos 1 a 92 y disposiciones).");
+        "El artículo 999 no existe en el Estatuto de los Trabajadores (artículos 1 a 92 y disposiciones). "
+        "Resultados de búsqueda en esa ley en su lugar:");
+    auto const& second_block =
+        requests[2].body.at("messages").as_array().back().at("content").as_array()[0].at("content").as_array();
+    BOOST_TEST_REQUIRE(second_block.size() >= 2u);
+    BOOST_TEST(std::string(second_block[1].at("text").as_string()).find("Estatuto") != std::string::npos);
     BOOST_TEST(result_text(3) == "[]");
 }
 
