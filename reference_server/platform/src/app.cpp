@@ -178,6 +178,9 @@ application::application(settings config, agentio::http::client& http, llm::any_
     , probe_timer_(http.get_executor())
     , provider_status_{{"reachable", nullptr}, {"error", "not checked yet"}}
 {
+    if(!config_.authenticates())
+        warnings_.push_back("WARNING: no PLATFORM_JWT_SECRET or PLATFORM_JWT_PUBLIC_KEY: every request is served "
+                            "without authentication, all as one anonymous user. For local use only.");
     resources_.sql_max_rows = config_.sql_max_rows;
     // The sandbox python_code and symbolic math_calc run in: never anything unsandboxed.
     resources_.code_limits.wall_time = std::chrono::seconds(config_.sandbox_seconds);
@@ -500,9 +503,28 @@ asio::awaitable<json::object> application::probe_provider()
 
 asio::awaitable<void> application::watch_provider()
 {
+    std::optional<bool> reachable;
     for(;;)
     {
         auto status = co_await probe_provider();
+        // Said at start, and whenever it changes: a provider that cannot be reached is the first thing to know.
+        bool const now = status.at("reachable").as_bool() && !status.contains("error");
+        if(reachable != now)
+        {
+            std::string line = now ? "the provider answers at " : "WARNING: the provider cannot be reached at ";
+            line += config_.model.provider == llm::provider_kind::anthropic ? config_.model.anthropic_base_url
+                                                                            : config_.model.openai_base_url;
+            if(auto const* error = status.if_contains("error"))
+                line += ": " + std::string(error->as_string()) + " (answers fail until it can)";
+            else if(auto const* models = status.if_contains("models"); models && models->is_array())
+            {
+                line += "; its models:";
+                for(auto const& m : models->as_array())
+                    line += " " + std::string(m.as_string());
+            }
+            std::fprintf(stderr, "agentio-platform: %s\n", line.c_str());
+            reachable = now;
+        }
         {
             std::lock_guard lock(health_mutex_);
             provider_status_ = std::move(status);

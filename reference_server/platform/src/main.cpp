@@ -75,9 +75,15 @@ int main(int argc, char** argv)
     serve.option("--max-connections", so.max_connections, "N").range(1, 1'000'000);
     // Per address, 0 lifts the bound (a load test from one address).
     serve.option("--max-connections-per-address", so.max_connections_per_address, "N").range(0, 1'000'000);
+    cli.command("env-template", "prints every variable with its default and what it does (a .env to start from)");
     cli.epilog(about);
 
-    return app::run_main(cli, argc, argv, [&](std::string_view) -> int {
+    return app::run_main(cli, argc, argv, [&](std::string_view command) -> int {
+        if(command == "env-template")
+        {
+            std::fputs(platform::env_template().c_str(), stdout);
+            return 0;
+        }
         auto config = platform::settings::from_environment();
         if(!config)
             throw app::usage_error(config.error());

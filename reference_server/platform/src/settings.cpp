@@ -12,6 +12,79 @@
 
 namespace platform {
 
+std::vector<variable_doc> const& documented_variables()
+{
+    static std::vector<variable_doc> const all = {
+        {"AGENT_PROVIDER", "anthropic", "the model's provider: anthropic or openai (any OpenAI-compatible server)"},
+        {"ANTHROPIC_API_KEY", "", "Anthropic's key (AGENT_PROVIDER=anthropic)"},
+        {"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic's API"},
+        {"ANTHROPIC_VERSION", "2023-06-01", "the anthropic-version header"},
+        {"OPENAI_API_KEY", "", "the OpenAI-compatible server's key (AGENT_PROVIDER=openai)"},
+        {"OPENAI_BASE_URL", "https://api.openai.com/v1", "the OpenAI-compatible API (Ollama, vLLM, ...: their /v1)"},
+        {"AGENT_MODEL", "", "the model asistente runs on; empty: claude-sonnet-4-5 (anthropic) or gpt-4.1 (openai)"},
+        {"AGENT_CONTEXT_WINDOW", "", "the model's window in tokens; empty: the library's table of models"},
+        {"AGENT_CONTEXT_POLICY", "compact", "a conversation beyond the window: compact (summarize) or trim"},
+        {"AGENT_COUNT_TOKENS", "off", "ask the provider to count a request near the window's edge (on/off)"},
+        {"AGENT_BUSY_POLICY", "reject",
+            "a message while its session answers another: reject (409), enqueue or interrupt"},
+        {"PLATFORM_JWT_SECRET", "", "HS256 secret of the users' JWTs; unset with no public key: no authentication"},
+        {"PLATFORM_JWT_PUBLIC_KEY", "", "RS256/ES256 public key of the users' JWTs (PEM text or a file)"},
+        {"PLATFORM_JWT_ISSUER", "", "the iss a JWT must have, if set"},
+        {"PLATFORM_JWT_AUDIENCE", "", "the aud a JWT must have, if set"},
+        {"PLATFORM_STORE", "data/platform_threads.db", "sessions, files' records: a SQLite file or postgresql://..."},
+        {"PLATFORM_MEMORY", "on", "a session's earlier messages go with each request (on/off)"},
+        {"PLATFORM_MEMORY_MESSAGES", "40", "how many of them, at most"},
+        {"PLATFORM_SQL_DB", "", "the SQLite database sql_query reads (read-only); empty: sql_query says none"},
+        {"PLATFORM_SQLITE_MCP", "", "the agentio-sqlite-mcp program; empty: next to this one"},
+        {"PLATFORM_SQL_MAX_ROWS", "200", "rows a query may return"},
+        {"PLATFORM_RAG_INDEX", "", "the shared retrieval index rag_retrieval searches (agentio-normativa ingest)"},
+        {"PLATFORM_AGENT_PORTFOLIO", "", "agentio-portfolio's /v1 URL: served as the model portfolio"},
+        {"PLATFORM_AGENT_FACTURAS", "", "agentio-facturas' /v1 URL: served as the model facturas"},
+        {"PLATFORM_AGENT_NORMATIVA", "", "agentio-normativa's /v1 URL: served as the model normativa"},
+        {"PLATFORM_ROUTER", "model", "how a strategy is chosen: model (a classifying call) or keywords"},
+        {"PLATFORM_ROUTER_MODEL", "", "the model that classifies; empty: AGENT_MODEL"},
+        {"PLATFORM_UPLOADS", "data/uploads", "where uploaded files' bytes are kept"},
+        {"PLATFORM_MAX_UPLOAD_BYTES", "20971520", "the largest upload (a larger one is a 413)"},
+        {"PLATFORM_DOCUMENTS_INDEX", "data/platform_documents.db",
+            "the uploaded documents' index: a SQLite file, postgresql://..., or off"},
+        {"PLATFORM_SANDBOX", "on",
+            "python_code, symbolic math_calc, data_analysis and documents run sandboxed (on/off)"},
+        {"PLATFORM_SANDBOX_SECONDS", "10", "the wall clock of one python_code run"},
+        {"PLATFORM_SANDBOX_MEMORY_MB", "1024", "the address space of each sandboxed process"},
+        {"PLATFORM_SANDBOX_MAX_RUNNING", "4", "sandboxes at once (the others wait)"},
+        {"PLATFORM_MAX_ROUNDS", "8", "model calls of one tool loop"},
+        {"PLATFORM_MAX_ITERATIONS", "5", "ReAct steps"},
+        {"TAVILY_API_KEY", "", "Tavily's key for web_search; unset: the keyless fallback only"},
+        {"TAVILY_BASE_URL", "https://api.tavily.com", "Tavily's API"},
+        {"WEB_SEARCH_FALLBACK_URL", "https://html.duckduckgo.com/html/",
+            "web_search without Tavily: a DuckDuckGo HTML page; empty or off: none"},
+        {"WIKIPEDIA_API_URL", "https://{lang}.wikipedia.org/w/api.php", "the MediaWiki action API ({lang} replaced)"},
+        {"PLATFORM_WIKIPEDIA_LANGUAGE", "es", "the Wikipedia read when the model names none"},
+        {"OPEN_METEO_GEOCODING_URL", "https://geocoding-api.open-meteo.com/v1/search", "weather: places"},
+        {"OPEN_METEO_FORECAST_URL", "https://api.open-meteo.com/v1/forecast", "weather: forecasts"},
+    };
+    return all;
+}
+
+std::string env_template()
+{
+    std::string out = "# agentio-platform's variables, each with its default (read from the environment or a .env in\n"
+                      "# the working folder; a variable set in the environment wins).\n";
+    for(auto const& v : documented_variables())
+    {
+        out += "\n# ";
+        out += v.explanation;
+        out += '\n';
+        if(v.default_value.empty())
+            out += "# ";
+        out += v.name;
+        out += '=';
+        out += v.default_value;
+        out += '\n';
+    }
+    return out;
+}
+
 agentio::tools::web_tools_settings spanish_web_tools()
 {
     agentio::tools::web_tools_settings web;

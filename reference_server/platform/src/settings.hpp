@@ -16,8 +16,24 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace platform {
+
+/// A variable the platform reads: its name, its default (empty: none) and what it does, in one line.
+struct variable_doc
+{
+    std::string_view name;
+    std::string_view default_value;
+    std::string_view explanation;
+};
+
+/// Every variable the platform reads, in the order `env-template` prints them.
+std::vector<variable_doc> const& documented_variables();
+
+/// A `.env` to start from: each variable with its default and a comment saying what it does.
+std::string env_template();
 
 /// The web tools as the platform speaks: Wikipedia in Spanish, places and the sky in Spanish words.
 agentio::tools::web_tools_settings spanish_web_tools();

@@ -36,7 +36,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <random>
 #include <thread>
@@ -143,6 +145,46 @@ BOOST_AUTO_TEST_CASE(defaults_and_errors_name_the_variable)
     BOOST_TEST((ok->busy_policy == agentio::threads::busy_policy::interrupt));
     BOOST_TEST(ok->upstreams.at("normativa") == "http://127.0.0.1:7004/v1");
     BOOST_TEST(!ok->memory);
+
+    // The web tools' variables, Spanish by default.
+    BOOST_TEST(s->web.wikipedia.default_language == "es");
+    BOOST_TEST(s->web.weather.texts.weather_3 == "cubierto");
+    auto web = platform::settings::from_environment(lookup_of({{"TAVILY_API_KEY", "tvly-1"},
+        {"WEB_SEARCH_FALLBACK_URL", "off"}, {"PLATFORM_WIKIPEDIA_LANGUAGE", "eu"}}));
+    BOOST_TEST_REQUIRE(web.has_value());
+    BOOST_TEST(web->web.web_search.tavily_api_key == "tvly-1");
+    BOOST_TEST(web->web.web_search.fallback_url.empty());
+    BOOST_TEST(web->web.wikipedia.default_language == "eu");
+    auto bad_url = platform::settings::from_environment(lookup_of({{"OPEN_METEO_FORECAST_URL", "api.open-meteo.com"}}));
+    BOOST_TEST(bad_url.error().starts_with("OPEN_METEO_FORECAST_URL: expected"));
+}
+
+BOOST_AUTO_TEST_CASE(the_env_template_names_every_variable_read)
+{
+    // Every name settings.cpp and the library's readers it calls look up is in the template, with its default.
+    std::ifstream in(agentio_test::source_dir() + "/reference_server/platform/src/settings.cpp");
+    std::string const source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    BOOST_TEST_REQUIRE(!source.empty());
+    std::set<std::string> read = {"AGENT_PROVIDER", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION",
+        "OPENAI_API_KEY", "OPENAI_BASE_URL", "AGENT_MODEL", "AGENT_CONTEXT_WINDOW", "AGENT_CONTEXT_POLICY",
+        "AGENT_COUNT_TOKENS", "AGENT_BUSY_POLICY", "TAVILY_API_KEY", "TAVILY_BASE_URL", "WEB_SEARCH_FALLBACK_URL",
+        "WIKIPEDIA_API_URL", "OPEN_METEO_GEOCODING_URL", "OPEN_METEO_FORECAST_URL"};
+    for(std::size_t at = source.find("\"PLATFORM_"); at != std::string::npos; at = source.find("\"PLATFORM_", at + 1))
+    {
+        auto end = at + 1;
+        while(end < source.size() && (std::isupper(static_cast<unsigned char>(source[end])) || source[end] == '_'))
+            ++end;
+        read.insert(source.substr(at + 1, end - at - 1));
+    }
+    std::set<std::string> documented;
+    for(auto const& v : platform::documented_variables())
+        documented.insert(std::string(v.name));
+    for(auto const& name : read)
+        BOOST_TEST(documented.contains(name), name << " is read but not in env-template");
+    auto const text = platform::env_template();
+    BOOST_TEST(text.find("\nPLATFORM_STORE=data/platform_threads.db\n") != std::string::npos);
+    BOOST_TEST(text.find("\n# TAVILY_API_KEY=\n") != std::string::npos); // no default: commented out
+    BOOST_TEST(text.find("\nWEB_SEARCH_FALLBACK_URL=https://html.duckduckgo.com/html/\n") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -320,6 +362,7 @@ struct platform_server
         vars.emplace("PLATFORM_DOCUMENTS_INDEX", (dir.path / "documents.db").string());
         auto config = platform::settings::from_environment(lookup_of(std::move(vars)));
         BOOST_TEST_REQUIRE(config.has_value(), (config ? "" : config.error()));
+        bool const authenticates = config->authenticates();
         provider.emplace(llm::make_provider(config->model, http));
         auto opened = agentio::sqlite::thread_store::open(config->store);
         BOOST_TEST_REQUIRE(opened.has_value());
@@ -329,9 +372,19 @@ struct platform_server
         while(started.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             ioc.run_one(); // the MCP client keeps the context busy: run until started
         started.get();
-        // An index without a latent-semantic model searches by keywords only, and says so.
+        // An index without a latent-semantic model searches by keywords only, and says so; without a JWT key,
+        // the platform says loudly that nobody is authenticated.
+        bool announced = false;
         for(auto const& w : app->warnings())
+        {
+            if(w.starts_with("WARNING: no PLATFORM_JWT_SECRET"))
+            {
+                announced = true;
+                continue;
+            }
             BOOST_TEST((w.starts_with("rag_retrieval: ") && w.find("sparse") != std::string::npos), w);
+        }
+        BOOST_TEST(announced == !authenticates);
         agentio::http::server_options so;
         so.error_body = agentio::chat_completions::write_error_body;
         so.max_body_bytes_for = [this](auto const& head) { return app->body_limit(head); };

@@ -539,7 +539,7 @@ inline std::string forecast_object(web_world_model const& w, forecast_request co
             {
                 if(d || h)
                     out.push_back(',');
-                char hour[8];
+                char hour[24]; // room for any int: GCC checks the format against the type's range
                 std::snprintf(hour, sizeof hour, "T%02d:00", h);
                 out.append("\"").append(day_text(today + std::chrono::days(d))).append(hour).append("\"");
             }

@@ -79,7 +79,7 @@ inline std::string web_request_id(std::string_view seed, std::uint64_t n)
 {
     std::uint64_t const a = web_hash(seed, 0x9E3779B97F4A7C15ull ^ n);
     std::uint64_t const b = web_hash(seed, a);
-    char buf[40];
+    char buf[80]; // room for any unsigned in each field: GCC checks the format against the types' ranges
     std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
         static_cast<unsigned>((a >> 16) & 0xFFFF), static_cast<unsigned>(a & 0xFFF),
         static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3FFF)), static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));

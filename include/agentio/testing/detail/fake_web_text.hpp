@@ -425,7 +425,7 @@ inline std::optional<std::chrono::sys_days> parse_day(std::string_view s)
 inline std::string day_text(std::chrono::sys_days day)
 {
     std::chrono::year_month_day const ymd(day);
-    char buf[16];
+    char buf[48]; // room for any int and unsigned: GCC checks the format against the types' ranges
     std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
         static_cast<unsigned>(ymd.day()));
     return buf;
