@@ -28,3 +28,20 @@ wrk_errors() { awk '/Non-2xx or 3xx/ {n=$5} END {print n+0}'; }
 
 # The median of the numbers given.
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# Starts a server in the background, its output in `out` (and `out.err`); sets `port` to the port of the first URL it
+# prints and `pid` to its process, and adds it to the caller's `pids`. Exits naming the command if nothing is
+# printed within 10 s.
+start() { # out command...
+    local out=$1 url
+    shift
+    "$@" >"$out" 2>"$out.err" &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 100); do
+        url=$(grep -o 'http://[0-9.]*:[0-9]*' "$out" | head -1 || true)
+        [ -n "$url" ] && { port=${url##*:}; return 0; }
+        sleep 0.1
+    done
+    echo "$(basename "$0"): '$*' did not start" >&2; cat "$out" "$out.err" >&2; exit 1
+}

@@ -29,21 +29,6 @@ work=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# Starts a server; `port` is the port of the first URL it prints, `pid` its process.
-start() {
-    local out=$1 url
-    shift
-    "$@" >"$out" 2>"$out.err" &
-    pid=$!
-    pids+=("$pid")
-    for _ in $(seq 100); do
-        url=$(grep -o 'http://[0-9.]*:[0-9]*' "$out" | head -1 || true)
-        [ -n "$url" ] && { port=${url##*:}; return 0; }
-        sleep 0.1
-    done
-    echo "platform_bench: '$*' did not start" >&2; cat "$out" "$out.err" >&2; exit 1
-}
-
 platform() { # fake-port model router [serve options]
     local fake_port=$1 model=$2 router=$3
     shift 3

@@ -12,26 +12,13 @@
 #   bash bench/platform_sandboxes.sh [runs=32]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 runs=${1:-32}
 flock /tmp/agentio-build.lock cmake --build --preset release --target agentio-platform agentio-fake-llm >/dev/null
 b=build/release
 work=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-
-start() { # out command... → port, pid
-    local out=$1 url
-    shift
-    "$@" >"$out" 2>"$out.err" &
-    pid=$!
-    pids+=("$pid")
-    for _ in $(seq 100); do
-        url=$(grep -o 'http://[0-9.]*:[0-9]*' "$out" | head -1 || true)
-        [ -n "$url" ] && { port=${url##*:}; return 0; }
-        sleep 0.1
-    done
-    echo "platform_sandboxes: '$*' did not start" >&2; cat "$out" "$out.err" >&2; exit 1
-}
 
 start "$work/fake.txt" "$b/bench/agentio-fake-llm" --scenarios reference_server/platform/tests/scenarios --port 0
 fake=$port
