@@ -16,12 +16,14 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/error.hpp>
 #include <boost/asio/this_coro.hpp>
 
 #include <boost/json/parse.hpp>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace facturas {
 
@@ -32,16 +34,97 @@ namespace mcp = agentio::mcp;
 
 namespace {
 
-// A step that failed: its stable code and what a person should read of it.
+// A step that failed: its stable code, what a person should read of it (Spanish) and, for a refused query, the
+// server's own words, which go back to the model in the repair round.
 class failure : public std::runtime_error
 {
 public:
-    failure(std::string code, std::string const& message) : std::runtime_error(message), code_(std::move(code)) {}
+    failure(std::string code, std::string const& message, std::string detail = {})
+        : std::runtime_error(message)
+        , code_(std::move(code))
+        , detail_(std::move(detail))
+    {
+    }
     std::string const& code() const noexcept { return code_; }
+    std::string const& detail() const noexcept { return detail_; }
 
 private:
     std::string code_;
+    std::string detail_;
 };
+
+std::string_view trim(std::string_view s)
+{
+    auto const first = s.find_first_not_of(" \t\r\n");
+    if(first == std::string_view::npos)
+        return {};
+    return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// `sentence` (Spanish, without its final period), then the untranslatable detail quoted, if there is one.
+std::string with_detail(std::string sentence, std::string_view detail)
+{
+    if(!trim(detail).empty())
+        sentence.append(": ").append(quote(detail));
+    return sentence + ".";
+}
+
+// agentio-sqlite-mcp writes SQLite's message after this: the sentence around it is ours to write.
+constexpr std::string_view sqlite_refusal_prefix = "SQLite rechazó la consulta: ";
+
+std::string_view without_sqlite_prefix(std::string_view message)
+{
+    message = trim(message);
+    if(message.starts_with(sqlite_refusal_prefix))
+        message.remove_prefix(sqlite_refusal_prefix.size());
+    return message;
+}
+
+// The server's refusal, {error_code, message}, structured or as text; else its whole text as an sql_error.
+std::pair<std::string, std::string> refusal_of(agentio::tool_result const& r)
+{
+    auto const refusal = result_object(r);
+    auto const* code = refusal ? refusal->if_contains("error_code") : nullptr;
+    auto const* message = refusal ? refusal->if_contains("message") : nullptr;
+    return {code && code->is_string() ? std::string(code->get_string()) : "sql_error",
+        message && message->is_string() ? std::string(message->get_string()) : r.joined_text()};
+}
+
+// The sentence that leads a refusal of the MCP server, by its code (any other server may send its own).
+std::string refusal_sentence(std::string_view code)
+{
+    if(code == "sql_error")
+        return "La consulta SQL falló";
+    if(code == "query_validation_failed")
+        return "El servidor MCP no admitió la consulta";
+    if(code == "query_timeout")
+        return "La consulta tardó demasiado y el servidor MCP la canceló";
+    if(code == "result_too_large")
+        return "El resultado de la consulta es demasiado grande";
+    return "El servidor MCP rechazó la consulta";
+}
+
+// What happened to the MCP server, by the kind of the client's failure.
+std::string_view client_failure_clause(boost::system::error_code const& ec)
+{
+    if(ec == asio::error::operation_aborted)
+        return "la llamada se canceló";
+    if(ec == mcp::client_errc::server_error)
+        return "respondió con un error";
+    if(ec == mcp::client_errc::timeout)
+        return "no respondió a tiempo";
+    if(ec == mcp::client_errc::transport_failed)
+        return "no arrancó o la conexión falló";
+    if(ec == mcp::client_errc::closed)
+        return "la conexión se cerró";
+    if(ec == mcp::client_errc::protocol_error)
+        return "respondió algo que no es MCP";
+    if(ec == mcp::client_errc::unsupported_version)
+        return "no habla ninguna versión del protocolo que conozcamos";
+    if(ec == mcp::client_errc::not_connected)
+        return "el cliente no estaba conectado";
+    return "falló";
+}
 
 std::string thread_of(std::string const& session_id)
 {
@@ -78,6 +161,66 @@ std::optional<json::object> result_object(agentio::tool_result const& r)
     if(!ec && parsed.is_object())
         return std::move(parsed.get_object());
     return std::nullopt;
+}
+
+std::string quote(std::string_view detail)
+{
+    constexpr std::size_t most = 500; // SQLite's messages are short; a server may send a whole page
+    std::string text(trim(detail));
+    for(auto& c : text)
+        if(c == '\n' || c == '\r' || c == '\t')
+            c = ' ';
+    if(text.size() > most)
+    {
+        std::size_t cut = most;
+        while(cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) // not inside a UTF-8 character
+            --cut;
+        text.resize(cut);
+        text += "…";
+    }
+    return "«" + text + "»";
+}
+
+std::string refusal_message(std::string_view code, std::string_view message)
+{
+    return with_detail(refusal_sentence(code), without_sqlite_prefix(message));
+}
+
+std::string mcp_failure_message(std::string_view doing, mcp::client_error const& e)
+{
+    auto const ec = e.code();
+    std::string_view const why = client_failure_clause(ec);
+    // what() ends with the error code's own (English) words, which `why` has already said.
+    std::string detail = e.what();
+    if(auto const at = detail.rfind(": " + ec.message()); at != std::string::npos)
+        detail.resize(at);
+    return with_detail(std::string(doing) + " (" + std::string(why) + ")", detail);
+}
+
+std::string model_failure_message(llm::error const& e)
+{
+    using kind = llm::error::kind;
+    switch(e.what)
+    {
+    case kind::connection: return with_detail("No se pudo conectar con el proveedor del modelo", e.message);
+    case kind::timeout: return with_detail("El proveedor del modelo no respondió a tiempo", e.message);
+    case kind::http_status:
+        if(e.status == 401 || e.status == 403)
+            return with_detail("El proveedor del modelo rechazó la clave (HTTP " + std::to_string(e.status) + ")",
+                e.message);
+        return with_detail("El proveedor del modelo respondió con un error (HTTP " + std::to_string(e.status) + ")",
+            e.message);
+    case kind::stream_error:
+        if(e.type == "overloaded_error")
+            return with_detail("El proveedor del modelo está saturado", e.message);
+        return with_detail("El proveedor del modelo informó de un error a mitad de la respuesta", e.message);
+    case kind::protocol: return with_detail("La respuesta del modelo llegó cortada o mal formada", e.message);
+    case kind::cancelled: return with_detail("La llamada al modelo se canceló", e.message);
+    case kind::configuration: return with_detail("La configuración del proveedor del modelo no es válida", e.message);
+    case kind::overloaded:
+        return with_detail("Este servidor está sobrecargado (sin memoria o sin descriptores de fichero)", e.message);
+    }
+    return with_detail("El proveedor del modelo falló", e.message);
 }
 
 std::string answer_for_error(std::string_view code)
@@ -160,7 +303,8 @@ asio::awaitable<mcp::client> invoice_agent::mcp()
         }
         catch(std::invalid_argument const& e)
         {
-            throw failure("mcp_unavailable", std::string("INVOICE_AGENT_MCP_COMMAND: ") + e.what());
+            throw failure("mcp_unavailable",
+                with_detail("La orden de INVOICE_AGENT_MCP_COMMAND no es válida", e.what()));
         }
         transport = mcp::make_stdio_transport(ex, std::move(p));
     }
@@ -168,17 +312,17 @@ asio::awaitable<mcp::client> invoice_agent::mcp()
     o.name = "agentio-facturas";
     o.request_timeout = settings_.mcp_timeout;
     mcp::client fresh(std::move(transport), std::move(o));
-    std::string why;
+    std::optional<failure> failed;
     try
     {
         co_await fresh.connect();
     }
     catch(mcp::client_error const& e)
     {
-        why = e.what();
+        failed.emplace("mcp_unavailable", mcp_failure_message("No se pudo conectar con el servidor MCP", e));
     }
-    if(!why.empty())
-        throw failure("mcp_unavailable", "no se pudo conectar con el servidor MCP: " + why);
+    if(failed)
+        throw *failed;
     bool ours = false;
     mcp::client chosen = fresh;
     {
@@ -225,7 +369,7 @@ asio::awaitable<json::object> invoice_agent::schema()
     mcp::call_options o;
     o.timeout = settings_.mcp_timeout;
     agentio::tool_result r;
-    std::string why;
+    std::optional<failure> failed;
     try
     {
         json::value const no_arguments = json::object();
@@ -233,16 +377,18 @@ asio::awaitable<json::object> invoice_agent::schema()
     }
     catch(mcp::client_error const& e)
     {
-        why = e.what();
+        failed.emplace("mcp_unavailable", mcp_failure_message("El servidor MCP no dio el esquema", e));
         forget_mcp(c);
     }
-    if(!why.empty())
-        throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + why);
-    std::optional<json::object> given;
-    if(!r.is_error)
-        given = result_object(r);
+    if(failed)
+        throw *failed;
+    if(r.is_error)
+        throw failure("mcp_unavailable",
+            with_detail("El servidor MCP no dio el esquema", without_sqlite_prefix(refusal_of(r).second)));
+    auto given = result_object(r);
     if(!given)
-        throw failure("mcp_unavailable", "el servidor MCP no dio el esquema: " + r.joined_text());
+        throw failure("mcp_unavailable",
+            with_detail("El servidor MCP dio un esquema que no es un objeto JSON", r.joined_text()));
     std::lock_guard lock(mutex_);
     schema_ = std::move(*given);
     schema_at_ = std::chrono::steady_clock::now();
@@ -264,10 +410,12 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
     catch(mcp::client_error const& e)
     {
         if(e.code() == mcp::client_errc::timeout)
-            failed.emplace("query_timeout", "el servidor MCP no respondió a tiempo");
+            failed.emplace("query_timeout",
+                "El servidor MCP no respondió a la consulta en " + std::to_string(settings_.mcp_timeout.count()) +
+                    " s.");
         else
         {
-            failed.emplace("mcp_unavailable", std::string("el servidor MCP falló: ") + e.what());
+            failed.emplace("mcp_unavailable", mcp_failure_message("La llamada al servidor MCP falló", e));
             forget_mcp(c);
         }
     }
@@ -275,16 +423,14 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
         throw *failed;
     if(r.is_error)
     {
-        // The server's refusal: {error_code, message}, structured or as text.
-        auto const refusal = result_object(r);
-        auto const* code = refusal ? refusal->if_contains("error_code") : nullptr;
-        auto const* message = refusal ? refusal->if_contains("message") : nullptr;
-        throw failure(code && code->is_string() ? std::string(code->get_string()) : "sql_error",
-            message && message->is_string() ? std::string(message->get_string()) : r.joined_text());
+        auto [code, message] = refusal_of(r);
+        auto const text = refusal_message(code, message);
+        throw failure(std::move(code), text, std::string(without_sqlite_prefix(message)));
     }
     auto rows = result_object(r);
     if(!rows)
-        throw failure("mcp_unavailable", "el servidor MCP devolvió un resultado sin filas");
+        throw failure("mcp_unavailable",
+            with_detail("El servidor MCP devolvió un resultado sin filas", r.joined_text()));
     co_return std::move(*rows);
 }
 
@@ -337,7 +483,7 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
         forward = *on_text;
     auto answered = co_await llm::complete(provider_, request, std::move(forward));
     if(!answered)
-        throw failure("llm_unavailable", "el modelo no respondió: " + answered.error().message);
+        throw failure("llm_unavailable", model_failure_message(answered.error()));
     estimator_.calibrate(estimated, answered->tokens);
     co_return answered->assistant.text();
 }
@@ -403,7 +549,7 @@ std::vector<llm::message> turn_messages(std::string const& question, ask_result 
 void stop_if_interrupted(std::optional<agentio::threads::turn> const& held)
 {
     if(held && held->interrupted())
-        throw failure("interrupted", "otra pregunta de la misma conversación la ha interrumpido");
+        throw failure("interrupted", "Otra pregunta de la misma conversación ha interrumpido esta.");
 }
 
 } // namespace
@@ -427,7 +573,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         wanted.when_busy = settings_.busy_policy; // AGENT_BUSY_POLICY
         auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
         if(!begun && begun.error().code == agentio::threads::errc::thread_busy)
-            throw failure("session_busy", "la sesión ya tiene una pregunta en curso");
+            throw failure("session_busy", "La sesión ya tiene una pregunta en curso.");
         if(!begun) // the store failed: answer without history, and say so in the log
             std::fprintf(stderr, "agentio-facturas: the history of session %s was not read: %s\n", session_id.c_str(),
                 begun.error().message.c_str());
@@ -473,7 +619,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             {
                 if(f.code() != "sql_error" || round == 1)
                     throw;
-                rejected = f.what();
+                rejected = f.detail().empty() ? f.what() : f.detail();
             }
             if(rejected.empty())
                 break;
@@ -498,7 +644,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         std::vector<llm::message> const answer_messages{llm::message::user(answer_message(question, r.sql, result))};
         r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk);
         if(r.answer.empty())
-            throw failure("llm_unavailable", "el modelo devolvió una respuesta vacía");
+            throw failure("llm_unavailable", "El modelo devolvió una respuesta vacía.");
     }
     catch(failure const& f)
     {
@@ -506,7 +652,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
     }
     catch(std::exception const& e)
     {
-        failed.emplace("internal_error", e.what());
+        failed.emplace("internal_error", with_detail("Error interno del agente", e.what()));
     }
     if(failed)
     {

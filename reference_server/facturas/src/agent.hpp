@@ -12,6 +12,7 @@
 
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/context.hpp>
+#include <agentio/llm/conversation.hpp>
 #include <agentio/mcp/client.hpp>
 #include <agentio/threads.hpp>
 
@@ -25,6 +26,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace facturas {
 
@@ -112,6 +114,21 @@ private:
 
 /// The Spanish sentence a person reads for an error code.
 std::string answer_for_error(std::string_view code);
+
+// The error_message of each failure is a Spanish sentence; words we cannot translate (SQLite's, the MCP server's,
+// a library's, often English) are quoted inside it: «no such column: Foo».
+
+/// `detail` as a quote: in «», on one line, at most about 500 bytes.
+std::string quote(std::string_view detail);
+
+/// The MCP server refused a query with `code` and `message` (its own words).
+std::string refusal_message(std::string_view code, std::string_view message);
+
+/// The MCP client failed while doing what `doing` says ("No se pudo conectar con el servidor MCP").
+std::string mcp_failure_message(std::string_view doing, agentio::mcp::client_error const& e);
+
+/// The model's provider failed.
+std::string model_failure_message(agentio::llm::error const& e);
 
 /// A tool's result as an object: its structuredContent, or its text content parsed (a server that sends the JSON
 /// only as text, as MCP servers did before structuredContent); nothing when neither is an object.

@@ -71,27 +71,29 @@ boost::system::result<ask_request, ask_result> parse_ask(std::string_view body)
     boost::system::error_code ec;
     auto v = json::parse(body, ec);
     if(ec || !v.is_object())
-        return invalid("", "el cuerpo debe ser un objeto JSON con session_id y question");
+        return invalid("", "El cuerpo debe ser un objeto JSON con los campos «session_id» y «question».");
     auto const& o = v.get_object();
     ask_request out;
     auto const* session = o.if_contains("session_id");
     if(!session || !session->is_string())
-        return invalid("", "session_id: es obligatorio y debe ser un texto");
+        return invalid("", "El campo «session_id» es obligatorio y debe ser un texto.");
     out.session_id = session->get_string();
     if(out.session_id.empty() || out.session_id.size() > max_session_id_bytes ||
         !std::all_of(out.session_id.begin(), out.session_id.end(), session_id_char))
-        return invalid("", "session_id: de 1 a 128 caracteres entre letras, dígitos y - _ . :");
+        return invalid("", "El campo «session_id» debe tener de 1 a 128 caracteres entre letras, dígitos y «- _ . :».");
     auto const* question = o.if_contains("question");
     if(!question || !question->is_string())
-        return invalid(out.session_id, "question: es obligatoria y debe ser un texto");
+        return invalid(out.session_id, "El campo «question» es obligatorio y debe ser un texto.");
     out.question = question->get_string();
     if(out.question.find_first_not_of(" \t\r\n") == std::string::npos)
-        return invalid(out.session_id, "question: está vacía");
+        return invalid(out.session_id, "El campo «question» está vacío.");
     if(out.question.size() > max_question_bytes)
-        return invalid(out.session_id, "question: ocupa más de " + std::to_string(max_question_bytes) + " bytes");
+        return invalid(out.session_id,
+            "El campo «question» ocupa más de " + std::to_string(max_question_bytes) + " bytes.");
     for(auto const& [key, value] : o)
         if(key != "session_id" && key != "question")
-            return invalid(out.session_id, std::string(key) + ": campo desconocido (se admiten session_id y question)");
+            return invalid(out.session_id,
+                "El campo " + quote(key) + " no se admite; solo se admiten «session_id» y «question».");
     return out;
 }
 

@@ -56,7 +56,7 @@ boost::system::result<settings, std::string> settings::from_environment()
 std::optional<std::string> settings::llm_unavailable_reason() const
 {
     if(auto missing = model.missing_variable())
-        return "falta " + *missing + " en la configuración del servidor";
+        return "Falta " + *missing + " en la configuración del servidor.";
     return std::nullopt;
 }
 

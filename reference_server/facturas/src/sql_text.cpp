@@ -167,21 +167,21 @@ boost::system::result<std::string, std::string> prepare_query(std::string_view t
 {
     std::string const sql = strip_code_fences(text);
     if(skip_comments(sql).empty())
-        return refused("el modelo no devolvió ninguna consulta");
+        return refused("El modelo no devolvió ninguna consulta.");
     if(sql.size() > max_bytes)
-        return refused("la consulta ocupa " + std::to_string(sql.size()) + " bytes (máximo " +
-            std::to_string(max_bytes) + ")");
+        return refused("La consulta ocupa " + std::to_string(sql.size()) + " bytes (máximo " +
+            std::to_string(max_bytes) + ").");
     auto const start = skip_comments(sql);
     if(!starts_with_word(start, "SELECT") && !starts_with_word(start, "WITH"))
-        return refused("solo se permiten consultas de lectura (SELECT o WITH … SELECT)");
+        return refused("Solo se permiten consultas de lectura (SELECT o WITH … SELECT).");
     // Checked before the text is wrapped in the LIMIT below, which would turn
     // either into a syntax error (and a repair round for nothing).
     auto const shape = shape_of(sql);
     if(shape.stacked)
-        return refused("solo se permite una consulta; el texto contiene varias sentencias separadas por ';'");
+        return refused("Solo se permite una consulta; el texto contiene varias sentencias separadas por «;».");
     if(shape.main_keyword != "SELECT" && shape.main_keyword != "VALUES")
-        return refused("solo se permiten consultas de lectura (SELECT o WITH … SELECT), no " +
-            (shape.main_keyword.empty() ? std::string("una sentencia sin SELECT") : shape.main_keyword));
+        return refused("Solo se permiten consultas de lectura (SELECT o WITH … SELECT), no " +
+            (shape.main_keyword.empty() ? std::string("una sentencia sin SELECT") : shape.main_keyword) + ".");
     // The query as a subquery: its own LIMIT, ORDER BY and CTEs stay as they
     // are, and the outer LIMIT caps what any of them returns. The newline
     // keeps a final '--' comment from swallowing the parenthesis.

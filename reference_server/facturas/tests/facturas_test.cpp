@@ -31,7 +31,11 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
+#include <set>
+#include <utility>
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -141,6 +145,77 @@ bool same_rows(json::array const& a, json::array const& b)
     return true;
 }
 
+// Why `message` is not what the spec asks of an error_message, or nothing: a Spanish sentence (a capital letter, a
+// final period, Spanish words), where SQLite's, the MCP server's or a library's own words, often English, appear only
+// quoted («no such column: Foo»). Outside the quotes no English word may show; identifiers (SELECT, MCP, session_id,
+// INVOICE_AGENT_MCP_COMMAND) are not words.
+std::string not_spanish(std::string_view message)
+{
+    if(message.empty())
+        return "empty";
+    static constexpr std::string_view capitals[] = {"Á", "É", "Í", "Ó", "Ú", "Ñ", "¿", "¡"};
+    bool const capital = std::isupper(static_cast<unsigned char>(message.front())) ||
+        std::any_of(std::begin(capitals), std::end(capitals),
+            [&](std::string_view c) { return message.starts_with(c); });
+    if(!capital)
+        return "it does not start with a capital letter";
+    if(!message.ends_with("."))
+        return "it does not end with a period";
+    std::string own; // the text outside «»
+    int depth = 0;
+    for(std::size_t i = 0; i < message.size();)
+    {
+        if(message.substr(i).starts_with("«"))
+            ++depth, own += ' ', i += 2;
+        else if(message.substr(i).starts_with("»"))
+        {
+            if(--depth < 0)
+                return "a » without its «";
+            i += 2;
+        }
+        else
+        {
+            if(depth == 0)
+                own += message[i];
+            ++i;
+        }
+    }
+    if(depth != 0)
+        return "a « without its »";
+    static std::set<std::string> const english{"the", "is", "are", "was", "were", "not", "be", "been", "have", "had",
+        "did", "does", "could", "cannot", "should", "would", "will", "this", "that", "it", "its", "of", "to", "in",
+        "on", "at", "by", "from", "for", "and", "or", "with", "within", "without", "into", "such", "column", "table",
+        "syntax", "near", "failed", "failure", "timeout", "timed", "out", "server", "connection", "connect", "closed",
+        "cancelled", "canceled", "process", "reachable", "unreachable", "unexpected", "invalid", "request", "response",
+        "answer", "answered", "result", "query", "model", "session", "stream", "transport", "missing", "empty",
+        "expected", "unknown", "file", "database", "open", "unable", "authorized", "found", "command", "quote",
+        "unclosed", "ended", "expired", "already", "too", "many", "rows", "row", "limit", "please", "try", "again",
+        "internal", "exception", "message", "provider", "refused", "rejected", "broke", "protocol"};
+    static std::set<std::string> const spanish{"el", "la", "los", "las", "de", "del", "no", "se", "un", "una", "en",
+        "que", "con", "por", "para", "es", "está", "solo", "debe"};
+    bool spoken = false;
+    std::string word;
+    auto const ends_word = [&]() -> std::string {
+        std::string w = std::exchange(word, {});
+        bool const identifier = std::any_of(w.begin(), w.end(),
+                                    [](char c) { return c == '_' || std::isdigit(static_cast<unsigned char>(c)); }) ||
+            std::all_of(w.begin(), w.end(), [](char c) { return !std::islower(static_cast<unsigned char>(c)); });
+        if(w.empty() || identifier)
+            return {};
+        w[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(w[0])));
+        spoken = spoken || spanish.contains(w);
+        return english.contains(w) ? "the English word '" + w + "' outside «»" : std::string();
+    };
+    for(char c : own + ' ')
+    {
+        if(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80)
+            word += c;
+        else if(auto why = ends_word(); !why.empty())
+            return why;
+    }
+    return spoken ? std::string() : "no Spanish word outside «»";
+}
+
 // Everything the agent needs, on an io_context run by a thread of its own.
 struct fixture
 {
@@ -215,8 +290,13 @@ struct fixture
         add("no such column: Pais",
             "SELECT BillingCountry AS pais, ROUND(SUM(Total), 2) AS total FROM Invoice "
             "WHERE strftime('%Y', InvoiceDate) = '2024' GROUP BY BillingCountry ORDER BY total DESC, pais");
+        // Repairs that SQLite rejects again: the question ends as an sql_error.
+        add("no such column: Foo", "SELECT Bar FROM Invoice");
+        add("syntax error", "SELECT Total FROM Invoice WHERE");
         add("SQLite rechazó", "SELECT 1; DROP TABLE Invoice");
         add("¿Cuánto facturó cada país en 2024?", "SELECT Pais, SUM(Total) FROM Invoice GROUP BY Pais");
+        add("pregunta con columnas que no existen", "SELECT Foo FROM Invoice");
+        add("pregunta con la sintaxis rota", "SELECT FROM Invoice WHERE");
         add("¿Y solo para Francia?",
             "SELECT ROUND(SUM(Total), 2) AS total FROM Invoice WHERE BillingCountry = 'France'");
         for(auto const& q : questions)
@@ -354,6 +434,7 @@ BOOST_AUTO_TEST_CASE(attacks_written_by_the_model_are_refused_and_the_file_is_un
             BOOST_TEST(r.error_code == a.code, r.error_code + ": " + r.error_message);
             BOOST_TEST(!r.answer.empty());
             BOOST_TEST(r.rows.empty());
+            BOOST_TEST(not_spanish(r.error_message).empty(), not_spanish(r.error_message) << ": " << r.error_message);
         }
     }
     // Still serving, and nothing changed.
@@ -370,6 +451,10 @@ BOOST_AUTO_TEST_CASE(failures_become_a_code_and_a_spanish_answer)
     auto const unknown = f.ask("fallos", "una pregunta que el modelo no conoce");
     BOOST_TEST(unknown.error_code == "llm_unavailable");
     BOOST_TEST(unknown.answer.find("modelo de lenguaje") != std::string::npos);
+    // The fake's English refusal, quoted in a Spanish sentence.
+    BOOST_TEST(not_spanish(unknown.error_message).empty(), unknown.error_message);
+    BOOST_TEST(unknown.error_message.starts_with("El proveedor del modelo respondió con un error (HTTP 400): «"),
+        unknown.error_message);
 
     facturas::settings s;
     s.model.anthropic_api_key = "test";
@@ -380,6 +465,141 @@ BOOST_AUTO_TEST_CASE(failures_become_a_code_and_a_spanish_answer)
     auto const r = f.run(broken.ask("fallos", questions[5].question));
     BOOST_TEST(r.error_code == "mcp_unavailable");
     BOOST_TEST(r.answer.find("servidor de datos") != std::string::npos);
+    BOOST_TEST(not_spanish(r.error_message).empty(), r.error_message);
+    BOOST_TEST(
+        r.error_message.starts_with("No se pudo conectar con el servidor MCP (no arrancó o la conexión falló): «"),
+        r.error_message);
+}
+
+BOOST_AUTO_TEST_CASE(a_query_sqlite_rejects_after_its_repair_is_an_sql_error_in_spanish)
+{
+    fixture f;
+    auto const column = f.ask("sql-error", "pregunta con columnas que no existen");
+    BOOST_TEST(column.error_code == "sql_error");
+    BOOST_TEST(column.sql == "SELECT Bar FROM Invoice");
+    // SQLite's words, quoted once: not also in agentio-sqlite-mcp's own sentence around them.
+    BOOST_TEST(column.error_message == "La consulta SQL falló: «no such column: Bar».");
+    BOOST_TEST(column.answer == facturas::answer_for_error("sql_error"));
+    // The repair round got SQLite's words, in one sentence.
+    auto const requests = f.fake.requests();
+    BOOST_REQUIRE(requests.size() == 2u); // SQL, repair; no answer
+    auto const repair = agentio::to_json_text(requests[1].body.at("messages"));
+    BOOST_TEST(repair.find("SQLite rechazó la consulta: no such column: Foo") != std::string::npos, repair);
+    BOOST_TEST(repair.find("rechazó la consulta: SQLite") == std::string::npos, repair);
+
+    auto const syntax = f.ask("sql-error", "pregunta con la sintaxis rota");
+    BOOST_TEST(syntax.error_code == "sql_error");
+    BOOST_TEST(not_spanish(syntax.error_message).empty(), syntax.error_message);
+    BOOST_TEST(syntax.error_message.starts_with("La consulta SQL falló: «"), syntax.error_message);
+    BOOST_TEST(syntax.error_message.find("syntax error»") != std::string::npos, syntax.error_message);
+}
+
+// Every way of losing the MCP server: the client's English words only quoted.
+BOOST_AUTO_TEST_CASE(mcp_failures_are_spanish_sentences)
+{
+    fixture f;
+    int asked = 0;
+    auto ask_through = [&](facturas::mcp_endpoint endpoint, unsigned timeout, std::string const& question) {
+        facturas::settings s;
+        s.model.anthropic_api_key = "test";
+        s.model.model = "facturas-test";
+        s.mcp_timeout = std::chrono::seconds(timeout);
+        facturas::invoice_agent agent(s, std::move(endpoint), *f.provider, *f.store);
+        auto r = f.run(agent.ask("mcp-" + std::to_string(++asked), question));
+        f.run(agent.close());
+        return r;
+    };
+    struct lost
+    {
+        char const* what;
+        facturas::mcp_endpoint endpoint;
+        std::string starts;
+    };
+    std::vector<lost> const cases{
+        {"unreachable URL", {{}, "http://127.0.0.1:1/mcp"}, "No se pudo conectar con el servidor MCP ("},
+        {"unclosed quote", {std::string(AGENTIO_SQLITE_MCP) + " --db '" + f.db.string(), {}},
+            "La orden de INVOICE_AGENT_MCP_COMMAND no es válida: «the command has an unclosed quote»."},
+        {"ends at once", {"true", {}}, "No se pudo conectar con el servidor MCP ("},
+        {"never answers", {"sleep 30", {}}, "No se pudo conectar con el servidor MCP (no respondió a tiempo)"},
+    };
+    for(auto const& c : cases)
+    {
+        BOOST_TEST_CONTEXT(c.what)
+        {
+            auto const r = ask_through(c.endpoint, 1, questions[5].question);
+            BOOST_TEST(r.error_code == "mcp_unavailable", r.error_code + ": " + r.error_message);
+            BOOST_TEST(r.answer == facturas::answer_for_error("mcp_unavailable"));
+            BOOST_TEST(not_spanish(r.error_message).empty(), not_spanish(r.error_message) << ": " << r.error_message);
+            BOOST_TEST(r.error_message.starts_with(c.starts), r.error_message);
+        }
+    }
+    // The real server, slower than the agent's patience: the client's timeout, not the server's.
+    facturas::mcp_endpoint slow;
+    slow.command = std::string(AGENTIO_SQLITE_MCP) + " --db '" + f.db.string() + "' --timeout-ms 3000";
+    auto const r = ask_through(slow, 1, "ataque cartesiano");
+    BOOST_TEST(r.error_code == "query_timeout", r.error_code + ": " + r.error_message);
+    BOOST_TEST(r.error_message == "El servidor MCP no respondió a la consulta en 1 s.");
+}
+
+BOOST_AUTO_TEST_CASE(error_texts_quote_what_they_cannot_translate)
+{
+    // The check itself: English outside the quotes, or no sentence, is caught.
+    BOOST_TEST(!not_spanish("the MCP server is not reachable").empty());
+    BOOST_TEST(!not_spanish("no such column: Foo").empty());
+    BOOST_TEST(!not_spanish("La consulta SQL falló: no such column: Foo.").empty());
+    BOOST_TEST(!not_spanish("El servidor MCP falló: «timeout").empty());
+    BOOST_TEST(!not_spanish("Timeout.").empty());
+    BOOST_TEST(not_spanish("La consulta SQL falló: «no such column: Foo».").empty());
+
+    // The MCP server's refusals: agentio-sqlite-mcp's sentence around SQLite's words is ours; another server's
+    // English is quoted whole.
+    BOOST_TEST(facturas::refusal_message("sql_error", "SQLite rechazó la consulta: no such column: Foo") ==
+        "La consulta SQL falló: «no such column: Foo».");
+    BOOST_TEST(facturas::refusal_message("other_code", "") == "El servidor MCP rechazó la consulta.");
+    for(auto const* code : {"sql_error", "query_validation_failed", "query_timeout", "result_too_large", "x"})
+    {
+        auto const text = facturas::refusal_message(code, "Query timed out after 5 s\nand was cancelled");
+        BOOST_TEST(not_spanish(text).empty(), text);
+        BOOST_TEST(text.ends_with(": «Query timed out after 5 s and was cancelled»."), text);
+    }
+
+    // The MCP client's failures, of every kind.
+    namespace mcp = agentio::mcp;
+    for(auto const ec : {boost::system::error_code(mcp::client_errc::server_error),
+            boost::system::error_code(mcp::client_errc::timeout),
+            boost::system::error_code(mcp::client_errc::transport_failed),
+            boost::system::error_code(mcp::client_errc::closed),
+            boost::system::error_code(mcp::client_errc::protocol_error),
+            boost::system::error_code(mcp::client_errc::unsupported_version),
+            boost::system::error_code(mcp::client_errc::not_connected),
+            boost::system::error_code(asio::error::operation_aborted)})
+    {
+        auto const text = facturas::mcp_failure_message("La llamada al servidor MCP falló",
+            mcp::client_error(ec, "the MCP server is not reachable"));
+        BOOST_TEST_CONTEXT(ec.message())
+        {
+            BOOST_TEST(not_spanish(text).empty(), text);
+            BOOST_TEST(text.ends_with(": «the MCP server is not reachable»."), text);
+        }
+    }
+
+    // The model's provider, every kind of failure.
+    using kind = llm::error::kind;
+    for(auto const k : {kind::http_status, kind::stream_error, kind::connection, kind::timeout, kind::protocol,
+            kind::cancelled, kind::configuration, kind::overloaded})
+    {
+        llm::error e;
+        e.what = k;
+        e.status = k == kind::http_status ? 401 : 0;
+        e.message = "Internal server error";
+        auto const text = facturas::model_failure_message(e);
+        BOOST_TEST(not_spanish(text).empty(), text);
+        BOOST_TEST(text.ends_with("«Internal server error»."), text);
+    }
+
+    // A long detail is cut, whole characters only.
+    auto const long_quote = facturas::quote(std::string(499, 'x') + "ñandú");
+    BOOST_TEST(long_quote == "«" + std::string(499, 'x') + "…»");
 }
 
 BOOST_AUTO_TEST_CASE(a_tool_result_is_read_from_structured_content_or_its_text)
@@ -488,6 +708,7 @@ BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
         BOOST_TEST(busy.status == 409u);
         auto const o = json::parse(busy.body).as_object();
         BOOST_TEST(o.at("error_code") == "session_busy");
+        BOOST_TEST(not_spanish(o.at("error_message").as_string()).empty(), o.at("error_message"));
         BOOST_TEST(o.at("answer").as_string().find("pregunta en curso") != std::string::npos);
         BOOST_TEST(f.fake.requests().size() == calls); // the model was not asked
         f.run(held.finish({})).value();
@@ -513,6 +734,7 @@ BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
             auto const o = json::parse(refused.body).as_object();
             BOOST_TEST(o.at("error_code") == "invalid_request");
             BOOST_TEST(std::string(o.at("error_message").as_string()).find(b.field) != std::string::npos);
+            BOOST_TEST(not_spanish(o.at("error_message").as_string()).empty(), o.at("error_message"));
             BOOST_TEST(!o.at("answer").as_string().empty());
         }
     }
