@@ -14,6 +14,8 @@
 #     platform, and a process may open 20 000 files here. Completed, failed,
 #     and the platforms' RSS per stream.
 #  3. The ReAct parser on model-like replies, and the keyword router's accuracy.
+#  4. Plain chat against the tool path on the routing set's chat and tools
+#     requests: model calls, tokens and latency per message, both routers.
 #   bash bench/platform_bench.sh [seconds=10] [streams=10000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +24,7 @@ seconds=${1:-10}
 streams=${2:-10000}
 bash scripts/setup.sh wrk >/dev/null
 flock /tmp/agentio-build.lock cmake --build --preset release \
-    --target agentio-platform agentio-fake-llm agentio_chat_load platform_bench >/dev/null
+    --target agentio-platform agentio-fake-llm agentio_chat_load platform_bench platform_chat_path_bench >/dev/null
 b=build/release
 ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
@@ -83,3 +85,7 @@ echo
 echo "== the ReAct parser and the router"
 "$b/reference_server/platform/bench/platform_bench" react reference_server/platform/bench/react_replies.json
 "$b/reference_server/platform/bench/platform_bench" routing reference_server/platform/tests/routing.json
+
+echo
+echo "== plain chat against the tool path (20 rounds of the routing set's chat and tools requests)"
+"$b/reference_server/platform/bench/platform_chat_path_bench" reference_server/platform/tests/routing.json 20 2>/dev/null

@@ -231,17 +231,18 @@ struct messages
         "Step {index} of the plan ({step}) called a tool that needs a person's approval, which a plan cannot wait for.";
 
     // --- choosing a strategy (agent::classify): the classifier's prompt ----
-    /// {request}: the user's request. The reply must be one of the three labels, exactly.
+    /// {request}: the user's request. The reply must be one of the four labels, exactly.
     std::string_view strategy_prompt =
         "Choose how an assistant with tools should handle the request below. Reply with one label and nothing "
         "else:\n"
         "tools - a direct question that one or two tool calls answer;\n"
         "react - an exploratory question whose next step depends on what each step finds;\n"
-        "plan_execute - several distinct tasks, or a comparison or report that needs planned steps.\n\n"
+        "plan_execute - several distinct tasks, or a comparison or report that needs planned steps;\n"
+        "chat - a greeting, thanks, small talk or a rewrite of an earlier answer: no tool is needed.\n\n"
         "Request: {request}\n\nLabel:";
 
     // --- the steps of a run as a client reads them (chat_completions) --------
-    /// {strategy}: tools, react or plan_execute
+    /// {strategy}: tools, react, plan_execute or chat
     std::string_view activity_strategy = "strategy: {strategy}";
     /// {text}: the model's thought (ReAct)
     std::string_view activity_thought = "{text}";
@@ -472,7 +473,9 @@ inline constexpr messages spanish_messages{
         "nada más:\n"
         "tools - una pregunta directa que responden una o dos llamadas a herramientas;\n"
         "react - una pregunta exploratoria en la que cada paso depende de lo que encuentre el anterior;\n"
-        "plan_execute - varias tareas distintas, o una comparación o un informe que necesita pasos planificados.\n\n"
+        "plan_execute - varias tareas distintas, o una comparación o un informe que necesita pasos planificados;\n"
+        "chat - un saludo, un agradecimiento, una charla o reescribir una respuesta anterior: no hace falta ninguna "
+        "herramienta.\n\n"
         "Petición: {request}\n\nEtiqueta:",
     .activity_strategy = "estrategia: {strategy}",
     .activity_thought = "{text}",
@@ -493,6 +496,35 @@ inline constexpr messages spanish_messages{
     .argument_missing = "{command}: falta {argument}",
     .required_missing = "falta {argument}",
     .argument_unexpected = "argumento inesperado '{argument}'",
+    .weather_0 = "despejado",
+    .weather_1 = "mayormente despejado",
+    .weather_2 = "parcialmente nublado",
+    .weather_3 = "cubierto",
+    .weather_45 = "niebla",
+    .weather_48 = "niebla con escarcha",
+    .weather_51 = "llovizna ligera",
+    .weather_53 = "llovizna moderada",
+    .weather_55 = "llovizna intensa",
+    .weather_56 = "llovizna helada ligera",
+    .weather_57 = "llovizna helada intensa",
+    .weather_61 = "lluvia débil",
+    .weather_63 = "lluvia moderada",
+    .weather_65 = "lluvia fuerte",
+    .weather_66 = "lluvia helada débil",
+    .weather_67 = "lluvia helada fuerte",
+    .weather_71 = "nevada débil",
+    .weather_73 = "nevada moderada",
+    .weather_75 = "nevada fuerte",
+    .weather_77 = "granos de nieve",
+    .weather_80 = "chubascos débiles",
+    .weather_81 = "chubascos moderados",
+    .weather_82 = "chubascos muy fuertes",
+    .weather_85 = "chubascos de nieve débiles",
+    .weather_86 = "chubascos de nieve fuertes",
+    .weather_95 = "tormenta",
+    .weather_96 = "tormenta con granizo débil",
+    .weather_99 = "tormenta con granizo fuerte",
+    .weather_unknown = "desconocido",
 };
 
 } // namespace agentio

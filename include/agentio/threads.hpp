@@ -35,6 +35,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -153,6 +154,15 @@ struct file_record
     timestamp created_at = {};
     /// What later steps say of it (an ingest's status, its pages).
     json::object metadata = {};
+};
+
+/// Which page of an owner's threads to list: most recently updated first.
+struct thread_listing
+{
+    /// At most this many (the store returns one more when more follow).
+    std::size_t limit = 100;
+    /// The threads after this one in that order (a page's last id); empty: from the first.
+    std::string after = {};
 };
 
 /// Which of an owner's files to list, in which order.
@@ -438,6 +448,31 @@ public:
     /// The owner's threads, most recently updated first.
     virtual asio::awaitable<result<std::vector<thread_info>>> list_threads(std::string_view owner,
         std::size_t limit) = 0;
+    /** A page of the owner's threads, most recently updated first (then by
+        id), as `which` says: one more than `which.limit` tells a caller that
+        more follow; an `after` that names none of the owner's threads gives
+        nothing. The stores of this library page in their database; this
+        default pages the whole list in memory. */
+    virtual asio::awaitable<result<std::vector<thread_info>>> list_threads(std::string_view owner,
+        thread_listing const& which)
+    {
+        auto all = co_await list_threads(owner, std::numeric_limits<std::size_t>::max());
+        if(!all)
+            co_return all.error();
+        std::size_t first = 0;
+        if(!which.after.empty())
+        {
+            while(first < all->size() && (*all)[first].id != which.after)
+                ++first;
+            if(first == all->size())
+                co_return std::vector<thread_info>{};
+            ++first;
+        }
+        std::vector<thread_info> page;
+        for(std::size_t i = first; i < all->size() && page.size() <= which.limit; ++i)
+            page.push_back(std::move((*all)[i]));
+        co_return page;
+    }
     /// Deletes a thread with its messages, runs and journals; false when not found.
     virtual asio::awaitable<result<bool>> delete_thread(std::string_view id, std::string_view owner) = 0;
     /// Appends messages written outside a run; returns the last `seq`.

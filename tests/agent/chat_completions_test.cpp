@@ -71,6 +71,30 @@ BOOST_AUTO_TEST_CASE(labels_are_read_exactly)
     BOOST_TEST(!agent::parse_label("I would use react").has_value());
     BOOST_TEST(!agent::parse_label("react, or tools").has_value());
     BOOST_TEST(!agent::parse_label("").has_value());
+    BOOST_TEST((*agent::parse_label("Chat.") == agent::strategy::chat));
+    BOOST_TEST((agent::parse_strategy("chat") == agent::strategy::chat));
+    BOOST_TEST(agent::to_string(agent::strategy::chat) == "chat");
+}
+
+// Plain chat: a message of chat words and at most `chat_other_words` others;
+// plan and ReAct words come first, and a real question is never chat.
+BOOST_AUTO_TEST_CASE(plain_chat_is_chat_words_and_a_few_others)
+{
+    agent::keyword_rules rules;
+    rules.react = {"busca"};
+    rules.clause_separators = {"y"};
+    rules.chat = {"hola", "gracias", "muchas gracias", "reescribe", "tu respuesta", "más corta"};
+    BOOST_TEST(rules.chat_other_words == 2u);
+    BOOST_TEST((agent::choose_by_keywords("¡Hola!", rules) == agent::strategy::chat));
+    BOOST_TEST((agent::choose_by_keywords("Muchas GRACIAS por todo", rules) == agent::strategy::chat));
+    BOOST_TEST((agent::choose_by_keywords("Reescribe tu respuesta, más corta", rules) == agent::strategy::chat));
+    BOOST_TEST((agent::choose_by_keywords("Hola, ¿qué tiempo hace en Bilbao?", rules) == agent::strategy::tools));
+    BOOST_TEST((agent::choose_by_keywords("Gracias, busca otra", rules) == agent::strategy::react));
+    BOOST_TEST((agent::choose_by_keywords("holanda", rules) == agent::strategy::tools)); // whole words only
+    BOOST_TEST((agent::choose_by_keywords("", rules) == agent::strategy::tools));
+    rules.chat_other_words = 0;
+    BOOST_TEST((agent::choose_by_keywords("gracias a ti", rules) == agent::strategy::tools));
+    BOOST_TEST((agent::choose_by_keywords("gracias", rules) == agent::strategy::chat));
 }
 
 BOOST_AUTO_TEST_CASE(keywords_match_whole_words_without_accents)
@@ -258,6 +282,8 @@ struct served
         st.plan.executor_model = "agente-scenario";
         st.plan.answer_model = "plan-answer";
         st.plan.verifier_model = "plan-verifier";
+        st.chat.model = "chat-scenario";
+        st.chat.system = "Charla sin herramientas.";
         st.choose = [this](cc::request const& r) -> asio::awaitable<agent::strategy> {
             auto const question = r.messages.back().text();
             agent::classifier_options o;
@@ -791,6 +817,165 @@ BOOST_AUTO_TEST_CASE(sessions_remember_and_belong_to_their_user)
     std::filesystem::remove(file);
 }
 
+// A server that starts sessions: a request without one gets a new session named in X-Session-Id (JSON and
+// SSE), and the caller lists, reads and deletes their own sessions; another user's are 404s.
+BOOST_AUTO_TEST_CASE(sessions_started_listed_read_and_deleted)
+{
+    auto const file = std::filesystem::temp_directory_path() /
+        ("agentio-cc-listed-" + std::to_string(std::random_device{}()) + ".db");
+    auto store = agentio::sqlite::thread_store::open(file.string());
+    BOOST_TEST_REQUIRE(store.has_value());
+    cc::endpoint_options o;
+    o.authenticate = [](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
+        auto const user = req.find("X-User");
+        if(user == req.end())
+            return cc::api_error{401, "Who are you?", {}, {}, {}};
+        return std::string(user->value());
+    };
+    o.sessions.store = store->get();
+    o.sessions.start_unnamed = true;
+    o.sessions.routes = true;
+    {
+        served s(std::move(o));
+        s.scenario("agente-scenario", {says("Encantado.")});
+        s.scenario("directo-scenario",
+            {calls("get_weather", json::object{{"city", "Madrid"}}), says("Hace sol en Madrid.")});
+        s.run();
+        auto as = [&](std::string user, boost::beast::http::verb method, std::string target, std::string body = {},
+                      std::string session = {}) {
+            boost::beast::http::fields extra;
+            extra.set("X-User", user);
+            if(!session.empty())
+                extra.set("X-Session-Id", session);
+            return test_http::request(s.ep, method, target, body, "application/json", extra);
+        };
+        using verb = boost::beast::http::verb;
+        auto const first = as("ana", verb::post, "/v1/chat/completions",
+            R"({"model": "agente", "messages": [{"role": "user", "content": "Me llamo Ana."}]})");
+        BOOST_TEST_REQUIRE(first.status == 200u, first.body);
+        auto const started = std::string(first.headers["X-Session-Id"]);
+        BOOST_TEST(started.size() == 36u, started); // a UUID
+        std::this_thread::sleep_for(5ms);
+        auto const streamed = as("ana", verb::post, "/v1/chat/completions",
+            R"({"model": "agente", "stream": true, "messages": [{"role": "user", "content": "Otra charla."}]})");
+        BOOST_TEST_REQUIRE(streamed.status == 200u);
+        auto const other = std::string(streamed.headers["X-Session-Id"]);
+        BOOST_TEST(other.size() == 36u);
+        BOOST_TEST(other != started);
+        std::this_thread::sleep_for(5ms);
+        // The started session remembers: the next message names it.
+        auto const again = as("ana", verb::post, "/v1/chat/completions",
+            R"({"model": "agente", "messages": [{"role": "user", "content": "¿Cómo me llamo?"}]})", started);
+        BOOST_TEST_REQUIRE(again.status == 200u, again.body);
+        BOOST_TEST(again.headers["X-Session-Id"] == started);
+        BOOST_TEST(s.fake.requests().back().body.at("messages").as_array().size() == 4u);
+        // A client tool's call and result, stored in the session, read back in Chat Completions' shapes.
+        std::string const tools =
+            R"("tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+                "properties": {"city": {"type": "string"}}}}}])";
+        auto const asked = as("ana", verb::post, "/v1/chat/completions",
+            R"({"model": "directo", "messages": [{"role": "user", "content": "¿Qué tiempo hace?"}], )" + tools + "}");
+        BOOST_TEST_REQUIRE(asked.status == 200u, asked.body);
+        auto const weather = std::string(asked.headers["X-Session-Id"]);
+        auto const call_id =
+            std::string(asked.json().at("choices").at(0).at("message").at("tool_calls").at(0).at("id").as_string());
+        auto const arguments = std::string(asked.json()
+                                               .at("choices")
+                                               .at(0)
+                                               .at("message")
+                                               .at("tool_calls")
+                                               .at(0)
+                                               .at("function")
+                                               .at("arguments")
+                                               .as_string());
+        auto const answered = as("ana", verb::post, "/v1/chat/completions",
+            R"({"model": "directo", "messages": [{"role": "user", "content": "¿Qué tiempo hace?"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": ")" +
+                call_id + R"(", "type": "function", "function": {"name": "get_weather", "arguments": )" +
+                json::serialize(json::value(arguments)) + R"(}}]},
+                {"role": "tool", "tool_call_id": ")" +
+                call_id + R"(", "content": "soleado"}], )" + tools + "}",
+            weather);
+        BOOST_TEST_REQUIRE(answered.status == 200u, answered.body);
+
+        // The list: the caller's, most recently updated first, in pages.
+        auto const listed = as("ana", verb::get, "/v1/sessions");
+        BOOST_TEST_REQUIRE(listed.status == 200u, listed.body);
+        auto const data = listed.json().at("data").as_array();
+        BOOST_TEST_REQUIRE(data.size() == 3u);
+        BOOST_TEST(data[0].at("id").as_string() == weather);
+        BOOST_TEST(data[1].at("id").as_string() == started);
+        BOOST_TEST(data[2].at("id").as_string() == other);
+        BOOST_TEST(data[1].at("title").as_string() == "Me llamo Ana.");
+        BOOST_TEST(data[1].at("model").as_string() == "agente");
+        BOOST_TEST(data[1].at("object").as_string() == "session");
+        BOOST_TEST(listed.json().at("has_more").as_bool() == false);
+        auto const page = as("ana", verb::get, "/v1/sessions?limit=2");
+        BOOST_TEST(page.json().at("data").as_array().size() == 2u);
+        BOOST_TEST(page.json().at("has_more").as_bool());
+        BOOST_TEST(page.json().at("last_id").as_string() == started);
+        auto const rest = as("ana", verb::get, "/v1/sessions?limit=2&after=" + started);
+        BOOST_TEST_REQUIRE(rest.json().at("data").as_array().size() == 1u);
+        BOOST_TEST(rest.json().at("data").at(0).at("id").as_string() == other);
+        BOOST_TEST(rest.json().at("has_more").as_bool() == false);
+        for(std::string bad : {"0", "101", "x"})
+        {
+            auto const refused_limit = as("ana", verb::get, "/v1/sessions?limit=" + bad);
+            BOOST_TEST(refused_limit.status == 400u);
+            BOOST_TEST(refused_limit.json().at("error").at("param").as_string() == "limit");
+        }
+        BOOST_TEST(as("eva", verb::get, "/v1/sessions").json().at("data").as_array().empty());
+        BOOST_TEST(test_http::get(s.ep, "/v1/sessions").status == 401u);
+
+        // One session with its messages, the latest `limit` of them.
+        auto const read = as("ana", verb::get, "/v1/sessions/" + started);
+        BOOST_TEST_REQUIRE(read.status == 200u, read.body);
+        auto const messages = read.json().at("messages").as_array();
+        BOOST_TEST_REQUIRE(messages.size() == 4u);
+        BOOST_TEST(messages[0].at("role").as_string() == "user");
+        BOOST_TEST(messages[0].at("content").as_string() == "Me llamo Ana.");
+        BOOST_TEST(messages[1].at("role").as_string() == "assistant");
+        BOOST_TEST(messages[3].at("content").as_string() == "Encantado.");
+        BOOST_TEST(messages[3].at("seq").as_int64() == 4);
+        BOOST_TEST(read.json().at("has_more").as_bool() == false);
+        auto const latest = as("ana", verb::get, "/v1/sessions/" + started + "?limit=1");
+        BOOST_TEST_REQUIRE(latest.json().at("messages").as_array().size() == 1u);
+        BOOST_TEST(latest.json().at("messages").at(0).at("seq").as_int64() == 4);
+        BOOST_TEST(latest.json().at("has_more").as_bool());
+        BOOST_TEST(as("ana", verb::get, "/v1/sessions/" + started + "?limit=1001").status == 400u);
+        auto const tool_exchange = as("ana", verb::get, "/v1/sessions/" + weather).json().at("messages").as_array();
+        BOOST_TEST_REQUIRE(tool_exchange.size() >= 4u, json::serialize(tool_exchange));
+        bool called = false, result = false;
+        for(auto const& m : tool_exchange)
+        {
+            if(auto const* c = m.as_object().if_contains("tool_calls"))
+                called = called || c->at(0).at("function").at("name").as_string() == "get_weather";
+            if(m.at("role").as_string() == "tool")
+                result = result ||
+                    (m.at("tool_call_id").as_string() == call_id && m.at("content").as_string() == "soleado");
+        }
+        BOOST_TEST(called, json::serialize(tool_exchange));
+        BOOST_TEST(result, json::serialize(tool_exchange));
+        BOOST_TEST(tool_exchange.back().at("content").as_string() == "Hace sol en Madrid.");
+
+        // Another user's session does not exist for them: not read, not deleted.
+        auto const stranger = as("eva", verb::get, "/v1/sessions/" + started);
+        BOOST_TEST(stranger.status == 404u);
+        BOOST_TEST(stranger.json().at("error").at("code").as_string() == "session_not_found");
+        BOOST_TEST(as("eva", verb::delete_, "/v1/sessions/" + started).status == 404u);
+        BOOST_TEST(as("ana", verb::get, "/v1/sessions/no%20such").status == 404u);
+        auto const deleted = as("ana", verb::delete_, "/v1/sessions/" + started);
+        BOOST_TEST_REQUIRE(deleted.status == 200u, deleted.body);
+        BOOST_TEST(deleted.json().at("deleted").as_bool());
+        BOOST_TEST(deleted.json().at("id").as_string() == started);
+        BOOST_TEST(as("ana", verb::get, "/v1/sessions/" + started).status == 404u);
+        BOOST_TEST(as("ana", verb::delete_, "/v1/sessions/" + started).status == 404u);
+        BOOST_TEST(as("ana", verb::get, "/v1/sessions").json().at("data").as_array().size() == 2u);
+    }
+    store->reset();
+    std::filesystem::remove(file);
+}
+
 // A session longer than the model's window: its older turns are summarized, the summary is kept in the session's
 // thread (the messages stay), and the next requests begin after it.
 BOOST_AUTO_TEST_CASE(sessions_summarize_what_outgrows_the_window)
@@ -939,6 +1124,35 @@ BOOST_AUTO_TEST_CASE(strategies_forced_and_chosen)
     auto const react_with_client_tools = s.post(R"({"model": "estrategias", "agent_type": "react",
         "tools": [{"type": "function", "function": {"name": "f"}}], "messages": [{"role": "user", "content": "x"}]})");
     BOOST_TEST(react_with_client_tools.status == 400u);
+
+    // Plain chat: one call, its own prompt, no tool menu; asked for, or the classifier's label.
+    s.scenario("chat-scenario", {says("¡Hola! ¿En qué te ayudo?")});
+    auto const calls_before = s.fake.requests().size();
+    auto const forced_chat = s.post(R"({"model": "estrategias", "agent_type": "chat",
+        "messages": [{"role": "user", "content": "Hola"}]})");
+    BOOST_TEST_REQUIRE(forced_chat.status == 200u, forced_chat.body);
+    BOOST_TEST(content_and_reasoning(forced_chat).first == "¡Hola! ¿En qué te ayudo?");
+    BOOST_TEST(content_and_reasoning(forced_chat).second.starts_with("strategy: chat\n"));
+    BOOST_TEST(s.fake.requests().size() == calls_before + 1);
+    auto const chat_request = s.fake.requests().back().body;
+    BOOST_TEST(!chat_request.as_object().contains("tools"));
+    BOOST_TEST(chat_request.at("model").as_string() == "chat-scenario");
+    BOOST_TEST(chat_request.at("messages").at(0).at("content").as_string() == "Charla sin herramientas.");
+    auto chat_label = says("chat");
+    chat_label.when_user_message_contains = "Gracias";
+    testing::scenario chat_router;
+    chat_router.name = "router-scenario";
+    chat_router.turns.push_back({chat_label});
+    s.fake.add_scenario(chat_router);
+    auto const chosen_chat = s.post(R"({"model": "estrategias",
+        "messages": [{"role": "user", "content": "Gracias por la ayuda con el recuento"}]})");
+    BOOST_TEST_REQUIRE(chosen_chat.status == 200u, chosen_chat.body);
+    BOOST_TEST(content_and_reasoning(chosen_chat).second.starts_with("strategy: chat\n"));
+    auto const chat_with_client_tools = s.post(R"({"model": "estrategias", "agent_type": "chat",
+        "tools": [{"type": "function", "function": {"name": "f"}}], "messages": [{"role": "user", "content": "x"}]})");
+    BOOST_TEST(chat_with_client_tools.status == 400u);
+    BOOST_TEST(chat_with_client_tools.json().at("error").at("message").as_string().starts_with(
+        "The strategy 'chat' offers no tools"));
     std::lock_guard lock(s.records_mutex);
     BOOST_TEST(s.log_lines.at(0) == "strategy=react (asked)");
 }

@@ -826,6 +826,29 @@ BOOST_AUTO_TEST_CASE(an_alternative_may_ask_for_several_words)
         fake::scenario_error);
 }
 
+// A tool loop's call (tools offered) and plain chat's (none) get different answers.
+BOOST_AUTO_TEST_CASE(an_alternative_may_ask_whether_tools_are_offered)
+{
+    running_fake f;
+    f.add(R"({"name":"menu","turns":[[{"when_tools_offered":true,"text":"con herramientas"},
+        {"when_tools_offered":false,"text":"sin herramientas"}]]})");
+    auto ask = [&](bool tools) {
+        json::object body = json::parse(R"({"model":"menu","stream":true,
+            "messages":[{"role":"user","content":"hola"}]})")
+                                .as_object();
+        if(tools)
+            body["tools"] =
+                json::parse(R"([{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}])");
+        auto const got = assemble(post_openai(f.ep, body).events);
+        return got.empty() ? std::string() : got[0];
+    };
+    BOOST_TEST(ask(true) == "content: con herramientas");
+    BOOST_TEST(ask(false) == "content: sin herramientas");
+    BOOST_CHECK_THROW(
+        fake::parse_scenario(json::parse(R"({"name":"bad","turns":[{"when_tools_offered":"yes","text":"x"}]})")),
+        fake::scenario_error);
+}
+
 BOOST_AUTO_TEST_CASE(authentication)
 {
     fake::fake_llm_options options;

@@ -180,6 +180,62 @@ bool same(llm::message const& a, llm::message const& b)
 
 // --- the checks ---------------------------------------------------------------
 
+// Pages of an owner's threads follow the whole list's order (most recently
+// updated first, then id, ties included) without a gap or a repeat; the
+// interface's default (paging in memory) gives the same pages.
+asio::awaitable<std::vector<threads::thread_info>> page_of(threads::thread_store& s, bool in_memory,
+    threads::thread_listing const& which)
+{
+    threads::result<std::vector<threads::thread_info>> page;
+    if(in_memory)
+        page = co_await s.threads::thread_store::list_threads("pia", which);
+    else
+        page = co_await s.list_threads("pia", which);
+    co_return page.value();
+}
+
+asio::awaitable<void> threads_are_paged(threads::thread_store& s)
+{
+    for(auto id : {"p-c", "p-a", "p-e", "p-b", "p-d"})
+        (co_await s.create_thread(thread(id, "pia"))).value();
+    (co_await s.create_thread(thread("p-z", "otro"))).value();
+    asio::steady_timer pause(co_await asio::this_coro::executor, std::chrono::milliseconds(5));
+    co_await pause.async_wait(asio::use_awaitable);
+    std::vector<llm::message> hello{llm::message::user("hola")};
+    (co_await s.append_messages("p-b", hello)).value(); // p-b the latest
+    std::size_t const everything = 100;
+    auto const all = (co_await s.list_threads("pia", everything)).value();
+    BOOST_REQUIRE(all.size() == 5u);
+    BOOST_TEST(all[0].id == "p-b"sv);
+    for(bool in_memory : {false, true})
+    {
+        std::vector<std::string> seen;
+        threads::thread_listing which{.limit = 2, .after = {}};
+        for(int pages = 0; pages < 5; ++pages)
+        {
+            auto page = co_await page_of(s, in_memory, which);
+            bool const more = page.size() > which.limit;
+            BOOST_TEST(page.size() <= which.limit + 1);
+            if(more)
+                page.resize(which.limit);
+            for(auto const& t : page)
+                seen.push_back(t.id);
+            if(!more)
+                break;
+            which.after = page.back().id;
+        }
+        BOOST_REQUIRE(seen.size() == all.size());
+        for(std::size_t i = 0; i < all.size(); ++i)
+            BOOST_TEST(seen[i] == all[i].id);
+        threads::thread_listing const unknown{.limit = 10, .after = "p-nope"};
+        threads::thread_listing const others{.limit = 10, .after = "p-z"};
+        auto const after_unknown = co_await page_of(s, in_memory, unknown);
+        BOOST_TEST(after_unknown.empty());
+        auto const after_others = co_await page_of(s, in_memory, others);
+        BOOST_TEST(after_others.empty()); // another owner's thread is no place in this list
+    }
+}
+
 asio::awaitable<void> threads_are_scoped_by_owner(threads::thread_store& s)
 {
     (co_await s.create_thread(thread("t1", "ana"))).value();
@@ -1111,6 +1167,7 @@ asio::awaitable<void> file_records_are_scoped_by_owner_and_paged(threads::thread
 
 #define AGENTIO_STORE_CHECKS(X)                                                                                        \
     X(threads_are_scoped_by_owner)                                                                                     \
+    X(threads_are_paged)                                                                                               \
     X(file_records_are_scoped_by_owner_and_paged)                                                                      \
     X(items_keep_every_block_in_order)                                                                                 \
     X(a_run_checkpoints_its_rounds)                                                                                    \

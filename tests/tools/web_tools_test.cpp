@@ -294,8 +294,7 @@ BOOST_AUTO_TEST_SUITE(tools_weather)
 BOOST_FIXTURE_TEST_CASE(now_and_the_next_days_in_words, web)
 {
     auto o = weather_options();
-    o.texts.weather_0 = "despejado";
-    o.texts.weather_unknown = "desconocido";
+    o.texts = agentio::spanish_messages; // every WMO code has its Spanish words there
     agentio::toolset catalog{tools::weather(http, o)};
     auto const got = answer_of(call(catalog, "weather", {{"location", "Bilbao"}, {"days", 2}}));
     BOOST_TEST(got.at("found").as_bool());
@@ -319,6 +318,8 @@ BOOST_FIXTURE_TEST_CASE(now_and_the_next_days_in_words, web)
     BOOST_TEST(got.at("source").as_string() == "Weather data by Open-Meteo.com");
     BOOST_TEST(tools::weather_words(0, o.texts) == "despejado");
     BOOST_TEST(tools::weather_words(42, o.texts) == "desconocido");
+    BOOST_TEST(tools::weather_words(99, o.texts) == "tormenta con granizo fuerte");
+    BOOST_TEST(tools::weather_words(99, agentio::messages{}) == "thunderstorm with heavy hail");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_shared_name_is_the_larger_place_or_a_question, web)

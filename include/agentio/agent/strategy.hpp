@@ -7,7 +7,9 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
 // Which way to run an agent on a request: the native tool loop
-// (orchestrator), ReAct (react.hpp) or plan-and-execute (plan_execute.hpp).
+// (orchestrator), ReAct (react.hpp), plan-and-execute (plan_execute.hpp), or
+// plain chat (one model call without a tool menu: a greeting, thanks, a
+// rewrite of the last answer).
 // A cheap classification call to the model chooses, its reply read as one
 // exact label; when it cannot (the provider fails, the reply is not a
 // label), words of the request decide (the application's words, in its
@@ -38,12 +40,13 @@ namespace asio = boost::asio;
 /// A way to run an agent.
 enum class strategy
 {
-    tools,       ///< the native tool loop (agent::orchestrator)
-    react,       ///< Thought / Action / Observation as text (agent::react)
-    plan_execute ///< a plan, its steps, a verified answer (agent::plan_execute)
+    tools,        ///< the native tool loop (agent::orchestrator)
+    react,        ///< Thought / Action / Observation as text (agent::react)
+    plan_execute, ///< a plan, its steps, a verified answer (agent::plan_execute)
+    chat          ///< one model call, no tools offered (greetings, thanks, rewriting an answer)
 };
 
-/// The label: "tools", "react", "plan_execute".
+/// The label: "tools", "react", "plan_execute", "chat".
 constexpr std::string_view to_string(strategy s) noexcept
 {
     switch(s)
@@ -51,6 +54,7 @@ constexpr std::string_view to_string(strategy s) noexcept
     case strategy::tools: return "tools";
     case strategy::react: return "react";
     case strategy::plan_execute: return "plan_execute";
+    case strategy::chat: return "chat";
     }
     return "tools";
 }
@@ -58,7 +62,7 @@ constexpr std::string_view to_string(strategy s) noexcept
 /// The strategy a label names exactly, or nothing.
 constexpr std::optional<strategy> parse_strategy(std::string_view label) noexcept
 {
-    for(auto s : {strategy::tools, strategy::react, strategy::plan_execute})
+    for(auto s : {strategy::tools, strategy::react, strategy::plan_execute, strategy::chat})
         if(label == to_string(s))
             return s;
     return std::nullopt;
@@ -78,13 +82,21 @@ struct keyword_rules
     unsigned plan_threshold = 2;
     /// Words that join clauses ("and", ","): each one counts towards a plan.
     std::vector<std::string> clause_separators = {};
+    /** Words of a message that needs no tool ("hello", "thanks", "rewrite",
+        "shorter"): a message made of them and at most `chat_other_words`
+        other words is plain chat. */
+    std::vector<std::string> chat = {};
+    /// How many words besides `chat` words a plain-chat message may have ("thanks *for everything*").
+    unsigned chat_other_words = 2;
     /// The strategy when nothing matches.
     strategy otherwise = strategy::tools;
 };
 
 /** The strategy the words of `request` suggest: plan-and-execute when plan
     words and clause separators reach `plan_threshold`, else ReAct when a
-    ReAct word appears, else `otherwise`. */
+    ReAct word appears, else chat when the request is `chat` words and at
+    most `chat_other_words` others ("hola", "¡muchas gracias!", but not
+    "hola, ¿qué tiempo hace en Bilbao?"), else `otherwise`. */
 AGENTIO_DECL strategy choose_by_keywords(std::string_view request, keyword_rules const& rules);
 
 /// The label a classifier's reply gives exactly (trimmed, lower case, quotes

@@ -67,7 +67,14 @@ struct completion_record
     `memory`, the stored conversation comes before the request's messages,
     so a client may send only its new message; a client that sends the whole
     conversation again (it begins with what is stored) is not repeated.
-    Another user's session is a 404. */
+    Another user's session is a 404.
+
+    An answer in a session names it in its `X-Session-Id` response header.
+    With `start_unnamed`, a request that names no session starts one. With
+    `routes`, the caller's sessions are served too:
+    `GET {base}/sessions?limit=&after=` (most recently updated first, paged
+    as OpenAI's lists are), `GET {base}/sessions/{id}?limit=` (the session
+    and its latest messages) and `DELETE {base}/sessions/{id}`. */
 struct session_options
 {
     /// Where sessions live; null: no sessions (a session id is ignored).
@@ -87,6 +94,10 @@ struct session_options
     threads::busy_policy when_busy = threads::busy_policy::reject;
     /// The body field with a request's own busy policy: "reject", "enqueue" or "interrupt".
     std::string busy_field = "busy_policy";
+    /// Whether a request that names no session starts one (its id in the response's `header`).
+    bool start_unnamed = false;
+    /// Whether `add_routes` adds the routes that list, read and delete the caller's sessions.
+    bool routes = false;
 };
 
 /// How the endpoint behaves.
@@ -127,7 +138,9 @@ public:
     /// The `/v1/models` body: `{"object": "list", "data": [...]}`.
     json::object list() const;
 
-    /// Adds `POST {base}/chat/completions`, `GET {base}/models` and `GET {base}/models/{id}`.
+    /** Adds `POST {base}/chat/completions`, `GET {base}/models` and `GET
+        {base}/models/{id}`; with `sessions.routes` and a store, the
+        sessions' routes. */
     void add_routes(http::router<>& routes) const;
 
     /// Answers `POST /v1/chat/completions` (what the route calls).

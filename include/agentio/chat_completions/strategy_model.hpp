@@ -6,11 +6,13 @@
 // Distributed under the Boost Software License, Version 1.0. (See accompanying
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 //
-// One agent, three ways to run it, as one Chat Completions model: the native
-// tool loop (as agent_model), ReAct for models without tool calling, and
-// plan-and-execute with verification. The request's `agent_type` field
-// (`tools`, `react`, `plan_execute`) forces one; otherwise the model's
-// `choose` decides (agent::classify with a keyword fallback, typically).
+// One agent, four ways to run it, as one Chat Completions model: the native
+// tool loop (as agent_model), ReAct for models without tool calling,
+// plan-and-execute with verification, and plain chat (one model call without
+// a tool menu, for a greeting, thanks or a rewrite of the last answer). The
+// request's `agent_type` field (`tools`, `react`, `plan_execute`, `chat`)
+// forces one; otherwise the model's `choose` decides (agent::classify with a
+// keyword fallback, typically).
 // What the client sees: the answer as `content`; the strategy, the thoughts,
 // plans, steps, tool calls and verdicts as lines of `reasoning_content`. A
 // plan's answer reaches `content` once it is final (verified, or the replans
@@ -29,6 +31,7 @@
 #include <agentio/agent/strategy.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/chat_completions/agent_model.hpp>
+#include <agentio/tool/toolset.hpp>
 
 #include <functional>
 #include <string>
@@ -47,6 +50,9 @@ struct strategy_model_options
     agent::react::options react = {};
     /// Plan-and-execute: models, verdict tokens, replans.
     agent::plan_execute::options plan = {};
+    /** Plain chat: one call, no tools. An empty `model`, `system` or
+        `context.window` is the tool loop's; `limits.max_rounds` is 1. */
+    agent::options chat = {};
     /// The request field that forces a strategy.
     std::string field = "agent_type";
     /// Chooses when the request does not say; empty: the tool loop.
@@ -56,7 +62,7 @@ struct strategy_model_options
     std::function<void(call_context const&, std::string_view)> log = {};
 };
 
-/** An agent served with three strategies over one provider and one set of tools.
+/** An agent served with four strategies over one provider and one set of tools.
 
     @tparam Provider an @ref llm::provider, held by reference
     @tparam Tools a @ref tool_catalog, held by value
@@ -70,6 +76,7 @@ public:
         , tools_(std::move(tools))
         , options_(std::move(options))
         , loop_(provider, tools_, agent_model_options{options_.card, options_.tools, true, {}})
+        , chat_(provider, toolset<>{}, agent_model_options{options_.card, chat_options(options_), true, {}})
     {
     }
 
@@ -84,14 +91,17 @@ public:
             if(!forced)
             {
                 sink(failed{invalid_request("Invalid value for '" + options_.field +
-                        "': expected 'tools', 'react' or 'plan_execute'.",
+                        "': expected 'tools', 'react', 'plan_execute' or 'chat'.",
                     options_.field, "invalid_value")});
                 co_return;
             }
             if(*forced != agent::strategy::tools && !r.tools.empty())
             {
-                sink(failed{invalid_request("The strategy '" + std::string(agent::to_string(*forced)) +
-                        "' runs only this model's tools: send the client's tools with 'tools' or none.",
+                sink(failed{invalid_request(*forced == agent::strategy::chat
+                        ? std::string("The strategy 'chat' offers no tools: send the client's tools with 'tools' or "
+                                      "none.")
+                        : "The strategy '" + std::string(agent::to_string(*forced)) +
+                            "' runs only this model's tools: send the client's tools with 'tools' or none.",
                     options_.field, "invalid_value")});
                 co_return;
             }
@@ -110,6 +120,11 @@ public:
         if(chosen == agent::strategy::tools)
         {
             co_await loop_.complete(std::move(r), ctx, std::move(sink));
+            co_return;
+        }
+        if(chosen == agent::strategy::chat)
+        {
+            co_await chat_.complete(std::move(r), ctx, std::move(sink));
             co_return;
         }
         if(chosen == agent::strategy::react)
@@ -147,6 +162,21 @@ public:
     }
 
 private:
+    // Plain chat's options: what it does not set, the tool loop's; a single call.
+    static agent::options chat_options(strategy_model_options const& o)
+    {
+        auto chat = o.chat;
+        if(chat.model.empty())
+            chat.model = o.tools.model;
+        if(chat.system.empty())
+            chat.system = o.tools.system;
+        if(chat.context.window == 0)
+            chat.context = o.tools.context;
+        chat.limits.max_rounds = 1;
+        chat.limits.last_round_answers = false;
+        return chat;
+    }
+
     // What a run has written, for the shared events.
     struct run_state
     {
@@ -296,6 +326,7 @@ private:
     Tools tools_;
     strategy_model_options options_;
     agent_model<Provider, Tools> loop_;
+    agent_model<Provider, toolset<>> chat_;
 };
 
 } // namespace agentio::chat_completions

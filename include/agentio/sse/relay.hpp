@@ -74,12 +74,16 @@ asio::awaitable<void> produce_then_close(Producer produce, event_sink sink,
     @param stream the connection (see @ref basic_writer)
     @param http_version the request's, for the response
     @param produce called once with the sink
+    @param headers fields added to the response's head (e.g. `X-Session-Id`)
 */
 template<class AsyncStream, class Producer>
-asio::awaitable<void> relay(AsyncStream& stream, unsigned http_version, Producer produce)
+asio::awaitable<void> relay(AsyncStream& stream, unsigned http_version, Producer produce,
+    beast::http::fields const& headers)
 {
     auto const ex = co_await asio::this_coro::executor;
     basic_writer<AsyncStream> out(stream);
+    for(auto const& field : headers)
+        out.headers().set(field.name_string(), field.value());
     if(auto ec = co_await out.start(http_version))
     {
         co_await out.finish();
@@ -106,6 +110,14 @@ asio::awaitable<void> relay(AsyncStream& stream, unsigned http_version, Producer
     }
     out.disconnect_slot().clear();
     co_await out.finish();
+}
+
+/// As above, the response's head without fields of the caller's.
+template<class AsyncStream, class Producer>
+asio::awaitable<void> relay(AsyncStream& stream, unsigned http_version, Producer produce)
+{
+    beast::http::fields const none;
+    co_await relay(stream, http_version, std::move(produce), none);
 }
 
 } // namespace agentio::sse

@@ -250,6 +250,10 @@ struct scripted_response
         question's words and the prompt of a strategy's stage, say. */
     std::vector<std::string> when_user_message_also_contains;
 
+    /** Only chosen when the request offers tools (true) or offers none
+        (false); unset: either. Tells a tool loop's call from plain chat's. */
+    std::optional<bool> when_tools_offered;
+
     /// Extended thinking (Anthropic only; OpenAI clients do not see it).
     scripted_text thinking;
 

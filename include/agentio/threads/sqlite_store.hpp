@@ -65,6 +65,8 @@ public:
         std::string_view owner) override;
     asio::awaitable<threads::result<std::vector<threads::thread_info>>> list_threads(std::string_view owner,
         std::size_t limit) override;
+    asio::awaitable<threads::result<std::vector<threads::thread_info>>> list_threads(std::string_view owner,
+        threads::thread_listing const& which) override;
     asio::awaitable<threads::result<bool>> delete_thread(std::string_view id, std::string_view owner) override;
     asio::awaitable<threads::result<void>> save_file(threads::file_record const& file) override;
     asio::awaitable<threads::result<std::optional<threads::file_record>>> find_file(std::string_view id,

@@ -134,6 +134,8 @@ cc::endpoint_options api_options(settings const& config, std::optional<agentio::
     o.sessions.memory = config.memory;
     o.sessions.max_messages = config.memory_messages;
     o.sessions.when_busy = config.busy_policy; // AGENT_BUSY_POLICY; a request may send its own "busy_policy"
+    o.sessions.start_unnamed = true;           // a request without a session starts one (X-Session-Id)
+    o.sessions.routes = true;                  // GET /v1/sessions, GET and DELETE /v1/sessions/{id}
     o.on_complete = [](cc::completion_record const& r) {
         std::fprintf(stderr,
             "agentio-platform: model=%s user=%s session=%s stream=%s outcome=%s tokens=%llu+%llu %.1f ms%s%s\n",
@@ -238,6 +240,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.react.context = asistente.tools.context; // the same window and estimate for ReAct
     asistente.plan.model = asistente.tools.model;
     asistente.plan.system = asistente_prompt();
+    asistente.chat.system = chat_prompt(); // the rest of plain chat's options are the tool loop's
     asistente.choose = [this](cc::request const& r) { return choose_strategy(r); };
     asistente.log = [](cc::call_context const& ctx, std::string_view line) {
         std::fprintf(stderr, "agentio-platform: user=%s session=%s %.*s\n", ctx.user.empty() ? "-" : ctx.user.c_str(),
@@ -269,6 +272,10 @@ application::~application() = default;
 asio::awaitable<agentio::agent::strategy> application::choose_strategy(cc::request const& r)
 {
     std::string const question = r.messages.empty() ? std::string() : r.messages.back().text();
+    // Plain chat is the cheap path: the words decide it without a classification call.
+    auto const by_words = agentio::agent::choose_by_keywords(question, rules_);
+    if(by_words == agentio::agent::strategy::chat)
+        co_return by_words;
     if(config_.route_by_model)
     {
         agentio::agent::classifier_options o;
@@ -277,7 +284,7 @@ asio::awaitable<agentio::agent::strategy> application::choose_strategy(cc::reque
         if(chosen)
             co_return *chosen;
     }
-    co_return agentio::agent::choose_by_keywords(question, rules_);
+    co_return by_words;
 }
 
 asio::awaitable<void> application::start()

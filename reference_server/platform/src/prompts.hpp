@@ -12,4 +12,7 @@ namespace platform {
 /// The system prompt of `asistente`.
 std::string asistente_prompt();
 
+/// The system prompt of `asistente`'s plain chat (a message that needs no tool).
+std::string chat_prompt();
+
 } // namespace platform

@@ -19,6 +19,16 @@ agentio::agent::keyword_rules routing_rules()
     // Exploratory questions, where each step depends on what the last found.
     r.react = {"investiga", "averigua", "busca", "encuentra", "por qué", "explora", "descubre", "investigate",
         "find out", "search", "look up", "why", "explore", "figure out"};
+    // Messages that need no tool: greetings, thanks, goodbyes, and rewrites of the last answer. A message of
+    // these words and at most two others is plain chat: one model call without the tool menu.
+    r.chat = {"hola", "buenas", "buenos días", "buenas tardes", "buenas noches", "qué tal", "gracias", "muchas gracias",
+        "mil gracias", "perfecto", "genial", "vale", "de acuerdo", "adiós", "hasta luego", "hasta pronto", "reescribe",
+        "reformula", "resume", "resúmelo", "acórtalo", "simplifícalo", "tradúcelo", "traduce", "respuesta",
+        "tu respuesta", "anterior", "más corto", "más corta", "más breve", "más claro", "más clara", "más sencillo",
+        "en inglés", "en español", "hello", "hi", "hey", "good morning", "good evening", "how are you", "thanks",
+        "thank you", "great", "ok", "okay", "bye", "goodbye", "rewrite", "rephrase", "summarize", "shorten",
+        "translate", "your answer", "answer", "shorter", "simpler", "clearer", "in english", "in spanish"};
+    r.chat_other_words = 2;
     r.otherwise = agentio::agent::strategy::tools;
     return r;
 }

@@ -90,36 +90,7 @@ agentio::tools::web_tools_settings spanish_web_tools()
     agentio::tools::web_tools_settings web;
     web.wikipedia.default_language = "es";
     web.weather.language = "es";
-    auto& t = web.weather.texts;
-    t.weather_0 = "despejado";
-    t.weather_1 = "mayormente despejado";
-    t.weather_2 = "parcialmente nublado";
-    t.weather_3 = "cubierto";
-    t.weather_45 = "niebla";
-    t.weather_48 = "niebla con escarcha";
-    t.weather_51 = "llovizna ligera";
-    t.weather_53 = "llovizna moderada";
-    t.weather_55 = "llovizna intensa";
-    t.weather_56 = "llovizna helada ligera";
-    t.weather_57 = "llovizna helada intensa";
-    t.weather_61 = "lluvia débil";
-    t.weather_63 = "lluvia moderada";
-    t.weather_65 = "lluvia fuerte";
-    t.weather_66 = "lluvia helada débil";
-    t.weather_67 = "lluvia helada fuerte";
-    t.weather_71 = "nevada débil";
-    t.weather_73 = "nevada moderada";
-    t.weather_75 = "nevada fuerte";
-    t.weather_77 = "granos de nieve";
-    t.weather_80 = "chubascos débiles";
-    t.weather_81 = "chubascos moderados";
-    t.weather_82 = "chubascos muy fuertes";
-    t.weather_85 = "chubascos de nieve débiles";
-    t.weather_86 = "chubascos de nieve fuertes";
-    t.weather_95 = "tormenta";
-    t.weather_96 = "tormenta con granizo débil";
-    t.weather_99 = "tormenta con granizo fuerte";
-    t.weather_unknown = "desconocido";
+    web.weather.texts = agentio::spanish_messages; // the sky in Spanish words
     return web;
 }
 

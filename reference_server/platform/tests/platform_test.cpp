@@ -500,6 +500,10 @@ BOOST_AUTO_TEST_CASE(the_model_classifies_first_and_the_keywords_catch_what_it_c
     BOOST_TEST((choose("Averigua por qué bajaron") == agentio::agent::strategy::react));           // prose: keywords
     BOOST_TEST((choose("¿Cuánto es 2+2?") == agentio::agent::strategy::tools));
     BOOST_TEST(p.fake.requests().size() == 3u); // one classification call each
+    // Plain chat is decided by the words alone: no classification call.
+    BOOST_TEST((choose("¡Muchas gracias!") == agentio::agent::strategy::chat));
+    BOOST_TEST((choose("Hola, ¿qué tiempo hace en Bilbao?") != agentio::agent::strategy::chat));
+    BOOST_TEST(p.fake.requests().size() == 4u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -593,6 +597,63 @@ BOOST_AUTO_TEST_CASE(jwt_users_and_their_sessions)
     auto const stranger = ask(token("eva", 600), question("hola", R"("session_id": "conversacion-1")"));
     BOOST_TEST(stranger.status == 404u);
     BOOST_TEST(test_http::get(p.ep, "/v1/models").status == 401u);
+
+    // A request without a session starts one, named in X-Session-Id; the caller lists, reads and deletes theirs.
+    auto const started = ask(token("ana", 600), question("gracias"));
+    BOOST_TEST_REQUIRE(started.status == 200u, started.body);
+    auto const id = std::string(started.headers["X-Session-Id"]);
+    BOOST_TEST(id.size() == 36u, id);
+    auto as = [&](std::string const& user, boost::beast::http::verb method, std::string const& target) {
+        boost::beast::http::fields extra;
+        extra.set(boost::beast::http::field::authorization, "Bearer " + token(user, 600));
+        return test_http::request(p.ep, method, target, {}, "application/json", extra);
+    };
+    using verb = boost::beast::http::verb;
+    auto const listed = as("ana", verb::get, "/v1/sessions");
+    BOOST_TEST_REQUIRE(listed.status == 200u, listed.body);
+    auto const data = listed.json().at("data").as_array();
+    BOOST_TEST_REQUIRE(data.size() == 2u);
+    BOOST_TEST(data[0].at("id").as_string() == id); // newest first
+    BOOST_TEST(data[1].at("id").as_string() == "conversacion-1");
+    BOOST_TEST(data[0].at("model").as_string() == "asistente");
+    BOOST_TEST(as("eva", verb::get, "/v1/sessions").json().at("data").as_array().empty());
+    BOOST_TEST(test_http::get(p.ep, "/v1/sessions").status == 401u);
+    auto const read = as("ana", verb::get, "/v1/sessions/conversacion-1?limit=2");
+    BOOST_TEST_REQUIRE(read.status == 200u, read.body);
+    auto const messages = read.json().at("messages").as_array();
+    BOOST_TEST_REQUIRE(messages.size() == 2u);
+    BOOST_TEST(messages[0].at("content").as_string() == "¿y ahora?");
+    BOOST_TEST(messages[1].at("role").as_string() == "assistant");
+    BOOST_TEST(read.json().at("has_more").as_bool());
+    BOOST_TEST(as("eva", verb::get, "/v1/sessions/conversacion-1").status == 404u);
+    BOOST_TEST(as("eva", verb::delete_, "/v1/sessions/conversacion-1").status == 404u);
+    BOOST_TEST(as("ana", verb::delete_, "/v1/sessions/conversacion-1").status == 200u);
+    BOOST_TEST(as("ana", verb::get, "/v1/sessions/conversacion-1").status == 404u);
+}
+
+// A message that needs no tool is one model call without the tool menu; a question is the tool loop.
+BOOST_AUTO_TEST_CASE(plain_chat_is_one_call_without_tools)
+{
+    platform_server p;
+    p.scenario("asistente-scenario", {says("¡Hola! ¿En qué puedo ayudarte?")});
+    p.run();
+    auto const hello = test_http::post(p.ep, "/v1/chat/completions", question("¡Hola!"));
+    BOOST_TEST_REQUIRE(hello.status == 200u, hello.body);
+    auto const message = hello.json().at("choices").at(0).at("message");
+    BOOST_TEST(message.at("content").as_string() == "¡Hola! ¿En qué puedo ayudarte?");
+    BOOST_TEST(message.at("reasoning_content").as_string().starts_with("strategy: chat\n"));
+    BOOST_TEST_REQUIRE(p.fake.requests().size() == 1u);
+    auto const sent = p.fake.requests().back().body;
+    BOOST_TEST(!sent.as_object().contains("tools"));
+    BOOST_TEST(sent.at("messages").at(0).at("content").as_string().find("needs no tool") != std::string::npos);
+    auto const asked = test_http::post(p.ep, "/v1/chat/completions", question("¿Cuánto es 2+2?"));
+    BOOST_TEST_REQUIRE(asked.status == 200u, asked.body);
+    BOOST_TEST(p.fake.requests().back().body.at("tools").as_array().size() == 8u); // the whole catalog
+    // A client may ask for plain chat; with its own tools it may not.
+    auto const forced = test_http::post(p.ep, "/v1/chat/completions",
+        question("Dame el total facturado en 2024", R"("agent_type": "chat")"));
+    BOOST_TEST_REQUIRE(forced.status == 200u, forced.body);
+    BOOST_TEST(!p.fake.requests().back().body.as_object().contains("tools"));
 }
 
 // A session longer than the model's window (the fake enforces it as the API does) keeps answering: within the

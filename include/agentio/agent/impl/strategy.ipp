@@ -49,6 +49,39 @@ inline unsigned count_phrase(std::string_view text, std::string_view phrase)
     return n;
 }
 
+// How many words of `text` (folded) stand outside every occurrence of `phrases`;
+// nothing when no phrase occurs at all.
+inline std::optional<std::size_t> words_besides(std::string text, std::vector<std::string> const& phrases)
+{
+    // Longest first: "muchas gracias" is one phrase, not "gracias" and another word.
+    std::vector<std::string> folded;
+    for(auto const& p : phrases)
+        if(auto f = fold_words(p); !f.empty())
+            folded.push_back(std::move(f));
+    std::stable_sort(folded.begin(), folded.end(),
+        [](std::string const& a, std::string const& b) { return a.size() > b.size(); });
+    bool found = false;
+    for(auto const& phrase : folded)
+    {
+        for(std::size_t at = text.find(phrase); at != std::string::npos; at = text.find(phrase, at + 1))
+        {
+            bool const starts = at == 0 || !word_char(text[at - 1]);
+            bool const ends = at + phrase.size() == text.size() || !word_char(text[at + phrase.size()]);
+            if(!starts || !ends)
+                continue;
+            found = true;
+            std::fill_n(text.begin() + static_cast<std::ptrdiff_t>(at), phrase.size(), ' ');
+        }
+    }
+    if(!found)
+        return std::nullopt;
+    std::size_t words = 0;
+    for(std::size_t i = 0; i < text.size(); ++i)
+        if(word_char(text[i]) && (i == 0 || !word_char(text[i - 1])))
+            ++words;
+    return words;
+}
+
 } // namespace detail
 
 AGENTIO_DECL strategy choose_by_keywords(std::string_view request, keyword_rules const& rules)
@@ -64,6 +97,8 @@ AGENTIO_DECL strategy choose_by_keywords(std::string_view request, keyword_rules
     for(auto const& w : rules.react)
         if(detail::count_phrase(text, detail::fold_words(w)) > 0)
             return strategy::react;
+    if(auto const others = detail::words_besides(text, rules.chat); others && *others <= rules.chat_other_words)
+        return strategy::chat;
     return rules.otherwise;
 }
 

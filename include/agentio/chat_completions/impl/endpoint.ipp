@@ -23,10 +23,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/json/parse.hpp>
+#include <boost/url/parse.hpp>
 
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 namespace agentio::chat_completions {
@@ -364,6 +366,222 @@ AGENTIO_DECL json::object endpoint::list() const
     return json::object{{"object", "list"}, {"data", std::move(data)}};
 }
 
+namespace detail {
+
+// --- the caller's sessions (session_options::routes) -------------------------
+
+inline bool valid_session_id(std::string_view id) noexcept
+{
+    if(id.empty() || id.size() > 128)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+            c == '.' || c == ':';
+    });
+}
+
+inline std::int64_t unix_seconds(threads::timestamp at)
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(at.time_since_epoch()).count();
+}
+
+inline json::object session_json(threads::thread_info const& t)
+{
+    return json::object{{"id", t.id}, {"object", "session"}, {"model", t.agent}, {"title", t.title},
+        {"created_at", unix_seconds(t.created_at)}, {"updated_at", unix_seconds(t.updated_at)},
+        {"metadata", t.metadata}};
+}
+
+// A stored message in Chat Completions' shapes: a user's text (with its
+// images as content parts), an assistant's text and tool calls, and each
+// tool result as a `tool` message.
+inline void append_chat_messages(json::array& out, threads::item const& item)
+{
+    auto const& m = item.message;
+    auto const at = unix_seconds(item.created_at);
+    json::array parts;
+    json::array calls;
+    bool images = false;
+    for(auto const& block : m.content)
+    {
+        if(auto const* said = std::get_if<llm::text_block>(&block))
+            parts.push_back(json::object{{"type", "text"}, {"text", said->text}});
+        else if(auto const* i = std::get_if<llm::image_block>(&block))
+        {
+            images = true;
+            parts.push_back(json::object{{"type", "image_url"},
+                {"image_url", json::object{{"url", "data:" + i->media_type + ";base64," + i->base64_data}}}});
+        }
+        else if(auto const* u = std::get_if<llm::tool_use_block>(&block))
+            calls.push_back(json::object{{"id", u->id}, {"type", "function"},
+                {"function",
+                    json::object{{"name", u->name},
+                        {"arguments", u->raw_input.empty() ? agentio::to_json_text(u->input) : u->raw_input}}}});
+        else if(auto const* r = std::get_if<llm::tool_result_block>(&block))
+        {
+            std::string text;
+            for(auto const& c : r->content)
+                if(auto const* t = std::get_if<llm::text_block>(&c))
+                    text += t->text;
+            out.push_back(json::object{{"seq", item.seq}, {"role", "tool"}, {"tool_call_id", r->tool_use_id},
+                {"content", std::move(text)}, {"created_at", at}});
+        }
+    }
+    if(parts.empty() && calls.empty())
+        return; // only tool results (above), or only reasoning
+    json::object o{{"seq", item.seq}, {"role", m.role == llm::role::user ? "user" : "assistant"}};
+    if(images)
+        o["content"] = std::move(parts);
+    else
+        o["content"] = m.text();
+    if(!calls.empty())
+        o["tool_calls"] = std::move(calls);
+    o["created_at"] = at;
+    out.push_back(std::move(o));
+}
+
+// `limit` of a query: a whole number from 1 to `max`, or the error naming it.
+inline boost::system::result<std::size_t, api_error> query_limit(std::string_view value, std::size_t max)
+{
+    std::size_t n = 0;
+    auto const [end, err] = std::from_chars(value.data(), value.data() + value.size(), n);
+    using result_type = boost::system::result<std::size_t, api_error>;
+    if(err != std::errc() || end != value.data() + value.size() || n < 1 || n > max)
+        return result_type(boost::system::in_place_error,
+            api_error{400,
+                "Invalid value for 'limit': '" + std::string(value) + "'. Expected a whole number from 1 to " +
+                    std::to_string(max) + ".",
+                "invalid_request_error", "limit", "invalid_value"});
+    return result_type(boost::system::in_place_value, n);
+}
+
+inline api_error no_such_session(std::string_view id)
+{
+    return api_error{404, "The session '" + std::string(id) + "' does not exist.", "invalid_request_error", "id",
+        "session_not_found"};
+}
+
+inline api_error store_failed(threads::error const& e)
+{
+    return api_error{500, "The session store failed: " + e.message, "server_error", {}, {}};
+}
+
+// GET {base}/sessions?limit=&after=: the caller's sessions, most recently updated first.
+inline asio::awaitable<beast::http::message_generator> list_sessions(endpoint const& api, http::request req)
+{
+    auto const& options = api.options();
+    std::string user;
+    if(options.authenticate)
+    {
+        auto who = options.authenticate(req);
+        if(!who)
+            co_return error_response(who.error(), req);
+        user = std::move(*who);
+    }
+    threads::thread_listing which;
+    which.limit = 20;
+    auto const url = boost::urls::parse_origin_form(req.target());
+    if(!url)
+        co_return error_response({400, "The request target is malformed.", "invalid_request_error", {}, {}}, req);
+    for(auto const& p : url->params())
+    {
+        if(p.key == "after")
+            which.after = p.value;
+        else if(p.key == "limit")
+        {
+            auto n = query_limit(p.value, 100);
+            if(!n)
+                co_return error_response(n.error(), req);
+            which.limit = *n;
+        }
+    }
+    auto found = co_await options.sessions.store->list_threads(user, which);
+    if(!found)
+        co_return error_response(store_failed(found.error()), req);
+    bool const more = found->size() > which.limit;
+    if(more)
+        found->resize(which.limit);
+    json::array data;
+    for(auto const& t : *found)
+        data.push_back(session_json(t));
+    json::object const body{{"object", "list"}, {"data", std::move(data)},
+        {"first_id", found->empty() ? json::value(nullptr) : json::value(found->front().id)},
+        {"last_id", found->empty() ? json::value(nullptr) : json::value(found->back().id)}, {"has_more", more}};
+    co_return http::json_response(beast::http::status::ok, body, req);
+}
+
+// GET {base}/sessions/{id}?limit=: the session and its latest messages, oldest first.
+inline asio::awaitable<beast::http::message_generator> read_session(endpoint const& api, http::request req,
+    std::string id)
+{
+    auto const& options = api.options();
+    std::string user;
+    if(options.authenticate)
+    {
+        auto who = options.authenticate(req);
+        if(!who)
+            co_return error_response(who.error(), req);
+        user = std::move(*who);
+    }
+    std::size_t limit = 100;
+    auto const url = boost::urls::parse_origin_form(req.target());
+    if(!url)
+        co_return error_response({400, "The request target is malformed.", "invalid_request_error", {}, {}}, req);
+    for(auto const& p : url->params())
+        if(p.key == "limit")
+        {
+            auto n = query_limit(p.value, 1000);
+            if(!n)
+                co_return error_response(n.error(), req);
+            limit = *n;
+        }
+    if(!valid_session_id(id))
+        co_return error_response(no_such_session(id), req);
+    auto& store = *options.sessions.store;
+    auto found = co_await store.find_thread(id, user);
+    if(!found)
+        co_return error_response(store_failed(found.error()), req);
+    if(!*found)
+        co_return error_response(no_such_session(id), req); // another user's too
+    auto items = co_await store.load_items(id);
+    if(!items)
+        co_return error_response(store_failed(items.error()), req);
+    std::size_t const first = items->size() > limit ? items->size() - limit : 0;
+    json::array messages;
+    for(std::size_t i = first; i < items->size(); ++i)
+        append_chat_messages(messages, (*items)[i]);
+    auto body = session_json(**found);
+    body["messages"] = std::move(messages);
+    body["has_more"] = first > 0; // older messages than these
+    co_return http::json_response(beast::http::status::ok, body, req);
+}
+
+// DELETE {base}/sessions/{id}: the session, its messages and runs.
+inline asio::awaitable<beast::http::message_generator> delete_session(endpoint const& api, http::request req,
+    std::string id)
+{
+    auto const& options = api.options();
+    std::string user;
+    if(options.authenticate)
+    {
+        auto who = options.authenticate(req);
+        if(!who)
+            co_return error_response(who.error(), req);
+        user = std::move(*who);
+    }
+    if(!valid_session_id(id))
+        co_return error_response(no_such_session(id), req);
+    auto deleted = co_await options.sessions.store->delete_thread(id, user);
+    if(!deleted)
+        co_return error_response(store_failed(deleted.error()), req);
+    if(!*deleted)
+        co_return error_response(no_such_session(id), req);
+    json::object const body{{"id", id}, {"object", "session.deleted"}, {"deleted", true}};
+    co_return http::json_response(beast::http::status::ok, body, req);
+}
+
+} // namespace detail
+
 AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
 {
     routes.post(options_.base_path + "/chat/completions",
@@ -390,6 +608,19 @@ AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
                     req);
             co_return http::json_response(beast::http::status::ok, detail::card_json(m->card()), req);
         });
+    if(!options_.sessions.routes || !options_.sessions.store)
+        return;
+    auto const sessions = options_.base_path + "/sessions";
+    routes.get(sessions, [this](http::request&& req, http::route_params const&) {
+        return detail::list_sessions(*this, std::move(req));
+    });
+    routes.get(sessions + "/{id}", [this](http::request&& req, http::route_params const& p) {
+        return detail::read_session(*this, std::move(req), std::string(p["id"]));
+    });
+    routes.route(beast::http::verb::delete_, sessions + "/{id}",
+        [this](http::request&& req, http::route_params const& p) {
+            return detail::delete_session(*this, std::move(req), std::string(p["id"]));
+        });
 }
 
 namespace detail {
@@ -408,16 +639,6 @@ struct session_state
     /// A summary the model wrote, as the request's messages see it.
     std::optional<llm::conversation_summary> compacted = {};
 };
-
-inline bool valid_session_id(std::string_view id) noexcept
-{
-    if(id.empty() || id.size() > 128)
-        return false;
-    return std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-            c == '.' || c == ':';
-    });
-}
 
 // The stored messages attached to a request: the latest `max`, starting at
 // a user's question (not inside a tool exchange).
@@ -455,16 +676,19 @@ open_session(session_options const& options, request& r, http::request const& re
     }
     else if(auto const header = req.find(options.header); header != req.end())
         id = std::string(header->value());
-    if(id.empty())
+    if(id.empty() && !options.start_unnamed)
         co_return result_type(std::nullopt);
-    if(!valid_session_id(id))
+    if(!id.empty() && !valid_session_id(id))
         co_return result_type(invalid_request(
             "Invalid '" + options.field + "': use 1 to 128 letters, digits and the characters - _ . :", options.field,
             "invalid_value"));
     threads::turn_request wanted;
-    wanted.thread_id = id;
+    wanted.thread_id = id; // empty: a new session, its id a random UUID
     wanted.owner = user;
     wanted.agent = r.model;
+    for(auto m = r.messages.rbegin(); m != r.messages.rend() && wanted.title.empty(); ++m)
+        if(m->role == llm::role::user)
+            wanted.title = threads::make_title(m->text()); // what a list of sessions shows
     wanted.when_busy = options.when_busy;
     if(auto const* field = r.extra.if_contains(options.busy_field); field && !field->is_null())
     {
@@ -491,6 +715,7 @@ open_session(session_options const& options, request& r, http::request const& re
                 "invalid_request_error", options.field, "session_busy"});
         co_return result_type(api_error{500, "The session store failed: " + e.message, "server_error", {}, {}});
     }
+    id = begun->thread().id;
     session_state state{id, std::move(*begun), r.messages};
     if(options.memory)
     {
@@ -664,9 +889,12 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
             if(auto failure = co_await store_answer(**session, *written))
                 record.error = "the session was not stored: " + *failure;
         report(false);
-        if(auto const& e = written->error())
-            co_return detail::error_response(*e, req);
-        co_return http::json_response(beast::http::status::ok, written->completion(), req);
+        auto res = written->error() ? http::json_response(static_cast<beast::http::status>(written->error()->status),
+                                          to_json(*written->error()), req)
+                                    : http::json_response(beast::http::status::ok, written->completion(), req);
+        if(*session)
+            res.set(options.sessions.header, (*session)->id); // a session the server started is named here
+        co_return res;
     }
 
     bool cancelled = false;
@@ -701,7 +929,10 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
                 send(sse::relayed_event{{}, "[DONE]"});
         }
     };
-    co_await sse::relay(stream, req.version(), produce);
+    beast::http::fields head;
+    if(*session)
+        head.set(options.sessions.header, (*session)->id);
+    co_await sse::relay(stream, req.version(), produce, head);
     if(*session && !(*session)->turn.finished()) // the client left, or the answer did not end
         (void)co_await (*session)->turn.finish({},
             cancelled ? threads::run_status::cancelled : threads::run_status::failed);

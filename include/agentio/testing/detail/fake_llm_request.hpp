@@ -75,6 +75,7 @@ struct conversation
     bool stream = false;
     bool include_usage = false;   // OpenAI stream_options.include_usage
     bool tools_forbidden = false; // tool_choice "none": the API answers without calling tools
+    bool tools_offered = false;   // the request has a non-empty "tools"
     std::size_t round = 0;
     std::string last_tool_result;
     std::string last_user_text; // the text of the last user message that is not only tool results
@@ -308,6 +309,8 @@ inline std::optional<api_failure> read_anthropic(json::object const& body, std::
     if(auto const* choice = body.if_contains("tool_choice"); choice && choice->is_object())
         if(auto const* type = choice->get_object().if_contains("type"))
             c.tools_forbidden = *type == "none";
+    if(auto const* t = body.if_contains("tools"))
+        c.tools_offered = t->is_array() && !t->get_array().empty();
     if(last_plain_user < list.size())
         if(auto const* content = list[last_plain_user].get_object().if_contains("content"))
             c.last_user_text = content_text(*content);
@@ -420,6 +423,8 @@ inline std::optional<api_failure> read_openai(json::object const& body, conversa
         c.stream = s->is_bool() && s->get_bool();
     if(auto const* choice = body.if_contains("tool_choice"))
         c.tools_forbidden = *choice == "none";
+    if(auto const* t = body.if_contains("tools"))
+        c.tools_offered = t->is_array() && !t->get_array().empty();
     if(auto const* so = body.if_contains("stream_options"); so && so->is_object())
         if(auto const* iu = so->get_object().if_contains("include_usage"))
             c.include_usage = iu->is_bool() && iu->get_bool();

@@ -240,8 +240,8 @@ private:
     {
         auto const& o = object(v);
         check_keys(o,
-            {"when_last_tool_result_contains", "when_user_message_contains", "thinking", "thinking_signature", "text",
-                "tool_calls", "stop_reason", "usage", "faults"});
+            {"when_last_tool_result_contains", "when_user_message_contains", "when_tools_offered", "thinking",
+                "thinking_signature", "text", "tool_calls", "stop_reason", "usage", "faults"});
         scripted_response r;
         if(auto const* w = o.if_contains("when_last_tool_result_contains"))
             r.when_last_tool_result_contains = string(*w, "when_last_tool_result_contains");
@@ -260,6 +260,12 @@ private:
         }
         else if(w)
             r.when_user_message_contains = string(*w, "when_user_message_contains");
+        if(auto const* w = o.if_contains("when_tools_offered"))
+        {
+            if(!w->is_bool())
+                fail_at("when_tools_offered", "expected true or false");
+            r.when_tools_offered = w->get_bool();
+        }
         if(auto const* t = o.if_contains("thinking"))
             r.thinking = text(*t, "thinking");
         if(auto const* t = o.if_contains("thinking_signature"))

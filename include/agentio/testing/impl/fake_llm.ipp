@@ -498,7 +498,8 @@ fake_llm_handler::operator()(http::request&& req, beast::tcp_stream& stream)
     std::size_t const round = std::min(c.round, sc->turns.size() - 1);
     auto const& alternatives = sc->turns[round];
     auto const chosen = std::find_if(alternatives.begin(), alternatives.end(), [&](scripted_response const& r) {
-        return c.last_tool_result.find(r.when_last_tool_result_contains) != std::string::npos &&
+        return (!r.when_tools_offered || *r.when_tools_offered == c.tools_offered) &&
+            c.last_tool_result.find(r.when_last_tool_result_contains) != std::string::npos &&
             c.last_user_text.find(r.when_user_message_contains) != std::string::npos &&
             std::all_of(r.when_user_message_also_contains.begin(), r.when_user_message_also_contains.end(),
                 [&](std::string const& text) { return c.last_user_text.find(text) != std::string::npos; });

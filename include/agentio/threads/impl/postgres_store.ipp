@@ -411,6 +411,29 @@ thread_store::list_threads(std::string_view owner, std::size_t limit)
     co_return out;
 }
 
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::thread_info>>>
+thread_store::list_threads(std::string_view owner, threads::thread_listing const& which)
+{
+    // A page after a thread continues from its place in the order: updated_at DESC, then id.
+    auto const sql = std::string("SELECT ") + detail::thread_columns +
+        " FROM agentio_threads t WHERE owner = $1 AND ($2 = '' OR EXISTS (SELECT 1 FROM agentio_threads a "
+        "WHERE a.id = $2 AND a.owner = $1 AND (t.updated_at < a.updated_at OR "
+        "(t.updated_at = a.updated_at AND t.id > a.id)))) ORDER BY updated_at DESC, id LIMIT $3";
+    auto const capped = static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1);
+    auto r = co_await pool_.query(sql, params(owner, which.after, capped));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::thread_info> out;
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        auto t = detail::read_thread(*r, i);
+        if(!t)
+            co_return t.error();
+        out.push_back(std::move(*t));
+    }
+    co_return out;
+}
+
 AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_thread(std::string_view id,
     std::string_view owner)
 {

@@ -513,6 +513,39 @@ thread_store::list_threads(std::string_view owner, std::size_t limit)
         asio::use_awaitable);
 }
 
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::thread_info>>>
+thread_store::list_threads(std::string_view owner, threads::thread_listing const& which)
+{
+    return readers_.async_run(
+        [owner, &which](connection& c) -> threads::result<std::vector<threads::thread_info>> {
+            // A page after a thread continues from its place in the order: updated_at DESC, then id.
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::thread_columns +
+                    " FROM agentio_threads WHERE owner = ?1 AND (?2 = '' OR EXISTS (SELECT 1 FROM agentio_threads a "
+                    "WHERE a.id = ?2 AND a.owner = ?1 AND (agentio_threads.updated_at < a.updated_at OR "
+                    "(agentio_threads.updated_at = a.updated_at AND agentio_threads.id > a.id)))) "
+                    "ORDER BY updated_at DESC, id LIMIT ?3",
+                owner, which.after, static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1));
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::thread_info> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                auto t = detail::read_thread(c, *s);
+                if(!t)
+                    return t.error();
+                out.push_back(std::move(*t));
+            }
+            return out;
+        },
+        asio::use_awaitable);
+}
+
 AGENTIO_DECL asio::awaitable<threads::result<bool>> thread_store::delete_thread(std::string_view id,
     std::string_view owner)
 {
