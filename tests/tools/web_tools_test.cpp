@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <iterator>
@@ -568,6 +569,24 @@ BOOST_AUTO_TEST_CASE(the_variables_point_the_tools_at_their_services)
     auto const bad = tools::web_tools_from_environment(lookup);
     BOOST_TEST_REQUIRE(bad.has_error());
     BOOST_TEST(agentio::to_string(bad.error()).starts_with("WIKIPEDIA_API_URL: expected"));
+}
+
+// In the process's environment, set-and-empty turns the fallback off (scripts write `WEB_SEARCH_FALLBACK_URL=`);
+// through another lookup empty is unset, and the default stays.
+BOOST_AUTO_TEST_CASE(an_empty_fallback_in_the_environment_is_none)
+{
+    ::setenv("WEB_SEARCH_FALLBACK_URL", "", 1);
+    auto const from_process = tools::web_tools_from_environment();
+    auto const through_lookup = tools::web_tools_from_environment(agentio::process_environment);
+    auto const through_other = tools::web_tools_from_environment([](char const* name) {
+        return agentio::process_environment(name);
+    });
+    ::unsetenv("WEB_SEARCH_FALLBACK_URL");
+    BOOST_TEST_REQUIRE(from_process.has_value());
+    BOOST_TEST(from_process->web_search.fallback_url.empty());
+    BOOST_TEST(through_lookup->web_search.fallback_url.empty());
+    BOOST_TEST(through_other->web_search.fallback_url == "https://html.duckduckgo.com/html/");
+    BOOST_TEST(tools::web_tools_from_environment()->web_search.fallback_url == "https://html.duckduckgo.com/html/");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

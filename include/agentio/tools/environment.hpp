@@ -43,8 +43,9 @@ struct web_tools_settings
 
 /** Reads the variables above through `lookup` into `defaults` (which keeps
     what they do not name: languages, words, service options). A URL that is
-    not `http://` or `https://` is an error naming its variable. Through a
-    lookup, where unset and empty are one, "off" turns the fallback off. */
+    not `http://` or `https://` is an error naming its variable. "off" turns
+    the fallback off; so does `WEB_SEARCH_FALLBACK_URL=` (set, empty) when
+    `lookup` is `process_environment` (another lookup reads empty as unset). */
 inline boost::system::result<web_tools_settings, invalid_variable>
 web_tools_from_environment(environment_lookup const& lookup, web_tools_settings const& defaults)
 {
@@ -69,6 +70,10 @@ web_tools_from_environment(environment_lookup const& lookup, web_tools_settings 
             url("OPEN_METEO_FORECAST_URL", s.weather.forecast_url)})
         if(!done)
             return done.error();
+    if(auto const* reads = lookup.target<std::optional<std::string> (*)(char const*)>();
+        reads && *reads == &process_environment)
+        if(char const* fallback = std::getenv("WEB_SEARCH_FALLBACK_URL"); fallback && !*fallback)
+            s.web_search.fallback_url.clear();
     return s;
 }
 
@@ -80,13 +85,10 @@ web_tools_from_environment(environment_lookup const& lookup)
     return web_tools_from_environment(lookup, defaults);
 }
 
-/// From the process's environment, where `WEB_SEARCH_FALLBACK_URL=` (set, empty) also turns the fallback off.
+/// From the process's environment.
 inline boost::system::result<web_tools_settings, invalid_variable> web_tools_from_environment()
 {
-    auto read = web_tools_from_environment(process_environment);
-    if(char const* fallback = std::getenv("WEB_SEARCH_FALLBACK_URL"); read && fallback && !*fallback)
-        read->web_search.fallback_url.clear();
-    return read;
+    return web_tools_from_environment(process_environment);
 }
 
 } // namespace agentio::tools

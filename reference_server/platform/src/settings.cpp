@@ -182,12 +182,6 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(!web)
         return agentio::to_string(web.error());
     s.web = std::move(*web);
-    // WEB_SEARCH_FALLBACK_URL set and empty in the process's environment: no fallback (a lookup reads empty
-    // as unset, so this asks the environment itself when the lookup is the process's).
-    auto const* reads = lookup.target<std::optional<std::string> (*)(char const*)>();
-    if(char const* fallback = std::getenv("WEB_SEARCH_FALLBACK_URL");
-        reads && *reads == &agentio::process_environment && fallback && !*fallback)
-        s.web.web_search.fallback_url.clear();
     if(auto language = lookup("PLATFORM_WIKIPEDIA_LANGUAGE"))
         s.web.wikipedia.default_language = *language;
     for(auto read : {agentio::read_unsigned("PLATFORM_MEMORY_MESSAGES", s.memory_messages, 2, 1000, lookup),
