@@ -22,7 +22,7 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app sandbox tools)
+set(_agentio_components core http chat_completions mcp mcp_client sqlite retrieval postgres threads testing app sandbox tools log)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_chat_completions http)
@@ -36,6 +36,7 @@ set(_agentio_builds_on_app http)
 set(_agentio_builds_on_threads sqlite postgres)
 set(_agentio_builds_on_sandbox core)
 set(_agentio_builds_on_tools http)
+set(_agentio_builds_on_log core)
 
 # Debian 12's default libboost-all-dev is 1.74, which has neither Boost.JSON nor
 # Boost.Describe: ask for the 1.81 config package explicitly and say so if absent.
@@ -118,6 +119,14 @@ macro(agentio_find_dependencies)
         set_target_properties(agentio_gumbo PROPERTIES
             IMPORTED_LOCATION "${AGENTIO_GUMBO_LIBRARY}"
             INTERFACE_INCLUDE_DIRECTORIES "${AGENTIO_GUMBO_INCLUDE_DIR}")
+    endif()
+
+    # log: spdlog writes the lines (from its own thread, off the network threads).
+    if("log" IN_LIST _agentio_needed AND NOT TARGET spdlog::spdlog)
+        find_package(spdlog CONFIG QUIET)
+        if(NOT spdlog_FOUND)
+            _agentio_missing("spdlog (a logging library)" "libspdlog-dev")
+        endif()
     endif()
 
     # postgres: the client library only (FindPostgreSQL asks for server headers

@@ -11,7 +11,8 @@ packages=(
   g++ cmake ninja-build git ca-certificates ccache
   libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev
   libsqlite3-dev libstemmer-dev libmuparser-dev postgresql-15 libpq-dev liblodepng-dev libdeflate-dev libssl-dev libfreetype-dev fonts-dejavu-core
-  bubblewrap libseccomp-dev python3-sympy python3-numpy poppler-utils libgumbo-dev
+  bubblewrap libseccomp-dev python3-sympy python3-numpy poppler-utils libgumbo-dev libspdlog-dev
+  prometheus  # for promtool (CTest metrics.promtool_check); its server is not left running (below)
   "$@"
 )
 
@@ -32,3 +33,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"
+# The prometheus package starts its server on a systemd host: the tests need only promtool, and start their own
+# Prometheus on loopback when they scrape.
+if printf '%s\n' "${missing[@]}" | grep -qx prometheus && command -v systemctl >/dev/null; then
+  systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi

@@ -21,6 +21,7 @@
 #include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/chat_completions/error.hpp>
 #include <agentio/chat_completions/files.hpp>
+#include <agentio/chat_completions/metrics.hpp>
 #include <agentio/chat_completions/model.hpp>
 #include <agentio/chat_completions/question_model.hpp>
 #include <agentio/chat_completions/request.hpp>

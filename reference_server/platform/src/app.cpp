@@ -126,7 +126,7 @@ authenticator make_authenticator(settings const& config, std::optional<agentio::
 }
 
 cc::endpoint_options api_options(settings const& config, std::optional<agentio::http::jwt::verifier> const& jwt,
-    agentio::threads::thread_store* store)
+    agentio::threads::thread_store* store, agentio::log::logger& log, cc::completion_metrics& completions)
 {
     cc::endpoint_options o;
     o.authenticate = make_authenticator(config, jwt);
@@ -136,13 +136,18 @@ cc::endpoint_options api_options(settings const& config, std::optional<agentio::
     o.sessions.when_busy = config.busy_policy; // AGENT_BUSY_POLICY; a request may send its own "busy_policy"
     o.sessions.start_unnamed = true;           // a request without a session starts one (X-Session-Id)
     o.sessions.routes = true;                  // GET /v1/sessions, GET and DELETE /v1/sessions/{id}
-    o.on_complete = [](cc::completion_record const& r) {
-        std::fprintf(stderr,
-            "agentio-platform: model=%s user=%s session=%s stream=%s outcome=%s tokens=%llu+%llu %.1f ms%s%s\n",
-            r.model.c_str(), r.user.empty() ? "-" : r.user.c_str(), r.session.empty() ? "-" : r.session.c_str(),
-            r.stream ? "yes" : "no", r.outcome.c_str(), static_cast<unsigned long long>(r.usage.input_tokens),
-            static_cast<unsigned long long>(r.usage.output_tokens), static_cast<double>(r.duration.count()) / 1000.0,
-            r.error.empty() ? "" : " error=", r.error.c_str());
+    o.on_complete = [&log, &completions](cc::completion_record const& r) {
+        completions.record(r);
+        agentio::log::context const about{.request_id = {},
+            .user = r.user,
+            .session = r.session,
+            .thread = {},
+            .run = {}};
+        auto const l = r.outcome == "error" ? agentio::log::level::warn : agentio::log::level::info;
+        log.write(l, "chat.completion", about,
+            {{"model", r.model}, {"stream", r.stream}, {"outcome", r.outcome}, {"input_tokens", r.usage.input_tokens},
+                {"output_tokens", r.usage.output_tokens},
+                {"duration_ms", static_cast<double>(r.duration.count()) / 1000.0}, {"error", r.error}});
     };
     return o;
 }
@@ -168,13 +173,14 @@ std::optional<agentio::http::jwt::verifier> make_verifier(settings const& config
 } // namespace
 
 application::application(settings config, agentio::http::client& http, llm::any_provider& provider,
-    agentio::threads::thread_store* store)
+    agentio::threads::thread_store* store, agentio::log::logger* log)
     : config_(std::move(config))
+    , log_(log ? *log : quiet_)
     , http_(http)
     , provider_(provider)
     , retrieval_(std::make_unique<retrieval_state>())
     , documents_(std::make_unique<documents_state>(http.get_executor()))
-    , api_(api_options(config_, jwt_, store))
+    , api_(api_options(config_, jwt_, store, log_, completions_))
     , jwt_(make_verifier(config_))
     , rules_(routing_rules())
     , probe_timer_(http.get_executor())
@@ -242,9 +248,13 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.plan.system = asistente_prompt();
     asistente.chat.system = chat_prompt(); // the rest of plain chat's options are the tool loop's
     asistente.choose = [this](cc::request const& r) { return choose_strategy(r); };
-    asistente.log = [](cc::call_context const& ctx, std::string_view line) {
-        std::fprintf(stderr, "agentio-platform: user=%s session=%s %.*s\n", ctx.user.empty() ? "-" : ctx.user.c_str(),
-            ctx.session.empty() ? "-" : ctx.session.c_str(), static_cast<int>(line.size()), line.data());
+    asistente.log = [this](cc::call_context const& ctx, std::string_view line) {
+        agentio::log::context const about{.request_id = {},
+            .user = ctx.user,
+            .session = ctx.session,
+            .thread = {},
+            .run = {}};
+        log_.write(agentio::log::level::info, "agent.step", about, {{"step", line}});
     };
     api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_,
         make_tools(resources_, http, config_.web), std::move(asistente)));
@@ -518,18 +528,16 @@ asio::awaitable<void> application::watch_provider()
         bool const now = status.at("reachable").as_bool() && !status.contains("error");
         if(reachable != now)
         {
-            std::string line = now ? "the provider answers at " : "WARNING: the provider cannot be reached at ";
-            line += config_.model.provider == llm::provider_kind::anthropic ? config_.model.anthropic_base_url
-                                                                            : config_.model.openai_base_url;
-            if(auto const* error = status.if_contains("error"))
-                line += ": " + std::string(error->as_string()) + " (answers fail until it can)";
-            else if(auto const* models = status.if_contains("models"); models && models->is_array())
-            {
-                line += "; its models:";
-                for(auto const& m : models->as_array())
-                    line += " " + std::string(m.as_string());
-            }
-            std::fprintf(stderr, "agentio-platform: %s\n", line.c_str());
+            auto const url = agentio::log::redact_url(config_.model.provider == llm::provider_kind::anthropic
+                    ? config_.model.anthropic_base_url
+                    : config_.model.openai_base_url);
+            if(now)
+                log_.info("provider.reachable",
+                    {{"url", url}, {"models", status.contains("models") ? status.at("models") : json::value()}});
+            else // answers fail until it can: the first thing an operator should know
+                log_.warn("provider.unreachable",
+                    {{"url", url},
+                        {"error", status.contains("error") ? status.at("error") : json::value("no answer")}});
             reachable = now;
         }
         {
@@ -574,6 +582,7 @@ agentio::http::router<> application::routes()
     api_.add_routes(r);
     if(files_)
         files_->add_routes(r);
+    agentio::http::add_metrics_route(r, metrics_);
     r.get("/health", [this](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
         auto const body = health();
         co_return json_response(bhttp::status::ok, body, req.version());

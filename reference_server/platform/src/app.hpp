@@ -7,7 +7,7 @@
 //   portfolio,  the sibling applications, each configured and run as its own
 //   facturas,   application, reached through its own /v1 (PLATFORM_AGENT_*);
 //   normativa
-// GET /health answers at once and says whether the provider answers.
+// GET /health answers at once and says whether the provider answers; GET /metrics is Prometheus's.
 #pragma once
 
 #include "settings.hpp"
@@ -16,9 +16,11 @@
 #include <agentio/chat_completions.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/http/jwt.hpp>
+#include <agentio/http/metrics_route.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
+#include <agentio/log.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 
@@ -32,11 +34,11 @@ namespace platform {
 class application
 {
 public:
-    /** `http`, `provider` and `store` (the sessions; may be null: none)
-        outlive the application. Throws `std::invalid_argument` when the JWT
-        key cannot be used. */
+    /** `http`, `provider`, `store` (the sessions; may be null: none) and
+        `log` (may be null: nothing is logged) outlive the application.
+        Throws `std::invalid_argument` when the JWT key cannot be used. */
     application(settings config, agentio::http::client& http, agentio::llm::any_provider& provider,
-        agentio::threads::thread_store* store);
+        agentio::threads::thread_store* store, agentio::log::logger* log = nullptr);
     ~application();
 
     /// Connects what the tools use (the SQLite MCP server, the retrieval index);
@@ -46,7 +48,7 @@ public:
     /// Closes the MCP connection.
     boost::asio::awaitable<void> close();
 
-    /// `/v1/...`, `/health`, every error in OpenAI's shape.
+    /// `/v1/...`, `/health`, `/metrics`, every error in OpenAI's shape.
     agentio::http::router<> routes();
 
     agentio::chat_completions::endpoint const& api() const noexcept { return api_; }
@@ -86,6 +88,10 @@ private:
     boost::asio::awaitable<void> open_documents();
 
     settings config_;
+    agentio::log::logger quiet_; // writes nothing: the log when none is given
+    agentio::log::logger& log_;
+    agentio::metrics::registry metrics_; // GET /metrics
+    agentio::chat_completions::completion_metrics completions_{metrics_};
     agentio::http::client& http_;
     agentio::llm::any_provider& provider_;
     tool_resources resources_;

@@ -55,7 +55,8 @@ WEB_SEARCH_FALLBACK_URL (https://html.duckduckgo.com/html/; empty or off: none),
 WIKIPEDIA_API_URL (https://{lang}.wikipedia.org/w/api.php),
 PLATFORM_WIKIPEDIA_LANGUAGE (es), OPEN_METEO_GEOCODING_URL
 (https://geocoding-api.open-meteo.com/v1/search), OPEN_METEO_FORECAST_URL
-(https://api.open-meteo.com/v1/forecast).)";
+(https://api.open-meteo.com/v1/forecast); the log: AGENTIO_LOG_LEVEL (info),
+AGENTIO_LOG_FORMAT (text | json), AGENTIO_LOG_FILE (unset: stderr).)";
 
 } // namespace
 
@@ -87,16 +88,19 @@ int main(int argc, char** argv)
         auto config = platform::settings::from_environment();
         if(!config)
             throw app::usage_error(config.error());
+        agentio::log::logger log(config->log);
+        for(auto const& w : log.warnings())
+            std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
         asio::io_context ioc;
         agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
         auto provider = llm::make_provider(config->model, http);
         auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
         if(!store)
             throw app::usage_error("PLATFORM_STORE: cannot open '" + config->store + "': " + store.error().message);
-        platform::application application(std::move(*config), http, provider, store->get());
+        platform::application application(std::move(*config), http, provider, store->get(), &log);
         agentio::run_to_completion(ioc, application.start());
         for(auto const& w : application.warnings())
-            std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
+            log.warn("start.warning", {{"detail", w}});
 
         so.max_body_bytes_for = [&application](auto const& head) { return application.body_limit(head); };
         agentio::http::server server(ioc.get_executor(), application.routes(), so);
@@ -111,7 +115,10 @@ int main(int argc, char** argv)
             std::printf(" %s", m->card().id.c_str());
         std::printf(")\n");
         std::fflush(stdout);
+        log.info("start",
+            {{"url", "http://" + host + ":" + std::to_string(bound->port()) + "/v1"}, {"threads", threads}});
         app::serve(ioc, server, {.threads = threads, .on_drained = [&] { return application.close(); }});
+        log.info("stop");
         return 0;
     });
 }

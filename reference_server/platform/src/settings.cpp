@@ -15,6 +15,9 @@ namespace platform {
 std::vector<variable_doc> const& documented_variables()
 {
     static std::vector<variable_doc> const all = {
+        {"AGENTIO_LOG_LEVEL", "info", "the log's level: trace, debug, info, warn, error or off"},
+        {"AGENTIO_LOG_FORMAT", "text", "the log's lines: text (key=value) or json (JSON Lines)"},
+        {"AGENTIO_LOG_FILE", "", "a log file rotated at 10 MiB (5 kept); unset: stderr"},
         {"AGENT_PROVIDER", "anthropic", "the model's provider: anthropic or openai (any OpenAI-compatible server)"},
         {"ANTHROPIC_API_KEY", "", "Anthropic's key (AGENT_PROVIDER=anthropic)"},
         {"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic's API"},
@@ -101,6 +104,11 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(!model)
         return agentio::to_string(model.error());
     s.model = std::move(*model);
+    agentio::log::settings const log_defaults{.program = "agentio-platform"};
+    auto log = agentio::log::settings_from_environment(lookup, log_defaults);
+    if(!log)
+        return agentio::to_string(log.error());
+    s.log = std::move(*log);
 
     auto busy = agentio::threads::busy_policy_from_environment(lookup);
     if(!busy)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <agentio/log.hpp>
 #include <agentio/threads.hpp>
 #include <agentio/tools/environment.hpp>
 
@@ -41,6 +42,7 @@ agentio::tools::web_tools_settings spanish_web_tools();
 struct settings
 {
     agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
+    agentio::log::settings log;         // AGENTIO_LOG_LEVEL, AGENTIO_LOG_FORMAT, AGENTIO_LOG_FILE
     // AGENT_BUSY_POLICY: a message while its session answers another is refused (409), waits, or interrupts.
     agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 

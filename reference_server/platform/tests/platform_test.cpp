@@ -339,6 +339,7 @@ struct platform_server
     agentio::http::client http{ioc.get_executor()};
     std::optional<llm::any_provider> provider;
     std::unique_ptr<agentio::threads::thread_store> store;
+    std::optional<agentio::log::logger> log;
     std::optional<platform::application> app;
     std::optional<agentio::http::server<agentio::http::router<>>> server;
     asio::ip::tcp::endpoint ep;
@@ -360,6 +361,7 @@ struct platform_server
         vars.emplace("PLATFORM_ROUTER", "keywords");
         vars.emplace("PLATFORM_UPLOADS", (dir.path / "uploads").string());
         vars.emplace("PLATFORM_DOCUMENTS_INDEX", (dir.path / "documents.db").string());
+        vars.emplace("AGENTIO_LOG_LEVEL", "off");
         auto config = platform::settings::from_environment(lookup_of(std::move(vars)));
         BOOST_TEST_REQUIRE(config.has_value(), (config ? "" : config.error()));
         bool const authenticates = config->authenticates();
@@ -367,7 +369,8 @@ struct platform_server
         auto opened = agentio::sqlite::thread_store::open(config->store);
         BOOST_TEST_REQUIRE(opened.has_value());
         store = std::move(*opened);
-        app.emplace(std::move(*config), http, *provider, store.get());
+        log.emplace(config->log); // AGENTIO_LOG_LEVEL=off unless a test asks for a log
+        app.emplace(std::move(*config), http, *provider, store.get(), &*log);
         auto started = asio::co_spawn(ioc, app->start(), asio::use_future);
         while(started.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             ioc.run_one(); // the MCP client keeps the context busy: run until started
@@ -629,6 +632,68 @@ BOOST_AUTO_TEST_CASE(jwt_users_and_their_sessions)
     BOOST_TEST(as("eva", verb::delete_, "/v1/sessions/conversacion-1").status == 404u);
     BOOST_TEST(as("ana", verb::delete_, "/v1/sessions/conversacion-1").status == 200u);
     BOOST_TEST(as("ana", verb::get, "/v1/sessions/conversacion-1").status == 404u);
+}
+
+// The log: a JSON line per completion and per step, with the user and the session; never the provider's key.
+BOOST_AUTO_TEST_CASE(completions_and_steps_are_logged_as_json_lines)
+{
+    temp_dir logs;
+    auto const file = logs.path / "platform.log";
+    {
+        platform_server p({{"AGENTIO_LOG_LEVEL", "info"}, {"AGENTIO_LOG_FORMAT", "json"},
+            {"AGENTIO_LOG_FILE", file.string()}});
+        p.scenario("asistente-scenario", {says("¡Hola!")});
+        p.run();
+        auto const r = test_http::post(p.ep, "/v1/chat/completions", question("Hola"));
+        BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+        p.log->flush();
+    }
+    std::ifstream in(file);
+    std::vector<json::object> lines;
+    for(std::string line; std::getline(in, line);)
+    {
+        BOOST_TEST(line.find("test-key") == std::string::npos, line); // OPENAI_API_KEY
+        lines.push_back(json::parse(line).as_object());
+    }
+    auto find = [&](std::string_view event) -> json::object const* {
+        for(auto const& l : lines)
+            if(l.at("event").as_string() == event)
+                return &l;
+        return nullptr;
+    };
+    auto const* completion = find("chat.completion");
+    BOOST_TEST_REQUIRE(completion != nullptr);
+    BOOST_TEST(completion->at("program").as_string() == "agentio-platform");
+    BOOST_TEST(completion->at("model").as_string() == "asistente");
+    BOOST_TEST(completion->at("outcome").as_string() == "stop");
+    BOOST_TEST(completion->at("session").as_string().size() == 36u); // the session the request started
+    BOOST_TEST(completion->at("duration_ms").as_double() > 0.0);
+    auto const* step = find("agent.step");
+    BOOST_TEST_REQUIRE(step != nullptr);
+    BOOST_TEST(step->at("step").as_string() == "strategy=chat (chosen)");
+}
+
+// GET /metrics: the completions by model and outcome, their tokens and duration, and the process's own.
+BOOST_AUTO_TEST_CASE(metrics_count_completions_for_prometheus)
+{
+    platform_server p;
+    p.scenario("asistente-scenario", {says("¡Hola!")});
+    p.run();
+    for(int i = 0; i < 2; ++i)
+        BOOST_TEST_REQUIRE(test_http::post(p.ep, "/v1/chat/completions", question("Hola")).status == 200u);
+    auto const scraped = test_http::get(p.ep, "/metrics");
+    BOOST_TEST_REQUIRE(scraped.status == 200u);
+    BOOST_TEST(scraped.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8");
+    auto const& text = scraped.body;
+    BOOST_TEST(text.find("agentio_chat_completions_total{model=\"asistente\",outcome=\"stop\",stream=\"false\"} 2\n") !=
+            std::string::npos,
+        text);
+    BOOST_TEST(text.find("agentio_chat_completion_duration_seconds_count{model=\"asistente\",stream=\"false\"} 2\n") !=
+        std::string::npos);
+    BOOST_TEST(text.find("agentio_chat_completion_tokens_total{model=\"asistente\",type=\"input\"}") !=
+        std::string::npos);
+    BOOST_TEST(text.find("\nprocess_resident_memory_bytes ") != std::string::npos);
+    BOOST_TEST(text.find("session") == std::string::npos); // no label per session or user
 }
 
 // A message that needs no tool is one model call without the tool menu; a question is the tool loop.
