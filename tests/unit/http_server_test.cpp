@@ -20,8 +20,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
@@ -563,6 +566,35 @@ BOOST_AUTO_TEST_CASE(no_route_is_404_and_another_method_405_with_allow)
     BOOST_TEST(wrong.status == 405u);
     BOOST_TEST(wrong.headers[http::field::allow] == "GET, HEAD, DELETE");
     BOOST_TEST(wrong.body.find("Method PUT not allowed; use GET, HEAD, DELETE") != std::string::npos, wrong.body);
+}
+
+// What the router observes of each request: the pattern (never the path), the status, a stream written by its
+// handler; a 404 or 405 has no route.
+BOOST_AUTO_TEST_CASE(each_request_is_observed_by_its_pattern_and_status)
+{
+    std::mutex m;
+    std::vector<std::tuple<std::string, std::string, unsigned, bool>> seen;
+    agentio::http::router_options o;
+    o.observe = [&](agentio::http::request_observation const& r) {
+        std::lock_guard lock(m);
+        seen.emplace_back(std::string(http::to_string(r.method)), std::string(r.route), r.status, r.streamed);
+        BOOST_TEST(r.duration.count() >= 0);
+    };
+    {
+        routed_server s(test_routes(std::move(o)));
+        BOOST_TEST(test_http::get(s.ep, "/items/42").status == 200u);
+        BOOST_TEST(test_http::get(s.ep, "/nope").status == 404u);
+        BOOST_TEST(test_http::get(s.ep, "/items").status == 405u);
+        BOOST_TEST(test_http::get(s.ep, "/events").body.find("event: hello") != std::string::npos);
+        BOOST_TEST(test_http::post(s.ep, "/items", "x").status == 200u);
+    }
+    std::lock_guard lock(m);
+    BOOST_TEST_REQUIRE(seen.size() == 5u);
+    BOOST_TEST((seen[0] == std::tuple<std::string, std::string, unsigned, bool>{"GET", "/items/{id}", 200u, false}));
+    BOOST_TEST((seen[1] == std::tuple<std::string, std::string, unsigned, bool>{"GET", "", 404u, false}));
+    BOOST_TEST((seen[2] == std::tuple<std::string, std::string, unsigned, bool>{"GET", "", 405u, false}));
+    BOOST_TEST((seen[3] == std::tuple<std::string, std::string, unsigned, bool>{"GET", "/events", 200u, true}));
+    BOOST_TEST((seen[4] == std::tuple<std::string, std::string, unsigned, bool>{"POST", "/items", 200u, false}));
 }
 
 BOOST_AUTO_TEST_CASE(a_get_route_serves_head_with_the_header_only)

@@ -21,11 +21,13 @@
 #include <agentio/messages.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
 #include <boost/beast/http/message_generator.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <boost/url/pct_string_view.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <concepts>
 #include <functional>
 #include <optional>
@@ -63,6 +65,21 @@ private:
     std::vector<std::pair<std::string_view, std::string>> items_;
 };
 
+/// What the router saw of one request, for logs and metrics.
+struct request_observation
+{
+    beast::http::verb method = beast::http::verb::unknown;
+    /// The pattern of the route that took it (`/v1/files/{id}`: never a path, whose ids are unbounded); empty
+    /// when none did (a 404 or a 405), `*` for the fallback.
+    std::string_view route = {};
+    /// The answer's status; 200 for an answer the handler wrote itself (a stream of events); 0 when unknown.
+    unsigned status = 0;
+    /// Until the answer was ready to write, or until a stream the handler wrote ended.
+    std::chrono::steady_clock::duration duration = {};
+    /// Whether the handler wrote its answer itself (a stream of events).
+    bool streamed = false;
+};
+
 /// The texts and body of the answers a router makes itself.
 struct router_options
 {
@@ -85,6 +102,11 @@ struct router_options
     /// Whether a path's trailing slash is ignored (`/items/7/` is `/items/7`);
     /// when not, it is an empty last segment, which no `{name}` matches.
     bool ignore_trailing_slash = false;
+    /** Called once per request, after its answer is ready (before it is
+        written), or after a stream the handler wrote itself: the route's
+        pattern, the status, the time taken. For an access log and metrics;
+        it must not block. Empty: nothing is measured. */
+    std::function<void(request_observation const&)> observe = {};
 };
 
 /** Routes requests to handlers by method and path pattern.
@@ -129,7 +151,8 @@ public:
     template<class Handler>
     router& route(beast::http::verb method, std::string_view pattern, Handler&& h)
     {
-        routes_.push_back({std::optional<beast::http::verb>(method), split(pattern), wrap(std::forward<Handler>(h))});
+        routes_.push_back({std::optional<beast::http::verb>(method), split(pattern), wrap(std::forward<Handler>(h)),
+            std::string(pattern)});
         return *this;
     }
 
@@ -137,7 +160,7 @@ public:
     template<class Handler>
     router& any(std::string_view pattern, Handler&& h)
     {
-        routes_.push_back({std::nullopt, split(pattern), wrap(std::forward<Handler>(h))});
+        routes_.push_back({std::nullopt, split(pattern), wrap(std::forward<Handler>(h)), std::string(pattern)});
         return *this;
     }
 
@@ -177,6 +200,43 @@ public:
     /// The request handler entry point (a streaming_request_handler).
     asio::awaitable<std::optional<beast::http::message_generator>> operator()(request&& req, Stream& stream) const
     {
+        if(!options_.observe)
+            co_return co_await dispatch(std::move(req), stream, nullptr);
+        auto const started = std::chrono::steady_clock::now();
+        request_observation seen;
+        seen.method = req.method();
+        auto answer = co_await dispatch(std::move(req), stream, &seen.route);
+        seen.streamed = !answer.has_value();
+        seen.status = answer ? status_of(*answer) : 200;
+        seen.duration = std::chrono::steady_clock::now() - started;
+        options_.observe(seen);
+        co_return answer;
+    }
+
+private:
+    // The status of an answer not yet written, read from the start of its head ("HTTP/1.1 404 ..."): preparing
+    // a generator's buffers again, before any is consumed, gives the same buffers.
+    static unsigned status_of(beast::http::message_generator& answer)
+    {
+        system::error_code ec;
+        auto const buffers = answer.prepare(ec);
+        char head[12] = {};
+        if(ec || asio::buffer_copy(asio::buffer(head), buffers) < sizeof head)
+            return 0;
+        unsigned status = 0;
+        for(std::size_t i = 9; i < 12; ++i)
+        {
+            if(head[i] < '0' || head[i] > '9')
+                return 0;
+            status = status * 10 + static_cast<unsigned>(head[i] - '0');
+        }
+        return status;
+    }
+
+    // Finds the route and answers; `route`, when given, is set to the pattern that took the request.
+    asio::awaitable<std::optional<beast::http::message_generator>> dispatch(request&& req, Stream& stream,
+        std::string_view* route) const
+    {
         std::string_view const target = req.target();
         std::string_view const path = target.substr(0, target.find('?'));
         std::vector<std::string> segments;
@@ -196,7 +256,11 @@ public:
             if(!match(r.pattern, segments, params))
                 continue;
             if(!r.method || *r.method == method)
+            {
+                if(route)
+                    *route = r.text;
                 co_return co_await r.handler(std::move(req), params, stream);
+            }
             append_allowed(allow, *r.method);
             if(options_.first_pattern_decides)
                 decided = &r.pattern;
@@ -210,13 +274,16 @@ public:
             co_return beast::http::message_generator(std::move(res));
         }
         if(fallback_)
+        {
+            if(route)
+                *route = "*";
             co_return co_await fallback_(std::move(req), route_params{}, stream);
+        }
         co_return beast::http::message_generator(make_error_response(beast::http::status::not_found,
             format_message(options_.not_found, {{"path", path}}), req.version(), req.keep_alive(),
             options_.error_body));
     }
 
-private:
     struct segment
     {
         std::string text; // the literal, or the parameter's name
@@ -229,6 +296,7 @@ private:
         std::optional<beast::http::verb> method;
         std::vector<segment> pattern;
         handler_type handler;
+        std::string text; // the pattern as written
     };
 
     // The parts between slashes: empty ones are dropped, except that a

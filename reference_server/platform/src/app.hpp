@@ -16,7 +16,7 @@
 #include <agentio/chat_completions.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/http/jwt.hpp>
-#include <agentio/http/metrics_route.hpp>
+#include <agentio/http/metrics.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
@@ -92,6 +92,7 @@ private:
     agentio::log::logger& log_;
     agentio::metrics::registry metrics_; // GET /metrics
     agentio::chat_completions::completion_metrics completions_{metrics_};
+    agentio::http::request_metrics requests_{metrics_};
     agentio::http::client& http_;
     agentio::llm::any_provider& provider_;
     tool_resources resources_;

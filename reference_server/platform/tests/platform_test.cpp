@@ -671,6 +671,11 @@ BOOST_AUTO_TEST_CASE(completions_and_steps_are_logged_as_json_lines)
     auto const* step = find("agent.step");
     BOOST_TEST_REQUIRE(step != nullptr);
     BOOST_TEST(step->at("step").as_string() == "strategy=chat (chosen)");
+    auto const* request = find("http.request");
+    BOOST_TEST_REQUIRE(request != nullptr);
+    BOOST_TEST(request->at("method").as_string() == "POST");
+    BOOST_TEST(request->at("route").as_string() == "/v1/chat/completions");
+    BOOST_TEST(request->at("status").as_int64() == 200);
 }
 
 // GET /metrics: the completions by model and outcome, their tokens and duration, and the process's own.
@@ -693,6 +698,16 @@ BOOST_AUTO_TEST_CASE(metrics_count_completions_for_prometheus)
     BOOST_TEST(text.find("agentio_chat_completion_tokens_total{model=\"asistente\",type=\"input\"}") !=
         std::string::npos);
     BOOST_TEST(text.find("\nprocess_resident_memory_bytes ") != std::string::npos);
+    // Requests by route pattern and status: a file's id is not a label.
+    BOOST_TEST(test_http::get(p.ep, "/v1/files/file-unknown0000").status == 404u);
+    auto const again = test_http::get(p.ep, "/metrics").body;
+    BOOST_TEST(
+        again.find("agentio_http_requests_total{method=\"POST\",route=\"/v1/chat/completions\",status=\"200\"} 2\n") !=
+            std::string::npos,
+        again);
+    BOOST_TEST(again.find("agentio_http_requests_total{method=\"GET\",route=\"/v1/files/{id}\",status=\"404\"} 1\n") !=
+        std::string::npos);
+    BOOST_TEST(again.find("file-unknown0000") == std::string::npos);
     BOOST_TEST(text.find("session") == std::string::npos); // no label per session or user
 }
 
