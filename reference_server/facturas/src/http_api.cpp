@@ -97,9 +97,9 @@ boost::system::result<ask_request, ask_result> parse_ask(std::string_view body)
     return out;
 }
 
-agentio::http::router<> make_routes(invoice_agent& agent)
+agentio::http::router<> make_routes(invoice_agent& agent, agentio::http::router_options options)
 {
-    agentio::http::router<> routes;
+    agentio::http::router<> routes(std::move(options));
     routes.get("/health", [&agent](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
         json::object body{{"status", "ok"}, {"mcp", agent.mcp_connected() ? "connected" : "not_connected"},
             {"llm", agent.config().llm_unavailable_reason() ? "not_configured" : "configured"}};

@@ -26,7 +26,8 @@ struct ask_request
 /// The body of /ask, or the 400 answer (Spanish, naming the field).
 boost::system::result<ask_request, ask_result> parse_ask(std::string_view body);
 
-/// The routes, served by an agentio::http::server.
-agentio::http::router<> make_routes(invoice_agent& agent);
+/** The routes, served by an agentio::http::server; `options` as the router
+    takes them (`observe`: the access log and the HTTP metrics). */
+agentio::http::router<> make_routes(invoice_agent& agent, agentio::http::router_options options = {});
 
 } // namespace facturas

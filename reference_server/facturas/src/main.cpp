@@ -15,6 +15,7 @@
 
 #include <agentio/app.hpp>
 #include <agentio/environment.hpp>
+#include <agentio/http/metrics.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/environment.hpp>
@@ -27,6 +28,7 @@
 #include <sqlite3.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -191,21 +193,41 @@ int main(int argc, char** argv)
             return r.error_code.empty() ? 0 : 1;
         }
 
+        // Each request logged and counted by its route's pattern; GET /metrics for Prometheus.
+        agentio::log::logger log(config->log);
+        for(auto const& w : log.warnings())
+            std::fprintf(stderr, "agentio-facturas: %s\n", w.c_str());
+        agentio::metrics::registry registry;
+        agentio::http::request_metrics requests(registry);
+        agentio::http::router_options observed;
+        observed.observe = [&](agentio::http::request_observation const& seen) {
+            requests.record(seen);
+            bool const routine = seen.route == "/metrics" || seen.route == "/health";
+            log.write(routine ? agentio::log::level::debug : agentio::log::level::info, "http.request",
+                {{"method", std::string_view(boost::beast::http::to_string(seen.method))},
+                    {"route", seen.route.empty() ? std::string_view("unmatched") : seen.route}, {"status", seen.status},
+                    {"streamed", seen.streamed},
+                    {"duration_ms", std::chrono::duration<double, std::milli>(seen.duration).count()}});
+        };
+
         // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
         agentio::chat_completions::endpoint openai;
         openai.add(facturas::make_openai_model(agent));
-        auto routes = facturas::make_routes(agent);
+        auto routes = facturas::make_routes(agent, std::move(observed));
         openai.add_routes(routes);
+        agentio::http::add_metrics_route(routes, registry);
         agentio::http::server server(ioc.get_executor(), std::move(routes));
         auto const bound = server.listen({asio::ip::make_address(host), port});
         if(!bound)
             throw std::runtime_error("no se puede escuchar en " + host + ":" + std::to_string(port) + ": " +
                 bound.error().message());
         server.start();
-        std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, /v1)\n", host.c_str(),
-            bound->port());
+        std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, GET /metrics, /v1)\n",
+            host.c_str(), bound->port());
         std::fflush(stdout);
+        log.info("start", {{"url", "http://" + host + ":" + std::to_string(bound->port())}, {"threads", threads}});
         app::serve(ioc, server, {.threads = threads, .on_drained = [&] { return agent.close(); }});
+        log.info("stop");
         return 0;
     });
 }

@@ -31,6 +31,14 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!model)
         return describe(model.error());
     s.model = std::move(*model);
+    // The specification's LOGURU_LEVEL is read after the library's name.
+    agentio::log::settings const log_defaults{.program = "agentio-facturas"};
+    agentio::log::variable_names log_names;
+    log_names.level.push_back("LOGURU_LEVEL");
+    auto log = agentio::log::settings_from_environment(agentio::process_environment, log_defaults, log_names);
+    if(!log)
+        return describe(log.error());
+    s.log = std::move(*log);
     auto busy = agentio::threads::busy_policy_from_environment();
     if(!busy)
         return describe(busy.error());

@@ -17,6 +17,7 @@
 #include "sql_text.hpp"
 
 #include <agentio/http/client.hpp>
+#include <agentio/http/metrics.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
@@ -738,6 +739,40 @@ BOOST_AUTO_TEST_CASE(ask_stream_health_and_bad_requests)
             BOOST_TEST(!o.at("answer").as_string().empty());
         }
     }
+    server.stop();
+}
+
+// The routes take the router's options: each request observed by its pattern and status, for the access log and
+// GET /metrics.
+BOOST_AUTO_TEST_CASE(requests_are_observed_and_counted_for_prometheus)
+{
+    fixture f;
+    agentio::metrics::registry registry({.process_metrics = false});
+    agentio::http::request_metrics requests(registry);
+    agentio::http::router_options o;
+    o.observe = [&](agentio::http::request_observation const& seen) { requests.record(seen); };
+    auto routes = facturas::make_routes(*f.agent, std::move(o));
+    agentio::http::add_metrics_route(routes, registry);
+    agentio::http::server server(f.ioc.get_executor(), std::move(routes));
+    auto const ep = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    server.start();
+    auto get = [&](std::string path) {
+        agentio::http::client_request req;
+        req.url = "http://127.0.0.1:" + std::to_string(ep.port()) + path;
+        auto [err, res] = f.run(f.http.async_request(std::move(req), asio::use_awaitable));
+        BOOST_REQUIRE(!err);
+        return res;
+    };
+    BOOST_TEST(get("/health").status == 200u);
+    BOOST_TEST(get("/nope").status == 404u);
+    auto const scraped = get("/metrics");
+    BOOST_TEST_REQUIRE(scraped.status == 200u);
+    BOOST_TEST(scraped.body.find("agentio_http_requests_total{method=\"GET\",route=\"/health\",status=\"200\"} 1\n") !=
+            std::string::npos,
+        scraped.body);
+    BOOST_TEST(
+        scraped.body.find("agentio_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1\n") !=
+        std::string::npos);
     server.stop();
 }
 
