@@ -14,6 +14,7 @@
 #include <agentio/app/dotenv.hpp>
 
 #include <concepts>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -26,6 +27,10 @@ struct main_options
 {
     /// Read `.env` from the working directory first (its variables never override the environment's).
     bool dotenv = true;
+    /** Ignore SIGPIPE, as servers do: a write to a pipe whose reader has
+        gone (an MCP server on stdio that ended) is then an error the caller
+        sees, not the end of the process. */
+    bool ignore_sigpipe = true;
 };
 
 /** The whole of a program's `main` around its commands: reads `.env`,
@@ -58,6 +63,8 @@ int run_main(command_line& cli, int argc, char** argv, Body&& body, main_options
     };
     try
     {
+        if(options.ignore_sigpipe)
+            std::signal(SIGPIPE, SIG_IGN);
         if(options.dotenv)
             load_dotenv();
         auto const parsed = cli.parse(argc, argv);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -218,6 +219,14 @@ std::string not_spanish(std::string_view message)
 }
 
 // Everything the agent needs, on an io_context run by a thread of its own.
+// An MCP server on stdio that ends at once must be an error the agent reports, not SIGPIPE ending the tests:
+// the application ignores it through app::run_main, and so does this test program.
+struct ignore_sigpipe
+{
+    ignore_sigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(ignore_sigpipe);
+
 struct fixture
 {
     fs::path dir = fs::temp_directory_path() / ("agentio_facturas_" + std::to_string(::getpid()));
