@@ -6,7 +6,8 @@
 # Sets up, builds and runs the whole test suite through CTest.
 #   scripts/test.sh            release build, then the MCP conformance suites, the
 #                              TypeScript SDK client, the chat page in Chromium and
-#                              agentio-platform under the openai and Vercel AI SDKs
+#                              agentio-platform under the openai and Vercel AI SDKs, and the
+#                              OTLP exporter's payloads decoded by the OpenTelemetry JS SDK's code
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
 #   scripts/test.sh tsan       ThreadSanitizer build of the tests that share state across threads
 set -euo pipefail
@@ -22,4 +23,5 @@ if [ "$preset" = release ]; then
   bash scripts/mcp_clients.sh build/release
   bash scripts/web_test.sh build/release
   bash scripts/platform_clients.sh build/release
+  bash scripts/otlp_check.sh build/release
 fi

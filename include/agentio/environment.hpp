@@ -23,6 +23,7 @@
 #include <initializer_list>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,14 @@ inline std::string to_string(invalid_variable const& e)
         else
             expected += (expected.empty() ? "'" : " or '") + v + "'";
     return e.variable + ": expected " + expected + ", got '" + e.value + "'";
+}
+
+/** What `result<T, invalid_variable>::value()` throws when there is no
+    value: `std::invalid_argument` with @ref to_string's sentence (found by
+    argument-dependent lookup). */
+[[noreturn]] inline void throw_exception_from_error(invalid_variable const& e, boost::source_location const&)
+{
+    throw std::invalid_argument(to_string(e));
 }
 
 /// Looks a variable up; unset and empty are the same.

@@ -117,6 +117,18 @@ public:
     /// The total so far.
     double value() const noexcept { return value_.load(std::memory_order_relaxed); }
 
+    /** Makes the total `total`, when it is more than the total so far: for a
+        count kept elsewhere (a queue's drops, the kernel's CPU time) and
+        copied in by a `registry::on_collect` function. A smaller value is
+        ignored, so the counter never goes down. */
+    void set_total(double total) noexcept
+    {
+        double seen = value_.load(std::memory_order_relaxed);
+        while(total > seen && !value_.compare_exchange_weak(seen, total, std::memory_order_relaxed))
+        {
+        }
+    }
+
 private:
     friend class registry; // process_cpu_seconds_total is read from the kernel, not added to
     void set(double value) noexcept { value_.store(value, std::memory_order_relaxed); }

@@ -34,6 +34,7 @@
 #include <agentio/threads/turn.hpp>
 #include <agentio/tool/compact.hpp>
 #include <agentio/tool/validator.hpp>
+#include <agentio/trace.hpp>
 
 #include <agentio/agent/impl/plan_execute.ipp>
 #include <agentio/agent/impl/strategy.ipp>
@@ -47,5 +48,6 @@
 #include <agentio/threads/impl/turn.ipp>
 #include <agentio/tool/impl/compact.ipp>
 #include <agentio/tool/impl/validator.ipp>
+#include <agentio/trace/impl/trace.ipp>
 
 #endif

@@ -966,3 +966,226 @@ BOOST_AUTO_TEST_CASE(a_message_bigger_than_the_window_is_an_error_naming_the_siz
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// --- telemetry: the spans of a run, the traceparent sent on, the observer's records ----------------
+
+namespace {
+
+namespace trace = agentio::trace;
+
+// What an observer was told, copied (the records' views live only during the call).
+struct recording_observer final : agent::observer
+{
+    std::vector<std::string> started;
+    std::vector<std::string> runs;   // "strategy outcome rounds"
+    std::vector<std::string> models; // "provider model outcome retries"
+    std::vector<std::string> tools;  // "tool outcome"
+    bool first_token_seen = false;
+
+    void run_started(std::string_view strategy) override { started.emplace_back(strategy); }
+    void run_finished(agent::run_record const& r) override
+    {
+        runs.push_back(std::string(r.strategy) + " " + std::string(agent::to_string(r.status)) + " " +
+            std::to_string(r.rounds));
+    }
+    void model_call(agent::model_call_record const& c) override
+    {
+        models.push_back(std::string(c.provider) + " " + std::string(c.model) + " " + std::string(c.outcome) + " " +
+            std::to_string(c.retries));
+        first_token_seen = first_token_seen || c.time_to_first_token.has_value();
+    }
+    void tool_call(agent::tool_call_record const& t) override
+    {
+        tools.push_back(std::string(t.tool) + " " + std::string(t.outcome));
+    }
+};
+
+trace::settings tracing_on()
+{
+    trace::settings s;
+    s.enabled = true;
+    s.service_name = "agentio-tests";
+    s.sampler = trace::sampler::always_on;
+    return s;
+}
+
+std::string attribute_text(trace::span_data const& s, std::string_view key)
+{
+    for(auto const& a : s.attributes)
+        if(a.key == key)
+        {
+            if(auto const* text = std::get_if<std::string>(&a.value))
+                return *text;
+            if(auto const* n = std::get_if<std::int64_t>(&a.value))
+                return std::to_string(*n);
+            if(auto const* list = std::get_if<std::vector<std::string>>(&a.value))
+                return list->empty() ? std::string() : list->front();
+            return "?";
+        }
+    return {};
+}
+
+trace::span_data const* span_named(std::vector<trace::span_data> const& spans, std::string_view name,
+    std::size_t nth = 0)
+{
+    for(auto const& s : spans)
+        if(s.name == name && nth-- == 0)
+            return &s;
+    return nullptr;
+}
+
+constexpr char const* incoming = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(agent_telemetry)
+
+BOOST_AUTO_TEST_CASE(a_run_is_a_tree_of_gen_ai_spans_and_sends_its_context_on)
+{
+    bench<llm::anthropic_provider> b;
+    trace::tracer tracer(tracing_on());
+    recording_observer seen;
+    auto opts = spanish();
+    opts.telemetry = {&seen, &tracer, "cartera"};
+    agent::run_options how;
+    how.traceparent = incoming;
+    how.conversation_id = "hilo-1";
+    auto const out = b.run_on("portfolio-two-rounds", opts,
+        {llm::message::user("¿Cuántas iniciativas hay en ejecución?")}, how);
+    BOOST_TEST((out.result.status == agent::outcome::completed));
+
+    std::vector<trace::span_data> spans;
+    tracer.take(spans, 100);
+    BOOST_TEST_REQUIRE(spans.size() == 4u);
+    auto const* run = span_named(spans, "invoke_agent cartera");
+    auto const* first = span_named(spans, "chat portfolio-two-rounds", 0);
+    auto const* second = span_named(spans, "chat portfolio-two-rounds", 1);
+    auto const* tool = span_named(spans, "execute_tool contar_iniciativas");
+    BOOST_TEST_REQUIRE((run && first && second && tool));
+
+    // One trace, the caller's; the run under the caller's span, the calls under the run.
+    for(auto const* s : {run, first, second, tool})
+    {
+        BOOST_TEST(trace::to_hex(s->context.trace_id) == "0af7651916cd43dd8448eb211c80319c");
+        BOOST_TEST(s->end_unix_nano >= s->start_unix_nano);
+    }
+    BOOST_TEST(trace::to_hex(run->parent_span_id) == "b7ad6b7169203331");
+    for(auto const* s : {first, second, tool})
+        BOOST_TEST((s->parent_span_id == run->context.span_id));
+    BOOST_TEST((first->kind == trace::span_kind::client));
+    BOOST_TEST((run->kind == trace::span_kind::internal));
+
+    // The GenAI conventions.
+    BOOST_TEST(attribute_text(*run, "gen_ai.operation.name") == "invoke_agent");
+    BOOST_TEST(attribute_text(*run, "gen_ai.agent.name") == "cartera");
+    BOOST_TEST(attribute_text(*run, "gen_ai.conversation.id") == "hilo-1");
+    BOOST_TEST(attribute_text(*first, "gen_ai.operation.name") == "chat");
+    BOOST_TEST(attribute_text(*first, "gen_ai.provider.name") == "anthropic");
+    BOOST_TEST(attribute_text(*first, "gen_ai.request.model") == "portfolio-two-rounds");
+    BOOST_TEST(attribute_text(*first, "gen_ai.response.finish_reasons") == "tool_use");
+    BOOST_TEST(attribute_text(*second, "gen_ai.response.finish_reasons") == "end_turn");
+    BOOST_TEST(!attribute_text(*first, "gen_ai.usage.input_tokens").empty());
+    BOOST_TEST(std::stoll(attribute_text(*run, "gen_ai.usage.output_tokens")) > 0);
+    BOOST_TEST(attribute_text(*tool, "gen_ai.operation.name") == "execute_tool");
+    BOOST_TEST(attribute_text(*tool, "gen_ai.tool.name") == "contar_iniciativas");
+    BOOST_TEST(!attribute_text(*tool, "gen_ai.tool.call.id").empty());
+    // Contents only when asked for.
+    BOOST_TEST(attribute_text(*first, "gen_ai.input.messages").empty());
+    BOOST_TEST(attribute_text(*tool, "gen_ai.tool.call.arguments").empty());
+
+    // Each model call went out with its chat span's context, and the tool got its own.
+    auto const requests = b.fake.requests();
+    BOOST_TEST_REQUIRE(requests.size() == 2u);
+    BOOST_TEST(std::string(requests[0].headers["traceparent"]) == trace::format_traceparent(first->context));
+    BOOST_TEST(std::string(requests[1].headers["traceparent"]) == trace::format_traceparent(second->context));
+    BOOST_TEST_REQUIRE(b.counters.traceparents.size() == 1u);
+    BOOST_TEST(b.counters.traceparents[0] == trace::format_traceparent(tool->context));
+
+    // The observer's records.
+    BOOST_TEST((seen.started == std::vector<std::string>{"tools"}));
+    BOOST_TEST((seen.runs == std::vector<std::string>{"tools completed 2"}));
+    BOOST_TEST((seen.models ==
+        std::vector<std::string>{"anthropic portfolio-two-rounds ok 0", "anthropic portfolio-two-rounds ok 0"}));
+    BOOST_TEST((seen.tools == std::vector<std::string>{"contar_iniciativas ok"}));
+    BOOST_TEST(seen.first_token_seen);
+}
+
+BOOST_AUTO_TEST_CASE(contents_go_on_spans_only_when_opted_in)
+{
+    bench<llm::anthropic_provider> b;
+    auto settings = tracing_on();
+    settings.capture_message_content = true;
+    trace::tracer tracer(settings);
+    auto opts = spanish();
+    opts.telemetry = {nullptr, &tracer, "cartera"};
+    auto const out = b.run("portfolio-two-rounds", opts);
+    BOOST_TEST((out.result.status == agent::outcome::completed));
+    std::vector<trace::span_data> spans;
+    tracer.take(spans, 100);
+    auto const* first = span_named(spans, "chat portfolio-two-rounds");
+    auto const* tool = span_named(spans, "execute_tool contar_iniciativas");
+    BOOST_TEST_REQUIRE((first && tool));
+    auto const input = json::parse(attribute_text(*first, "gen_ai.input.messages"));
+    BOOST_TEST(input.at(0).at("role").as_string() == "user");
+    BOOST_TEST(input.at(0).at("parts").at(0).at("content").as_string() == "¿Cuántas iniciativas hay en ejecución?");
+    auto const output = json::parse(attribute_text(*first, "gen_ai.output.messages"));
+    BOOST_TEST(output.at(0).at("parts").as_array().back().at("type").as_string() == "tool_call");
+    BOOST_TEST(json::parse(attribute_text(*tool, "gen_ai.tool.call.arguments")).at("campo_agrupacion").is_string());
+    BOOST_TEST(attribute_text(*tool, "gen_ai.tool.call.result").find("En ejecución") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_tracer_that_is_off_passes_the_context_on_unchanged)
+{
+    bench<llm::anthropic_provider> b;
+    trace::tracer off; // OTEL unset: records nothing
+    auto opts = spanish();
+    opts.telemetry = {nullptr, &off, "cartera"};
+    agent::run_options how;
+    how.traceparent = incoming;
+    auto const out = b.run_on("portfolio-two-rounds", opts,
+        {llm::message::user("¿Cuántas iniciativas hay en ejecución?")}, how);
+    BOOST_TEST((out.result.status == agent::outcome::completed));
+    BOOST_TEST(off.ended() == 0u);
+    for(auto const& r : b.fake.requests())
+        BOOST_TEST(std::string(r.headers["traceparent"]) == incoming);
+    BOOST_TEST((b.counters.traceparents == std::vector<std::string>{incoming}));
+
+    // Without telemetry at all, nothing is sent.
+    bench<llm::anthropic_provider> plain;
+    plain.run("portfolio-two-rounds", spanish());
+    for(auto const& r : plain.fake.requests())
+        BOOST_TEST((r.headers.find("traceparent") == r.headers.end()));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_call_and_the_providers_retries)
+{
+    std::vector<std::string> retries;
+    llm::provider_options extra;
+    extra.on_retry = [&](std::string_view model, unsigned retry, llm::error const& failure) {
+        retries.push_back(std::string(model) + " " + std::to_string(retry) + " " + std::to_string(failure.status));
+    };
+    bench<llm::anthropic_provider> down(0ms, extra);
+    auto always = says("Hola.");
+    always.faults.push_back(fault_of(testing::fault_kind::http_error, 0));
+    down.fake.add_scenario(scenario_of("caido", {always}));
+    trace::tracer tracer(tracing_on());
+    recording_observer seen;
+    auto opts = spanish();
+    opts.telemetry = {&seen, &tracer, "cartera"};
+    auto const out = down.run("caido", opts);
+    BOOST_TEST((out.result.status == agent::outcome::failed));
+    BOOST_TEST((retries == std::vector<std::string>{"caido 1 529", "caido 2 529"}));
+    BOOST_TEST((seen.models == std::vector<std::string>{"anthropic caido http_status 0"}));
+    BOOST_TEST((seen.runs == std::vector<std::string>{"tools failed 0"}));
+    std::vector<trace::span_data> spans;
+    tracer.take(spans, 100);
+    auto const* chat = span_named(spans, "chat caido");
+    auto const* run = span_named(spans, "invoke_agent cartera");
+    BOOST_TEST_REQUIRE((chat && run));
+    BOOST_TEST((chat->status == trace::status_code::error));
+    BOOST_TEST(attribute_text(*chat, "error.type") == "http_status");
+    BOOST_TEST((run->status == trace::status_code::error));
+    BOOST_TEST(!run->status_message.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

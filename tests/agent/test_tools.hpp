@@ -38,6 +38,8 @@ struct shared_counters
     // The idempotency keys the tools were called with.
     std::mutex keys_mutex;
     std::vector<std::string> keys;
+    // The traceparent each call was given (tool_context::traceparent).
+    std::vector<std::string> traceparents;
     // The first call acts (counts) and then hangs, as a call cut by a crash between its effect and its result.
     std::atomic<bool> block_first{false};
     // The same for sumar_presupuesto's first call, counted apart.
@@ -61,6 +63,7 @@ struct contar_iniciativas
         {
             std::lock_guard lock(counters->keys_mutex);
             counters->keys.emplace_back(ctx.idempotency_key);
+            counters->traceparents.emplace_back(ctx.traceparent);
         }
         int const nth = ++counters->calls;
         counters->most_in_flight = std::max(counters->most_in_flight.load(), ++counters->in_flight);

@@ -9,6 +9,8 @@
 #include "test_tls.hpp"
 
 #include <agentio/http/client.hpp>
+#include <agentio/http/metrics.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/url.hpp>
 #include <agentio/sse/parser.hpp>
@@ -17,10 +19,15 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -602,6 +609,84 @@ BOOST_AUTO_TEST_CASE(each_request_is_observed_by_its_pattern_and_status)
         BOOST_TEST((seen[i] == expected[i]),
             "observation " << i << ": " << std::get<0>(seen[i]) << " '" << std::get<1>(seen[i]) << "' "
                            << std::get<2>(seen[i]));
+}
+
+// http::observe_requests: each request counted for GET /metrics and written as one `http.request` line — method,
+// route pattern ("unmatched" for a 404), status, streamed, duration —, a scrape's line at debug only.
+BOOST_AUTO_TEST_CASE(observe_requests_counts_and_logs_each_request)
+{
+    BOOST_TEST(!agentio::http::observe_requests(nullptr, nullptr)); // nothing to do: the router measures nothing
+    auto const file = std::filesystem::temp_directory_path() /
+        ("agentio-request-log-" + std::to_string(::getpid()) + ".log");
+    std::filesystem::remove(file);
+    agentio::metrics::registry registry({.process_metrics = false});
+    agentio::http::request_metrics requests(registry);
+    std::string scraped;
+    {
+        agentio::log::logger log({.level = agentio::log::level::info,
+            .format = agentio::log::format::json,
+            .file = file.string(),
+            .max_file_bytes = 1024 * 1024,
+            .max_files = 1,
+            .queue_lines = 64,
+            .program = "router-test"});
+        agentio::http::router_options o;
+        o.observe = agentio::http::observe_requests(&log, &requests);
+        auto routes = test_routes(std::move(o));
+        agentio::http::add_metrics_route(routes, registry);
+        {
+            routed_server s(std::move(routes));
+            BOOST_TEST(test_http::get(s.ep, "/items/42").status == 200u);
+            BOOST_TEST(test_http::get(s.ep, "/nope").status == 404u);
+            BOOST_TEST(test_http::post(s.ep, "/items", "x").status == 200u);
+            // Answered before they are written: counted by the time the client has read them.
+            scraped = test_http::get(s.ep, "/metrics").body;
+        }
+        // A routine route of one's own is a debug line too.
+        agentio::http::request_observation seen;
+        seen.method = http::verb::get;
+        seen.route = "/api/v1/health";
+        seen.status = 200;
+        agentio::http::log_request(log, seen, {.routine_routes = {"/api/v1/health"}});
+        log.flush();
+    }
+    BOOST_TEST(scraped.find("agentio_http_requests_total{method=\"GET\",route=\"/items/{id}\",status=\"200\"} 1\n") !=
+            std::string::npos,
+        scraped);
+    BOOST_TEST(scraped.find("agentio_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1\n") !=
+        std::string::npos);
+    BOOST_TEST(scraped.find("agentio_http_requests_total{method=\"POST\",route=\"/items\",status=\"200\"} 1\n") !=
+        std::string::npos);
+
+    std::vector<boost::json::object> lines;
+    {
+        std::ifstream in(file);
+        for(std::string line; std::getline(in, line);)
+            lines.push_back(boost::json::parse(line).as_object());
+    }
+    std::filesystem::remove(file);
+    BOOST_TEST_REQUIRE(lines.size() == 3u); // not the scrape's, nor the health check's
+    auto route_of = [](boost::json::object const& line) {
+        auto const& route = line.at("route").as_string();
+        return std::string_view(route.data(), route.size());
+    };
+    std::sort(lines.begin(), lines.end(),
+        [&](boost::json::object const& a, boost::json::object const& b) { return route_of(a) < route_of(b); });
+    auto const& post = lines[0];
+    auto const& item = lines[1];
+    auto const& unmatched = lines[2];
+    BOOST_TEST(item.at("level").as_string() == "info");
+    BOOST_TEST(item.at("program").as_string() == "router-test");
+    BOOST_TEST(item.at("event").as_string() == "http.request");
+    BOOST_TEST(item.at("method").as_string() == "GET");
+    BOOST_TEST(item.at("route").as_string() == "/items/{id}");
+    BOOST_TEST(item.at("status").to_number<int>() == 200);
+    BOOST_TEST(!item.at("streamed").as_bool());
+    BOOST_TEST(item.at("duration_ms").to_number<double>() >= 0.0);
+    BOOST_TEST(post.at("method").as_string() == "POST");
+    BOOST_TEST(post.at("route").as_string() == "/items");
+    BOOST_TEST(unmatched.at("route").as_string() == "unmatched");
+    BOOST_TEST(unmatched.at("status").to_number<int>() == 404);
 }
 
 BOOST_AUTO_TEST_CASE(a_get_route_serves_head_with_the_header_only)

@@ -112,6 +112,9 @@ struct options
     std::function<bool(std::string_view tool)> requires_approval = {};
     /// The context window each request must fit.
     context_limits context = {};
+    /** Where runs report (metrics, logs, spans); empty: nowhere, at the
+        cost of a null test per call. */
+    agent::telemetry telemetry = {};
 };
 
 /** The model's own reasoning, as it streams: Anthropic's extended thinking,
@@ -317,6 +320,10 @@ struct run_options
         @ref llm::output_format): every model call of the run carries it.
         `run<T>` sets it from `T`; set by hand, the caller validates the answer. */
     std::optional<llm::output_format> output = {};
+    /// The parent of this run's span, overriding `options::telemetry`'s (a `traceparent` header); empty: that one.
+    std::string_view traceparent = {};
+    /// `gen_ai.conversation.id` of this run, overriding `options::telemetry`'s; empty: that one.
+    std::string_view conversation_id = {};
 };
 
 /** What a typed run (`orchestrator::run<T>`) did: the @ref run_result, over
@@ -474,14 +481,15 @@ private:
 
     template<class Sink>
     asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        run_options const& how) const;
+        run_options const& how, detail::run_report const& report) const;
 
     // Runs the calls of the model's turn at the end of `conversation`,
     // reports them, and appends their results. False when the run must wait
     // for decisions on calls in doubt (sent as approval_required).
     template<class Sink>
     asio::awaitable<bool> finish_round(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
-        unsigned iteration, std::span<approval_decision const> decisions, run_options const& how, bool resumed) const;
+        unsigned iteration, std::span<approval_decision const> decisions, run_options const& how, bool resumed,
+        detail::run_report const& report) const;
 
     // How the calls of a round run: their idempotency keys, the journal, the round.
     struct call_scope
@@ -489,6 +497,7 @@ private:
         std::string_view idempotency_scope;
         call_journal* journal;
         unsigned round;
+        detail::run_report const* report;
     };
 
     asio::awaitable<call_outcome> call_tool(llm::tool_use_block const& call, call_scope const& scope) const;

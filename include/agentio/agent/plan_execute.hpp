@@ -188,6 +188,9 @@ struct options
     messages texts = {};
     /// Turns a provider error into the message the user sees; empty: the generic messages.
     std::function<std::string(llm::error const&)> describe_error = {};
+    /** Where runs report (metrics, logs, spans); empty: nowhere. The steps'
+        runs report their calls, and their spans, under the plan's run. */
+    agentio::agent::telemetry telemetry = {};
 };
 
 /** What a run tells its sink. In order, for each revision: `replan` (from
@@ -374,26 +377,28 @@ public:
 
 private:
     template<class Sink>
-    asio::awaitable<void> loop(std::string const& request, Sink& sink, run_result& result) const;
+    asio::awaitable<void> loop(std::string const& request, Sink& sink, run_result& result,
+        detail::run_report const& report) const;
 
     // A plan for `number`, asked again while the reply is not one; false once
     // the failure was reported.
     template<class Sink>
     asio::awaitable<bool> make_plan(std::string const& request, revision const* previous, unsigned number, Sink& sink,
-        run_result& result, std::vector<std::string>& steps) const;
+        run_result& result, std::vector<std::string>& steps, detail::run_report const& report) const;
 
     // The step `index` of `current` as a run of the orchestrator: its answer,
     // or nothing once the failure was reported.
     template<class Sink>
     asio::awaitable<std::optional<std::string>> run_step(std::string const& request, revision const& current,
-        unsigned index, Sink& sink, run_result& result) const;
+        unsigned index, Sink& sink, run_result& result, detail::run_report const& report) const;
 
     // One model call (no tools), its text streamed as `answer_delta` when
     // `stream` is set, in JSON that follows `output` when given: the
     // response, or nothing once the failure was reported.
     template<class Sink>
     asio::awaitable<std::optional<llm::response>> ask(std::string_view model, std::vector<llm::message> const& turns,
-        Sink& sink, run_result& result, std::optional<unsigned> stream, json::object const* output) const;
+        Sink& sink, run_result& result, std::optional<unsigned> stream, json::object const* output,
+        detail::run_report const& report) const;
 
     template<class Sink>
     asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,

@@ -183,6 +183,8 @@ struct options
         summary lasts the run; the scratchpad of the current question always
         stays). */
     context_limits context = {};
+    /// Where runs report (metrics, logs, spans); empty: nowhere.
+    agentio::agent::telemetry telemetry = {};
 };
 
 /// What a run tells its sink, in this order within an iteration.
@@ -342,20 +344,23 @@ private:
     asio::awaitable<run_result> run_on(std::vector<llm::message>& conversation, Sink& sink) const;
 
     template<class Sink>
-    asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result) const;
+    asio::awaitable<void> loop(std::vector<llm::message>& conversation, Sink& sink, run_result& result,
+        detail::run_report const& report) const;
 
     // One model call, a final answer streamed to the sink as it arrives: the
     // reply's text, or nothing once the failure was reported.
     template<class Sink>
     asio::awaitable<std::optional<std::string>> ask(std::vector<llm::message> const& turns, Sink& sink,
         run_result& result, unsigned iteration, llm::stop_reason& stop,
-        std::optional<llm::conversation_summary>& summary, std::size_t question) const;
+        std::optional<llm::conversation_summary>& summary, std::size_t question,
+        detail::run_report const& report) const;
 
     template<class Sink>
     asio::awaitable<void> fail(Sink& sink, run_result& result, std::string const& message,
         agentio::agent::error_cause cause) const;
 
-    asio::awaitable<tool_result> call_tool(std::string const& tool, json::value const& input, unsigned iteration) const;
+    asio::awaitable<tool_result> call_tool(std::string const& tool, json::value const& input, unsigned iteration,
+        detail::run_report const& report) const;
 
     messages const& texts() const noexcept { return options_.texts; }
 

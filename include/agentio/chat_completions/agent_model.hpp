@@ -152,7 +152,9 @@ public:
 
         agent::orchestrator<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
         auto on_event = [this, &sink, &catalog](agent::event const& e) { forward(e, sink, catalog); };
-        agent::run_options const how{.summary = ctx.summary}; // named: GCC 12 destroys braced temporaries twice
+        agent::run_options how{.summary = ctx.summary}; // named: GCC 12 destroys braced temporaries twice
+        how.traceparent = ctx.traceparent();
+        how.conversation_id = ctx.session;
         auto result = co_await runner.run(r.messages, on_event, how);
         if(result.summary && ctx.compacted)
             *ctx.compacted = std::move(result.summary);

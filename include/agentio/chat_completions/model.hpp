@@ -134,6 +134,16 @@ struct call_context
         (`agent::run_result::summary`) leaves the summary, for the session
         to keep; null without a session. */
     std::optional<llm::conversation_summary>* compacted = nullptr;
+
+    /** The request's `traceparent` (the server span's, when the router
+        traces): the parent of the run's spans, and sent on by its calls. */
+    std::string_view traceparent() const
+    {
+        if(!http)
+            return {};
+        auto const it = http->find("traceparent");
+        return it == http->end() ? std::string_view() : std::string_view(it->value().data(), it->value().size());
+    }
 };
 
 /** A model the endpoint serves.

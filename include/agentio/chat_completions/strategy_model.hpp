@@ -136,6 +136,8 @@ public:
                 opts.max_tokens = *r.max_tokens;
             if(ctx.summary) // the session's older turns, summarized: ReAct reads the summary after its prompt
                 opts.system = llm::system_with_summary(opts.system, opts.texts.compaction_heading, ctx.summary->text);
+            opts.telemetry.traceparent = ctx.traceparent();
+            opts.telemetry.conversation_id = ctx.session;
             detail::with_client_tools<Tools> catalog(tools_, {}, caller{ctx.user, ctx.session});
             agent::react::agent<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
             run_state state;
@@ -149,6 +151,8 @@ public:
         auto opts = options_.plan;
         if(r.max_tokens)
             opts.max_tokens = *r.max_tokens;
+        opts.telemetry.traceparent = ctx.traceparent();
+        opts.telemetry.conversation_id = ctx.session;
         detail::with_client_tools<Tools> catalog(tools_, {}, caller{ctx.user, ctx.session});
         agent::plan_execute::agent<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog,
             std::move(opts));

@@ -17,6 +17,9 @@
 //   ...
 //   http::add_metrics_route(routes, registry);
 //
+// <agentio/http/request_log.hpp> has the observer that also writes each
+// request's `http.request` log line (http::observe_requests).
+//
 
 #ifndef AGENTIO_HTTP_METRICS_HPP
 #define AGENTIO_HTTP_METRICS_HPP

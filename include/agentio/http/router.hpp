@@ -16,6 +16,7 @@
 #ifndef AGENTIO_HTTP_ROUTER_HPP
 #define AGENTIO_HTTP_ROUTER_HPP
 
+#include <agentio/trace.hpp>
 #include <agentio/http/any_stream.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/messages.hpp>
@@ -107,6 +108,13 @@ struct router_options
         pattern, the status, the time taken. For an access log and metrics;
         it must not block. Empty: nothing is measured. */
     std::function<void(request_observation const&)> observe = {};
+    /** Traces each request as a server span (`{method} {route}`, with the
+        HTTP semantic conventions' attributes), the child of the request's
+        `traceparent` when it has a valid one. The handler then finds the
+        server span's context in the request's `traceparent` (a malformed
+        one is removed, never passed on). Null: nothing is traced. The tracer
+        outlives the router. */
+    trace::tracer* tracer = nullptr;
 };
 
 /** Routes requests to handlers by method and path pattern.
@@ -200,20 +208,59 @@ public:
     /// The request handler entry point (a streaming_request_handler).
     asio::awaitable<std::optional<beast::http::message_generator>> operator()(request&& req, Stream& stream) const
     {
-        if(!options_.observe)
+        if(!options_.observe && !options_.tracer)
             co_return co_await dispatch(std::move(req), stream, nullptr);
         auto const started = std::chrono::steady_clock::now();
         request_observation seen;
         seen.method = req.method();
+        trace::span server;
+        if(options_.tracer)
+            server = start_server_span(req);
         auto answer = co_await dispatch(std::move(req), stream, &seen.route);
         seen.streamed = !answer.has_value();
         seen.status = answer ? status_of(*answer) : 200;
         seen.duration = std::chrono::steady_clock::now() - started;
-        options_.observe(seen);
+        if(server.recording())
+        {
+            std::string_view const method = beast::http::to_string(seen.method);
+            server.rename(seen.route.empty() ? method : std::string(method) + " " + std::string(seen.route));
+            if(!seen.route.empty())
+                server.set("http.route", seen.route);
+            server.set("http.response.status_code", seen.status);
+            if(seen.status >= 500)
+                server.fail(std::to_string(seen.status));
+        }
+        server.end();
+        if(options_.observe)
+            options_.observe(seen);
         co_return answer;
     }
 
 private:
+    // The request's server span; the request carries its context on to the handler.
+    trace::span start_server_span(request& req) const
+    {
+        std::string_view incoming;
+        if(auto const it = req.find("traceparent"); it != req.end())
+            incoming = std::string_view(it->value().data(), it->value().size());
+        auto const parent = trace::parse_traceparent(incoming);
+        std::string_view const method = beast::http::to_string(req.method());
+        trace::span server = options_.tracer->start(method, trace::span_kind::server, parent);
+        if(server.recording())
+        {
+            server.set("http.request.method", method);
+            std::string_view const target = req.target();
+            server.set("url.path", target.substr(0, target.find('?')));
+            server.set("network.protocol.version", req.version() == 10 ? "1.0" : "1.1");
+        }
+        std::string const mine = server.traceparent();
+        if(!mine.empty())
+            req.set("traceparent", mine);
+        else if(!parent)
+            req.erase("traceparent");
+        return server;
+    }
+
     // The status of an answer not yet written, read from the start of its head ("HTTP/1.1 404 ..."): preparing
     // a generator's buffers again, before any is consumed, gives the same buffers.
     static unsigned status_of(beast::http::message_generator& answer)

@@ -30,6 +30,7 @@ struct anthropic_wire
     using decoder = anthropic::stream_decoder;
 
     static constexpr std::string_view default_base_url = "https://api.anthropic.com";
+    static constexpr std::string_view name = "anthropic";
     static constexpr std::string_view path = "/v1/messages";
     static constexpr std::string_view request_id_header = "request-id";
 

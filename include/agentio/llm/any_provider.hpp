@@ -130,6 +130,9 @@ public:
         return impl_->count_tokens(r);
     }
 
+    /// The held provider's name (`gen_ai.provider.name`), when it has one; else empty.
+    std::string_view name() const noexcept { return impl_->name(); }
+
     /// The provider held, if it is a `Provider`; for its own settings.
     template<class Provider>
     Provider* target() noexcept
@@ -146,6 +149,7 @@ private:
         virtual asio::awaitable<void> backoff(unsigned retries_done,
             std::optional<std::chrono::milliseconds> server_delay) = 0;
         virtual asio::awaitable<boost::system::result<std::uint64_t, error>> count_tokens(request const& r) = 0;
+        virtual std::string_view name() const noexcept = 0;
     };
 
     template<class Provider>
@@ -174,6 +178,14 @@ private:
                 return held.count_tokens(r);
             else
                 return cannot_count();
+        }
+
+        std::string_view name() const noexcept override
+        {
+            if constexpr(requires { std::string_view(held.name()); })
+                return held.name();
+            else
+                return {};
         }
 
         static asio::awaitable<boost::system::result<std::uint64_t, error>> cannot_count()

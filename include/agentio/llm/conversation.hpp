@@ -169,6 +169,9 @@ struct request
     std::span<std::string const> stop = {};
     /// The answer is JSON that follows a schema (see @ref output_format); empty: free text.
     std::optional<output_format> output = {};
+    /** Sent as the W3C `traceparent` header, so that the provider's (or a
+        sibling agent's) spans join the caller's trace; empty: not sent. */
+    std::string_view traceparent = {};
 };
 
 /// Why the model stopped.
@@ -281,6 +284,23 @@ struct error
     /// The provider's request id, for support.
     std::string request_id = {};
 };
+
+/// The kind's name, as metrics and spans label it: `http_status`, `stream_error`, `connection`, ...
+constexpr std::string_view to_string(error::kind k) noexcept
+{
+    switch(k)
+    {
+    case error::kind::http_status: return "http_status";
+    case error::kind::stream_error: return "stream_error";
+    case error::kind::connection: return "connection";
+    case error::kind::timeout: return "timeout";
+    case error::kind::protocol: return "protocol";
+    case error::kind::cancelled: return "cancelled";
+    case error::kind::configuration: return "configuration";
+    case error::kind::overloaded: return "overloaded";
+    }
+    return "unknown";
+}
 
 } // namespace agentio::llm
 

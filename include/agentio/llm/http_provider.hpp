@@ -68,6 +68,11 @@ struct provider_options
 
     /// Extra request headers (`anthropic-beta`, `OpenAI-Organization`...).
     std::vector<std::pair<std::string, std::string>> extra_headers = {};
+
+    /** Told of each retry before its wait (for a log line and a metric):
+        the model, the retry's number (1 for the first), and the failure
+        retried. Called on the caller's executor; must not block. */
+    std::function<void(std::string_view model, unsigned retry, error const& failure)> on_retry = {};
 };
 
 namespace detail {
@@ -102,11 +107,13 @@ inline error error_from_client(http::client_error const& e)
     `x-stainless-retry-count`, the extra headers and the timeouts added
     @param error_from_body the wire format's reading of an error body
     @param request_id_header the response header naming the request, for errors
+    @param model the model asked for, given to `options.on_retry`
     @return the response with its body unread, or the last error
 */
 inline asio::awaitable<boost::system::result<http::response_stream, error>> open_with_retries(http::client& client,
     provider_options const& options, http::client_request const& prototype,
-    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header);
+    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header,
+    std::string_view model = {});
 
 /// Waits before retry number `retries_done + 1`: the server's delay when
 /// acceptable, else backoff with jitter (see @ref retry_delay).
@@ -170,6 +177,9 @@ public:
     http_provider(http::client& client, provider_options options, wire_options wire = {});
 
     provider_options const& options() const noexcept { return options_; }
+
+    /// The provider as the GenAI conventions name it (`gen_ai.provider.name`): `anthropic` or `openai`.
+    static constexpr std::string_view name() noexcept { return Wire::name; }
 
     /** Starts a streamed call, retrying as the official SDKs do.
 

@@ -26,6 +26,7 @@ struct openai_wire
     using decoder = openai::stream_decoder;
 
     static constexpr std::string_view default_base_url = "https://api.openai.com/v1";
+    static constexpr std::string_view name = "openai";
     static constexpr std::string_view path = "/chat/completions";
     static constexpr std::string_view request_id_header = "x-request-id";
 

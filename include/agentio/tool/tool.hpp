@@ -210,6 +210,11 @@ struct tool_context
         Empty when the caller keeps no thread. */
     std::string_view idempotency_key = {};
 
+    /** The W3C `traceparent` of the call's span (`execute_tool`): a tool
+        that calls another service sends it as a header, so that the
+        service's spans join the trace. Empty when the call is not traced. */
+    std::string_view traceparent = {};
+
     /// When the caller stops waiting; tools doing long work can plan for it.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 

@@ -16,6 +16,7 @@
 #include <agentio/app.hpp>
 #include <agentio/environment.hpp>
 #include <agentio/http/metrics.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/environment.hpp>
@@ -28,7 +29,6 @@
 #include <sqlite3.h>
 
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -200,15 +200,7 @@ int main(int argc, char** argv)
         agentio::metrics::registry registry;
         agentio::http::request_metrics requests(registry);
         agentio::http::router_options observed;
-        observed.observe = [&](agentio::http::request_observation const& seen) {
-            requests.record(seen);
-            bool const routine = seen.route == "/metrics" || seen.route == "/health";
-            log.write(routine ? agentio::log::level::debug : agentio::log::level::info, "http.request",
-                {{"method", std::string_view(boost::beast::http::to_string(seen.method))},
-                    {"route", seen.route.empty() ? std::string_view("unmatched") : seen.route}, {"status", seen.status},
-                    {"streamed", seen.streamed},
-                    {"duration_ms", std::chrono::duration<double, std::milli>(seen.duration).count()}});
-        };
+        observed.observe = agentio::http::observe_requests(&log, &requests);
 
         // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
         agentio::chat_completions::endpoint openai;

@@ -204,10 +204,47 @@ std::vector<std::int64_t> source_list::ids() const
 // ---------------------------------------------------------------------------
 // rag_service
 
+namespace {
+
+double milliseconds(std::chrono::steady_clock::duration d)
+{
+    return std::chrono::duration<double, std::milli>(d).count();
+}
+
+// The log's line for an answer of the agent: how it ended, its rounds, tools, tokens and time.
+void log_run(agentio::log::logger& log, std::string const& model, std::string const& thread_id,
+    agentio::agent::run_result const& result, bool interrupted, std::string const& error, std::size_t sources,
+    std::chrono::steady_clock::duration elapsed)
+{
+    bool const failed = result.status == agentio::agent::outcome::failed && !interrupted;
+    agentio::log::context const about{.request_id = {}, .user = {}, .session = {}, .thread = thread_id, .run = {}};
+    log.write(failed ? agentio::log::level::warn : agentio::log::level::info, "agent.run", about,
+        {{"model", model},
+            {"outcome", interrupted ? std::string_view("interrupted") : agentio::agent::to_string(result.status)},
+            {"rounds", result.rounds}, {"tool_calls", result.tools.size()}, {"input_tokens", result.usage.input_tokens},
+            {"output_tokens", result.usage.output_tokens}, {"sources", sources}, {"duration_ms", milliseconds(elapsed)},
+            {"error", error}});
+}
+
+// The log's line for an answer of the fixed pipeline: its chunks of context, tokens and time.
+void log_pipeline(agentio::log::logger* log, std::string const& model, std::string const& error, std::size_t chunks,
+    llm::usage const& usage, std::chrono::steady_clock::duration elapsed)
+{
+    if(!log)
+        return;
+    log->write(error.empty() ? agentio::log::level::info : agentio::log::level::warn, "pipeline.run",
+        {{"model", model}, {"outcome", error.empty() ? "completed" : "failed"}, {"chunks", chunks},
+            {"input_tokens", usage.input_tokens}, {"output_tokens", usage.output_tokens},
+            {"duration_ms", milliseconds(elapsed)}, {"error", error}});
+}
+
+} // namespace
+
 rag_service::rag_service(settings s, llm::any_provider* provider, threads::thread_store& store,
-    tool_environment const& tools)
+    tool_environment const& tools, agentio::log::logger* log)
     : settings_(std::move(s))
     , provider_(provider)
+    , log_(log)
     , store_(store)
     , tool_env_(tools)
     , tools_(make_tools(tools))
@@ -247,6 +284,7 @@ rag_service::prepare(agent_request request, std::string owner)
 
 asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink sink)
 {
+    auto const started = std::chrono::steady_clock::now();
     auto const thread_id = run->turn.thread().id;
     std::vector<llm::message> conversation;
     for(auto& item : run->turn.history())
@@ -297,6 +335,9 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     // had finished when a new message interrupted it, else the question alone
     // (the next turn sees what was asked).
     bool const completed = result.status == agentio::agent::run_result::outcome::completed;
+    if(log_)
+        log_run(*log_, settings_.model.effective_model(), thread_id, result, interrupted, failure.value_or(""),
+            sources.sources().size(), std::chrono::steady_clock::now() - started);
     auto const keep = completed || interrupted ? std::span<llm::message const>(conversation).subspan(first_new)
                                                : std::span<llm::message const>(conversation).subspan(first_new, 1);
     auto saved = co_await run->turn.finish(keep,
@@ -322,14 +363,16 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
 
 asio::awaitable<void> rag_service::run_pipeline(pipeline_request request, event_sink sink)
 {
+    auto const started = std::chrono::steady_clock::now();
+    auto const model = settings_.model.effective_model();
+    llm::usage spent;
     if(!provider_)
     {
-        sink({"error",
-            event_json({{"message",
-                "El modelo no está configurado: " + settings_.llm_unavailable_reason().value_or("")}})});
+        std::string const message = "El modelo no está configurado: " + settings_.llm_unavailable_reason().value_or("");
+        sink({"error", event_json({{"message", message}})});
+        log_pipeline(log_, model, message, 0, spent, std::chrono::steady_clock::now() - started);
         co_return;
     }
-    auto const model = settings_.model.effective_model();
     auto const question = request.messages.back().text();
 
     // 1. The question as search keywords.
@@ -347,9 +390,12 @@ asio::awaitable<void> rag_service::run_pipeline(pipeline_request request, event_
         auto expanded = co_await llm::complete(*provider_, r);
         if(!expanded)
         {
-            sink({"error", event_json({{"message", describe_provider_error(expanded.error(), settings_)}})});
+            auto const message = describe_provider_error(expanded.error(), settings_);
+            sink({"error", event_json({{"message", message}})});
+            log_pipeline(log_, model, message, 0, spent, std::chrono::steady_clock::now() - started);
             co_return;
         }
+        spent += expanded->tokens;
         keywords = keywords_from_expansion(expanded->assistant.text(), question);
     }
 
@@ -362,7 +408,9 @@ asio::awaitable<void> rag_service::run_pipeline(pipeline_request request, event_
         auto found = co_await tool_env_.search->search(r);
         if(!found)
         {
-            sink({"error", event_json({{"message", "No se pudo consultar el índice: " + found.error().message}})});
+            std::string const message = "No se pudo consultar el índice: " + found.error().message;
+            sink({"error", event_json({{"message", message}})});
+            log_pipeline(log_, model, message, 0, spent, std::chrono::steady_clock::now() - started);
             co_return;
         }
         for(auto& h : found->hits)
@@ -395,13 +443,17 @@ asio::awaitable<void> rag_service::run_pipeline(pipeline_request request, event_
     auto answer = co_await llm::complete(*provider_, r, std::move(on_text));
     if(!answer)
     {
-        sink({"error", event_json({{"message", describe_provider_error(answer.error(), settings_)}})});
+        auto const message = describe_provider_error(answer.error(), settings_);
+        sink({"error", event_json({{"message", message}})});
+        log_pipeline(log_, model, message, context.size(), spent, std::chrono::steady_clock::now() - started);
         co_return;
     }
+    spent += answer->tokens;
     json::array ids;
     for(auto const& c : context)
         ids.push_back(c.id);
     sink({"done", event_json({{"contextChunkIds", ids}, {"sources", sources.sources()}})});
+    log_pipeline(log_, model, {}, context.size(), spent, std::chrono::steady_clock::now() - started);
 }
 
 asio::awaitable<boost::system::result<json::object, api_error>> rag_service::thread_view(std::string id,

@@ -13,6 +13,7 @@
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/sse/relay.hpp>
 #include <agentio/llm/context.hpp>
+#include <agentio/log.hpp>
 #include <agentio/threads.hpp>
 #include <agentio/threads/turn.hpp>
 
@@ -88,9 +89,11 @@ private:
 class rag_service
 {
 public:
-    /// `provider` null: no model configured (503 naming the variables).
+    /** `provider` null: no model configured (503 naming the variables).
+        `log`, when given, gets one line per answer (`agent.run`,
+        `pipeline.run`: outcome, rounds, tokens, time); it outlives the service. */
     rag_service(settings s, agentio::llm::any_provider* provider, agentio::threads::thread_store& store,
-        tool_environment const& tools);
+        tool_environment const& tools, agentio::log::logger* log = nullptr);
     ~rag_service();
 
     /** A run the HTTP layer may start streaming: its thread exists and is
@@ -120,6 +123,7 @@ public:
 private:
     settings settings_;
     agentio::llm::any_provider* provider_;
+    agentio::log::logger* log_;
     agentio::threads::thread_store& store_;
     tool_environment const& tool_env_;
     normativa_tools tools_;

@@ -34,9 +34,9 @@ bhttp::message_generator unauthorized(unsigned version)
 } // namespace
 
 agentio::http::router<> make_routes(rag_service& service, agentio::http::api_keys const& keys,
-    index_status const& status, agentio::http::static_files const* page)
+    index_status const& status, agentio::http::static_files const* page, agentio::http::router_options options)
 {
-    agentio::http::router<> routes;
+    agentio::http::router<> routes(std::move(options));
     routes.get("/health", [&service, &status](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
         json::array laws;
         for(auto const& l : status.laws)

@@ -22,7 +22,9 @@ struct index_status
     std::string embedder; ///< the dense half's model id; empty: sparse only
 };
 
+/** The routes, served by an agentio::http::server; `options` as the router
+    takes them (`observe`: the access log and the HTTP metrics). */
 agentio::http::router<> make_routes(rag_service& service, agentio::http::api_keys const& keys,
-    index_status const& status, agentio::http::static_files const* page);
+    index_status const& status, agentio::http::static_files const* page, agentio::http::router_options options = {});
 
 } // namespace normativa

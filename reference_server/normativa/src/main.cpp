@@ -16,6 +16,8 @@
 #include "settings.hpp"
 
 #include <agentio/app.hpp>
+#include <agentio/http/metrics.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/threads/open_store.hpp>
@@ -45,7 +47,8 @@ constexpr char const* about =
     "El índice es data/normativa.db salvo que --index o RAG_INDEX digan otra cosa.\n"
     "Variables (también en .env): RAG_API_KEYS, RAG_STORE, RAG_EMBEDDER (lsa | openai), RAG_FUSION_WEIGHTS, "
     "RAG_COLLECTION_WEIGHTS,\n"
-    "AGENT_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL (docs/apps/normativa.md).";
+    "AGENT_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL; el registro: AGENTIO_LOG_LEVEL\n"
+    "(info), AGENTIO_LOG_FORMAT (text | json), AGENTIO_LOG_FILE (sin ella: stderr) (docs/apps/normativa.md).";
 
 std::filesystem::path program_directory()
 {
@@ -109,8 +112,12 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
         return 0;
     }
 
+    // The log (AGENTIO_LOG_*): the warnings below, each answer, each request.
+    agentio::log::logger log(config.log);
+    for(auto const& w : log.warnings())
+        std::fprintf(stderr, "agentio-normativa: %s\n", w.c_str());
     if(!loaded->warning.empty())
-        std::fprintf(stderr, "agentio-normativa: aviso: %s\n", loaded->warning.c_str());
+        log.warn("start.warning", {{"detail", loaded->warning}});
     auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config.store));
     if(!store)
         throw app::usage_error("RAG_STORE: no se puede abrir '" + config.store + "': " + store.error().message);
@@ -118,21 +125,26 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
     if(!config.llm_unavailable_reason())
         provider.emplace(llm::make_provider(config.model, http));
     else
-        std::fprintf(stderr, "agentio-normativa: aviso: %s; las preguntas responderán 503\n",
-            config.llm_unavailable_reason()->c_str());
-    normativa::rag_service service(config, provider ? &*provider : nullptr, **store, loaded->tools);
+        log.warn("start.warning", {{"detail", *config.llm_unavailable_reason() + "; las preguntas responderán 503"}});
+    normativa::rag_service service(config, provider ? &*provider : nullptr, **store, loaded->tools, &log);
     agentio::http::api_keys keys(config.api_keys);
     if(!keys.required())
-        std::fprintf(stderr,
-            "agentio-normativa: aviso: RAG_API_KEYS vacía: el servidor acepta peticiones sin clave "
-            "(un solo usuario)\n");
+        log.warn("start.warning",
+            {{"detail", "RAG_API_KEYS vacía: el servidor acepta peticiones sin clave (un solo usuario)"}});
     auto const web_dir = config.web_dir.empty() ? (program_directory() / "web").string() : config.web_dir;
     auto page = agentio::http::static_files::load(web_dir);
+    // Each request logged and counted by its route's pattern; GET /metrics for Prometheus.
+    agentio::metrics::registry registry;
+    agentio::http::request_metrics requests(registry);
+    agentio::http::router_options observed;
+    observed.observe = agentio::http::observe_requests(&log, &requests);
     // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
     agentio::chat_completions::endpoint openai;
     openai.add(normativa::make_openai_model(service));
-    auto routes = normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr);
+    auto routes = normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr,
+        std::move(observed));
     openai.add_routes(routes);
+    agentio::http::add_metrics_route(routes, registry);
     agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(config.host), config.port});
     if(!bound)
@@ -140,10 +152,14 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
             bound.error().message());
     server.start();
     std::printf("agentio-normativa en http://%s:%u (%zu fragmentos; POST /api/rag-agent, POST /api/rag-pipeline, "
-                "GET /health)\n",
+                "GET /health, GET /metrics)\n",
         config.host.c_str(), bound->port(), loaded->status.chunks);
     std::fflush(stdout);
+    log.info("start",
+        {{"url", "http://" + config.host + ":" + std::to_string(bound->port())}, {"threads", v.threads},
+            {"chunks", loaded->status.chunks}, {"model", config.model.effective_model()}});
     app::serve(ioc, server, {.threads = v.threads});
+    log.info("stop");
     return 0;
 }
 

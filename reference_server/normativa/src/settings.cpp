@@ -71,6 +71,11 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!busy)
         return describe(busy.error());
     s.busy_policy = *busy;
+    agentio::log::settings const log_defaults{.program = "agentio-normativa"};
+    auto log = agentio::log::settings_from_environment(process_environment, log_defaults);
+    if(!log)
+        return describe(log.error());
+    s.log = std::move(*log);
     s.index = process_environment("RAG_INDEX").value_or(s.index);
     s.store = process_environment("RAG_STORE").value_or(s.store);
     if(auto keys = process_environment("RAG_API_KEYS"))

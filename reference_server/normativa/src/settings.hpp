@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <agentio/log.hpp>
 #include <agentio/threads.hpp>
 
 #include <boost/system/result.hpp>
@@ -27,6 +28,7 @@ enum class embedder_kind
 struct settings
 {
     agentio::llm::model_settings model;                     // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
+    agentio::log::settings log;                             // AGENTIO_LOG_LEVEL, AGENTIO_LOG_FORMAT, AGENTIO_LOG_FILE
     unsigned max_tokens = 2048;                             // AGENT_MAX_TOKENS
     std::string index = "data/normativa.db";                // RAG_INDEX
     std::string store = "data/normativa_threads.db";        // RAG_STORE: the conversations (SQLite)

@@ -18,6 +18,8 @@
 #include "quality.hpp"
 
 #include <agentio/http/client.hpp>
+#include <agentio/http/metrics.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
@@ -397,10 +399,14 @@ struct sse_reply
     }
 };
 
-// The server with the real index, the fake LLM, a SQLite thread store and two keys.
+// The server with the real index, the fake LLM, a SQLite thread store and two keys; each request counted for
+// GET /metrics and, with log settings, logged as the program logs it.
 struct server_fixture
 {
     temp_dir dir;
+    std::optional<agentio::log::logger> app_log;
+    agentio::metrics::registry registry;
+    agentio::http::request_metrics requests{registry};
     asio::io_context ioc;
     testing::fake_llm fake{ioc.get_executor()};
     agentio::http::client http{ioc.get_executor()};
@@ -415,8 +421,10 @@ struct server_fixture
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
     std::thread runner;
 
-    explicit server_fixture(bool with_index = true)
+    explicit server_fixture(bool with_index = true, std::optional<agentio::log::settings> log_settings = {})
     {
+        if(log_settings)
+            app_log.emplace(std::move(*log_settings));
         if(with_index)
         {
             std::ostringstream log;
@@ -435,10 +443,13 @@ struct server_fixture
         p.base_url = fake.anthropic_base_url();
         provider.emplace(llm::anthropic_provider(http, std::move(p)));
         store = agentio::sqlite::thread_store::open(dir.path / "threads.db").value();
-        service.emplace(s, &*provider, *store, loaded->tools);
+        service.emplace(s, &*provider, *store, loaded->tools, app_log ? &*app_log : nullptr);
         openai.add(normativa::make_openai_model(*service));
-        auto routes = normativa::make_routes(*service, keys, loaded->status, nullptr);
+        agentio::http::router_options observed;
+        observed.observe = agentio::http::observe_requests(app_log ? &*app_log : nullptr, &requests);
+        auto routes = normativa::make_routes(*service, keys, loaded->status, nullptr, std::move(observed));
         openai.add_routes(routes);
+        agentio::http::add_metrics_route(routes, registry);
         server.emplace(ioc.get_executor(), std::move(routes));
         auto const ep = server->listen({asio::ip::make_address("127.0.0.1"), 0}).value();
         server->start();
@@ -568,6 +579,74 @@ BOOST_AUTO_TEST_CASE(search_answer_sources_and_a_thread_that_remembers)
     auto const foreign = f.ask({{"message", "vacaciones"}, {"threadId", thread_id}}, "clave-b");
     BOOST_TEST(foreign.status == 404u);
     BOOST_TEST(foreign.body.find("threadId: conversación no encontrada") != std::string::npos);
+}
+
+// What the program logs and serves to Prometheus: the log's settings read from AGENTIO_LOG_* as `serve` reads
+// them, one JSON line per answer and per request in AGENTIO_LOG_FILE, and GET /metrics counting the requests by
+// route pattern.
+BOOST_AUTO_TEST_CASE(answers_and_requests_are_logged_and_counted)
+{
+    temp_dir logs;
+    auto const file = logs.path / "normativa.log";
+    ::setenv("AGENTIO_LOG_FILE", file.c_str(), 1);
+    ::setenv("AGENTIO_LOG_FORMAT", "json", 1);
+    ::setenv("AGENTIO_LOG_LEVEL", "info", 1);
+    auto config = normativa::settings::from_environment();
+    ::unsetenv("AGENTIO_LOG_FILE");
+    ::unsetenv("AGENTIO_LOG_FORMAT");
+    ::unsetenv("AGENTIO_LOG_LEVEL");
+    BOOST_TEST_REQUIRE(config.has_value());
+    BOOST_TEST(config->log.program == "agentio-normativa");
+    server_fixture f(true, config->log);
+    f.fake.add_scenario(vacation_scenario());
+
+    auto const answer = f.ask({{"message", "¿Cuántos días de vacaciones me tocan?"}});
+    BOOST_TEST_REQUIRE(answer.types.back() == "done", answer.body);
+    auto const thread_id = std::string(answer.last("done").at("threadId").as_string());
+    // Answered before it is written, unlike a stream: counted and logged by the time the client reads it.
+    BOOST_TEST(f.request(bhttp::verb::get, "/api/rag-agent/threads/" + thread_id, "").status == 200u);
+
+    auto const scraped = f.request(bhttp::verb::get, "/metrics", "");
+    BOOST_TEST_REQUIRE(scraped.status == 200u);
+    BOOST_TEST(scraped.header("Content-Type") == agentio::metrics::content_type);
+    BOOST_TEST(scraped.body.find("agentio_http_requests_total{method=\"GET\",route=\"/api/rag-agent/threads/{id}\","
+                                 "status=\"200\"} 1\n") != std::string::npos,
+        scraped.body);
+    BOOST_TEST(scraped.body.find(thread_id) == std::string::npos); // a route's pattern, never a thread's id
+    BOOST_TEST(scraped.body.find("\nprocess_resident_memory_bytes ") != std::string::npos);
+
+    f.app_log->flush();
+    std::vector<json::object> lines;
+    std::istringstream in(read_file(file));
+    for(std::string line; std::getline(in, line);)
+        lines.push_back(json::parse(line).as_object());
+    auto find = [&](std::string_view event, std::string_view route = {}) -> json::object const* {
+        for(auto const& l : lines)
+            if(l.at("event").as_string() == event && (route.empty() || l.at("route").as_string() == route))
+                return &l;
+        return nullptr;
+    };
+    auto const* run = find("agent.run");
+    BOOST_TEST_REQUIRE(run != nullptr);
+    BOOST_TEST(run->at("program").as_string() == "agentio-normativa");
+    BOOST_TEST(run->at("level").as_string() == "info");
+    BOOST_TEST(run->at("thread").as_string() == thread_id);
+    BOOST_TEST(run->at("model").as_string() == "normativa-test");
+    BOOST_TEST(run->at("outcome").as_string() == "completed");
+    BOOST_TEST(run->at("rounds").to_number<int>() == 2);
+    BOOST_TEST(run->at("tool_calls").to_number<int>() == 1);
+    BOOST_TEST(run->at("output_tokens").to_number<int>() > 0);
+    BOOST_TEST(run->at("sources").to_number<int>() > 0);
+    BOOST_TEST(run->at("error").as_string().empty());
+    auto const* request = find("http.request", "/api/rag-agent/threads/{id}");
+    BOOST_TEST_REQUIRE(request != nullptr);
+    BOOST_TEST(request->at("method").as_string() == "GET");
+    BOOST_TEST(request->at("status").to_number<int>() == 200);
+    BOOST_TEST(!request->at("streamed").as_bool());
+    BOOST_TEST(request->at("duration_ms").is_number());
+    BOOST_TEST(find("http.request", "/metrics") == nullptr); // a scrape is a debug line
+    // Neither the question nor the answer is in the log.
+    BOOST_TEST(read_file(file).find("vacaciones") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_thread_longer_than_the_window_keeps_answering)

@@ -9,6 +9,7 @@
 
 #include <agentio/environment.hpp>
 #include <agentio/http/json_response.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/retrieval/open_index_writer.hpp>
 #include <agentio/json_text.hpp>
 
@@ -579,15 +580,7 @@ agentio::http::router<> application::routes()
     agentio::http::router_options o;
     o.error_body = cc::write_error_body;
     // Each request counted by its route's pattern, and logged (at debug for the scrapes and health checks).
-    o.observe = [this](agentio::http::request_observation const& seen) {
-        requests_.record(seen);
-        bool const routine = seen.route == "/metrics" || seen.route == "/health";
-        log_.write(routine ? agentio::log::level::debug : agentio::log::level::info, "http.request",
-            {{"method", std::string_view(boost::beast::http::to_string(seen.method))},
-                {"route", seen.route.empty() ? std::string_view("unmatched") : seen.route}, {"status", seen.status},
-                {"streamed", seen.streamed},
-                {"duration_ms", std::chrono::duration<double, std::milli>(seen.duration).count()}});
-    };
+    o.observe = agentio::http::observe_requests(&log_, &requests_);
     agentio::http::router<> r(std::move(o));
     api_.add_routes(r);
     if(files_)

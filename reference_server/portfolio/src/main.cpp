@@ -20,6 +20,7 @@
 #include <agentio/app.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/log.hpp>
 #include <agentio/sqlite.hpp>
 #include <agentio/sse/parser.hpp>
 
@@ -60,6 +61,8 @@ AGENT_DETACH_GRACE (30 s), AGENT_API_KEYS (claves separadas por comas; cada una 
 AGENT_APPROVAL_TOOLS (herramientas cuyas llamadas esperan la aprobación de una persona).
 gráficos: CHART_OUTPUT_DIR (charts_output), CHART_DPI (150), CHART_DEFAULT_WIDTH (10), CHART_DEFAULT_HEIGHT (6),
 CHART_MAX_CATEGORIES (15), CHART_MAX_AGE_HOURS (24), CHART_LOCALE (es_ES).
+el registro de serve: AGENTIO_LOG_LEVEL (info), AGENTIO_LOG_FORMAT (text | json), AGENTIO_LOG_FILE (sin ella:
+stderr); GET /metrics para Prometheus.
 MCP: MCP_TRANSPORT, MCP_HOST, MCP_PORT, API_BASE_URL, API_TIMEOUT, LOG_LEVEL, LOG_FILE, MAX_QUERY_ROWS,
 DEFAULT_QUERY_ROWS.
 )";
@@ -159,6 +162,17 @@ int serve(command_values const& v, agentio::app::command const& given)
     if(!charts)
         throw agentio::app::usage_error(charts.error());
     opt.charts = std::move(*charts);
+    agentio::log::settings const log_defaults{.program = "agentio-portfolio"};
+    auto log = agentio::log::settings_from_environment(agentio::process_environment, log_defaults);
+    if(!log)
+    {
+        std::string expected;
+        for(auto const& value : log.error().expected)
+            expected += (expected.empty() ? "'" : " o '") + value + "'";
+        throw agentio::app::usage_error(log.error().variable + ": se esperaba " + expected + ", recibido '" +
+            log.error().value + "'");
+    }
+    opt.log = std::move(*log);
     opt.web_dir = default_web_dir();
     if(auto w = portfolio::env("PORTFOLIO_WEB_DIR"))
         opt.web_dir = *w;
@@ -204,6 +218,8 @@ int serve(command_values const& v, agentio::app::command const& given)
     }
 
     portfolio::portfolio_server server(opt);
+    for(auto const& w : server.log().warnings())
+        std::fprintf(stderr, "agentio-portfolio: %s\n", w.c_str());
 
     auto const ep = server.endpoint();
     char const* const scheme = opt.http.tls ? "https" : "http";
@@ -221,7 +237,11 @@ int serve(command_values const& v, agentio::app::command const& given)
             opt.chat.provider == portfolio::agent::provider_kind::anthropic ? "Anthropic" : "OpenAI compatible",
             opt.chat.effective_model().c_str());
     std::fflush(stdout);
+    server.log().info("start",
+        {{"url", std::string(scheme) + "://" + ep.address().to_string() + ":" + std::to_string(ep.port())},
+            {"threads", opt.threads}, {"model", opt.chat.unavailable_reason() ? "" : opt.chat.effective_model()}});
     server.serve(); // in-flight requests and chats get the grace period after a signal
+    server.log().info("stop");
     return 0;
 }
 

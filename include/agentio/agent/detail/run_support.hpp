@@ -20,6 +20,7 @@
 #ifndef AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 #define AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 
+#include <agentio/agent/telemetry.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/llm/provider.hpp>
 #include <agentio/messages.hpp>
@@ -31,6 +32,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/system/result.hpp>
 #include <boost/system/system_error.hpp>
 
@@ -192,6 +194,247 @@ asio::awaitable<void> run_with_deadline(Loop& loop, Sink& sink, run_summary& res
     }
 }
 
+// The provider's name (`gen_ai.provider.name`) when it says one.
+template<class Provider>
+std::string_view provider_name(Provider const& provider) noexcept
+{
+    if constexpr(requires { std::string_view(provider.name()); })
+        return provider.name();
+    else
+        return {};
+}
+
+// One run's reports: its `invoke_agent` span, opened when it starts and
+// closed when it ends, under which its model and tool calls report. With no
+// telemetry it holds nothing and each report is a test of a null pointer.
+class run_report
+{
+public:
+    run_report(telemetry const& t, std::string_view strategy, std::string_view model, std::string_view provider,
+        std::string_view traceparent = {}, std::string_view conversation_id = {})
+        : telemetry_(t.active() ? &t : nullptr)
+        , strategy_(strategy)
+        , model_(model)
+        , provider_(provider)
+        , conversation_id_(conversation_id.empty() ? std::string_view(t.conversation_id) : conversation_id)
+    {
+        if(!telemetry_)
+            return;
+        started_ = std::chrono::steady_clock::now();
+        if(t.observer && t.report_runs)
+            t.observer->run_started(strategy_);
+        if(t.tracer)
+        {
+            std::string_view const parent = traceparent.empty() ? std::string_view(t.traceparent) : traceparent;
+            std::string name = "invoke_agent";
+            if(!t.agent_name.empty())
+                name += " " + t.agent_name;
+            span_ = t.tracer->start(name, trace::span_kind::internal, parent);
+            if(span_.recording())
+            {
+                span_.set(trace::gen_ai::operation_name, "invoke_agent");
+                if(!provider_.empty())
+                    span_.set(trace::gen_ai::provider_name, provider_);
+                if(!t.agent_name.empty())
+                    span_.set(trace::gen_ai::agent_name, t.agent_name);
+                if(!model_.empty())
+                    span_.set(trace::gen_ai::request_model, model_);
+                if(!conversation_id_.empty())
+                    span_.set(trace::gen_ai::conversation_id, conversation_id_);
+                span_.set("agentio.strategy", strategy_);
+            }
+        }
+    }
+
+    run_report(run_report const&) = delete;
+    run_report& operator=(run_report const&) = delete;
+
+    bool active() const noexcept { return telemetry_ != nullptr; }
+    bool capture_content() const noexcept
+    {
+        return span_.recording() && telemetry_->tracer->config().capture_message_content;
+    }
+
+    // A child span of the run's (when traced).
+    trace::span child(std::string_view name, trace::span_kind kind) const
+    {
+        if(!telemetry_ || !telemetry_->tracer || !span_.context().valid())
+            return {};
+        return telemetry_->tracer->start(name, kind, span_.context());
+    }
+
+    // The `chat {model}` span of a model call.
+    trace::span start_chat(llm::request const& r) const
+    {
+        if(!telemetry_ || !telemetry_->tracer)
+            return {};
+        auto s = child(std::string("chat ") + std::string(r.model), trace::span_kind::client);
+        if(s.recording())
+        {
+            s.set(trace::gen_ai::operation_name, "chat");
+            if(!provider_.empty())
+                s.set(trace::gen_ai::provider_name, provider_);
+            s.set(trace::gen_ai::request_model, r.model);
+            s.set(trace::gen_ai::request_max_tokens, r.max_tokens);
+            if(r.temperature)
+                s.set(trace::gen_ai::request_temperature, trace::attribute_value(*r.temperature));
+            if(!conversation_id_.empty())
+                s.set(trace::gen_ai::conversation_id, conversation_id_);
+            if(capture_content())
+            {
+                if(!r.system.empty())
+                    s.set(trace::gen_ai::system_instructions, r.system);
+                s.set(trace::gen_ai::input_messages, content_json(r.messages));
+            }
+        }
+        return s;
+    }
+
+    // A model call ended: its span closed and the observer told.
+    void model_call(trace::span& s, model_call_record const& rec, llm::response const* answer) const
+    {
+        if(!telemetry_)
+            return;
+        if(s.recording())
+        {
+            if(answer)
+            {
+                if(!answer->model.empty())
+                    s.set(trace::gen_ai::response_model, answer->model);
+                if(!answer->id.empty())
+                    s.set(trace::gen_ai::response_id, answer->id);
+                if(!answer->stop_reason_text.empty())
+                    s.set(trace::gen_ai::response_finish_reasons,
+                        trace::attribute_value(std::vector<std::string>{answer->stop_reason_text}));
+                if(capture_content())
+                    s.set(trace::gen_ai::output_messages, content_json(std::span(&answer->assistant, 1)));
+            }
+            else
+                s.fail(rec.outcome);
+            set_usage(s, rec.usage);
+            if(rec.retries)
+                s.set("agentio.retries", rec.retries);
+        }
+        s.end();
+        if(telemetry_->observer)
+            telemetry_->observer->model_call(rec);
+    }
+
+    // The `execute_tool {tool}` span of a tool call.
+    trace::span start_tool(std::string_view tool, std::string_view call_id, json::value const& input) const
+    {
+        if(!telemetry_ || !telemetry_->tracer)
+            return {};
+        auto s = child(std::string("execute_tool ") + std::string(tool), trace::span_kind::internal);
+        if(s.recording())
+        {
+            s.set(trace::gen_ai::operation_name, "execute_tool");
+            s.set(trace::gen_ai::tool_name, tool);
+            s.set(trace::gen_ai::tool_type, "function");
+            if(!call_id.empty())
+                s.set(trace::gen_ai::tool_call_id, call_id);
+            if(capture_content())
+                s.set(trace::gen_ai::tool_call_arguments, json::serialize(input));
+        }
+        return s;
+    }
+
+    // A tool call ended.
+    void tool_call(trace::span& s, tool_call_record const& rec, tool_result const& result) const
+    {
+        if(!telemetry_)
+            return;
+        if(s.recording())
+        {
+            if(rec.outcome != "ok")
+                s.fail(rec.outcome == "timeout" ? "timeout" : "tool_error", rec.error_text);
+            if(capture_content())
+                s.set(trace::gen_ai::tool_call_result, result.joined_text());
+        }
+        s.end();
+        if(telemetry_->observer)
+            telemetry_->observer->tool_call(rec);
+    }
+
+    // The run ended.
+    void finish(run_summary const& r, unsigned rounds)
+    {
+        if(!telemetry_)
+            return;
+        if(span_.recording())
+        {
+            set_usage(span_, r.usage);
+            if(r.status == outcome::failed)
+                span_.fail("run_failed", r.error_message);
+            else if(r.status != outcome::completed)
+                span_.set("agentio.outcome", to_string(r.status));
+        }
+        span_.end();
+        if(telemetry_->observer && telemetry_->report_runs)
+        {
+            run_record const rec{strategy_, model_, r.status, rounds, r.usage,
+                std::chrono::steady_clock::now() - started_, r.error_message};
+            telemetry_->observer->run_finished(rec);
+        }
+    }
+
+    // The run's span context as a `traceparent` (for what the run calls); empty when not traced.
+    trace::span_context const& context() const noexcept { return span_.context(); }
+    std::string_view provider() const noexcept { return provider_; }
+
+private:
+    static void set_usage(trace::span& s, llm::usage const& u)
+    {
+        s.set(trace::gen_ai::usage_input_tokens, u.input_tokens);
+        s.set(trace::gen_ai::usage_output_tokens, u.output_tokens);
+        if(u.cache_read_input_tokens)
+            s.set(trace::gen_ai::usage_cache_read_input_tokens, u.cache_read_input_tokens);
+        if(u.cache_creation_input_tokens)
+            s.set(trace::gen_ai::usage_cache_creation_input_tokens, u.cache_creation_input_tokens);
+    }
+
+    // Messages as the GenAI conventions' JSON: [{"role", "parts": [{"type": "text", "content"}, ...]}].
+    static std::string content_json(std::span<llm::message const> messages)
+    {
+        json::array out;
+        for(auto const& m : messages)
+        {
+            json::array parts;
+            for(auto const& b : m.content)
+            {
+                if(auto const* t = std::get_if<llm::text_block>(&b))
+                    parts.push_back(json::object{{"type", "text"}, {"content", t->text}});
+                else if(auto const* c = std::get_if<llm::tool_use_block>(&b))
+                    parts.push_back(json::object{{"type", "tool_call"}, {"id", c->id}, {"name", c->name},
+                        {"arguments", c->input}});
+                else if(auto const* res = std::get_if<llm::tool_result_block>(&b))
+                {
+                    std::string text;
+                    for(auto const& part : res->content)
+                        if(auto const* piece = std::get_if<llm::text_block>(&part))
+                            text += piece->text;
+                    parts.push_back(json::object{{"type", "tool_call_response"}, {"id", res->tool_use_id},
+                        {"response", text}});
+                }
+            }
+            bool const tool_results = m.role == llm::role::user && !m.content.empty() &&
+                std::holds_alternative<llm::tool_result_block>(m.content.front());
+            std::string_view const role = m.role == llm::role::assistant ? "assistant"
+                                                                         : (tool_results ? "tool" : "user");
+            out.push_back(json::object{{"role", role}, {"parts", std::move(parts)}});
+        }
+        return json::serialize(out);
+    }
+
+    telemetry const* telemetry_;
+    std::string_view strategy_;
+    std::string_view model_;
+    std::string_view provider_;
+    std::string_view conversation_id_;
+    std::chrono::steady_clock::time_point started_ = {};
+    trace::span span_;
+};
+
 // What a call of `stream_call` without `on_retry` resets: nothing.
 struct nothing_to_reset
 {
@@ -206,14 +449,48 @@ struct nothing_to_reset
 // kept of the failed attempt. A stream cancelled under it stops the run.
 template<llm::provider Provider, class OnEvents, class OnRetry = nothing_to_reset>
 asio::awaitable<boost::system::result<llm::response, llm::error>> stream_call(Provider& provider,
-    llm::request const& request, unsigned retries, OnEvents& on_events, OnRetry on_retry = {})
+    llm::request const& request, unsigned retries, OnEvents& on_events, OnRetry on_retry = {},
+    run_report const* report = nullptr)
 {
+    // Reported (when anyone listens) under a `chat` span whose context goes out as the call's traceparent.
+    bool const reporting = report && report->active();
+    auto const started = reporting ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    std::optional<std::chrono::steady_clock::duration> first_token;
+    trace::span chat = reporting ? report->start_chat(request) : trace::span();
+    std::string const traceparent = chat.traceparent();
+    llm::request traced = request;
+    if(!traceparent.empty())
+        traced.traceparent = traceparent;
+    model_call_record record;
+    if(reporting)
+    {
+        record.provider = provider_name(provider);
+        record.model = request.model;
+    }
+    auto const report_end = [&](std::string_view outcome, llm::response const* answer, unsigned attempts) {
+        if(!reporting)
+            return;
+        record.outcome = outcome;
+        record.duration = std::chrono::steady_clock::now() - started;
+        record.time_to_first_token = first_token;
+        record.retries = attempts;
+        if(answer)
+        {
+            record.usage = answer->tokens;
+            record.finish_reason = answer->stop_reason_text;
+        }
+        report->model_call(chat, record, answer);
+    };
+
     std::vector<llm::stream_event> stream_events;
     for(unsigned attempt = 0;; ++attempt)
     {
-        auto opened = co_await provider.open(request);
+        auto opened = co_await provider.open(traced);
         if(!opened)
+        {
+            report_end(llm::to_string(opened.error().what), nullptr, attempt);
             co_return opened.error();
+        }
         auto stream = std::move(*opened);
         bool delivered = false;
         std::optional<llm::error> failure;
@@ -221,6 +498,8 @@ asio::awaitable<boost::system::result<llm::response, llm::error>> stream_call(Pr
         {
             stream_events.clear();
             failure = co_await stream.read(stream_events);
+            if(reporting && !first_token && stream.produced_output())
+                first_token = std::chrono::steady_clock::now() - started;
             bool const sent = co_await on_events(stream_events);
             delivered = delivered || sent;
         }
@@ -229,11 +508,17 @@ asio::awaitable<boost::system::result<llm::response, llm::error>> stream_call(Pr
             llm::error f;
             auto response = stream.finish(f);
             if(response)
+            {
+                report_end("ok", &*response, attempt);
                 co_return std::move(*response);
+            }
             failure = std::move(f);
         }
         if(failure->what == llm::error::kind::cancelled)
+        {
+            report_end("cancelled", nullptr, attempt);
             stop_run();
+        }
         // Retrying is invisible to the user only while they have seen nothing.
         if(failure->retryable && !delivered && attempt < retries)
         {
@@ -242,6 +527,7 @@ asio::awaitable<boost::system::result<llm::response, llm::error>> stream_call(Pr
             on_retry();
             continue;
         }
+        report_end(llm::to_string(failure->what), nullptr, attempt);
         co_return std::move(*failure);
     }
 }
@@ -257,17 +543,33 @@ inline std::string tool_timed_out(messages const& texts, std::string_view tool,
 }
 
 // A tool call raced against `timeout`: its result, or the error result that
-// says it timed out (the call is then cancelled).
+// says it timed out (the call is then cancelled). Reported, when anyone
+// listens, under an `execute_tool` span whose context the tool gets (`ctx.traceparent`).
 template<tool_catalog Tools>
 asio::awaitable<tool_result> call_with_timeout(Tools const& tools, std::string_view tool, json::value const& input,
-    tool_context& ctx, std::chrono::steady_clock::duration timeout, messages const& texts)
+    tool_context& ctx, std::chrono::steady_clock::duration timeout, messages const& texts,
+    run_report const* report = nullptr)
 {
     using namespace asio::experimental::awaitable_operators;
+    bool const reporting = report && report->active();
+    auto const started = reporting ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    trace::span span = reporting ? report->start_tool(tool, ctx.call_id, input) : trace::span();
+    std::string const traceparent = span.traceparent();
+    if(!traceparent.empty())
+        ctx.traceparent = traceparent;
     asio::steady_timer timer(co_await asio::this_coro::executor, timeout);
     auto outcome = co_await (tools.call(tool, input, ctx) || timer.async_wait(asio::use_awaitable));
-    if(outcome.index() == 0)
-        co_return std::get<0>(std::move(outcome));
-    co_return tool_result::error(tool_timed_out(texts, tool, timeout));
+    bool const timed_out = outcome.index() != 0;
+    tool_result r = timed_out ? tool_result::error(tool_timed_out(texts, tool, timeout))
+                              : std::get<0>(std::move(outcome));
+    if(reporting)
+    {
+        std::string const error_text = r.is_error ? r.joined_text() : std::string();
+        tool_call_record const rec{tool, ctx.call_id, timed_out ? "timeout" : (r.is_error ? "error" : "ok"),
+            std::chrono::steady_clock::now() - started, error_text};
+        report->tool_call(span, rec, r);
+    }
+    co_return r;
 }
 
 // What the user reads of a provider's failure: `custom`'s text when set (an

@@ -152,7 +152,8 @@ orchestrator<Provider, Tools>::call_tool(llm::tool_use_block const& call, call_s
         .idempotency_key = key,
         .deadline = started + timeout,
         .progress = {}};
-    tool_result r = co_await detail::call_with_timeout(tools_, call.name, call.input, ctx, timeout, texts());
+    tool_result r = co_await detail::call_with_timeout(tools_, call.name, call.input, ctx, timeout, texts(),
+        scope.report);
     // A call cut short by the run's cancellation may or may not have acted:
     // it stays started, in doubt, rather than recorded with a result.
     asio::cancellation_state const state = co_await asio::this_coro::cancellation_state;
@@ -234,7 +235,7 @@ template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<bool> orchestrator<Provider, Tools>::finish_round(std::vector<llm::message>& conversation, Sink& sink,
     run_result& result, unsigned iteration, std::span<approval_decision const> decisions, run_options const& how,
-    bool resumed) const
+    bool resumed, detail::run_report const& report) const
 {
     std::vector<llm::tool_use_block const*> calls;
     for(auto const& b : conversation.back().content)
@@ -293,7 +294,7 @@ asio::awaitable<bool> orchestrator<Provider, Tools>::finish_round(std::vector<ll
         to_run.push_back(calls[i]);
         where.push_back(i);
     }
-    call_scope const scope{how.idempotency_scope, how.journal, iteration};
+    call_scope const scope{how.idempotency_scope, how.journal, iteration, &report};
     auto ran = co_await run_tools(to_run, decisions, scope);
     for(std::size_t k = 0; k < ran.size(); ++k)
         outcomes[where[k]] = std::move(ran[k]);
@@ -316,7 +317,7 @@ asio::awaitable<bool> orchestrator<Provider, Tools>::finish_round(std::vector<ll
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result, run_options const& how) const
+    run_result& result, run_options const& how, detail::run_report const& report) const
 {
     unsigned completed_rounds = how.completed_rounds;
     auto const decisions = how.decisions;
@@ -364,7 +365,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     {
         ++completed_rounds;
         result.rounds = completed_rounds;
-        if(!co_await finish_round(conversation, sink, result, completed_rounds, decisions, how, true))
+        if(!co_await finish_round(conversation, sink, result, completed_rounds, decisions, how, true, report))
             co_return; // calls in doubt wait for decisions
         co_await complete(completed_rounds, 1);
     }
@@ -428,7 +429,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             }
         }
         auto const estimated = llm::token_estimator::raw_tokens(request);
-        auto response = co_await detail::stream_call(provider_, request, options_.limits.mid_stream_retries, on_events);
+        auto response = co_await detail::stream_call(provider_, request, options_.limits.mid_stream_retries, on_events,
+            detail::nothing_to_reset{}, &report);
         if(!response)
         {
             if(auto const overflow = llm::as_context_overflow(response.error()))
@@ -489,7 +491,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
                     co_await detail::emit_or_stop(sink, ev);
                     co_return;
                 }
-                co_await finish_round(conversation, sink, result, iteration, {}, how, false);
+                co_await finish_round(conversation, sink, result, iteration, {}, how, false, report);
                 co_await complete(iteration, 2);
             }
             continue;
@@ -532,10 +534,13 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
     run_options how) const
 {
     run_result result;
-    auto body = [&] { return loop(conversation, sink, result, how); };
+    detail::run_report report(options_.telemetry, "tools", options_.model, detail::provider_name(provider_),
+        how.traceparent, how.conversation_id);
+    auto body = [&] { return loop(conversation, sink, result, how, report); };
     auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
     co_await detail::run_with_deadline(body, sink, result, options_.limits.run_deadline, texts().run_deadline,
         deadline_event);
+    report.finish(result, result.rounds);
     co_return result;
 }
 
@@ -551,6 +556,8 @@ asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<
     auto const& shape = detail::answer_schema<T>::get();
     how.output = llm::output_format{.name = "answer", .schema = &shape.schema};
     typed_result<T> out;
+    detail::run_report report(options_.telemetry, "tools", options_.model, detail::provider_name(provider_),
+        how.traceparent, how.conversation_id);
     // Each attempt ends with a `done`; the sink sees one, for the whole run.
     auto attempt_sink = [&sink](event const& e) -> asio::awaitable<bool> {
         if(std::holds_alternative<done>(e))
@@ -565,7 +572,7 @@ asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<
         for(unsigned attempt = 1;; ++attempt)
         {
             run_result attempt_result;
-            co_await loop(conversation, attempt_sink, attempt_result, how);
+            co_await loop(conversation, attempt_sink, attempt_result, how, report);
             out.usage += attempt_result.usage;
             out.rounds = attempt_result.rounds; // the attempts number their rounds on
             out.tools.insert(out.tools.end(), attempt_result.tools.begin(), attempt_result.tools.end());
@@ -627,6 +634,7 @@ asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<
     auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
     co_await detail::run_with_deadline(attempts_body, sink, out, options_.limits.run_deadline, texts().run_deadline,
         deadline_event);
+    report.finish(out, out.rounds);
     if(out.status != run_result::outcome::completed)
         out.value.reset();
     co_return out;

@@ -61,7 +61,7 @@ template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::string_view model,
     std::vector<llm::message> const& turns, Sink& sink, run_result& result, std::optional<unsigned> stream,
-    json::object const* output) const
+    json::object const* output, detail::run_report const& report) const
 {
     llm::request const request{.model = model,
         .system = options_.system,
@@ -87,7 +87,8 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
                 }
         co_return delivered;
     };
-    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events);
+    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events,
+        detail::nothing_to_reset{}, &report);
     if(!response)
     {
         std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
@@ -110,7 +111,8 @@ asio::awaitable<std::optional<llm::response>> agent<Provider, Tools>::ask(std::s
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& request, revision const* previous,
-    unsigned number, Sink& sink, run_result& result, std::vector<std::string>& steps) const
+    unsigned number, Sink& sink, run_result& result, std::vector<std::string>& steps,
+    detail::run_report const& report) const
 {
     std::vector<llm::message> turns{
         llm::message::user(previous ? detail::replan_prompt(request, tool_list_, *previous, options_)
@@ -121,7 +123,7 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
     {
         std::optional<unsigned> const silent;
         auto response = co_await ask(model_of(options_.planner_model), turns, sink, result, silent,
-            options_.structured_plan ? &plan_output_ : nullptr);
+            options_.structured_plan ? &plan_output_ : nullptr, report);
         if(!response)
             co_return false;
         std::string reply = response->assistant.text();
@@ -146,7 +148,7 @@ asio::awaitable<bool> agent<Provider, Tools>::make_plan(std::string const& reque
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std::string const& request,
-    revision const& current, unsigned index, Sink& sink, run_result& result) const
+    revision const& current, unsigned index, Sink& sink, run_result& result, detail::run_report const& report) const
 {
     std::vector<llm::message> conversation{llm::message::user(detail::step_prompt(request, current, index, texts()))};
     unsigned const number = current.number;
@@ -161,7 +163,11 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std
         bool const go_on = co_await detail::emit(sink, ev);
         co_return go_on;
     };
-    agentio::agent::run_result const sub = co_await executor_.run(conversation, forward);
+    // The step's run is a child of the plan's (its spans nest; the observer counts the plan's run only).
+    std::string const parent = trace::format_traceparent(report.context());
+    agentio::agent::run_options how;
+    how.traceparent = parent;
+    agentio::agent::run_result const sub = co_await executor_.run(conversation, forward, how);
     result.usage += sub.usage;
     switch(sub.status)
     {
@@ -188,7 +194,8 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::run_step(std
 
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
-asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, Sink& sink, run_result& result) const
+asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, Sink& sink, run_result& result,
+    detail::run_report const& report) const
 {
     unsigned const revisions = options_.max_replans + 1;
     for(unsigned number = 1; number <= revisions; ++number)
@@ -200,7 +207,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
             co_await detail::emit_or_stop(sink, ev);
         }
         std::vector<std::string> steps;
-        bool const planned = co_await make_plan(request, previous, number, sink, result, steps);
+        bool const planned = co_await make_plan(request, previous, number, sink, result, steps, report);
         if(!planned)
             co_return;
         result.trace.push_back(revision{.number = number,
@@ -221,7 +228,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
                 event const ev = events::step_started{number, i, current.steps[i]};
                 co_await detail::emit_or_stop(sink, ev);
             }
-            auto step_result = co_await run_step(request, current, i, sink, result);
+            auto step_result = co_await run_step(request, current, i, sink, result, report);
             if(!step_result)
                 co_return;
             current.results.push_back(*step_result);
@@ -232,7 +239,8 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         std::vector<llm::message> const answer_turns{
             llm::message::user(detail::answer_prompt(request, current, texts()))};
         std::optional<unsigned> const streamed = number;
-        auto answered = co_await ask(model_of(options_.answer_model), answer_turns, sink, result, streamed, nullptr);
+        auto answered = co_await ask(model_of(options_.answer_model), answer_turns, sink, result, streamed, nullptr,
+            report);
         if(!answered)
             co_return;
         if(answered->stop == llm::stop_reason::max_tokens)
@@ -247,7 +255,8 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::string const& request, S
         std::vector<llm::message> const verify_turns{
             llm::message::user(detail::verify_prompt(request, current, options_.tokens, texts()))};
         std::optional<unsigned> const silent;
-        auto judged = co_await ask(model_of(options_.verifier_model), verify_turns, sink, result, silent, nullptr);
+        auto judged = co_await ask(model_of(options_.verifier_model), verify_turns, sink, result, silent, nullptr,
+            report);
         if(!judged)
             co_return;
         current.verdict_text = judged->assistant.text();
@@ -271,11 +280,13 @@ template<class Sink>
 asio::awaitable<run_result> agent<Provider, Tools>::run(std::string request, Sink sink) const
 {
     run_result result;
-    auto body = [&] { return loop(request, sink, result); };
+    detail::run_report report(options_.telemetry, "plan_execute", options_.model, detail::provider_name(provider_));
+    auto body = [&] { return loop(request, sink, result, report); };
     auto const deadline_event = [](std::string const& message) {
         return event{events::error{message, agentio::agent::error_cause::deadline}};
     };
     co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
+    report.finish(result, static_cast<unsigned>(result.trace.size()));
     co_return result;
 }
 

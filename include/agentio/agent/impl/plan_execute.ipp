@@ -97,6 +97,9 @@ AGENTIO_DECL agentio::agent::options executor_options(options const& o)
     e.limits = o.step_limits;
     e.texts = o.texts;
     e.describe_error = o.describe_error;
+    // The steps report their calls under the plan's run (run_options::traceparent), not runs of their own.
+    e.telemetry = o.telemetry;
+    e.telemetry.report_runs = false;
     return e;
 }
 

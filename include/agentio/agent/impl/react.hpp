@@ -75,7 +75,7 @@ asio::awaitable<void> agent<Provider, Tools>::fail(Sink& sink, run_result& resul
 
 template<llm::provider Provider, tool_catalog Tools>
 asio::awaitable<tool_result> agent<Provider, Tools>::call_tool(std::string const& tool, json::value const& input,
-    unsigned iteration) const
+    unsigned iteration, detail::run_report const& report) const
 {
     auto const timeout = options_.tool_timeout;
     std::string const call_id = "react-" + std::to_string(iteration);
@@ -83,7 +83,7 @@ asio::awaitable<tool_result> agent<Provider, Tools>::call_tool(std::string const
         .call_id = call_id,
         .deadline = std::chrono::steady_clock::now() + timeout,
         .progress = {}};
-    tool_result r = co_await detail::call_with_timeout(tools_, tool, input, ctx, timeout, texts());
+    tool_result r = co_await detail::call_with_timeout(tools_, tool, input, ctx, timeout, texts(), &report);
     co_return r;
 }
 
@@ -91,7 +91,7 @@ template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vector<llm::message> const& turns,
     Sink& sink, run_result& result, unsigned iteration, llm::stop_reason& stop,
-    std::optional<llm::conversation_summary>& summary, std::size_t question) const
+    std::optional<llm::conversation_summary>& summary, std::size_t question, detail::run_report const& report) const
 {
     llm::request request{.model = options_.model,
         .system = system_,
@@ -162,7 +162,8 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
         answer = detail::answer_stream{};
         text.clear();
     };
-    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events, on_retry);
+    auto response = co_await detail::stream_call(provider_, request, options_.mid_stream_retries, on_events, on_retry,
+        &report);
     if(!response)
     {
         std::string const message = detail::describe_provider_error(response.error(), texts(), options_.describe_error);
@@ -180,7 +181,7 @@ asio::awaitable<std::optional<std::string>> agent<Provider, Tools>::ask(std::vec
 template<llm::provider Provider, tool_catalog Tools>
 template<class Sink>
 asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& conversation, Sink& sink,
-    run_result& result) const
+    run_result& result, detail::run_report const& report) const
 {
     // Ends the run with its answer.
     auto answered = [&](std::string const& answer, std::string const& thought) -> asio::awaitable<void> {
@@ -200,7 +201,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
         if(out_of_steps)
             detail::append_user_text(turns, std::string(texts().react_out_of_steps));
         llm::stop_reason stop = llm::stop_reason::unknown;
-        auto const text = co_await ask(turns, sink, result, iteration, stop, summary, question);
+        auto const text = co_await ask(turns, sink, result, iteration, stop, summary, question, report);
         if(!text)
             co_return;
         result.iterations = iteration;
@@ -269,7 +270,7 @@ asio::awaitable<void> agent<Provider, Tools>::loop(std::vector<llm::message>& co
                 co_await detail::emit_or_stop(sink, ev);
             }
             auto const started = std::chrono::steady_clock::now();
-            tool_result const outcome = co_await call_tool(s.tool, s.input, iteration);
+            tool_result const outcome = co_await call_tool(s.tool, s.input, iteration, report);
             s.duration = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
                 started);
             s.observation = detail::observation_text(outcome);
@@ -325,11 +326,13 @@ template<class Sink>
 asio::awaitable<run_result> agent<Provider, Tools>::run_on(std::vector<llm::message>& conversation, Sink& sink) const
 {
     run_result result;
-    auto body = [&] { return loop(conversation, sink, result); };
+    detail::run_report report(options_.telemetry, "react", options_.model, detail::provider_name(provider_));
+    auto body = [&] { return loop(conversation, sink, result, report); };
     auto const deadline_event = [](std::string const& message) {
         return event{events::error{message, agentio::agent::error_cause::deadline}};
     };
     co_await detail::run_with_deadline(body, sink, result, options_.run_deadline, texts().run_deadline, deadline_event);
+    report.finish(result, result.iterations);
     co_return result;
 }
 

@@ -59,7 +59,7 @@ inline double default_random()
 
 inline asio::awaitable<boost::system::result<http::response_stream, error>> open_with_retries(http::client& client,
     provider_options const& options, http::client_request const& prototype,
-    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header)
+    error (*error_from_body)(unsigned, std::string_view), std::string_view request_id_header, std::string_view model)
 {
     for(unsigned retries = 0;; ++retries)
     {
@@ -95,6 +95,8 @@ inline asio::awaitable<boost::system::result<http::response_stream, error>> open
         }
         if(!failure.retryable || retries >= options.retry.max_retries)
             co_return failure;
+        if(options.on_retry)
+            options.on_retry(model, retries + 1, failure);
         co_await retry_wait(options, retries, server_delay);
     }
 }
@@ -133,9 +135,11 @@ template<class Wire>
 asio::awaitable<boost::system::result<typename http_provider<Wire>::stream_type, error>>
 http_provider<Wire>::open(request const& r)
 {
-    auto const req = post(Wire::path, "text/event-stream", Wire::make_body(r, wire_));
+    auto req = post(Wire::path, "text/event-stream", Wire::make_body(r, wire_));
+    if(!r.traceparent.empty())
+        req.headers.set("traceparent", r.traceparent);
     auto opened = co_await detail::open_with_retries(*client_, options_, req, &Wire::error_from_body,
-        Wire::request_id_header);
+        Wire::request_id_header, r.model);
     if(!opened)
         co_return opened.error();
     co_return stream_type(std::move(*opened));

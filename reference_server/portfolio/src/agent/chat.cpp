@@ -287,16 +287,25 @@ std::string describe_run(agentio::agent::run_result const& result, std::chrono::
 
 namespace {
 
-// Operators see each chat's fate in one line; one fputs keeps lines whole
-// across the server's threads.
-void log_line(std::string const& message)
+// Operators see each chat's fate in one line: its fields, and the sentence describe_run writes.
+void log_run(agentio::log::logger& log, std::string const& model, agentio::threads::run_context const& run,
+    agentio::agent::run_result const& result, std::string_view cancel_reason, std::chrono::milliseconds elapsed)
 {
-    std::time_t const now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &local);
-    std::fputs((stamp + agentio::log_text(message) + "\n").c_str(), stderr);
+    auto const level = result.status == agentio::agent::outcome::failed ? agentio::log::level::warn
+                                                                        : agentio::log::level::info;
+    if(!log.enabled(level))
+        return;
+    agentio::log::context const about{.request_id = {},
+        .user = {},
+        .session = {},
+        .thread = std::string(run.thread_id),
+        .run = std::string(run.run_id)};
+    log.write(level, "chat.run", about,
+        {{"model", model}, {"outcome", agentio::agent::to_string(result.status)},
+            {"reason", result.status == agentio::agent::outcome::cancelled ? cancel_reason : std::string_view()},
+            {"rounds", result.rounds}, {"tool_calls", result.tools.size()}, {"input_tokens", result.usage.input_tokens},
+            {"output_tokens", result.usage.output_tokens}, {"duration_ms", elapsed.count()},
+            {"error", result.error_message}, {"summary", describe_run(result, elapsed, cancel_reason)}});
 }
 
 // One provider origin carries every chat's stream at once, and the API origin
@@ -550,9 +559,11 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     agentio::threads::run_manager_options run_options;
     run_options.holder = holder_name();
     run_options.detach_grace = settings_.detach_grace;
-    run_options.on_end = [](agentio::threads::run_context const&, agentio::agent::run_result const& result,
-                             std::string_view cancel_reason, std::chrono::milliseconds elapsed) {
-        log_line(describe_run(result, elapsed, cancel_reason));
+    run_options.on_end = [log = log_, model = settings_.effective_model()](agentio::threads::run_context const& run,
+                             agentio::agent::run_result const& result, std::string_view cancel_reason,
+                             std::chrono::milliseconds elapsed) {
+        if(log)
+            log_run(*log, model, run, result, cancel_reason, elapsed);
     };
     runs_ = std::make_unique<agentio::threads::run_manager<portfolio_agent>>(http_->get_executor(), store_, *agent_,
         &to_record, &is_final_event, std::move(run_options));

@@ -23,6 +23,7 @@
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
+#include <agentio/log.hpp>
 #include <agentio/threads.hpp>
 #include <agentio/threads/run_manager.hpp>
 
@@ -70,9 +71,9 @@ parsed_chat parse_chat_request(std::string_view body, chat_limits const& limits)
 /// The message a user reads for a provider failure; names the setting to fix.
 std::string describe_provider_error(agentio::llm::error const& e, chat_settings const& settings);
 
-/// The server log's line for a finished chat: outcome (and why a run was
-/// cancelled: `cancel_reason` as the run manager says it), time, rounds,
-/// tool calls and tokens (exposed for tests).
+/// A finished chat in a sentence (the `summary` of its `chat.run` log
+/// line): outcome (and why a run was cancelled: `cancel_reason` as the run
+/// manager says it), time, rounds, tool calls and tokens (exposed for tests).
 std::string describe_run(agentio::agent::run_result const& result, std::chrono::milliseconds elapsed,
     std::string_view cancel_reason);
 
@@ -84,6 +85,10 @@ public:
     chat_service(boost::asio::any_io_executor ex, chat_settings settings, agentio::threads::thread_store& store,
         charts::chart_store* charts = nullptr, charts::render_options chart_options = {}, chat_limits limits = {});
     ~chat_service();
+
+    /** Where each run's end is logged (`chat.run`); null: nowhere. Before
+        `start`; the logger outlives the service. */
+    void set_log(agentio::log::logger* log) noexcept { log_ = log; }
 
     /// Builds the provider, the tools and the orchestrator. The tools call
     /// the REST API at `settings.api_base_url`, or at `self` when it is empty:
@@ -148,6 +153,7 @@ private:
     agentio::threads::thread_store& store_;
     std::unique_ptr<agentio::threads::run_manager<portfolio_agent>> runs_;
     agentio::http::api_keys keys_; // AGENT_API_KEYS: each key names an owner
+    agentio::log::logger* log_ = nullptr;
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> streaming_{0};
 };

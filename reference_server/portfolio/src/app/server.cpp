@@ -7,6 +7,7 @@
 #include "app/error_body.hpp"
 
 #include <agentio/app/serve.hpp>
+#include <agentio/http/request_log.hpp>
 #include <agentio/run.hpp>
 #include <agentio/threads/open_store.hpp>
 
@@ -58,6 +59,7 @@ std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string co
 
 portfolio_server::portfolio_server(server_options options)
     : options_(std::move(options))
+    , log_(options_.log)
     , ioc_(static_cast<int>(options_.threads))
 {
     std::vector<agentio::sqlite::connection> connections;
@@ -94,12 +96,17 @@ portfolio_server::portfolio_server(server_options options)
     render.height_in = cs.height_in;
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, *store_, charts_.get(), render);
+    chat_->set_log(&log_);
     web_ = std::make_shared<agentio::http::static_files const>(load_web_page(options_.web_dir));
     openai_ = std::make_shared<agentio::chat_completions::endpoint>();
     options_.http.error_body = write_detail;
+    // Each request counted by its route's pattern and logged (the scrapes and health checks at debug).
+    agentio::http::router_options observed;
+    observed.observe = agentio::http::observe_requests(&log_, &requests_,
+        {.routine_routes = {"/metrics", "/api/v1/health"}});
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
         app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_,
-            openai_),
+            openai_, &metrics_, std::move(observed)),
         options_.http);
 
     boost::system::error_code ec;
@@ -120,7 +127,7 @@ portfolio_server::portfolio_server(server_options options)
     // Old charts go away while the server runs: at start, then every ten minutes.
     boost::asio::co_spawn(
         ioc_,
-        [store = charts_.get()]() -> boost::asio::awaitable<void> {
+        [store = charts_.get(), log = &log_]() -> boost::asio::awaitable<void> {
             boost::asio::steady_timer timer(co_await boost::asio::this_coro::executor);
             for(;;)
             {
@@ -130,7 +137,7 @@ portfolio_server::portfolio_server(server_options options)
                 }
                 catch(std::exception const& e)
                 {
-                    std::fprintf(stderr, "charts: %s\n", e.what());
+                    log->warn("charts.cleanup_failed", {{"error", e.what()}});
                 }
                 timer.expires_after(std::chrono::minutes(10));
                 co_await timer.async_wait(boost::asio::use_awaitable);
@@ -169,7 +176,9 @@ struct app_handler::parts
 app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat,
     charts::chart_store const* charts, std::chrono::seconds chart_max_age,
     std::shared_ptr<agentio::http::static_files const> web,
-    std::shared_ptr<agentio::chat_completions::endpoint const> openai)
+    std::shared_ptr<agentio::chat_completions::endpoint const> openai, agentio::metrics::registry const* metrics,
+    agentio::http::router_options options)
+    : routes_(std::move(options))
 {
     namespace bhttp = boost::beast::http;
     using agentio::http::request;
@@ -198,9 +207,14 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
         });
     if(openai)
         openai->add_routes(routes_); // the server that owns these routes goes before the endpoint
-    routes_.any("/api/{rest...}", [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
+    if(metrics)
+        agentio::http::add_metrics_route(routes_, *metrics);
+    // The REST API; its health check a route of its own, so that the access log can tell a monitor's calls apart.
+    auto rest = [p](request&& req, route_params const&, agentio::http::any_stream& stream) -> reply {
         return p->api(std::move(req), stream);
-    });
+    };
+    routes_.any("/api/v1/health", rest);
+    routes_.any("/api/{rest...}", rest);
     routes_.fallback([p](request&& req, route_params const&) -> boost::asio::awaitable<bhttp::message_generator> {
         std::string_view const target = req.target();
         co_return p->web->serve(req, target.substr(0, target.find('?')));

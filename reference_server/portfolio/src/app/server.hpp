@@ -12,8 +12,11 @@
 #include "app/web_assets.hpp"
 
 #include <agentio/chat_completions/endpoint.hpp>
+#include <agentio/http/metrics.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/server.hpp>
+#include <agentio/log.hpp>
+#include <agentio/metrics.hpp>
 #include <agentio/sqlite.hpp>
 
 #include <boost/asio/io_context.hpp>
@@ -45,6 +48,8 @@ struct server_options
     // With TLS (http.tls): how the agent's tools, clients of this server's
     // API over https, verify it (a context trusting the served certificate).
     std::shared_ptr<boost::asio::ssl::context> self_client_tls{};
+    // The log (AGENTIO_LOG_*, read by `serve`): each request, each chat's end. Off unless set.
+    agentio::log::settings log{.level = agentio::log::level::off, .program = "agentio-portfolio"};
 };
 
 /// The server's handler: the agent's streaming endpoint, charts, the REST
@@ -52,10 +57,14 @@ struct server_options
 class app_handler
 {
 public:
-    /// `openai` (the `/v1` API) may be null: no `/v1` routes.
+    /** `openai` (the `/v1` API) may be null: no `/v1` routes; `metrics`,
+        when given, is served at `GET /metrics` (it outlives the handler);
+        `options` as the router takes them (`observe`: the access log and
+        the HTTP metrics). */
     app_handler(api::rest_api api, std::shared_ptr<agent::chat_service> chat, charts::chart_store const* charts,
         std::chrono::seconds chart_max_age, std::shared_ptr<agentio::http::static_files const> web,
-        std::shared_ptr<agentio::chat_completions::endpoint const> openai = {});
+        std::shared_ptr<agentio::chat_completions::endpoint const> openai = {},
+        agentio::metrics::registry const* metrics = nullptr, agentio::http::router_options options = {});
 
     boost::asio::awaitable<std::optional<boost::beast::http::message_generator>>
     operator()(agentio::http::request&& req, agentio::http::any_stream& stream) const
@@ -93,6 +102,12 @@ public:
     /// Connections open right now.
     std::size_t connection_count() const noexcept { return http_->connection_count(); }
 
+    /// The log server_options::log configures (`start` and `stop` are the caller's to write).
+    agentio::log::logger& log() noexcept { return log_; }
+
+    /// What GET /metrics serves.
+    agentio::metrics::registry& metrics() noexcept { return metrics_; }
+
     /// Serves on `threads` threads (the calling one included) until stop().
     void run();
 
@@ -112,6 +127,9 @@ private:
     // Destroyed bottom-up: the server, then the pool (whose finished work posts
     // to ioc_), then ioc_ with whatever is still queued on it.
     server_options options_;
+    agentio::log::logger log_;           // outlives what logs to it
+    agentio::metrics::registry metrics_; // GET /metrics
+    agentio::http::request_metrics requests_{metrics_};
     boost::asio::io_context ioc_;
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
     std::unique_ptr<agentio::threads::thread_store> store_; // AGENT_STORE: threads and runs
