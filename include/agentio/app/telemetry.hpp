@@ -126,6 +126,10 @@ public:
     {
     }
 
+    /** Whether `agent.run` lines are written (on by default): off for an
+        application that writes its own line per run, with what only it knows. */
+    void log_runs(bool on) noexcept { log_runs_ = on; }
+
     void run_started(std::string_view strategy) override { runs_active_.with({strategy}).inc(); }
 
     void run_finished(agent::run_record const& r) override
@@ -134,7 +138,7 @@ public:
         runs_.with({r.strategy, to_string(r.status)}).inc();
         double const seconds = std::chrono::duration<double>(r.duration).count();
         run_duration_.with({r.strategy}).observe(seconds);
-        if(log_ && log_->enabled(log::level::info))
+        if(log_runs_ && log_ && log_->enabled(log::level::info))
             log_->info("agent.run",
                 {{"strategy", r.strategy}, {"model", r.model}, {"outcome", to_string(r.status)}, {"rounds", r.rounds},
                     {"input_tokens", r.usage.input_tokens}, {"output_tokens", r.usage.output_tokens},
@@ -194,6 +198,7 @@ private:
     }
 
     log::logger* log_;
+    bool log_runs_ = true;
     metrics::gauge_family& runs_active_;
     metrics::counter_family& runs_;
     metrics::histogram_family& run_duration_;

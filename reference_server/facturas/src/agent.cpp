@@ -395,7 +395,8 @@ asio::awaitable<json::object> invoice_agent::schema()
     co_return *schema_;
 }
 
-asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
+asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql,
+    agentio::agent::run_reporter const& report)
 {
     auto c = co_await mcp();
     mcp::call_options o;
@@ -403,6 +404,9 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
     json::value const arguments = json::object{{"sql", sql}, {"max_rows", settings_.sql_max_rows}};
     agentio::tool_result r;
     std::optional<failure> failed;
+    // The query is the pipeline's tool call: an execute_tool span, and a tool_call record.
+    auto const started = std::chrono::steady_clock::now();
+    auto span = report.start_tool(query_tool, {}, arguments);
     try
     {
         r = co_await c.call_tool(std::string(query_tool), arguments, o);
@@ -418,6 +422,15 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql)
             failed.emplace("mcp_unavailable", mcp_failure_message("La llamada al servidor MCP falló", e));
             forget_mcp(c);
         }
+    }
+    {
+        std::string const error = failed ? std::string(failed->what()) : r.is_error ? r.joined_text() : std::string();
+        std::string_view const outcome = failed && failed->code() == "query_timeout" ? "timeout"
+            : failed || r.is_error                                                   ? "error"
+                                                                                     : "ok";
+        agentio::agent::tool_call_record const record{query_tool, {}, outcome,
+            std::chrono::steady_clock::now() - started, error};
+        report.tool_call(span, record, r);
     }
     if(failed)
         throw *failed;
@@ -449,7 +462,8 @@ struct provider_count
 } // namespace
 
 asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
-    std::vector<llm::message> const& messages, std::function<void(std::string_view)> const* on_text)
+    std::vector<llm::message> const& messages, std::function<void(std::string_view)> const* on_text,
+    agentio::agent::run_reporter const& report)
 {
     if(auto why = settings_.llm_unavailable_reason())
         throw failure("llm_unavailable", *why);
@@ -481,7 +495,7 @@ asio::awaitable<std::string> invoice_agent::complete(std::string const& system,
     std::function<void(std::string_view)> forward;
     if(on_text && *on_text)
         forward = *on_text;
-    auto answered = co_await llm::complete(provider_, request, std::move(forward));
+    auto answered = co_await report.complete(provider_, request, std::move(forward)); // a chat span, a record
     if(!answered)
         throw failure("llm_unavailable", model_failure_message(answered.error()));
     estimator_.calibrate(estimated, answered->tokens);
@@ -559,6 +573,9 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
 {
     ask_result r;
     r.session_id = session_id;
+    // The question as one run: its invoke_agent span (under the request's), its calls' spans and records.
+    agentio::agent::run_reporter report(telemetry_, "pipeline", model_, provider_.name(), observer.traceparent,
+        session_id);
     unsigned const max_rows = settings_.sql_max_rows;
     std::optional<failure> failed;
     std::optional<agentio::threads::turn> held;
@@ -594,7 +611,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             messages.push_back(llm::message::assistant(t.sql.empty() ? t.answer : t.sql));
         }
         messages.push_back(llm::message::user(question));
-        std::string text = co_await complete(system, messages, nullptr);
+        std::string text = co_await complete(system, messages, nullptr, report);
         // A safe point between steps: a question sent meanwhile with AGENT_BUSY_POLICY=interrupt goes first.
         stop_if_interrupted(held);
 
@@ -613,7 +630,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             std::string rejected;
             try
             {
-                result = co_await run_query(*prepared);
+                result = co_await run_query(*prepared, report);
             }
             catch(failure const& f)
             {
@@ -627,7 +644,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             notify(observer, "repair_sql", "Corrigiendo la consulta");
             messages.push_back(llm::message::assistant(text));
             messages.push_back(llm::message::user(repair_message(rejected)));
-            text = co_await complete(system, messages, nullptr);
+            text = co_await complete(system, messages, nullptr, report);
         }
         if(auto const* c = result.if_contains("columns"); c && c->is_array())
             r.columns = c->get_array();
@@ -642,7 +659,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
 
         notify(observer, "generate_answer", "Redactando la respuesta");
         std::vector<llm::message> const answer_messages{llm::message::user(answer_message(question, r.sql, result))};
-        r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk);
+        r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk, report);
         if(r.answer.empty())
             throw failure("llm_unavailable", "El modelo devolvió una respuesta vacía.");
     }
@@ -673,6 +690,14 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             std::fprintf(stderr, "agentio-facturas: the turn of session %s was not saved: %s\n", session_id.c_str(),
                 saved.error().message.c_str());
     }
+    agentio::agent::run_summary summary;
+    summary.status = r.error_code.empty() ? agentio::agent::outcome::completed
+        : r.error_code == "interrupted"   ? agentio::agent::outcome::cancelled
+                                          : agentio::agent::outcome::failed;
+    summary.answer = r.answer;
+    if(summary.status == agentio::agent::outcome::failed)
+        summary.error_message = r.error_code + ": " + r.error_message;
+    report.finish(summary, 0);
     co_return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include "settings.hpp"
 
+#include <agentio/agent/telemetry.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/context.hpp>
 #include <agentio/llm/conversation.hpp>
@@ -53,6 +54,8 @@ struct ask_observer
     std::function<void(std::string const& sql)> on_sql;
     std::function<void(ask_result const& rows)> on_rows;
     std::function<void(std::string_view text)> on_chunk;
+    /// The request's `traceparent` (its server span's): the question's spans join its trace.
+    std::string traceparent;
 };
 
 /// Where the MCP server is: a command to spawn (stdio) or a URL (Streamable HTTP).
@@ -83,6 +86,9 @@ public:
 
     settings const& config() const noexcept { return settings_; }
 
+    /// Where each question reports (its spans, the model and MCP calls' metrics); set before serving.
+    void set_telemetry(agentio::agent::telemetry t) { telemetry_ = std::move(t); }
+
 private:
     // A past question of the session, as the model sees it again.
     struct exchange
@@ -96,8 +102,10 @@ private:
     void forget_mcp(agentio::mcp::client const& broken);
     std::vector<exchange> history(std::vector<agentio::threads::item> const& items) const;
     boost::asio::awaitable<std::string> complete(std::string const& system,
-        std::vector<agentio::llm::message> const& messages, std::function<void(std::string_view)> const* on_text);
-    boost::asio::awaitable<boost::json::object> run_query(std::string const& sql);
+        std::vector<agentio::llm::message> const& messages, std::function<void(std::string_view)> const* on_text,
+        agentio::agent::run_reporter const& report);
+    boost::asio::awaitable<boost::json::object> run_query(std::string const& sql,
+        agentio::agent::run_reporter const& report);
 
     settings settings_;
     mcp_endpoint endpoint_;
@@ -105,6 +113,7 @@ private:
     agentio::threads::thread_store& store_;
     std::string model_;
     agentio::llm::token_estimator estimator_; // the requests' sizes, learned from the answers' usage
+    agentio::agent::telemetry telemetry_;
 
     mutable std::mutex mutex_; // the two below: requests run on several threads
     std::optional<agentio::mcp::client> mcp_;

@@ -43,9 +43,11 @@ bhttp::message_generator json_response(bhttp::status status, json::value const& 
 }
 
 // The pipeline of one streamed question; its steps go to `sink`, then the outcome.
-asio::awaitable<void> stream_question(invoice_agent& agent, ask_request question, agentio::sse::event_sink sink)
+asio::awaitable<void> stream_question(invoice_agent& agent, ask_request question, agentio::sse::event_sink sink,
+    std::string traceparent)
 {
     ask_observer observer;
+    observer.traceparent = std::move(traceparent);
     observer.on_step = [sink](std::string_view step, std::string_view message) {
         sink({"step", agentio::to_json_text(json::object{{"step", step}, {"message", message}})});
     };
@@ -109,7 +111,9 @@ agentio::http::router<> make_routes(invoice_agent& agent, agentio::http::router_
         auto parsed = parse_ask(req.body());
         if(!parsed)
             co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
-        auto result = co_await agent.ask(parsed->session_id, parsed->question);
+        ask_observer traced;
+        traced.traceparent = std::string(req["traceparent"]); // the server span's
+        auto result = co_await agent.ask(parsed->session_id, parsed->question, traced);
         // A second question while the session's first is answered: the same body, and 409.
         auto const status = result.error_code == "session_busy" ? bhttp::status::conflict : bhttp::status::ok;
         co_return json_response(status, result.to_json(), req.version());
@@ -121,8 +125,9 @@ agentio::http::router<> make_routes(invoice_agent& agent, agentio::http::router_
             if(!parsed)
                 co_return json_response(bhttp::status::bad_request, parsed.error().to_json(), req.version());
             // A client that leaves cancels its question (the MCP call and the model's answer with it).
-            auto work = [&agent, question = std::move(*parsed)](agentio::sse::event_sink sink) mutable {
-                return stream_question(agent, std::move(question), std::move(sink));
+            auto work = [&agent, question = std::move(*parsed),
+                            parent = std::string(req["traceparent"])](agentio::sse::event_sink sink) mutable {
+                return stream_question(agent, std::move(question), std::move(sink), std::move(parent));
             };
             co_await agentio::sse::relay(stream, req.version(), std::move(work));
             co_return std::nullopt;

@@ -15,6 +15,7 @@
 
 #include <agentio/app.hpp>
 #include <agentio/environment.hpp>
+#include <agentio/app/telemetry.hpp>
 #include <agentio/http/metrics.hpp>
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
@@ -172,8 +173,14 @@ int main(int argc, char** argv)
             throw app::usage_error(config.error());
         auto const endpoint = endpoint_for(*config, db);
         asio::io_context ioc;
+        // Logs (AGENTIO_LOG_*, LOGURU_LEVEL), GET /metrics, traces (OTEL_*).
+        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace});
+        auto& log = seen.log();
         agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
-        auto provider = llm::make_provider(config->model, http);
+        llm::provider_options counted;
+        counted.on_retry = seen.provider_retries(config->model.provider == llm::provider_kind::anthropic ? "anthropic"
+                                                                                                         : "openai");
+        auto provider = llm::make_provider(config->model, http, std::move(counted));
         auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
         if(!store)
             throw app::usage_error("INVOICE_AGENT_STORE: no se pudo abrir '" + config->store +
@@ -193,21 +200,17 @@ int main(int argc, char** argv)
             return r.error_code.empty() ? 0 : 1;
         }
 
-        // Each request logged and counted by its route's pattern; GET /metrics for Prometheus.
-        agentio::log::logger log(config->log);
-        for(auto const& w : log.warnings())
-            std::fprintf(stderr, "agentio-facturas: %s\n", w.c_str());
-        agentio::metrics::registry registry;
-        agentio::http::request_metrics requests(registry);
-        agentio::http::router_options observed;
-        observed.observe = agentio::http::observe_requests(&log, &requests);
+        // Each request logged, counted by its route's pattern and traced; GET /metrics for Prometheus; each
+        // question's spans and its model and MCP calls' metrics.
+        agent.set_telemetry(seen.agent("facturas"));
+        auto observed = seen.router_options();
 
         // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
         agentio::chat_completions::endpoint openai;
         openai.add(facturas::make_openai_model(agent));
         auto routes = facturas::make_routes(agent, std::move(observed));
         openai.add_routes(routes);
-        agentio::http::add_metrics_route(routes, registry);
+        seen.add_metrics_route(routes);
         agentio::http::server server(ioc.get_executor(), std::move(routes));
         auto const bound = server.listen({asio::ip::make_address(host), port});
         if(!bound)
@@ -218,7 +221,12 @@ int main(int argc, char** argv)
             host.c_str(), bound->port());
         std::fflush(stdout);
         log.info("start", {{"url", "http://" + host + ":" + std::to_string(bound->port())}, {"threads", threads}});
-        app::serve(ioc, server, {.threads = threads, .on_drained = [&] { return agent.close(); }});
+        seen.start();
+        auto drained = [&]() -> asio::awaitable<void> {
+            co_await agent.close();
+            co_await seen.shutdown(); // the last spans sent, the log flushed
+        };
+        app::serve(ioc, server, {.threads = threads, .on_drained = drained});
         log.info("stop");
         return 0;
     });

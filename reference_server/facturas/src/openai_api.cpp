@@ -46,6 +46,7 @@ private:
             session = "v1-" + boost::uuids::to_string(boost::uuids::random_generator()());
         bool streamed_answer = false;
         ask_observer observer;
+        observer.traceparent = std::string(ctx.traceparent());
         observer.on_step = [&sink](std::string_view step, std::string_view message) {
             sink(cc::reasoning_delta{std::string(step).append(": ").append(message).append("\n")});
         };

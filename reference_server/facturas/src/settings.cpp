@@ -39,6 +39,12 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!log)
         return describe(log.error());
     s.log = std::move(*log);
+    agentio::trace::settings trace_defaults;
+    trace_defaults.service_name = "agentio-facturas";
+    auto trace = agentio::trace::settings_from_environment(agentio::process_environment, trace_defaults);
+    if(!trace)
+        return describe(trace.error());
+    s.trace = std::move(*trace);
     auto busy = agentio::threads::busy_policy_from_environment();
     if(!busy)
         return describe(busy.error());

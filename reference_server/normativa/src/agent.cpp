@@ -306,6 +306,7 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     options.limits.last_round_answers = true;
     options.texts = agentio::spanish_messages;
     options.describe_error = [this](llm::error const& e) { return describe_provider_error(e, settings_); };
+    options.telemetry = telemetry_;
     agentio::agent::orchestrator<llm::any_provider, normativa_tools> agent{*provider_, tools_, std::move(options)};
 
     source_list sources;
@@ -323,7 +324,9 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     };
     // The thread's summary stands for its older turns; a new one (the thread outgrew the window) is kept.
     // Named: GCC 12 destroys a braced temporary in a co_await expression twice.
-    agentio::agent::run_options const how{.summary = run->turn.summary(), .idempotency_scope = thread_id};
+    agentio::agent::run_options how{.summary = run->turn.summary(), .idempotency_scope = thread_id};
+    how.traceparent = run->traceparent;
+    how.conversation_id = thread_id;
     // A message sent with busyPolicy 'interrupt' stops this run at its next safe point.
     auto const ex = co_await asio::this_coro::executor;
     auto const result = co_await asio::co_spawn(ex, agent.run(conversation, on_event, how),

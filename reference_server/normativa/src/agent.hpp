@@ -10,6 +10,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/agent/telemetry.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/sse/relay.hpp>
 #include <agentio/llm/context.hpp>
@@ -96,12 +97,17 @@ public:
         tool_environment const& tools, agentio::log::logger* log = nullptr);
     ~rag_service();
 
+    /// Where the agent's runs report (spans, metrics, log lines); set before serving.
+    void set_telemetry(agentio::agent::telemetry t) { telemetry_ = std::move(t); }
+
     /** A run the HTTP layer may start streaming: its thread exists and is
         held by its turn (a second request on it is 409 until the turn ends). */
     struct prepared
     {
         agentio::threads::turn turn;
         std::string message;
+        /// The request's `traceparent` (its server span's): the run's spans join its trace.
+        std::string traceparent = {};
     };
 
     /// Checks the request against the store: 404, 409, 503 as api_error.
@@ -124,6 +130,7 @@ private:
     settings settings_;
     agentio::llm::any_provider* provider_;
     agentio::log::logger* log_;
+    agentio::agent::telemetry telemetry_;
     agentio::threads::thread_store& store_;
     tool_environment const& tool_env_;
     normativa_tools tools_;

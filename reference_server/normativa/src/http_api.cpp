@@ -61,6 +61,7 @@ agentio::http::router<> make_routes(rag_service& service, agentio::http::api_key
             auto prepared = co_await service.prepare(std::move(*parsed), std::move(*owner));
             if(!prepared)
                 co_return error_response(prepared.error(), req.version());
+            (*prepared)->traceparent = std::string(req["traceparent"]);
             auto work = [&service, run = std::move(*prepared)](event_sink sink) mutable {
                 return service.run(std::move(run), std::move(sink));
             };

@@ -16,6 +16,7 @@
 #include "settings.hpp"
 
 #include <agentio/app.hpp>
+#include <agentio/app/telemetry.hpp>
 #include <agentio/http/metrics.hpp>
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
@@ -112,10 +113,14 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
         return 0;
     }
 
-    // The log (AGENTIO_LOG_*): the warnings below, each answer, each request.
-    agentio::log::logger log(config.log);
-    for(auto const& w : log.warnings())
-        std::fprintf(stderr, "agentio-normativa: %s\n", w.c_str());
+    // The log (AGENTIO_LOG_*): the warnings below, each answer, each request; GET /metrics; traces (OTEL_*).
+    auto trace = agentio::trace::settings_from_environment(agentio::process_environment,
+        {.service_name = "agentio-normativa"});
+    if(!trace)
+        throw app::usage_error(trace.error().variable + ": valor no válido '" + trace.error().value + "'");
+    agentio::app::telemetry seen(ioc.get_executor(), {config.log, std::move(*trace)});
+    seen.agents().log_runs(false); // rag_service writes its own agent.run line, with the thread and the sources
+    auto& log = seen.log();
     if(!loaded->warning.empty())
         log.warn("start.warning", {{"detail", loaded->warning}});
     auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config.store));
@@ -123,28 +128,31 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
         throw app::usage_error("RAG_STORE: no se puede abrir '" + config.store + "': " + store.error().message);
     std::optional<llm::any_provider> provider;
     if(!config.llm_unavailable_reason())
-        provider.emplace(llm::make_provider(config.model, http));
+    {
+        llm::provider_options counted;
+        counted.on_retry = seen.provider_retries(config.model.provider == llm::provider_kind::anthropic ? "anthropic"
+                                                                                                        : "openai");
+        provider.emplace(llm::make_provider(config.model, http, std::move(counted)));
+    }
     else
         log.warn("start.warning", {{"detail", *config.llm_unavailable_reason() + "; las preguntas responderán 503"}});
     normativa::rag_service service(config, provider ? &*provider : nullptr, **store, loaded->tools, &log);
+    service.set_telemetry(seen.agent("normativa"));
     agentio::http::api_keys keys(config.api_keys);
     if(!keys.required())
         log.warn("start.warning",
             {{"detail", "RAG_API_KEYS vacía: el servidor acepta peticiones sin clave (un solo usuario)"}});
     auto const web_dir = config.web_dir.empty() ? (program_directory() / "web").string() : config.web_dir;
     auto page = agentio::http::static_files::load(web_dir);
-    // Each request logged and counted by its route's pattern; GET /metrics for Prometheus.
-    agentio::metrics::registry registry;
-    agentio::http::request_metrics requests(registry);
-    agentio::http::router_options observed;
-    observed.observe = agentio::http::observe_requests(&log, &requests);
+    // Each request logged, counted by its route's pattern and traced; GET /metrics for Prometheus.
+    auto observed = seen.router_options();
     // The same agent as an OpenAI-compatible model, for any OpenAI client and agentio-platform.
     agentio::chat_completions::endpoint openai;
     openai.add(normativa::make_openai_model(service));
     auto routes = normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr,
         std::move(observed));
     openai.add_routes(routes);
-    agentio::http::add_metrics_route(routes, registry);
+    seen.add_metrics_route(routes);
     agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(config.host), config.port});
     if(!bound)
@@ -158,7 +166,9 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
     log.info("start",
         {{"url", "http://" + config.host + ":" + std::to_string(bound->port())}, {"threads", v.threads},
             {"chunks", loaded->status.chunks}, {"model", config.model.effective_model()}});
-    app::serve(ioc, server, {.threads = v.threads});
+    seen.start();
+    auto drained = [&seen]() -> asio::awaitable<void> { co_await seen.shutdown(); };
+    app::serve(ioc, server, {.threads = v.threads, .on_drained = drained});
     log.info("stop");
     return 0;
 }

@@ -47,6 +47,7 @@ private:
             sink(cc::failed{{prepared.error().status, prepared.error().message, {}, {}, {}}});
             co_return;
         }
+        (*prepared)->traceparent = std::string(ctx.traceparent());
         bool ended = false;
         event_sink events = [&sink, &ended](sse_event const& e) {
             if(ended)

@@ -18,6 +18,7 @@
 #include "app.hpp"
 #include "settings.hpp"
 
+#include <agentio/app/telemetry.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/any_provider.hpp>
@@ -140,7 +141,8 @@ std::map<std::string, measured> run(std::string const& router,
         auto store = agentio::sqlite::thread_store::open(config->store);
         if(!store)
             throw std::runtime_error("the session store cannot be opened: " + store.error().message);
-        platform::application app(std::move(*config), http, provider, store->get());
+        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace});
+        platform::application app(std::move(*config), http, provider, store->get(), seen);
         auto started = asio::co_spawn(ioc, app.start(), asio::use_future);
         while(started.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             ioc.run_one();

@@ -174,9 +174,11 @@ std::optional<agentio::http::jwt::verifier> make_verifier(settings const& config
 } // namespace
 
 application::application(settings config, agentio::http::client& http, llm::any_provider& provider,
-    agentio::threads::thread_store* store, agentio::log::logger* log)
+    agentio::threads::thread_store* store, agentio::app::telemetry& seen)
     : config_(std::move(config))
-    , log_(log ? *log : quiet_)
+    , seen_(seen)
+    , log_(seen.log())
+    , completions_(seen.registry())
     , http_(http)
     , provider_(provider)
     , retrieval_(std::make_unique<retrieval_state>())
@@ -248,6 +250,11 @@ application::application(settings config, agentio::http::client& http, llm::any_
     asistente.plan.model = asistente.tools.model;
     asistente.plan.system = asistente_prompt();
     asistente.chat.system = chat_prompt(); // the rest of plain chat's options are the tool loop's
+    // Each run's spans, metrics and log lines (agent.run, tool.call) under the model's name.
+    asistente.tools.telemetry = seen_.agent("asistente");
+    asistente.chat.telemetry = asistente.tools.telemetry;
+    asistente.react.telemetry = asistente.tools.telemetry;
+    asistente.plan.telemetry = asistente.tools.telemetry;
     asistente.choose = [this](cc::request const& r) { return choose_strategy(r); };
     asistente.log = [this](cc::call_context const& ctx, std::string_view line) {
         agentio::log::context const about{.request_id = {},
@@ -266,12 +273,14 @@ application::application(settings config, agentio::http::client& http, llm::any_
         llm::provider_options o;
         o.base_url = url;
         o.api_key = "none"; // the sibling authenticates with its own keys, if any
+        o.on_retry = seen_.provider_retries("openai");
         upstream_providers_.push_back(std::make_unique<llm::openai_provider>(http_, std::move(o)));
         cc::agent_model_options m;
         m.card.id = name;
         m.card.created = 1764115200;
         m.card.extra["upstream"] = url;
         m.agent.model = name;
+        m.agent.telemetry = seen_.agent(name); // its chat span's context reaches the sibling: one trace
         m.accept_client_system = true;
         api_.add(std::make_shared<cc::agent_model<llm::openai_provider, agentio::dynamic_tools>>(
             *upstream_providers_.back(), agentio::dynamic_tools{}, std::move(m)));
@@ -579,13 +588,12 @@ agentio::http::router<> application::routes()
 {
     agentio::http::router_options o;
     o.error_body = cc::write_error_body;
-    // Each request counted by its route's pattern, and logged (at debug for the scrapes and health checks).
-    o.observe = agentio::http::observe_requests(&log_, &requests_);
-    agentio::http::router<> r(std::move(o));
+    // Each request counted by its route's pattern, logged (at debug for the scrapes and health checks), traced.
+    agentio::http::router<> r(seen_.router_options(std::move(o)));
     api_.add_routes(r);
     if(files_)
         files_->add_routes(r);
-    agentio::http::add_metrics_route(r, metrics_);
+    seen_.add_metrics_route(r);
     r.get("/health", [this](auto&& req, auto const&) -> asio::awaitable<bhttp::message_generator> {
         auto const body = health();
         co_return json_response(bhttp::status::ok, body, req.version());

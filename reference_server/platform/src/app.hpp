@@ -13,6 +13,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/app/telemetry.hpp>
 #include <agentio/chat_completions.hpp>
 #include <agentio/http/client.hpp>
 #include <agentio/http/jwt.hpp>
@@ -35,10 +36,10 @@ class application
 {
 public:
     /** `http`, `provider`, `store` (the sessions; may be null: none) and
-        `log` (may be null: nothing is logged) outlive the application.
+        `seen` (the logger, the metrics and the tracer) outlive the application.
         Throws `std::invalid_argument` when the JWT key cannot be used. */
     application(settings config, agentio::http::client& http, agentio::llm::any_provider& provider,
-        agentio::threads::thread_store* store, agentio::log::logger* log = nullptr);
+        agentio::threads::thread_store* store, agentio::app::telemetry& seen);
     ~application();
 
     /// Connects what the tools use (the SQLite MCP server, the retrieval index);
@@ -88,11 +89,9 @@ private:
     boost::asio::awaitable<void> open_documents();
 
     settings config_;
-    agentio::log::logger quiet_; // writes nothing: the log when none is given
+    agentio::app::telemetry& seen_; // logs, GET /metrics, traces
     agentio::log::logger& log_;
-    agentio::metrics::registry metrics_; // GET /metrics
-    agentio::chat_completions::completion_metrics completions_{metrics_};
-    agentio::http::request_metrics requests_{metrics_};
+    agentio::chat_completions::completion_metrics completions_;
     agentio::http::client& http_;
     agentio::llm::any_provider& provider_;
     tool_resources resources_;

@@ -11,6 +11,7 @@
 #include "settings.hpp"
 
 #include <agentio/app.hpp>
+#include <agentio/app/telemetry.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/run.hpp>
@@ -88,16 +89,19 @@ int main(int argc, char** argv)
         auto config = platform::settings::from_environment();
         if(!config)
             throw app::usage_error(config.error());
-        agentio::log::logger log(config->log);
-        for(auto const& w : log.warnings())
-            std::fprintf(stderr, "agentio-platform: %s\n", w.c_str());
         asio::io_context ioc;
+        // Logs (AGENTIO_LOG_*), GET /metrics, and traces to an OTLP collector (OTEL_*).
+        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace});
+        auto& log = seen.log();
         agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
-        auto provider = llm::make_provider(config->model, http);
+        llm::provider_options counted;
+        counted.on_retry = seen.provider_retries(config->model.provider == llm::provider_kind::anthropic ? "anthropic"
+                                                                                                         : "openai");
+        auto provider = llm::make_provider(config->model, http, std::move(counted));
         auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
         if(!store)
             throw app::usage_error("PLATFORM_STORE: cannot open '" + config->store + "': " + store.error().message);
-        platform::application application(std::move(*config), http, provider, store->get(), &log);
+        platform::application application(std::move(*config), http, provider, store->get(), seen);
         agentio::run_to_completion(ioc, application.start());
         for(auto const& w : application.warnings())
             log.warn("start.warning", {{"detail", w}});
@@ -117,7 +121,12 @@ int main(int argc, char** argv)
         std::fflush(stdout);
         log.info("start",
             {{"url", "http://" + host + ":" + std::to_string(bound->port()) + "/v1"}, {"threads", threads}});
-        app::serve(ioc, server, {.threads = threads, .on_drained = [&] { return application.close(); }});
+        seen.start();
+        auto drained = [&]() -> asio::awaitable<void> {
+            co_await application.close();
+            co_await seen.shutdown(); // the last spans sent, the log flushed
+        };
+        app::serve(ioc, server, {.threads = threads, .on_drained = drained});
         log.info("stop");
         return 0;
     });

@@ -18,6 +18,10 @@ std::vector<variable_doc> const& documented_variables()
         {"AGENTIO_LOG_LEVEL", "info", "the log's level: trace, debug, info, warn, error or off"},
         {"AGENTIO_LOG_FORMAT", "text", "the log's lines: text (key=value) or json (JSON Lines)"},
         {"AGENTIO_LOG_FILE", "", "a log file rotated at 10 MiB (5 kept); unset: stderr"},
+        {"OTEL_EXPORTER_OTLP_ENDPOINT", "", "an OTLP/HTTP collector (http/json): traces on; unset: no traces"},
+        {"OTEL_SERVICE_NAME", "agentio-platform", "the service's name on its spans"},
+        {"OTEL_TRACES_SAMPLER", "parentbased_always_on", "which traces are recorded (OTEL_TRACES_SAMPLER_ARG)"},
+        {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "false", "prompts and answers on the spans"},
         {"AGENT_PROVIDER", "anthropic", "the model's provider: anthropic or openai (any OpenAI-compatible server)"},
         {"ANTHROPIC_API_KEY", "", "Anthropic's key (AGENT_PROVIDER=anthropic)"},
         {"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic's API"},
@@ -109,6 +113,12 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(!log)
         return agentio::to_string(log.error());
     s.log = std::move(*log);
+    agentio::trace::settings trace_defaults;
+    trace_defaults.service_name = "agentio-platform";
+    auto trace = agentio::trace::settings_from_environment(lookup, trace_defaults);
+    if(!trace)
+        return agentio::to_string(trace.error());
+    s.trace = std::move(*trace);
 
     auto busy = agentio::threads::busy_policy_from_environment(lookup);
     if(!busy)

@@ -7,6 +7,7 @@
 
 #include <agentio/llm/environment.hpp>
 #include <agentio/log.hpp>
+#include <agentio/trace.hpp>
 #include <agentio/threads.hpp>
 #include <agentio/tools/environment.hpp>
 
@@ -43,6 +44,7 @@ struct settings
 {
     agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
     agentio::log::settings log;         // AGENTIO_LOG_LEVEL, AGENTIO_LOG_FORMAT, AGENTIO_LOG_FILE
+    agentio::trace::settings trace;     // OTEL_*: traces to an OTLP/HTTP collector
     // AGENT_BUSY_POLICY: a message while its session answers another is refused (409), waits, or interrupts.
     agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 

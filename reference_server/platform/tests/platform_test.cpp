@@ -12,6 +12,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/app/telemetry.hpp>
 #include <agentio/sandbox.hpp>
 
 #include <agentio/http/jwt.hpp>
@@ -339,7 +340,7 @@ struct platform_server
     agentio::http::client http{ioc.get_executor()};
     std::optional<llm::any_provider> provider;
     std::unique_ptr<agentio::threads::thread_store> store;
-    std::optional<agentio::log::logger> log;
+    std::optional<agentio::app::telemetry> seen;
     std::optional<platform::application> app;
     std::optional<agentio::http::server<agentio::http::router<>>> server;
     asio::ip::tcp::endpoint ep;
@@ -369,8 +370,9 @@ struct platform_server
         auto opened = agentio::sqlite::thread_store::open(config->store);
         BOOST_TEST_REQUIRE(opened.has_value());
         store = std::move(*opened);
-        log.emplace(config->log); // AGENTIO_LOG_LEVEL=off unless a test asks for a log
-        app.emplace(std::move(*config), http, *provider, store.get(), &*log);
+        // AGENTIO_LOG_LEVEL=off unless a test asks for a log
+        seen.emplace(ioc.get_executor(), agentio::app::telemetry_settings{config->log, config->trace});
+        app.emplace(std::move(*config), http, *provider, store.get(), *seen);
         auto started = asio::co_spawn(ioc, app->start(), asio::use_future);
         while(started.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             ioc.run_one(); // the MCP client keeps the context busy: run until started
@@ -646,7 +648,7 @@ BOOST_AUTO_TEST_CASE(completions_and_steps_are_logged_as_json_lines)
         p.run();
         auto const r = test_http::post(p.ep, "/v1/chat/completions", question("Hola"));
         BOOST_TEST_REQUIRE(r.status == 200u, r.body);
-        p.log->flush();
+        p.seen->log().flush();
     }
     std::ifstream in(file);
     std::vector<json::object> lines;
@@ -693,6 +695,13 @@ BOOST_AUTO_TEST_CASE(metrics_count_completions_for_prometheus)
     BOOST_TEST(text.find("agentio_chat_completions_total{model=\"asistente\",outcome=\"stop\",stream=\"false\"} 2\n") !=
             std::string::npos,
         text);
+    // What the agent did: its runs and its model calls (the provider's name, the model asked for).
+    BOOST_TEST(text.find("agentio_agent_runs_total{strategy=\"tools\",outcome=\"completed\"} 2\n") !=
+        std::string::npos);
+    BOOST_TEST(
+        text.find("agentio_model_calls_total{provider=\"openai\",model=\"asistente-scenario\",outcome=\"ok\"} 2\n") !=
+        std::string::npos);
+    BOOST_TEST(text.find("agentio_agent_runs_active{strategy=\"tools\"} 0\n") != std::string::npos);
     BOOST_TEST(text.find("agentio_chat_completion_duration_seconds_count{model=\"asistente\",stream=\"false\"} 2\n") !=
         std::string::npos);
     BOOST_TEST(text.find("agentio_chat_completion_tokens_total{model=\"asistente\",type=\"input\"}") !=

@@ -173,6 +173,16 @@ int serve(command_values const& v, agentio::app::command const& given)
             log.error().value + "'");
     }
     opt.log = std::move(*log);
+    auto trace = agentio::trace::settings_from_environment(agentio::process_environment, opt.trace);
+    if(!trace)
+    {
+        std::string expected;
+        for(auto const& value : trace.error().expected)
+            expected += (expected.empty() ? "'" : " o '") + value + "'";
+        throw agentio::app::usage_error(trace.error().variable + ": se esperaba " + expected + ", recibido '" +
+            trace.error().value + "'");
+    }
+    opt.trace = std::move(*trace);
     opt.web_dir = default_web_dir();
     if(auto w = portfolio::env("PORTFOLIO_WEB_DIR"))
         opt.web_dir = *w;

@@ -17,6 +17,8 @@
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/app.hpp>
 #include <agentio/environment.hpp>
+#include <agentio/otlp.hpp>
+#include <agentio/trace.hpp>
 #include <agentio/http/metrics.hpp>
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/router.hpp>
@@ -101,6 +103,13 @@ int run(std::string const& db_path, std::string const& transport, std::string co
         std::fprintf(stderr, "agentio-sqlite-mcp: %s\n", w.c_str());
     if(!log_setup.warning.empty())
         log.warn("start.warning", {{"detail", log_setup.warning}});
+    // Traces (OTEL_*): each HTTP request a server span, under the caller's traceparent.
+    auto trace_settings = agentio::trace::settings_from_environment(agentio::process_environment,
+        {.service_name = "agentio-sqlite-mcp"});
+    if(!trace_settings)
+        throw agentio::app::usage_error(trace_settings.error().variable + ": valor no válido '" +
+            trace_settings.error().value + "'");
+    agentio::trace::tracer tracer(std::move(*trace_settings));
     auto db = sqlite_mcp::database::open(db_path, limits);
     if(!db)
         throw std::runtime_error(db.error());
@@ -154,6 +163,7 @@ int run(std::string const& db_path, std::string const& transport, std::string co
     agentio::http::request_metrics requests(registry);
     agentio::http::router_options observed;
     observed.observe = agentio::http::observe_requests(&log, &requests);
+    observed.tracer = &tracer;
     agentio::http::router<> routes(std::move(observed));
     auto mcp = [&endpoints](agentio::http::request&& req, agentio::http::route_params const&,
                    agentio::http::any_stream& stream) { return endpoints(std::move(req), stream); };
@@ -174,7 +184,10 @@ int run(std::string const& db_path, std::string const& transport, std::string co
     log.info("start",
         {{"transport", "http"}, {"url", "http://" + host + ":" + std::to_string(ep->port()) + mcp_path},
             {"db", db_path}});
-    agentio::app::serve(ioc, http, {.threads = 1, .grace = std::chrono::seconds(5)});
+    agentio::trace::otlp_exporter exporter(ioc.get_executor(), tracer);
+    exporter.start();
+    auto drained = [&exporter]() -> asio::awaitable<void> { co_await exporter.shutdown(); };
+    agentio::app::serve(ioc, http, {.threads = 1, .grace = std::chrono::seconds(5), .on_drained = drained});
     log.info("stop");
     return 0;
 }

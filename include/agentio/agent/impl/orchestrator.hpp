@@ -534,8 +534,9 @@ asio::awaitable<run_result> orchestrator<Provider, Tools>::run(std::vector<llm::
     run_options how) const
 {
     run_result result;
+    // The conversation is the thread the idempotency keys name, unless the caller names another.
     detail::run_report report(options_.telemetry, "tools", options_.model, detail::provider_name(provider_),
-        how.traceparent, how.conversation_id);
+        how.traceparent, how.conversation_id.empty() ? how.idempotency_scope : how.conversation_id);
     auto body = [&] { return loop(conversation, sink, result, how, report); };
     auto const deadline_event = [](std::string const& message) { return event{error{message, error_cause::deadline}}; };
     co_await detail::run_with_deadline(body, sink, result, options_.limits.run_deadline, texts().run_deadline,
@@ -556,8 +557,9 @@ asio::awaitable<typed_result<T>> orchestrator<Provider, Tools>::run(std::vector<
     auto const& shape = detail::answer_schema<T>::get();
     how.output = llm::output_format{.name = "answer", .schema = &shape.schema};
     typed_result<T> out;
+    // The conversation is the thread the idempotency keys name, unless the caller names another.
     detail::run_report report(options_.telemetry, "tools", options_.model, detail::provider_name(provider_),
-        how.traceparent, how.conversation_id);
+        how.traceparent, how.conversation_id.empty() ? how.idempotency_scope : how.conversation_id);
     // Each attempt ends with a `done`; the sink sees one, for the whole run.
     auto attempt_sink = [&sink](event const& e) -> asio::awaitable<bool> {
         if(std::holds_alternative<done>(e))

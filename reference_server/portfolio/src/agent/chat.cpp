@@ -516,6 +516,7 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     options.describe_error = [settings = settings_](llm::error const& e) {
         return describe_provider_error(e, settings);
     };
+    options.telemetry = telemetry_;
 
     tool_env_.api = api_.get();
     auto tools = make_portfolio_tools(tool_env_, spanish_messages);
@@ -535,6 +536,7 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
         llm::provider_options p;
         p.api_key = settings_.anthropic_api_key;
         p.base_url = settings_.anthropic_base_url;
+        p.on_retry = on_retry_;
         llm::anthropic_wire::options wire;
         wire.version = *llm::anthropic::parse_api_version(settings_.anthropic_version);
         provider_.emplace(llm::anthropic_provider(*http_, std::move(p), wire));
@@ -544,6 +546,7 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
         llm::provider_options p;
         p.api_key = settings_.openai_api_key;
         p.base_url = settings_.openai_base_url;
+        p.on_retry = on_retry_;
         provider_.emplace(llm::openai_provider(*http_, std::move(p)));
     }
     agent_.emplace(*provider_, std::move(tools), std::move(options));

@@ -15,6 +15,7 @@
 #include "agent/system_prompt.hpp"
 #include "agent/tools.hpp"
 
+#include <agentio/agent/telemetry.hpp>
 #include <agentio/http/api_keys.hpp>
 #include <agentio/agent/orchestrator.hpp>
 #include <agentio/http/any_stream.hpp>
@@ -89,6 +90,13 @@ public:
     /** Where each run's end is logged (`chat.run`); null: nowhere. Before
         `start`; the logger outlives the service. */
     void set_log(agentio::log::logger* log) noexcept { log_ = log; }
+    /// Where the agent's runs report (spans, metrics, log lines); set before start().
+    void set_telemetry(agentio::agent::telemetry t) { telemetry_ = std::move(t); }
+    /// Told of each retry of a model call (`llm::provider_options::on_retry`); set before start().
+    void set_on_retry(std::function<void(std::string_view, unsigned, agentio::llm::error const&)> f)
+    {
+        on_retry_ = std::move(f);
+    }
 
     /// Builds the provider, the tools and the orchestrator. The tools call
     /// the REST API at `settings.api_base_url`, or at `self` when it is empty:
@@ -154,6 +162,8 @@ private:
     std::unique_ptr<agentio::threads::run_manager<portfolio_agent>> runs_;
     agentio::http::api_keys keys_; // AGENT_API_KEYS: each key names an owner
     agentio::log::logger* log_ = nullptr;
+    agentio::agent::telemetry telemetry_;
+    std::function<void(std::string_view, unsigned, agentio::llm::error const&)> on_retry_;
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> streaming_{0};
 };

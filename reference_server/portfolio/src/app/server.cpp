@@ -60,8 +60,10 @@ std::unique_ptr<agentio::threads::thread_store> open_thread_store(std::string co
 portfolio_server::portfolio_server(server_options options)
     : options_(std::move(options))
     , log_(options_.log)
+    , tracer_(options_.trace)
     , ioc_(static_cast<int>(options_.threads))
 {
+    exporter_.emplace(ioc_.get_executor(), tracer_);
     std::vector<agentio::sqlite::connection> connections;
     for(unsigned i = 0; i < options_.db_threads; ++i)
     {
@@ -97,6 +99,12 @@ portfolio_server::portfolio_server(server_options options)
     render.max_categories = cs.max_categories;
     chat_ = std::make_shared<agent::chat_service>(ioc_.get_executor(), options_.chat, *store_, charts_.get(), render);
     chat_->set_log(&log_);
+    agents_.log_runs(false); // the chat writes its own chat.run line, with the thread and the run
+    chat_->set_telemetry({&agents_, &tracer_, "portfolio"});
+    chat_->set_on_retry([this](std::string_view model, unsigned retry, agentio::llm::error const& failure) {
+        agents_.provider_retry(options_.chat.provider == agent::provider_kind::anthropic ? "anthropic" : "openai",
+            model, retry, failure);
+    });
     web_ = std::make_shared<agentio::http::static_files const>(load_web_page(options_.web_dir));
     openai_ = std::make_shared<agentio::chat_completions::endpoint>();
     options_.http.error_body = write_detail;
@@ -104,6 +112,7 @@ portfolio_server::portfolio_server(server_options options)
     agentio::http::router_options observed;
     observed.observe = agentio::http::observe_requests(&log_, &requests_,
         {.routine_routes = {"/metrics", "/api/v1/health"}});
+    observed.tracer = &tracer_; // each request a server span, whose context the handlers pass on
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
         app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_,
             openai_, &metrics_, std::move(observed)),
@@ -123,6 +132,7 @@ portfolio_server::portfolio_server(server_options options)
     if(auto model = chat_->openai_model())
         openai_->add(std::move(model)); // before serving: the endpoint's models are fixed once it serves
     http_->start();
+    exporter_->start();
 
     // Old charts go away while the server runs: at start, then every ten minutes.
     boost::asio::co_spawn(
@@ -278,7 +288,8 @@ void portfolio_server::shutdown()
                 tick.expires_after(std::chrono::milliseconds(20));
                 co_await tick.async_wait(boost::asio::use_awaitable);
             }
-            chat_->stop_runs(); // what is left resumes from its checkpoint after a restart
+            chat_->stop_runs();             // what is left resumes from its checkpoint after a restart
+            co_await exporter_->shutdown(); // the spans still queued
             auto const left = until - std::chrono::steady_clock::now();
             http_->shutdown(std::max<std::chrono::steady_clock::duration>(left, std::chrono::seconds(0)),
                 [this] { ioc_.stop(); });

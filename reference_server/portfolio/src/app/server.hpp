@@ -12,6 +12,7 @@
 #include "app/web_assets.hpp"
 
 #include <agentio/chat_completions/endpoint.hpp>
+#include <agentio/app/telemetry.hpp>
 #include <agentio/http/metrics.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/server.hpp>
@@ -50,6 +51,8 @@ struct server_options
     std::shared_ptr<boost::asio::ssl::context> self_client_tls{};
     // The log (AGENTIO_LOG_*, read by `serve`): each request, each chat's end. Off unless set.
     agentio::log::settings log{.level = agentio::log::level::off, .program = "agentio-portfolio"};
+    // Traces (OTEL_*, read by `serve`): off unless a collector is named.
+    agentio::trace::settings trace{.service_name = "agentio-portfolio"};
 };
 
 /// The server's handler: the agent's streaming endpoint, charts, the REST
@@ -130,7 +133,10 @@ private:
     agentio::log::logger log_;           // outlives what logs to it
     agentio::metrics::registry metrics_; // GET /metrics
     agentio::http::request_metrics requests_{metrics_};
+    agentio::app::agent_observer agents_{metrics_, &log_}; // the runs' metrics and lines
+    agentio::trace::tracer tracer_;                        // outlives its spans
     boost::asio::io_context ioc_;
+    std::optional<agentio::trace::otlp_exporter> exporter_; // before ioc_ goes: its strand and client are ioc_'s
     std::unique_ptr<agentio::sqlite::query_pool> pool_;
     std::unique_ptr<agentio::threads::thread_store> store_; // AGENT_STORE: threads and runs
     std::unique_ptr<charts::chart_store> charts_;
