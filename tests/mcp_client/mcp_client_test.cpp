@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include <fcntl.h>
@@ -365,6 +366,150 @@ asio::awaitable<bool> caller_cancels(mcp::client c)
     co_return aborted;
 }
 
+// ---- The trace context of a call: `_meta.traceparent`, and the POST's header over HTTP.
+
+namespace trace = agentio::trace;
+
+// A caller's traceparent (the `execute_tool` span of an agent's tool call).
+constexpr std::string_view caller_tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+// What the server received of one tools/call: its `_meta.traceparent` and its POST's `traceparent` header.
+struct received_call
+{
+    std::string meta;
+    std::string header;
+    bool meta_present = false;
+};
+
+struct call_log
+{
+    std::mutex mutex;
+    std::vector<received_call> calls;
+
+    std::vector<received_call> take()
+    {
+        std::lock_guard lock(mutex);
+        return std::exchange(calls, {});
+    }
+};
+
+// Both HTTP transports, each tools/call POST written down before it is served.
+struct recording_endpoints
+{
+    mcp::http_endpoints<test_tools> inner;
+    std::shared_ptr<call_log> log;
+
+    template<class Stream>
+    asio::awaitable<std::optional<boost::beast::http::message_generator>> operator()(agentio::http::request&& req,
+        Stream& stream) const
+    {
+        boost::system::error_code ec;
+        auto const body = json::parse(req.body(), ec);
+        auto const* message = ec ? nullptr : body.if_object();
+        if(message && message->contains("method") && message->at("method") == "tools/call")
+        {
+            received_call seen;
+            auto const* params = message->if_contains("params");
+            auto const* meta = params && params->is_object() ? params->get_object().if_contains("_meta") : nullptr;
+            auto const* given = meta && meta->is_object() ? meta->get_object().if_contains("traceparent") : nullptr;
+            seen.meta_present = given != nullptr;
+            if(given && given->is_string())
+                seen.meta = given->get_string();
+            if(auto const it = req.find("traceparent"); it != req.end())
+                seen.header.assign(it->value().data(), it->value().size());
+            std::lock_guard lock(log->mutex);
+            log->calls.push_back(std::move(seen));
+        }
+        return inner(std::move(req), stream);
+    }
+};
+
+// A server of the test tools over both HTTP transports that records what each call carried, and traces the calls.
+struct recording_fixture
+{
+    asio::io_context ioc;
+    test_tools tools = make_tools();
+    trace::tracer tracer;
+    mcp::server<test_tools> server;
+    std::shared_ptr<call_log> log = std::make_shared<call_log>();
+    agentio::http::server<recording_endpoints> http;
+    asio::ip::tcp::endpoint ep;
+    std::thread runner;
+
+    static trace::settings tracing_on()
+    {
+        trace::settings s;
+        s.enabled = true;
+        s.sampler = trace::sampler::always_on;
+        return s;
+    }
+    static mcp::server_options traced(trace::tracer& t)
+    {
+        auto o = server_options();
+        o.tracer = &t;
+        return o;
+    }
+
+    recording_fixture()
+        : tracer(tracing_on())
+        , server(tools, traced(tracer))
+        , http(ioc.get_executor(), recording_endpoints{mcp::http_endpoints<test_tools>(server), log})
+    {
+        ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+        http.start();
+        runner = std::thread([this] { ioc.run(); });
+    }
+    ~recording_fixture()
+    {
+        ioc.stop();
+        runner.join();
+    }
+    std::string url(std::string_view path) const
+    {
+        return "http://127.0.0.1:" + std::to_string(ep.port()) + std::string(path);
+    }
+};
+
+// A transport that keeps each message it sends, with the traceparent it was told to send as a header.
+class recording_transport final : public mcp::client_transport
+{
+public:
+    explicit recording_transport(std::shared_ptr<mcp::client_transport> inner) : inner_(std::move(inner)) {}
+
+    // Read once the client is closed (everything runs on the transport's strand until then).
+    std::vector<std::pair<json::object, std::string>> sent;
+
+    asio::any_io_executor get_executor() const override { return inner_->get_executor(); }
+    asio::awaitable<void> start(receiver r) override { return inner_->start(std::move(r)); }
+    asio::awaitable<void> send(json::object const& message, mcp::send_options const& options) override
+    {
+        sent.emplace_back(message, options.traceparent);
+        return inner_->send(message, options);
+    }
+    asio::awaitable<void> session_established(std::string const& version) override
+    {
+        return inner_->session_established(version);
+    }
+    void abandon(json::value const& id) override { inner_->abandon(id); }
+    bool take_session_expired() noexcept override { return inner_->take_session_expired(); }
+    bool supports_stateless() const noexcept override { return inner_->supports_stateless(); }
+    bool cancels_by_closing_stream() const noexcept override { return inner_->cancels_by_closing_stream(); }
+    asio::awaitable<void> close() override { return inner_->close(); }
+    void abort() noexcept override { inner_->abort(); }
+
+private:
+    std::shared_ptr<mcp::client_transport> inner_;
+};
+
+// Calls srv_echo through the bridge with a tool_context whose traceparent is `tp` (none when empty).
+asio::awaitable<agentio::tool_result> bridged_echo(agentio::dynamic_tools const& tools, std::string tp)
+{
+    agentio::tool_context ctx;
+    ctx.traceparent = tp;
+    auto const hello = json::value(args({{"text", "hola"}}));
+    co_return co_await tools.call("srv_echo", hello, ctx);
+}
+
 // Waits (up to 5 s) until the server saw `n` cancelled calls.
 bool server_saw_cancellations(int n)
 {
@@ -577,6 +722,54 @@ BOOST_AUTO_TEST_CASE(a_callback_that_throws_does_not_end_the_connection)
     BOOST_TEST(text == R"(done {"echo":"still"})");
 }
 
+BOOST_AUTO_TEST_CASE(a_tool_contexts_traceparent_goes_in_meta_over_stdio)
+{
+    for(auto const mode : {mcp::negotiation::handshake, mcp::negotiation::stateless})
+    {
+        mcp::process_options p;
+        p.program = self_path();
+        p.arguments = {"--serve-stdio"};
+        p.shutdown_grace = 1s;
+        std::shared_ptr<recording_transport> recorder;
+        run<bool>([&](asio::any_io_executor ex) -> asio::awaitable<bool> {
+            recorder = std::make_shared<recording_transport>(mcp::make_stdio_transport(ex, p));
+            mcp::client c(recorder, {.mode = mode, .request_timeout = 10s});
+            co_await c.connect();
+            agentio::dynamic_tools tools;
+            mcp::bridge_options b;
+            b.prefix = "srv_";
+            co_await mcp::add_tools(c, tools, b);
+            auto traced = co_await bridged_echo(tools, std::string(caller_tp));
+            BOOST_TEST(!traced.is_error, traced.joined_text());
+            auto plain = co_await bridged_echo(tools, "");
+            BOOST_TEST(!plain.is_error);
+            // Straight from the client too, with entries of the caller's own in `_meta`.
+            mcp::call_options o;
+            o.traceparent = caller_tp;
+            o.meta = json::object{{"example.com/tenant", "a"}};
+            auto const hello = args({{"text", "hola"}});
+            auto direct = co_await c.call_tool("echo", hello, o);
+            BOOST_TEST(!direct.is_error);
+            co_await c.close();
+            co_return true;
+        });
+        std::vector<std::pair<json::object, std::string>> calls;
+        for(auto const& [message, header] : recorder->sent)
+            if(message.contains("method") && message.at("method") == "tools/call")
+                calls.emplace_back(message, header);
+        BOOST_TEST_REQUIRE(calls.size() == 3u);
+        auto const& traced_meta = calls[0].first.at("params").at("_meta").as_object();
+        BOOST_TEST(std::string(traced_meta.at("traceparent").as_string()) == caller_tp);
+        BOOST_TEST(calls[0].second == caller_tp); // what an HTTP transport would send as the header
+        auto const* plain_meta = calls[1].first.at("params").as_object().if_contains("_meta");
+        BOOST_TEST(!(plain_meta && plain_meta->as_object().contains("traceparent")));
+        BOOST_TEST(calls[1].second.empty());
+        auto const& direct_meta = calls[2].first.at("params").at("_meta").as_object();
+        BOOST_TEST(std::string(direct_meta.at("traceparent").as_string()) == caller_tp);
+        BOOST_TEST(direct_meta.at("example.com/tenant") == "a");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_program_that_cannot_start_is_named)
 {
     std::string what = run<std::string>([](asio::any_io_executor ex) -> asio::awaitable<std::string> {
@@ -711,6 +904,59 @@ BOOST_AUTO_TEST_CASE(server_tools_become_dynamic_tools_checked_before_they_leave
         BOOST_TEST(gone.is_error);
         co_return true;
     });
+}
+
+BOOST_AUTO_TEST_CASE(a_tool_contexts_traceparent_goes_in_meta_and_in_the_posts_header)
+{
+    recording_fixture f;
+    struct transport_case
+    {
+        char const* path;
+        mcp::negotiation mode;
+        bool legacy;
+    };
+    transport_case const cases[] = {{"/mcp", mcp::negotiation::handshake, false},
+        {"/mcp", mcp::negotiation::stateless, false}, {"/sse", mcp::negotiation::handshake, true}};
+    for(auto const& tc : cases)
+    {
+        run<bool>([&](asio::any_io_executor ex) -> asio::awaitable<bool> {
+            mcp::client c = tc.legacy ? mcp::client(mcp::make_legacy_sse_transport(ex, {.url = f.url(tc.path)}))
+                                      : http_client(ex, f.url(tc.path), tc.mode);
+            co_await c.connect();
+            agentio::dynamic_tools tools;
+            mcp::bridge_options b;
+            b.prefix = "srv_";
+            co_await mcp::add_tools(c, tools, b);
+            auto traced = co_await bridged_echo(tools, std::string(caller_tp));
+            BOOST_TEST(!traced.is_error, traced.joined_text());
+            auto plain = co_await bridged_echo(tools, "");
+            BOOST_TEST(!plain.is_error);
+            auto malformed = co_await bridged_echo(tools, "00-not-a-traceparent");
+            BOOST_TEST(!malformed.is_error);
+            co_await c.close();
+            co_return true;
+        });
+        auto const calls = f.log->take();
+        BOOST_TEST_REQUIRE(calls.size() == 3u, tc.path);
+        BOOST_TEST(calls[0].meta == caller_tp, tc.path);
+        BOOST_TEST(calls[0].header == caller_tp, tc.path);
+        // Nothing at all without a (valid) context: no empty value, no malformed one.
+        for(std::size_t i = 1; i < 3; ++i)
+        {
+            BOOST_TEST(!calls[i].meta_present, tc.path << " call " << i);
+            BOOST_TEST(calls[i].header.empty(), tc.path << " call " << i);
+        }
+
+        // The server's span of the traced call is the caller's span's child; the others start traces of their own.
+        std::vector<trace::span_data> spans;
+        f.tracer.take(spans, 10);
+        BOOST_TEST_REQUIRE(spans.size() == 3u, tc.path);
+        BOOST_TEST(spans[0].name == "tools/call echo");
+        BOOST_TEST(trace::to_hex(spans[0].context.trace_id) == "4bf92f3577b34da6a3ce929d0e0e4736");
+        BOOST_TEST(trace::to_hex(spans[0].parent_span_id) == "00f067aa0ba902b7");
+        BOOST_TEST(trace::to_hex(spans[1].parent_span_id) == "0000000000000000");
+        BOOST_TEST(trace::to_hex(spans[2].parent_span_id) == "0000000000000000");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(read_only_tools_are_idempotent_when_the_server_is_trusted)

@@ -116,6 +116,21 @@ struct confirm
 };
 BOOST_DESCRIBE_STRUCT(confirm::args, (), ())
 
+// Answers with the trace context it was given: what it would send to a service it calls.
+struct whose_trace
+{
+    static constexpr std::string_view name = "whose_trace";
+    static constexpr std::string_view description = "Dice su traceparent";
+    struct args
+    {
+    };
+    asio::awaitable<agentio::tool_result> operator()(args, agentio::tool_context& ctx) const
+    {
+        co_return agentio::tool_result::text(std::string(ctx.traceparent));
+    }
+};
+BOOST_DESCRIBE_STRUCT(whose_trace::args, (), ())
+
 } // namespace mcp_test
 
 template<>
@@ -179,6 +194,77 @@ struct harness
         BOOST_TEST(!handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})").has_value());
     }
 };
+
+// Trace context across MCP: a server of echo and whose_trace, with or without a tracer.
+using trace_tools = agentio::toolset<mcp_test::echo, mcp_test::whose_trace>;
+
+namespace trace = agentio::trace;
+
+// A W3C traceparent, and the same trace seen from another span.
+constexpr std::string_view caller_tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+constexpr std::string_view header_tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+trace::settings tracing_on()
+{
+    trace::settings s;
+    s.enabled = true;
+    s.service_name = "pruebas";
+    s.sampler = trace::sampler::always_on;
+    return s;
+}
+
+struct trace_harness
+{
+    asio::io_context ioc;
+    trace::tracer tracer{tracing_on()};
+    trace_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::whose_trace{}};
+    mcp::server<trace_tools> server;
+    mcp::session session{[](json::object) {}};
+
+    explicit trace_harness(bool traced) : server(tools, mcp::server_options{.tracer = traced ? &tracer : nullptr}) {}
+
+    // One message, with the transport's traceparent (an HTTP header) when given.
+    json::object handle(std::string_view text, std::string_view transport_traceparent = {})
+    {
+        auto f = asio::co_spawn(ioc, server.handle(session, json::parse(text), {}, transport_traceparent),
+            asio::use_future);
+        ioc.restart();
+        ioc.run();
+        auto r = f.get();
+        BOOST_TEST_REQUIRE(r.has_value());
+        return std::move(*r);
+    }
+    // The traceparent the tool whose_trace was given.
+    std::string seen(std::string_view meta, std::string_view transport_traceparent = {})
+    {
+        auto const r = handle(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whose_trace")" +
+                (meta.empty() ? std::string() : R"(,"_meta":{"traceparent":")" + std::string(meta) + "\"}") + "}}",
+            transport_traceparent);
+        BOOST_TEST_REQUIRE(r.contains("result"), json::serialize(r));
+        return std::string(r.at("result").at("content").at(0).at("text").as_string());
+    }
+    void initialize()
+    {
+        handle(
+            R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+    }
+    std::vector<trace::span_data> spans()
+    {
+        std::vector<trace::span_data> out;
+        tracer.take(out, 100);
+        return out;
+    }
+};
+
+// A span's string attribute ("" when it has none).
+std::string attribute(trace::span_data const& span, std::string_view key)
+{
+    for(auto const& a : span.attributes)
+        if(a.key == key)
+            if(auto const* text = std::get_if<std::string>(&a.value))
+                return *text;
+    return {};
+}
 
 } // namespace
 
@@ -603,6 +689,86 @@ BOOST_AUTO_TEST_CASE(resources_prompts_and_completion)
         "ref":{"type":"ref/prompt","name":"saludo"},"argument":{"name":"nombre","value":"An"}}})");
     BOOST_TEST(c.at("completion").at("values") == json::parse(R"(["Ana","Andrés"])"));
     BOOST_TEST(c.at("completion").at("total") == 2);
+}
+
+BOOST_AUTO_TEST_CASE(the_callers_trace_context_reaches_the_tool)
+{
+    // No tracer here: the tool gets the caller's context as it came, to pass on.
+    trace_harness h(false);
+    h.initialize();
+    BOOST_TEST(h.seen(caller_tp) == caller_tp);
+    BOOST_TEST(h.seen("") == "");
+    // A malformed one is ignored, never passed on.
+    BOOST_TEST(h.seen("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7") == "");
+    BOOST_TEST(h.seen("00-00000000000000000000000000000000-00f067aa0ba902b7-01") == "");
+    BOOST_TEST(h.seen("00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01") == "");
+    // The transport's (an HTTP header) stands in for a missing or malformed _meta one; a valid _meta one wins.
+    BOOST_TEST(h.seen("", header_tp) == header_tp);
+    BOOST_TEST(h.seen("garbage", header_tp) == header_tp);
+    BOOST_TEST(h.seen(caller_tp, header_tp) == caller_tp);
+    BOOST_TEST(h.seen("", "garbage") == "");
+    // A `_meta` that is not an object carries nothing.
+    auto const odd = h.handle(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whose_trace","_meta":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})");
+    BOOST_TEST(odd.at("result").at("content").at(0).at("text") == "");
+
+    // 2026-07-28 carries it in the same `_meta`.
+    trace_harness stateless_h(false);
+    auto const r = stateless_h.handle(stateless("tools/call", R"("name":"whose_trace","arguments":{})",
+        R"(,"traceparent":")" + std::string(caller_tp) + "\""));
+    BOOST_TEST(std::string(r.at("result").at("content").at(0).at("text").as_string()) == caller_tp);
+    auto const header_only = stateless_h.handle(stateless("tools/call", R"("name":"whose_trace","arguments":{})"),
+        header_tp);
+    BOOST_TEST(std::string(header_only.at("result").at("content").at(0).at("text").as_string()) == header_tp);
+}
+
+BOOST_AUTO_TEST_CASE(a_tracer_records_each_call_as_a_server_span)
+{
+    trace_harness h(true);
+    h.initialize();
+    BOOST_TEST(h.spans().empty()); // only tools/call is traced
+
+    std::string const seen = h.seen(caller_tp, header_tp);
+    auto spans = h.spans();
+    BOOST_TEST_REQUIRE(spans.size() == 1u);
+    auto const& span = spans[0];
+    BOOST_TEST(span.name == "tools/call whose_trace");
+    BOOST_TEST((span.kind == trace::span_kind::server));
+    // The child of the caller's span (its `_meta`, not the header), and the tool got the span's own context.
+    BOOST_TEST(trace::to_hex(span.context.trace_id) == "4bf92f3577b34da6a3ce929d0e0e4736");
+    BOOST_TEST(trace::to_hex(span.parent_span_id) == "00f067aa0ba902b7");
+    BOOST_TEST(seen == trace::format_traceparent(span.context));
+    BOOST_TEST(attribute(span, "mcp.method.name") == "tools/call");
+    BOOST_TEST(attribute(span, "gen_ai.operation.name") == "execute_tool");
+    BOOST_TEST(attribute(span, "gen_ai.tool.name") == "whose_trace");
+    BOOST_TEST(attribute(span, "jsonrpc.request.id") == "1");
+    BOOST_TEST(attribute(span, "mcp.protocol.version") == "2025-11-25");
+    BOOST_TEST(attribute(span, "error.type") == "");
+    BOOST_TEST((span.status == trace::status_code::unset));
+
+    // The header when `_meta` has none; a new trace when neither has a valid one.
+    h.seen("", header_tp);
+    h.seen("garbage");
+    spans = h.spans();
+    BOOST_TEST_REQUIRE(spans.size() == 2u);
+    BOOST_TEST(trace::to_hex(spans[0].context.trace_id) == "0af7651916cd43dd8448eb211c80319c");
+    BOOST_TEST(trace::to_hex(spans[0].parent_span_id) == "b7ad6b7169203331");
+    BOOST_TEST(trace::to_hex(spans[1].parent_span_id) == "0000000000000000");
+    BOOST_TEST(trace::to_hex(spans[1].context.trace_id) != "4bf92f3577b34da6a3ce929d0e0e4736");
+
+    // A tool's error result is `tool_error`; a JSON-RPC error its code, as a string id is the id's text.
+    h.handle(R"({"jsonrpc":"2.0","id":"c-7","method":"tools/call","params":{"name":"echo","arguments":{"text":""}}})");
+    h.handle(R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"nada"}})");
+    spans = h.spans();
+    BOOST_TEST_REQUIRE(spans.size() == 2u);
+    BOOST_TEST(spans[0].name == "tools/call echo");
+    BOOST_TEST(attribute(spans[0], "jsonrpc.request.id") == "c-7");
+    BOOST_TEST(attribute(spans[0], "error.type") == "tool_error");
+    BOOST_TEST((spans[0].status == trace::status_code::error));
+    BOOST_TEST(spans[1].name == "tools/call nada");
+    BOOST_TEST(attribute(spans[1], "error.type") == "-32602");
+    BOOST_TEST(attribute(spans[1], "rpc.response.status_code") == "-32602");
+    BOOST_TEST(spans[1].status_message == "Unknown tool: nada");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -1342,6 +1508,74 @@ BOOST_AUTO_TEST_CASE(initialize_and_tools_list_on_an_in_memory_stream)
     auto const listed = message_of(list).at("result").at("tools").as_array();
     BOOST_TEST(listed.size() == 4u);
     BOOST_TEST(listed.at(0).at("name") == "echo");
+}
+
+BOOST_AUTO_TEST_CASE(a_posts_traceparent_header_reaches_the_tool)
+{
+    // Both HTTP transports, one tracer: each call is the child of what the request carried.
+    asio::io_context ioc;
+    trace::tracer tracer(tracing_on());
+    trace_tools tools{agentio::toolset_options{}, mcp_test::echo{}, mcp_test::whose_trace{}};
+    mcp::server<trace_tools> srv(tools, {.tracer = &tracer});
+    mcp::http_endpoints<trace_tools> endpoints(srv);
+    agentio::http::server<mcp::http_endpoints<trace_tools>> http(ioc.get_executor(), endpoints);
+    auto const ep = http.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    http.start();
+    std::thread runner([&] { ioc.run(); });
+
+    bhttp::fields accept;
+    accept.set(bhttp::field::accept, "application/json, text/event-stream");
+    auto const init = test_http::request(ep, bhttp::verb::post, "/mcp",
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})",
+        "application/json", accept);
+    std::string const session(init.headers["mcp-session-id"]);
+    // The text whose_trace answers to a tools/call POSTed with `header` (and `_meta` when given).
+    auto call = [&](std::string const& header, std::string const& meta) {
+        bhttp::fields extra = accept;
+        extra.set("Mcp-Session-Id", session);
+        if(!header.empty())
+            extra.set("traceparent", header);
+        std::string const body = R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"whose_trace")" +
+            (meta.empty() ? std::string() : R"(,"_meta":{"traceparent":")" + meta + "\"}") + "}}";
+        auto const r = test_http::request(ep, bhttp::verb::post, "/mcp", body, "application/json", extra);
+        json::value answer = r.headers["content-type"] == "text/event-stream" ? sse_messages(r.body).back() : r.json();
+        return std::string(answer.at("result").at("content").at(0).at("text").as_string());
+    };
+    std::string const by_header = call(std::string(header_tp), "");
+    std::string const by_meta = call(std::string(header_tp), std::string(caller_tp));
+    std::string const malformed = call("00-zz", "");
+
+    // HTTP+SSE: the POST's header, the answer on the stream.
+    test_http::event_stream stream(ep, "/sse");
+    std::string const post_to = stream.next().data;
+    bhttp::fields traced;
+    traced.set("traceparent", std::string(header_tp));
+    test_http::request(ep, bhttp::verb::post, post_to,
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{}}})",
+        "application/json");
+    BOOST_TEST(stream.next().data.find("protocolVersion") != std::string::npos);
+    test_http::request(ep, bhttp::verb::post, post_to,
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whose_trace"}})", "application/json",
+        traced);
+    auto const legacy = json::parse(stream.next().data);
+    stream.close();
+    ioc.stop();
+    runner.join();
+
+    std::vector<trace::span_data> spans;
+    tracer.take(spans, 10);
+    BOOST_TEST_REQUIRE(spans.size() == 4u);
+    BOOST_TEST(trace::to_hex(spans[0].parent_span_id) == "b7ad6b7169203331");
+    BOOST_TEST(by_header == trace::format_traceparent(spans[0].context));
+    BOOST_TEST(trace::to_hex(spans[1].parent_span_id) == "00f067aa0ba902b7"); // `_meta` wins
+    BOOST_TEST(by_meta == trace::format_traceparent(spans[1].context));
+    BOOST_TEST(trace::to_hex(spans[2].parent_span_id) == "0000000000000000"); // malformed: a new trace
+    BOOST_TEST(malformed == trace::format_traceparent(spans[2].context));
+    BOOST_TEST(trace::to_hex(spans[3].parent_span_id) == "b7ad6b7169203331");
+    BOOST_TEST(std::string(legacy.at("result").at("content").at(0).at("text").as_string()) ==
+        trace::format_traceparent(spans[3].context));
+    for(auto const& s : spans)
+        BOOST_TEST(s.name == "tools/call whose_trace");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

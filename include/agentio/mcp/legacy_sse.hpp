@@ -276,14 +276,17 @@ legacy_sse<Tools>::accept_message(http::request const& req) const
     if(ec)
         co_return refuse(status::bad_request, jsonrpc::parse_error, "Parse error: " + ec.message());
 
-    // Answered at once; the reply follows on the stream, so a slow tool holds no POST.
-    auto serve = [](server<Tools> const* srv, std::shared_ptr<session_entry> e,
-                     json::value m) -> asio::awaitable<void> {
-        if(auto reply = co_await srv->handle(e->session, std::move(m)))
+    // Answered at once; the reply follows on the stream, so a slow tool holds no POST. The
+    // POST's traceparent header goes with the message (a tools/call's `_meta` one wins).
+    auto serve = [](server<Tools> const* srv, std::shared_ptr<session_entry> e, json::value m,
+                     std::string traceparent) -> asio::awaitable<void> {
+        session::send_function on_its_stream; // the session's own
+        if(auto reply = co_await srv->handle(e->session, std::move(m), std::move(on_its_stream), traceparent))
             e->box->push(*reply);
     };
-    asio::co_spawn(co_await asio::this_coro::executor, serve(state_->srv, std::move(entry), std::move(message)),
-        asio::detached);
+    auto const ex = co_await asio::this_coro::executor;
+    auto call = serve(state_->srv, std::move(entry), std::move(message), detail::traceparent_of(req));
+    asio::co_spawn(ex, std::move(call), asio::detached);
     http::response res{status::accepted, req.version()};
     res.set(bhttp::field::content_type, "text/plain");
     res.keep_alive(req.keep_alive());

@@ -23,6 +23,7 @@
 #include <agentio/mcp/detail/request_state.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
 #include <agentio/tool/toolset.hpp>
+#include <agentio/trace.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -133,6 +134,19 @@ struct server_options
     std::function<void(std::string_view tool, json::value const& arguments, tool_result const& result,
         std::chrono::steady_clock::duration elapsed)>
         on_tool_call = {};
+
+    /** Traces each `tools/call` as a server span, as the OpenTelemetry MCP
+        conventions name it (`tools/call {tool}`, with `mcp.method.name`,
+        `gen_ai.operation.name` `execute_tool`, `gen_ai.tool.name`,
+        `jsonrpc.request.id`, `mcp.protocol.version`; `error.type` the JSON-RPC
+        error code, `tool_error` for a result with `isError`, or `cancelled`):
+        the child of the request's `params._meta.traceparent` (SEP-414) or,
+        without a valid one, of the transport's (the HTTP request's
+        `traceparent` header). The tool gets the span's context in
+        `tool_context::traceparent`. Null: nothing is recorded, and the tool
+        gets the caller's context as it came (a malformed one is ignored). The
+        tracer outlives the server. */
+    trace::tracer* tracer = nullptr;
 };
 
 /// The schema keyword of an argument mirrored in an HTTP header (MCP 2026-07-28, SEP-2243).
@@ -519,9 +533,13 @@ public:
 
         @param channel where this request's own notifications (progress) go
         before its response: the POST's stream on HTTP. Empty: the session's.
+        @param traceparent the W3C trace context the transport received with
+        the message (the HTTP request's `traceparent` header): the parent of a
+        `tools/call` whose `params._meta` carries no valid one. It must stay
+        valid until the handling completes.
     */
     asio::awaitable<std::optional<json::object>> handle(session& s, json::value message,
-        session::send_function channel = {}) const;
+        session::send_function channel = {}, std::string_view traceparent = {}) const;
 
     /** Checks a 2026-07-28 request before it is served: its `_meta`
         (-32602), its version (-32022, with the versions supported), and that
@@ -536,11 +554,12 @@ public:
         log level from its `_meta`, nothing kept. `s` is the transport's
         session (stdio's process, or a request's on HTTP): its calls can be
         cancelled through it, and `channel` (or its send function) carries the
-        request's notifications. `handle` routes here by itself a request
-        whose `_meta` names a protocol version, and `server/discover`.
+        request's notifications; `traceparent` is the transport's, as for
+        `handle`. `handle` routes here by itself a request whose `_meta` names
+        a protocol version, and `server/discover`.
     */
     asio::awaitable<std::optional<json::object>> handle_stateless(session& s, json::object request,
-        session::send_function channel = {}) const;
+        session::send_function channel = {}, std::string_view traceparent = {}) const;
 
     /// One message as text: a parse error is answered with -32700 and a null id.
     asio::awaitable<std::optional<json::object>> handle_text(session& s, std::string_view text) const;
@@ -549,13 +568,15 @@ public:
 
 private:
     asio::awaitable<std::optional<json::object>> dispatch(session& s, json::object const& msg,
-        session::send_function channel) const;
+        session::send_function channel, std::string_view traceparent) const;
     json::object capabilities(bool stateless) const;
     json::object discover(json::value const& id) const;
     json::object initialize(session& s, json::object const& params, json::value const& id) const;
     json::object list_tools(json::object const& params, json::value const& id) const;
     asio::awaitable<std::optional<json::object>> call_tool(session& s, json::object const& params, json::value id,
-        session::send_function channel) const;
+        session::send_function channel, std::string_view transport_traceparent) const;
+    asio::awaitable<std::optional<json::object>> run_tool_call(session& s, json::object const& params, json::value id,
+        session::send_function channel, std::string_view traceparent) const;
     json::object tool_result_json(session const& s, tool_result const& r) const;
     json::object read_resource(json::object const& params, json::value const& id) const;
     asio::awaitable<json::object> get_prompt(session& s, json::object const& params, json::value const& id,

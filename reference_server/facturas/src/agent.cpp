@@ -407,6 +407,8 @@ asio::awaitable<json::object> invoice_agent::run_query(std::string const& sql,
     // The query is the pipeline's tool call: an execute_tool span, and a tool_call record.
     auto const started = std::chrono::steady_clock::now();
     auto span = report.start_tool(query_tool, {}, arguments);
+    std::string const traceparent = span.traceparent(); // the query joins the question's trace in the MCP server
+    o.traceparent = traceparent;
     try
     {
         r = co_await c.call_tool(std::string(query_tool), arguments, o);

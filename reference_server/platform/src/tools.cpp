@@ -506,6 +506,7 @@ asio::awaitable<agentio::tool_result> sql_query::operator()(args a, agentio::too
             "No database is configured on this server (PLATFORM_SQL_DB): answer without SQL.");
     auto client = *resources->sql;
     agentio::mcp::call_options o;
+    o.traceparent = ctx.traceparent; // the query joins the question's trace in agentio-sqlite-mcp
     o.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::max(ctx.deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration(0)));
     if(ctx.deadline == std::chrono::steady_clock::time_point::max())

@@ -28,7 +28,9 @@
 #include <agentio/sqlite.hpp>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/detached.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -119,6 +121,7 @@ int run(std::string const& db_path, std::string const& transport, std::string co
     options.instructions = "Acceso de solo lectura a una base de datos SQLite. sqlite_get_schema describe las tablas; "
                            "sqlite_run_select ejecuta una consulta SELECT con parámetros.";
     options.read_only_tools = true;
+    options.tracer = &tracer; // each tools/call a server span, under the caller's _meta.traceparent
     // Each call in one line: the tool, how it ended, its time; its arguments (the SQL) only at debug.
     options.on_tool_call = [&log](std::string_view tool, json::value const& input, agentio::tool_result const& r,
                                std::chrono::steady_clock::duration elapsed) {
@@ -141,7 +144,15 @@ int run(std::string const& db_path, std::string const& transport, std::string co
     {
         log.info("start", {{"transport", "stdio"}, {"db", db_path}});
         asio::io_context ioc(1);
+        agentio::trace::otlp_exporter exporter(ioc.get_executor(), tracer);
+        exporter.start();
         int const status = agentio::mcp::run_stdio(server, ioc);
+        if(tracer.enabled()) // the spans still queued
+        {
+            ioc.restart();
+            asio::co_spawn(ioc, exporter.shutdown(), asio::detached);
+            ioc.run_for(2 * tracer.config().export_timeout);
+        }
         log.info("stop", {{"status", status}});
         return status;
     }

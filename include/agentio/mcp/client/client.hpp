@@ -101,6 +101,18 @@ struct call_options
 
     /// Extra `_meta` entries sent with the request.
     json::object meta = {};
+
+    /** The W3C `traceparent` of the caller's span (the `execute_tool` span of
+        an agent's tool call): sent as `params._meta.traceparent`, as SEP-414
+        and the OpenTelemetry MCP conventions carry it on every transport, and
+        over HTTP also as the `traceparent` header of the POST that carries
+        the request; the server's spans then join the caller's trace. Empty or
+        malformed (see trace::parse_traceparent): nothing is sent. The tools of
+        @ref add_tools set it from `tool_context::traceparent`. It must stay
+        valid until the call completes. */
+    // A view, as the library's other traceparents: GCC 12 mishandles an aggregate temporary made within a
+    // co_await expression (the default `call_options` argument is one), and a std::string member of it crashes.
+    std::string_view traceparent = {};
 };
 
 /// A tool as the server describes it.
@@ -206,7 +218,8 @@ struct bridge_options
     /// Only these tools (by the server's names); empty: all.
     std::vector<std::string> only = {};
 
-    /// Options of each call (timeout, progress).
+    /** Options of each call (timeout, progress). Its `traceparent` is the
+        calling tool_context's when that has one. */
     call_options call = {};
 
     /** Believe the server's tool annotations: a tool whose `readOnlyHint`

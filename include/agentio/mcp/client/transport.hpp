@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct send_options
         stream, without any message): an HTTP transport bounds its wait for an
         answer that comes with the POST itself. Unset: the transport's own limits. */
     std::optional<std::chrono::steady_clock::duration> answer_within = {};
+
+    /** The request's W3C `traceparent` (valid, also in its `params._meta`):
+        an HTTP transport sends it as the `traceparent` header of the POST that
+        carries the message, ignored by stdio. Empty: no header. It stays
+        valid while `send` runs. */
+    std::string_view traceparent = {};
 };
 
 /** A connection to one MCP server, as the client sees it: messages out,

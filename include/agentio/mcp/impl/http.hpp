@@ -277,6 +277,13 @@ asio::awaitable<std::optional<beast::http::message_generator>> answer_call(http:
     co_return std::nullopt;
 }
 
+// The request's `traceparent` header, as it came (the server core parses it); empty when none.
+inline std::string traceparent_of(http::request const& req)
+{
+    auto const it = req.find("traceparent");
+    return it == req.end() ? std::string() : std::string(it->value().data(), it->value().size());
+}
+
 // Whether the request's Accept lines (one list, RFC 9110 §5.3) allow `type`.
 inline bool accepts(http::request const& req, std::string_view type)
 {
@@ -481,15 +488,16 @@ asio::awaitable<std::optional<beast::http::message_generator>> streamable_http<T
 
     // tools/call: plain JSON when the result comes alone and soon, else an SSE
     // stream carrying the call's progress, logs and requests before its result.
+    // The request's traceparent header goes with it (its `_meta` one wins).
     auto const ex = co_await asio::this_coro::executor;
     auto box = std::make_shared<detail::call_outbox>(ex);
     auto run = [](server<Tools> const* srv, std::shared_ptr<session_entry> e, json::value m,
-                   std::shared_ptr<detail::call_outbox> b) -> asio::awaitable<void> {
-        auto reply = co_await srv->handle(e->session, std::move(m), detail::call_outbox::channel(b));
+                   std::shared_ptr<detail::call_outbox> b, std::string traceparent) -> asio::awaitable<void> {
+        auto reply = co_await srv->handle(e->session, std::move(m), detail::call_outbox::channel(b), traceparent);
         b->finish(std::move(reply));
     };
     // The call holds the outbox: it may finish after this handler, once cancelled.
-    auto call = run(state_->srv, entry, std::move(message), box);
+    auto call = run(state_->srv, entry, std::move(message), box, detail::traceparent_of(req));
     asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(box->cancel.slot(), asio::detached));
     bhttp::fields extra;
     extra.set("Mcp-Session-Id", session_id);
@@ -558,11 +566,11 @@ streamable_http<Tools>::serve_stateless(http::request const& req, Stream& stream
     auto const ex = co_await asio::this_coro::executor;
     auto box = std::make_shared<detail::call_outbox>(ex);
     auto run = [](server<Tools> const* srv, std::shared_ptr<mcp::session> s, json::object m,
-                   std::shared_ptr<detail::call_outbox> b) -> asio::awaitable<void> {
-        auto reply = co_await srv->handle_stateless(*s, std::move(m), detail::call_outbox::channel(b));
+                   std::shared_ptr<detail::call_outbox> b, std::string traceparent) -> asio::awaitable<void> {
+        auto reply = co_await srv->handle_stateless(*s, std::move(m), detail::call_outbox::channel(b), traceparent);
         b->finish(std::move(reply));
     };
-    auto call = run(state_->srv, request_session, std::move(message), box);
+    auto call = run(state_->srv, request_session, std::move(message), box, detail::traceparent_of(req));
     asio::co_spawn(ex, std::move(call), asio::bind_cancellation_slot(box->cancel.slot(), asio::detached));
     co_return co_await detail::answer_call(req, stream, box, state_->options.json_reply_window, {},
         [](json::object const& reply) { return detail::stateless_error_status(reply, false); });

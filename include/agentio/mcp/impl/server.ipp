@@ -319,7 +319,7 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle_te
 }
 
 AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle(session& s, json::value message,
-    session::send_function channel) const
+    session::send_function channel, std::string_view traceparent) const
 {
     std::string why;
     auto const what = jsonrpc::classify(message, why);
@@ -366,12 +366,12 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle(se
         co_return std::nullopt; // unknown notifications are ignored, as JSON-RPC wants
     }
     if(detail::is_stateless_request(msg))
-        co_return co_await handle_stateless(s, msg, std::move(channel));
-    co_return co_await dispatch(s, msg, std::move(channel));
+        co_return co_await handle_stateless(s, msg, std::move(channel), traceparent);
+    co_return co_await dispatch(s, msg, std::move(channel), traceparent);
 }
 
 AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::dispatch(session& s, json::object const& msg,
-    session::send_function channel) const
+    session::send_function channel, std::string_view traceparent) const
 {
     std::string_view const method = msg.at("method").get_string();
     auto const& params = detail::params_of(msg);
@@ -388,7 +388,7 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::dispatch(
         if(method == "tools/list")
             co_return list_tools(params, id);
         if(method == "tools/call")
-            co_return co_await call_tool(s, params, id, std::move(channel));
+            co_return co_await call_tool(s, params, id, std::move(channel), traceparent);
         if(method == "resources/list" || method == "resources/templates/list")
         {
             bool const templates = method == "resources/templates/list";
@@ -542,7 +542,7 @@ AGENTIO_DECL std::optional<json::object> server_base::check_stateless(json::obje
 }
 
 AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle_stateless(session& s,
-    json::object request, session::send_function channel) const
+    json::object request, session::send_function channel, std::string_view traceparent) const
 {
     if(auto error = check_stateless(request))
         co_return error;
@@ -566,7 +566,7 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::handle_st
     if(method == "server/discover")
         reply = discover(id);
     else
-        reply = co_await dispatch(one, request, std::move(send));
+        reply = co_await dispatch(one, request, std::move(send), traceparent);
     if(!reply)
         co_return reply;
     if(auto* error = reply->if_contains("error"); error && error->at("code") == jsonrpc::resource_not_found)
@@ -838,8 +838,116 @@ AGENTIO_DECL json::object server_base::complete(json::object const& params, json
             {"completion", json::object{{"values", std::move(list)}, {"total", total}, {"hasMore", total > 100}}}});
 }
 
+namespace detail {
+
+// The trace context a tools/call runs under: its `params._meta.traceparent`
+// when valid (SEP-414), else the transport's (an HTTP header) when valid.
+AGENTIO_DECL std::optional<trace::span_context> call_trace_parent(json::object const& params,
+    std::string_view transport_traceparent)
+{
+    if(auto const* meta = params.if_contains("_meta"); meta && meta->is_object())
+        if(auto const* given = meta->get_object().if_contains("traceparent"); given && given->is_string())
+            if(auto parent = trace::parse_traceparent(std::string_view(given->get_string())))
+                return parent;
+    if(transport_traceparent.empty())
+        return std::nullopt;
+    return trace::parse_traceparent(transport_traceparent);
+}
+
+// The server span of a tools/call, as the OpenTelemetry MCP conventions have it.
+AGENTIO_DECL trace::span start_call_span(trace::tracer& tracer, session const& s, json::object const& params,
+    json::value const& id, std::optional<trace::span_context> const& parent)
+{
+    auto const* name = params.if_contains("name");
+    std::string_view const tool = name && name->is_string() ? std::string_view(name->get_string()) : std::string_view();
+    std::string span_name = "tools/call";
+    if(!tool.empty())
+        span_name.append(" ").append(tool);
+    trace::span span = tracer.start(span_name, trace::span_kind::server, parent);
+    if(!span.recording())
+        return span;
+    span.set("mcp.method.name", std::string_view("tools/call"));
+    span.set(trace::gen_ai::operation_name, std::string_view("execute_tool"));
+    if(!tool.empty())
+        span.set(trace::gen_ai::tool_name, tool);
+    span.set("jsonrpc.request.id", id.is_string() ? std::string(id.get_string()) : to_json_text(id));
+    if(!s.protocol_version().empty())
+        span.set("mcp.protocol.version", std::string_view(s.protocol_version()));
+    if(tracer.config().capture_message_content)
+        if(auto const* arguments = params.if_contains("arguments"))
+            span.set(trace::gen_ai::tool_call_arguments, to_json_text(*arguments));
+    return span;
+}
+
+// Ends a tools/call's span with what the client is answered: the JSON-RPC
+// error's code, `tool_error` for a result with isError, `cancelled` for no answer.
+AGENTIO_DECL void end_call_span(trace::span& span, std::optional<json::object> const& reply, bool capture_content)
+{
+    if(span.recording())
+    {
+        json::value const* error = reply ? reply->if_contains("error") : nullptr;
+        json::value const* result = reply ? reply->if_contains("result") : nullptr;
+        if(!reply)
+            span.fail("cancelled", "the client cancelled the call");
+        else if(error && error->is_object())
+        {
+            auto const* code = error->get_object().if_contains("code");
+            auto const* message = error->get_object().if_contains("message");
+            std::string const code_text = code && code->is_number() ? to_json_text(*code) : std::string("_OTHER");
+            span.set("rpc.response.status_code", code_text);
+            span.fail(code_text,
+                message && message->is_string() ? std::string_view(message->get_string()) : std::string_view());
+        }
+        else if(result && result->is_object())
+        {
+            auto const& r = result->get_object();
+            if(auto const* is_error = r.if_contains("isError"); is_error && *is_error == json::value(true))
+                span.fail("tool_error");
+            else if(capture_content)
+            {
+                auto const* content = r.if_contains("structuredContent");
+                if(!content)
+                    content = r.if_contains("content");
+                if(content)
+                    span.set(trace::gen_ai::tool_call_result, to_json_text(*content));
+            }
+        }
+    }
+    span.end();
+}
+
+} // namespace detail
+
 AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::call_tool(session& s, json::object const& params,
-    json::value id, session::send_function channel) const
+    json::value id, session::send_function channel, std::string_view transport_traceparent) const
+{
+    auto const parent = detail::call_trace_parent(params, transport_traceparent);
+    if(!options_.tracer || !options_.tracer->enabled())
+    {
+        // Not traced here: the tool gets the caller's context to pass on, unchanged.
+        std::string const passed_on = parent ? trace::format_traceparent(*parent) : std::string();
+        std::string_view const traceparent = passed_on;
+        co_return co_await run_tool_call(s, params, std::move(id), std::move(channel), traceparent);
+    }
+    trace::span span = detail::start_call_span(*options_.tracer, s, params, id, parent);
+    std::string const mine = span.traceparent();
+    std::string_view const traceparent = mine;
+    std::optional<json::object> reply;
+    try
+    {
+        reply = co_await run_tool_call(s, params, std::move(id), std::move(channel), traceparent);
+    }
+    catch(std::exception const& e)
+    {
+        span.fail(std::to_string(jsonrpc::internal_error), e.what());
+        throw;
+    }
+    detail::end_call_span(span, reply, options_.tracer->config().capture_message_content);
+    co_return reply;
+}
+
+AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::run_tool_call(session& s,
+    json::object const& params, json::value id, session::send_function channel, std::string_view traceparent) const
 {
     auto const* name = params.if_contains("name");
     if(!name || !name->is_string())
@@ -859,6 +967,7 @@ AGENTIO_DECL asio::awaitable<std::optional<json::object>> server_base::call_tool
     tool_context ctx;
     ctx.tool_name = tool_name;
     ctx.call_id = call_id;
+    ctx.traceparent = traceparent; // the call's span's, or the caller's: for a tool that calls on
     // Progress goes out only when the client asked for it, with its token as it sent it.
     if(auto const* meta = params.if_contains("_meta"); meta && meta->is_object())
         if(auto const* token = meta->get_object().if_contains("progressToken");

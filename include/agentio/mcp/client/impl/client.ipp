@@ -16,6 +16,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/mcp/jsonrpc.hpp>
 #include <agentio/mcp/client/client.hpp>
+#include <agentio/trace.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -426,7 +427,9 @@ inline asio::awaitable<json::object> exchange(std::shared_ptr<client_state> s, s
     if(s->closed)
         throw client_error(client_errc::closed, "the MCP connection is closed");
     std::int64_t const id = ++s->next_id;
-    if(options.on_progress || !options.meta.empty())
+    // The caller's trace context, when valid: in `_meta` (SEP-414) and, over HTTP, as a header too.
+    bool const traced = !options.traceparent.empty() && trace::parse_traceparent(options.traceparent).has_value();
+    if(options.on_progress || !options.meta.empty() || traced)
     {
         auto& meta = params["_meta"];
         if(!meta.is_object())
@@ -435,7 +438,11 @@ inline asio::awaitable<json::object> exchange(std::shared_ptr<client_state> s, s
             meta.get_object()[k] = v;
         if(options.on_progress)
             meta.get_object()["progressToken"] = id;
+        if(traced)
+            meta.get_object()["traceparent"] = options.traceparent;
     }
+    if(traced)
+        so.traceparent = options.traceparent;
     so.stateless = s->stateless;
     if(s->stateless)
         s->add_stateless_meta(params);
@@ -786,10 +793,13 @@ inline asio::awaitable<void> close(std::shared_ptr<client_state> s)
     s->transport_closed = true;
 }
 
-// A bridged tool's call: the client's failures become error results the model reads.
+// A bridged tool's call: the client's failures become error results the model reads. The
+// caller's trace context (its tool_context's) goes with the request.
 inline asio::awaitable<tool_result> bridged_call(client c, std::string name, json::value arguments,
-    call_options options)
+    call_options options, std::string traceparent)
 {
+    if(!traceparent.empty())
+        options.traceparent = traceparent; // a view of this frame's copy, alive until the call ends
     std::string failure;
     try
     {
@@ -807,7 +817,7 @@ inline asio::awaitable<tool_result> bridged_call(client c, std::string name, jso
 inline dynamic_tools::handler_type make_bridge_handler(client c, std::string name, call_options options)
 {
     return [c = std::move(c), name = std::move(name), options = std::move(options)](json::value const& arguments,
-               tool_context&) { return bridged_call(c, name, arguments, options); };
+               tool_context& ctx) { return bridged_call(c, name, arguments, options, std::string(ctx.traceparent)); };
 }
 
 } // namespace detail

@@ -190,6 +190,8 @@ public:
             if(with_session)
                 req.headers.set("Mcp-Session-Id", session_id_);
         }
+        if(!so.traceparent.empty())
+            req.headers.set("traceparent", so.traceparent);
         // The answer may come with the POST itself: the request's timeout bounds the silence.
         req.total_timeout = session_long;
         if(so.answer_within)
@@ -528,12 +530,14 @@ public:
             asio::bind_cancellation_slot(signal->slot(), keep_until_done{signal}));
     }
 
-    asio::awaitable<void> send(json::object const& message, send_options const&) override
+    asio::awaitable<void> send(json::object const& message, send_options const& so) override
     {
         if(closed_)
             throw client_error(client_errc::closed, "the MCP event stream is closed");
         http::client_request req{beast::http::verb::post, endpoint_, options_.headers, to_json_text(message)};
         req.headers.set(beast::http::field::content_type, "application/json");
+        if(!so.traceparent.empty())
+            req.headers.set("traceparent", so.traceparent);
         auto [err, res] = co_await http_.async_request(std::move(req), asio::use_awaitable);
         if(err)
             throw client_error(client_errc::transport_failed, err.message);
