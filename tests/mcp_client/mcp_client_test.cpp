@@ -730,9 +730,10 @@ BOOST_AUTO_TEST_CASE(a_tool_contexts_traceparent_goes_in_meta_over_stdio)
         p.program = self_path();
         p.arguments = {"--serve-stdio"};
         p.shutdown_grace = 1s;
-        std::shared_ptr<recording_transport> recorder;
+        // The transport's strand belongs to run's io_context: it goes with the coroutine, its record is kept.
+        std::vector<std::pair<json::object, std::string>> sent;
         run<bool>([&](asio::any_io_executor ex) -> asio::awaitable<bool> {
-            recorder = std::make_shared<recording_transport>(mcp::make_stdio_transport(ex, p));
+            auto recorder = std::make_shared<recording_transport>(mcp::make_stdio_transport(ex, p));
             mcp::client c(recorder, {.mode = mode, .request_timeout = 10s});
             co_await c.connect();
             agentio::dynamic_tools tools;
@@ -751,10 +752,11 @@ BOOST_AUTO_TEST_CASE(a_tool_contexts_traceparent_goes_in_meta_over_stdio)
             auto direct = co_await c.call_tool("echo", hello, o);
             BOOST_TEST(!direct.is_error);
             co_await c.close();
+            sent = recorder->sent;
             co_return true;
         });
         std::vector<std::pair<json::object, std::string>> calls;
-        for(auto const& [message, header] : recorder->sent)
+        for(auto const& [message, header] : sent)
             if(message.contains("method") && message.at("method") == "tools/call")
                 calls.emplace_back(message, header);
         BOOST_TEST_REQUIRE(calls.size() == 3u);

@@ -26,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -95,20 +96,24 @@ struct web
         return o;
     }
 
+    /// The traceparent the calls are made under (tool_context::traceparent); empty: none.
+    std::string traceparent;
+
     /// One call as the model makes it: by name, with JSON arguments, validated.
     template<class Catalog>
     agentio::tool_result call(Catalog const& catalog, std::string_view name, json::value arguments)
     {
         ioc.restart();
-        return agentio_test::run_on(ioc, call_on(catalog, std::string(name), std::move(arguments)), 30s);
+        return agentio_test::run_on(ioc, call_on(catalog, std::string(name), std::move(arguments), traceparent), 30s);
     }
 
     template<class Catalog>
     static asio::awaitable<agentio::tool_result> call_on(Catalog const& catalog, std::string name,
-        json::value arguments)
+        json::value arguments, std::string traceparent)
     {
         agentio::tool_context ctx;
         ctx.tool_name = name;
+        ctx.traceparent = traceparent;
         co_return co_await catalog.call(name, arguments, ctx);
     }
 
@@ -179,6 +184,31 @@ BOOST_FIXTURE_TEST_CASE(the_best_match_in_n_sentences_with_its_url, web)
     auto const english = answer_of(call(catalog, "wikipedia", {{"query", "Madrid"}, {"language", "en"}}));
     BOOST_TEST(english.at("url").as_string() == "https://en.wikipedia.org/wiki/Madrid");
     BOOST_TEST(english.at("extract").as_string() == world_sentences("en", "Madrid", 3));
+}
+
+// A traced call's context goes to every service it asks (a Tavily, MediaWiki or Open-Meteo that traces joins
+// the trace); an untraced call sends none.
+BOOST_FIXTURE_TEST_CASE(every_service_asked_gets_the_calls_traceparent, web)
+{
+    agentio::toolset catalog{tools::wikipedia(http, wiki_options()), tools::weather(http, weather_options()),
+        tools::web_search(http, search_options())};
+    BOOST_TEST(!call(catalog, "wikipedia", {{"query", "Bilbao"}}).is_error);
+    for(auto const& r : fake.requests())
+        BOOST_TEST((r.headers.find("traceparent") == r.headers.end()));
+    auto const untraced = fake.requests().size();
+    traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    BOOST_TEST(!call(catalog, "wikipedia", {{"query", "Madrid"}}).is_error);
+    call(catalog, "weather", {{"location", "Bilbao"}});
+    call(catalog, "web_search", {{"query", "agentio"}});
+    auto const all = fake.requests();
+    BOOST_TEST_REQUIRE(all.size() > untraced + 3);
+    std::set<std::string> services;
+    for(std::size_t i = untraced; i < all.size(); ++i)
+    {
+        BOOST_TEST(std::string(all[i].headers["traceparent"]) == traceparent);
+        services.insert(all[i].service);
+    }
+    BOOST_TEST(services.size() >= 3u); // MediaWiki, the geocoder and the forecast, Tavily
 }
 
 BOOST_FIXTURE_TEST_CASE(meanings_and_nothing_are_answers, web)

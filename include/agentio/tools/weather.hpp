@@ -84,7 +84,7 @@ public:
     web_service const& forecast_service() const noexcept { return forecast_; }
 
 private:
-    AGENTIO_DECL boost::asio::awaitable<tool_result> report(args a) const;
+    AGENTIO_DECL boost::asio::awaitable<tool_result> report(args a, std::string traceparent) const;
 
     std::shared_ptr<weather_options const> options_;
     web_service geocoding_;

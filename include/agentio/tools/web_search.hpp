@@ -82,9 +82,9 @@ public:
 
 private:
     struct outcome;
-    AGENTIO_DECL boost::asio::awaitable<tool_result> search(args a) const;
-    AGENTIO_DECL boost::asio::awaitable<outcome> ask_tavily(args const& a) const;
-    AGENTIO_DECL boost::asio::awaitable<outcome> ask_fallback(args const& a) const;
+    AGENTIO_DECL boost::asio::awaitable<tool_result> search(args a, std::string traceparent) const;
+    AGENTIO_DECL boost::asio::awaitable<outcome> ask_tavily(args const& a, std::string_view traceparent) const;
+    AGENTIO_DECL boost::asio::awaitable<outcome> ask_fallback(args const& a, std::string_view traceparent) const;
 
     std::shared_ptr<web_search_options const> options_;
     web_service tavily_;

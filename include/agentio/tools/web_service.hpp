@@ -111,9 +111,16 @@ public:
     service_options const& options() const noexcept;
     AGENTIO_DECL service_stats stats() const;
 
+    /** Sends `traceparent` (a tool call's, `tool_context::traceparent`) as
+        the W3C header with each request of this copy, so that a service that
+        traces joins the caller's trace; empty: none. A tool sets it on its
+        per-call copy; the cache does not key on it. */
+    void set_traceparent(std::string_view traceparent) { traceparent_.assign(traceparent); }
+
 private:
     struct state;
     std::shared_ptr<state> state_;
+    std::string traceparent_;
 };
 
 /// The query string value `text` percent-encoded for a URL (RFC 3986 unreserved characters kept).

@@ -74,7 +74,7 @@ public:
     web_service const& service() const noexcept { return service_; }
 
 private:
-    AGENTIO_DECL boost::asio::awaitable<tool_result> look_up(args a) const;
+    AGENTIO_DECL boost::asio::awaitable<tool_result> look_up(args a, std::string traceparent) const;
 
     std::shared_ptr<wikipedia_options const> options_;
     web_service service_;

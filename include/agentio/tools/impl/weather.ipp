@@ -158,12 +158,12 @@ AGENTIO_DECL weather::weather(http::client& client, weather_options options)
 {
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> weather::operator()(args a, tool_context&) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> weather::operator()(args a, tool_context& ctx) const
 {
-    return report(std::move(a));
+    return report(std::move(a), std::string(ctx.traceparent));
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> weather::report(args a) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> weather::report(args a, std::string traceparent) const
 {
     namespace json = boost::json;
     auto const& o = *options_;
@@ -177,6 +177,8 @@ AGENTIO_DECL boost::asio::awaitable<tool_result> weather::report(args a) const
         co_return tool_result::error("location: give the name of a place (a city or town)");
 
     web_service geocoding = geocoding_, forecast = forecast_;
+    geocoding.set_traceparent(traceparent);
+    forecast.set_traceparent(traceparent);
     http::client_request find;
     find.url = o.geocoding_url + (o.geocoding_url.find('?') == std::string::npos ? "?" : "&") +
         "name=" + url_encode(asked) + "&count=10&language=" + url_encode(o.language) + "&format=json";

@@ -34,12 +34,13 @@ AGENTIO_DECL web_search::web_search(http::client& client, web_search_options opt
 {
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::operator()(args a, tool_context&) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::operator()(args a, tool_context& ctx) const
 {
-    return search(std::move(a));
+    return search(std::move(a), std::string(ctx.traceparent));
 }
 
-AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_tavily(args const& a) const
+AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_tavily(args const& a,
+    std::string_view traceparent) const
 {
     namespace json = boost::json;
     auto const& o = *options_;
@@ -62,6 +63,7 @@ AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_tavily(
     request.body = json::serialize(body);
 
     web_service service = tavily_;
+    service.set_traceparent(traceparent);
     outcome out;
     auto got = co_await service.fetch(request);
     if(!got)
@@ -114,7 +116,8 @@ AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_tavily(
     co_return out;
 }
 
-AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_fallback(args const& a) const
+AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_fallback(args const& a,
+    std::string_view traceparent) const
 {
     namespace json = boost::json;
     auto const& o = *options_;
@@ -122,6 +125,7 @@ AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_fallbac
     request.url = o.fallback_url + (o.fallback_url.find('?') == std::string::npos ? "?" : "&") +
         "q=" + url_encode(a.query);
     web_service service = fallback_;
+    service.set_traceparent(traceparent);
     outcome out;
     auto got = co_await service.fetch(request);
     if(!got)
@@ -160,7 +164,7 @@ AGENTIO_DECL boost::asio::awaitable<web_search::outcome> web_search::ask_fallbac
     co_return out;
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::search(args a) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::search(args a, std::string traceparent) const
 {
     auto const& o = *options_;
     bool const tavily = !o.tavily_api_key.empty();
@@ -172,7 +176,7 @@ AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::search(args a) cons
     std::string first_failure;
     if(tavily)
     {
-        auto got = co_await ask_tavily(a);
+        auto got = co_await ask_tavily(a, traceparent);
         if(got.answer)
         {
             auto r = tool_result::json(std::move(*got.answer));
@@ -183,7 +187,7 @@ AGENTIO_DECL boost::asio::awaitable<tool_result> web_search::search(args a) cons
             co_return tool_result::error(got.failure);
         first_failure = got.failure;
     }
-    auto got = co_await ask_fallback(a);
+    auto got = co_await ask_fallback(a, traceparent);
     if(!got.answer)
     {
         std::string why = got.failure;

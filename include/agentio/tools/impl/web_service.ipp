@@ -102,6 +102,8 @@ web_service::fetch(http::client_request request)
     if(!request.total_timeout)
         request.total_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(o.timeout);
     auto const key = detail::cache_key(request);
+    if(!traceparent_.empty() && request.headers.find("traceparent") == request.headers.end())
+        request.headers.set("traceparent", traceparent_);
     if(o.cache_ttl.count() > 0)
     {
         std::lock_guard lock(s->mutex);

@@ -76,12 +76,12 @@ AGENTIO_DECL wikipedia::wikipedia(http::client& client, wikipedia_options option
 {
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> wikipedia::operator()(args a, tool_context&) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> wikipedia::operator()(args a, tool_context& ctx) const
 {
-    return look_up(std::move(a));
+    return look_up(std::move(a), std::string(ctx.traceparent));
 }
 
-AGENTIO_DECL boost::asio::awaitable<tool_result> wikipedia::look_up(args a) const
+AGENTIO_DECL boost::asio::awaitable<tool_result> wikipedia::look_up(args a, std::string traceparent) const
 {
     namespace json = boost::json;
     std::string const language = a.language.empty() ? options_->default_language : a.language;
@@ -89,6 +89,7 @@ AGENTIO_DECL boost::asio::awaitable<tool_result> wikipedia::look_up(args a) cons
         co_return tool_result::error("language: '" + language +
             "' is not a Wikipedia language code (two to twelve lower-case letters: es, en, de, zh-yue, ...)");
     web_service service = service_;
+    service.set_traceparent(traceparent);
 
     // The search: the best titles for the words.
     http::client_request search;
