@@ -23,6 +23,18 @@ wrk_p99_ms() {
   awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}'
 }
 
+# From `wrk --latency` output on stdin: the median latency in ms.
+wrk_p50_ms() {
+  awk '$1=="50%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}'
+}
+
+# POSTs BODY to 127.0.0.1:PORT/PATH with wrk for $seconds over CONNECTIONS: "p50_ms p99_ms rps errors".
+wrk_post_measure() { # port path body connections
+    local text
+    text=$(BODY=$3 wrk -t1 -c"$4" -d"${seconds}s" --latency -s bench/wrk/post.lua "http://127.0.0.1:$1$2")
+    echo "$(wrk_p50_ms <<<"$text") $(wrk_p99_ms <<<"$text") $(wrk_rps <<<"$text") $(wrk_errors <<<"$text")"
+}
+
 # From `wrk` output on stdin: answers that were neither 2xx nor 3xx.
 wrk_errors() { awk '/Non-2xx or 3xx/ {n=$5} END {print n+0}'; }
 

@@ -52,12 +52,6 @@ settings_of() { # name → the environment of that setting
     esac
 }
 
-measure() { # port path body connections → "p50_ms p99_ms rps errors"
-    local text p50
-    text=$(BODY=$3 wrk -t1 -c"$4" -d"${seconds}s" --latency -s bench/wrk/post.lua "http://127.0.0.1:$1$2")
-    p50=$(awk '$1=="50%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
-    echo "$p50 $(wrk_p99_ms <<<"$text") $(wrk_rps <<<"$text") $(wrk_errors <<<"$text")"
-}
 
 platform_body='{"model": "asistente", "messages": [{"role": "user", "content": "Di hola"}]}'
 portfolio_body='{"model": "portfolio", "messages": [{"role": "user", "content": "Di hola"}]}'
@@ -82,8 +76,8 @@ for app in "${apps[@]}"; do
             body=$portfolio_body
         fi
         server=$pid
-        read -r p50 p99 rps bad <<<"$(measure "$port" /v1/chat/completions "$body" 1)"
-        read -r _ _ rps16 bad16 <<<"$(measure "$port" /v1/chat/completions "$body" 16)"
+        read -r p50 p99 rps bad <<<"$(wrk_post_measure "$port" /v1/chat/completions "$body" 1)"
+        read -r _ _ rps16 bad16 <<<"$(wrk_post_measure "$port" /v1/chat/completions "$body" 16)"
         [ "$bad" = 0 ] && [ "$bad16" = 0 ] || { echo "observability_bench: $app $setting: $bad + $bad16 errors" >&2; exit 1; }
         echo "| $app | $setting | $p50 | $p99 | $rps | $rps16 |"
         kill "$server"

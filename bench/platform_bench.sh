@@ -46,12 +46,6 @@ keywords=$port
 platform "$fake" platform-clients model
 by_model=$port
 
-measure() { # port path body connections → "p50_ms p99_ms rps errors"
-    local text p50
-    text=$(BODY=$3 wrk -t1 -c"$4" -d"${seconds}s" --latency -s bench/wrk/post.lua "http://127.0.0.1:$1$2")
-    p50=$(awk '$1=="50%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}' <<<"$text")
-    echo "$p50 $(wrk_p99_ms <<<"$text") $(wrk_rps <<<"$text") $(wrk_errors <<<"$text")"
-}
 direct='{"model": "platform-clients", "messages": [{"role": "user", "content": "Di hola"}]}'
 through='{"model": "asistente", "messages": [{"role": "user", "content": "Di hola"}]}'
 
@@ -60,8 +54,8 @@ echo "| path | p50 | p99 | req/s (1 conn) | req/s (16 conns) |"
 echo "|---|---:|---:|---:|---:|"
 for row in "fake LLM directly|$fake|$direct" "platform, keyword router|$keywords|$through" "platform, model router|$by_model|$through"; do
     IFS='|' read -r name target body <<<"$row"
-    read -r p50 p99 rps bad <<<"$(measure "$target" /v1/chat/completions "$body" 1)"
-    read -r _ _ rps16 bad16 <<<"$(measure "$target" /v1/chat/completions "$body" 16)"
+    read -r p50 p99 rps bad <<<"$(wrk_post_measure "$target" /v1/chat/completions "$body" 1)"
+    read -r _ _ rps16 bad16 <<<"$(wrk_post_measure "$target" /v1/chat/completions "$body" 16)"
     [ "$bad" = 0 ] && [ "$bad16" = 0 ] || { echo "platform_bench: $name answered $bad + $bad16 errors" >&2; exit 1; }
     echo "| $name | $p50 | $p99 | $rps | $rps16 |"
 done
