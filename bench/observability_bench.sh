@@ -12,8 +12,9 @@
 #     the OpenTelemetry JS SDK's decoder), and traces to a dead endpoint (a port
 #     nobody listens on). Metrics are always recorded (a few atomics a request).
 #     wrk: one connection for p50/p99, 16 connections for requests/s.
-#  2. GET /metrics on the platform while N streaming completions are open: the
-#     scrape's time (median of 20) and the exposition's size.
+#  2. GET /metrics on the platform's own metrics port (AGENTIO_METRICS_ADDRESS)
+#     while N streaming completions are open: the scrapes' times and the
+#     exposition's size.
 #   bash bench/observability_bench.sh [seconds=10] [streams=10000]     (seconds=0: part 2 only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,10 +87,12 @@ for app in "${apps[@]}"; do
 done
 
 echo
-echo "== GET /metrics with $streams streaming completions open (20 tokens/s)"
+echo "== GET /metrics on its own port (AGENTIO_METRICS_ADDRESS) with $streams streaming completions open (20 tokens/s)"
 start "$work/fake-load.txt" "$b/bench/agentio-fake-llm" --scenarios bench/scenarios/load-20tps.json --port 0
 load=$port
+metrics_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 start "$work/platform-load.txt" env AGENTIO_LOG_LEVEL=off AGENT_PROVIDER=openai \
+    AGENTIO_METRICS_ADDRESS="127.0.0.1:$metrics_port" \
     OPENAI_BASE_URL="http://127.0.0.1:$load/v1" OPENAI_API_KEY=bench AGENT_MODEL=load-20tps PLATFORM_ROUTER=keywords \
     PLATFORM_MEMORY=off PLATFORM_STORE="$work/threads-load.db" \
     "$b/reference_server/platform/agentio-platform" serve --port 0 --max-connections-per-address 0 \
@@ -103,14 +106,15 @@ loader=$!
 # Scrapes every half second while the streams run; the table takes those made with most of them open.
 : >"$work/scrapes.txt"
 while kill -0 "$loader" 2>/dev/null; do
-    took=$(curl -s -o "$work/metrics.txt" -w '%{http_code} %{time_total}' "http://127.0.0.1:$target/metrics")
-    open=$(awk '$1 ~ /^agentio_agent_runs_active/ {s+=$2} END {print s+0}' "$work/metrics.txt")
+    took=$(curl -s -o "$work/metrics.txt" -w '%{http_code} %{time_total}' "http://127.0.0.1:$metrics_port/metrics")
+    open=$(awk '$1 == "agentio_sse_streams_open" {print $2 + 0}' "$work/metrics.txt")
+    open=${open:-0}
     echo "$open $took $(wc -c <"$work/metrics.txt")" >>"$work/scrapes.txt"
     sleep 0.5
 done
 busy=$(awk -v n="$streams" '$1 >= n * 0.9 && $2 == 200' "$work/scrapes.txt")
 [ -n "$busy" ] || busy=$(sort -g -r "$work/scrapes.txt" | head -5)
-echo "| scrapes | streams open (runs active) | scrape median (ms) | scrape max (ms) | exposition bytes |"
+echo "| scrapes | streams open | scrape median (ms) | scrape max (ms) | exposition bytes |"
 echo "|---:|---:|---:|---:|---:|"
 awk '{print $3 * 1000}' <<<"$busy" | sort -g | awk -v most="$(awk '{print $1}' <<<"$busy" | sort -g | tail -1)" \
     -v bytes="$(awk '{print $4}' <<<"$busy" | sort -g | tail -1)" \

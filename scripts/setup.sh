@@ -12,7 +12,7 @@ packages=(
   libboost1.81-all-dev libboost-json1.81-dev libboost-url1.81-dev
   libsqlite3-dev libstemmer-dev libmuparser-dev postgresql-15 libpq-dev liblodepng-dev libdeflate-dev libssl-dev libfreetype-dev fonts-dejavu-core
   bubblewrap libseccomp-dev python3-sympy python3-numpy poppler-utils libgumbo-dev libspdlog-dev
-  prometheus  # for promtool (CTest metrics.promtool_check); its server is not left running (below)
+  prometheus  # promtool (CTest metrics.promtool_check) and the server scripts/prometheus_check.sh starts; not left running (below)
   "$@"
 )
 

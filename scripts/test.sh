@@ -6,8 +6,9 @@
 # Sets up, builds and runs the whole test suite through CTest.
 #   scripts/test.sh            release build, then the MCP conformance suites, the
 #                              TypeScript SDK client, the chat page in Chromium and
-#                              agentio-platform under the openai and Vercel AI SDKs, and the
-#                              OTLP exporter's payloads decoded by the OpenTelemetry JS SDK's code
+#                              agentio-platform under the openai and Vercel AI SDKs, the
+#                              OTLP exporter's payloads decoded by the OpenTelemetry JS SDK's code,
+#                              and the five applications' GET /metrics scraped by a Prometheus server
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
 #   scripts/test.sh tsan       ThreadSanitizer build of the tests that share state across threads
 set -euo pipefail
@@ -24,4 +25,5 @@ if [ "$preset" = release ]; then
   bash scripts/web_test.sh build/release
   bash scripts/platform_clients.sh build/release
   bash scripts/otlp_check.sh build/release
+  bash scripts/prometheus_check.sh build/release
 fi

@@ -83,6 +83,13 @@ inline std::vector<double> latency_buckets()
     return {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 }
 
+/** Upper bounds, in seconds, for what a local store or index answers: from
+    100 µs (a SQLite read in the page cache) to 5 s (a lock waited for). */
+inline std::vector<double> storage_latency_buckets()
+{
+    return {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+}
+
 /** Upper bounds for token counts: powers of 4 from 16 to 1 Mi, so that the
     context windows models come in (8 Ki … 1 Mi) each fall near a bound. */
 inline std::vector<double> token_buckets()

@@ -14,7 +14,8 @@
 // reciprocal rank. An index stores how its text was analysed, so any
 // program opens it for searching (`open_searcher`); `index_writer` is the
 // write side of either database, with the ingest's pipelines over it
-// (`refresh_lsa_vectors`, `embed_missing_vectors`).
+// (`refresh_lsa_vectors`, `embed_missing_vectors`); `observed_index` times
+// and counts an index's reads for Prometheus.
 //
 
 #ifndef AGENTIO_RETRIEVAL_HPP
@@ -27,6 +28,7 @@
 #include <agentio/retrieval/index.hpp>
 #include <agentio/retrieval/index_writer.hpp>
 #include <agentio/retrieval/lsa.hpp>
+#include <agentio/retrieval/observed_index.hpp>
 #include <agentio/retrieval/open_searcher.hpp>
 #include <agentio/retrieval/searcher.hpp>
 #include <agentio/retrieval/sqlite_index.hpp>

@@ -42,6 +42,10 @@
 #include <utility>
 #include <vector>
 
+namespace agentio::metrics {
+class registry;
+} // namespace agentio::metrics
+
 namespace agentio::sandbox {
 
 namespace detail {
@@ -185,6 +189,22 @@ struct options
     std::chrono::milliseconds max_wait = std::chrono::seconds(30);
 };
 
+/// What a runner has done since it was made.
+struct statistics
+{
+    std::size_t running = 0; ///< runs in progress
+    std::size_t waiting = 0; ///< runs waiting for a free slot
+    /// Runs ended, by `ending`: `exited` (any status), `signaled`, `timed_out`, `output_limit`.
+    std::uint64_t exited = 0;
+    std::uint64_t signaled = 0;
+    std::uint64_t timed_out = 0;
+    std::uint64_t output_limit = 0;
+    /// Runs that never ran: no slot freed within `options::max_wait`, or the sandbox could not start.
+    std::uint64_t refused = 0;
+    /// The wall time of the runs that ended, added up.
+    std::chrono::microseconds busy{};
+};
+
 /// Runs requests in sandboxes, at most `options::max_running` at once. Thread-safe; cheap to share by
 /// reference; must outlive its runs.
 class runner
@@ -209,6 +229,16 @@ public:
     int landlock_abi() const noexcept;
     /// Runs in progress now.
     std::size_t running() const noexcept;
+
+    /// What it has run so far, and what runs or waits now.
+    sandbox::statistics statistics() const noexcept;
+
+    /** Exposes `statistics()` in `registry`, read at each scrape:
+        `agentio_sandbox_runs_active`, `agentio_sandbox_runs_waiting` (gauges),
+        `agentio_sandbox_runs_total{ending}` (`exited`, `signaled`, `timed_out`,
+        `output_limit`, `refused`) and `agentio_sandbox_run_seconds_total`.
+        The registry may outlive the runner: its series then stay as they were. */
+    void add_metrics(metrics::registry& registry) const;
 
 private:
     friend struct detail::slot_guard;

@@ -615,8 +615,10 @@ public:
     virtual asio::awaitable<result<std::vector<call_record>>> run_calls(std::string_view run_id) = 0;
     /// @}
 
-    /// Wakes readers when events are committed (here or, for a shared store, elsewhere).
-    event_hub& hub() noexcept { return hub_; }
+    /** Wakes readers when events are committed (here or, for a shared store,
+        elsewhere). Virtual so that a store wrapping another (`observed_store`)
+        gives the inner one's, which is the hub its commits publish to. */
+    virtual event_hub& hub() noexcept { return hub_; }
 
 protected:
     event_hub hub_;

@@ -1134,6 +1134,21 @@ BOOST_AUTO_TEST_CASE(contents_go_on_spans_only_when_opted_in)
     BOOST_TEST(attribute_text(*tool, "gen_ai.tool.call.result").find("En ejecución") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(the_runs_carry_the_strategy_their_telemetry_names)
+{
+    // A tool loop offered no tools is plain chat (chat_completions::strategy_model): counted as such.
+    bench<llm::anthropic_provider> b;
+    recording_observer seen;
+    auto opts = spanish();
+    opts.telemetry = {&seen, nullptr, "charla"};
+    opts.telemetry.strategy = "chat";
+    auto const out = b.run_on("portfolio-two-rounds", opts,
+        {llm::message::user("¿Cuántas iniciativas hay en ejecución?")}, {});
+    BOOST_TEST((out.result.status == agent::outcome::completed));
+    BOOST_TEST((seen.started == std::vector<std::string>{"chat"}));
+    BOOST_TEST((seen.runs == std::vector<std::string>{"chat completed 2"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_tracer_that_is_off_passes_the_context_on_unchanged)
 {
     bench<llm::anthropic_provider> b;

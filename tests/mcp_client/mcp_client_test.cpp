@@ -11,6 +11,7 @@
 // the bridge into dynamic_tools.
 #define BOOST_TEST_MODULE agentio_mcp_client
 #define BOOST_TEST_NO_MAIN
+#include <agentio/detail/child_process.hpp>
 #include <agentio/mcp.hpp>
 #include <agentio/mcp/client.hpp>
 #include <agentio/tool.hpp>
@@ -648,6 +649,28 @@ BOOST_AUTO_TEST_CASE(a_child_process_serves_both_revisions)
         return exercise(stdio_client(ex, mcp::negotiation::automatic));
     });
     BOOST_TEST(automatic == "2026-07-28");
+}
+
+BOOST_AUTO_TEST_CASE(the_child_gets_this_environment_with_the_changes_asked)
+{
+    // What process_options::environment reaches: a variable set, one removed, the rest inherited.
+    ::setenv("AGENTIO_TEST_REMOVED", "shared.log", 1);
+    ::setenv("AGENTIO_TEST_KEPT", "kept", 1);
+    agentio::detail::child_process child;
+    auto const ends = child.start({"/usr/bin/env", {}, {}, -1,
+        {{"AGENTIO_TEST_REMOVED", std::nullopt}, {"AGENTIO_TEST_SET", std::string("set")}}});
+    ::close(ends.to_child);
+    std::string seen;
+    char buffer[4096];
+    for(ssize_t n; (n = ::read(ends.from_child, buffer, sizeof buffer)) > 0;)
+        seen.append(buffer, static_cast<std::size_t>(n));
+    ::close(ends.from_child);
+    ::unsetenv("AGENTIO_TEST_REMOVED");
+    ::unsetenv("AGENTIO_TEST_KEPT");
+    BOOST_TEST(seen.find("AGENTIO_TEST_SET=set\n") != std::string::npos, seen);
+    BOOST_TEST(seen.find("AGENTIO_TEST_KEPT=kept\n") != std::string::npos, seen);
+    BOOST_TEST(seen.find("AGENTIO_TEST_REMOVED") == std::string::npos, seen);
+    BOOST_TEST(seen.find("PATH=") != std::string::npos, seen);
 }
 
 BOOST_AUTO_TEST_CASE(timeouts_and_cancellation_reach_the_child)

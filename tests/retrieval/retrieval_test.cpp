@@ -7,7 +7,9 @@
 
 #include "sample_law.hpp"
 
+#include <agentio/metrics.hpp>
 #include <agentio/retrieval.hpp>
+#include <agentio/retrieval/observed_index.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -435,6 +437,60 @@ BOOST_AUTO_TEST_CASE(the_analysis_profile_is_stored_with_the_index)
     BOOST_TEST_REQUIRE(bad.has_error());
     BOOST_TEST((bad.error().code == retrieval::errc::corrupt_data));
     BOOST_TEST(bad.error().message.find("stop_words") != std::string::npos);
+}
+
+// Each read through an observed_index is one observation and one count under
+// its method's name, `error` for a result holding one; results and errors
+// come back as the inner index gives them, and open_searcher reads through it.
+BOOST_AUTO_TEST_CASE(an_observed_index_times_and_counts_its_reads)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    write_small_law(path, spanish_like(), std::nullopt);
+    {
+        // Article 56's refs made unreadable: reading it is the inner index's corrupt_data.
+        auto c = agentio::sqlite::connection::open(path, agentio::sqlite::open_mode::read_write_create).value();
+        c.execute("UPDATE rag_chunks SET refs = 'not json' WHERE key = 'ley/56/1'").value();
+    }
+    agentio::metrics::registry registry({.process_metrics = false});
+    retrieval::observed_index index(retrieval::sqlite_index::open(path).value(), registry, "leyes");
+    auto& inner = index.inner();
+    auto const a = spanish_like();
+
+    auto const hits = run(index.sparse(a.terms("vacaciones anuales"), {}, 30)).value();
+    auto const direct = run(inner.sparse(a.terms("vacaciones anuales"), {}, 30)).value();
+    BOOST_TEST_REQUIRE(hits.size() == direct.size());
+    BOOST_TEST_REQUIRE(!hits.empty());
+    BOOST_TEST(hits[0].id == direct[0].id);
+    BOOST_TEST(run(index.article("Ley", "38", "")).value().size() == 2u);
+    BOOST_TEST(run(index.laws()).value().at("Ley") == 5u);
+
+    auto const broken = run(index.article("Ley", "56", ""));
+    auto const broken_inner = run(inner.article("Ley", "56", ""));
+    BOOST_TEST_REQUIRE(broken.has_error());
+    BOOST_TEST_REQUIRE(broken_inner.has_error());
+    BOOST_TEST((broken.error().code == retrieval::errc::corrupt_data));
+    BOOST_TEST(broken.error().message == broken_inner.error().message);
+
+    // open_searcher's reads (stats, laws, the stored profile and model) are the wrapper's too.
+    retrieval::open_searcher_options options;
+    options.fallback = a;
+    auto const opened = open_with(index, std::move(options));
+    BOOST_TEST_REQUIRE(opened.has_value());
+    BOOST_TEST(opened->stats.chunks == 5u);
+
+    auto const text = registry.expose();
+    auto const has = [&](std::string const& line) { return text.find(line + "\n") != std::string::npos; };
+    BOOST_TEST(has(R"(agentio_index_operations_total{index="leyes",operation="sparse",outcome="ok"} 1)"));
+    BOOST_TEST(has(R"(agentio_index_operations_total{index="leyes",operation="article",outcome="ok"} 1)"));
+    BOOST_TEST(has(R"(agentio_index_operations_total{index="leyes",operation="article",outcome="error"} 1)"));
+    BOOST_TEST(has(R"(agentio_index_operation_duration_seconds_count{index="leyes",operation="article"} 2)"));
+    BOOST_TEST(has(R"(agentio_index_operation_duration_seconds_count{index="leyes",operation="sparse"} 1)"));
+    BOOST_TEST(has(R"(agentio_index_operations_total{index="leyes",operation="stats",outcome="ok"} 1)"));
+    BOOST_TEST(text.find(R"(operation="load_model",outcome="ok")") != std::string::npos);
+    BOOST_TEST(text.find(R"(operation="sparse",outcome="error")") == std::string::npos);
+    BOOST_CHECK_THROW((void)retrieval::observed_index(std::unique_ptr<retrieval::index>(), registry),
+        std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

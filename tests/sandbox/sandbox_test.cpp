@@ -8,6 +8,7 @@
 // Debian's python3, as the platform's tools run it.
 
 #define BOOST_TEST_MODULE agentio_sandbox_tests
+#include <agentio/metrics.hpp>
 #include <agentio/sandbox.hpp>
 
 #include "run_on.hpp"
@@ -25,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -250,11 +252,31 @@ BOOST_FIXTURE_TEST_CASE(runs_beyond_the_bound_wait_in_line_or_give_up, fixture)
     };
     asio::co_spawn(ioc, run_one(one, python_request("import time; time.sleep(1.5); print('first')")), collect(first));
     asio::co_spawn(ioc, run_one(one, python_request("print('second')")), collect(second));
+    std::size_t most_waiting = 0;
     while(done < 2 && ioc.run_one_for(30s))
-        ;
+        most_waiting = std::max(most_waiting, one.statistics().waiting);
     BOOST_TEST(first.output == "first\n");
     BOOST_TEST(second.output.empty());
     BOOST_TEST(refused.find("no sandbox was free within 300 ms (1 run at once)") != std::string::npos, refused);
+
+    // What it did, as the runner counts it and as a scrape shows it.
+    auto const seen = one.statistics();
+    BOOST_TEST(most_waiting == 1u);
+    BOOST_TEST(seen.waiting == 0u);
+    BOOST_TEST(seen.running == 0u);
+    BOOST_TEST(seen.exited == 1u);
+    BOOST_TEST(seen.refused == 1u);
+    BOOST_TEST(seen.signaled + seen.timed_out + seen.output_limit == 0u);
+    BOOST_TEST(seen.busy >= 1500ms);
+    agentio::metrics::registry registry({.process_metrics = false});
+    one.add_metrics(registry);
+    auto const scraped = registry.expose();
+    BOOST_TEST(scraped.find("agentio_sandbox_runs_total{ending=\"exited\"} 1\n") != std::string::npos, scraped);
+    BOOST_TEST(scraped.find("agentio_sandbox_runs_total{ending=\"refused\"} 1\n") != std::string::npos, scraped);
+    BOOST_TEST(scraped.find("agentio_sandbox_runs_total{ending=\"timed_out\"} 0\n") != std::string::npos, scraped);
+    BOOST_TEST(scraped.find("agentio_sandbox_runs_active 0\n") != std::string::npos, scraped);
+    BOOST_TEST(scraped.find("agentio_sandbox_run_seconds_total ") != std::string::npos, scraped);
+    BOOST_TEST(scraped.find("agentio_sandbox_run_seconds_total 0\n") == std::string::npos, scraped);
 
     // With patience, the second waits for the first's slot and runs.
     o.max_wait = 30s;

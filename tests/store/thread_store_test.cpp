@@ -7,6 +7,8 @@
 // scripts/postgres.sh starts (a real server, never a stand-in).
 
 #include <agentio/llm/message_json.hpp>
+#include <agentio/metrics.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/postgres_store.hpp>
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/threads/turn.hpp>
@@ -958,7 +960,8 @@ asio::awaitable<void> turns_wait_in_line_or_interrupt(threads::thread_store& s)
         ex,
         [&]() -> asio::awaitable<void> {
             co_await sleep_for(300ms);
-            BOOST_TEST(!second_began); // still in line
+            BOOST_TEST(!second_began);                  // still in line
+            BOOST_TEST(threads::turns_waiting() == 1u); // the gauge agentio_agent_runs_queued
             // A refusing message is refused while someone waits, even one from another owner's view.
             auto refused = co_await threads::begin_turn(s, turn_on("w", "ana", "no"), quick);
             BOOST_REQUIRE(!refused);
@@ -969,6 +972,7 @@ asio::awaitable<void> turns_wait_in_line_or_interrupt(threads::thread_store& s)
         asio::use_awaitable);
     co_await (std::move(waiting) && std::move(watching));
     BOOST_REQUIRE(second_began);
+    BOOST_TEST(threads::turns_waiting() == 0u);
     BOOST_TEST(second->waited_behind() == 1u);
     BOOST_REQUIRE(second->history().size() == 3u);
     BOOST_TEST(same(second->history()[1].message, llm::message::assistant("r1")));
@@ -1419,6 +1423,91 @@ BOOST_AUTO_TEST_CASE(recovers_when_the_database_comes_back)
         (co_await s.append_events("a", batch)).value();
         BOOST_TEST((co_await s.events_after("r", 0, 10)).value().size() == 1u);
     }());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The same checks through an observed_store over SQLite: every call reaches
+// the inner store and its results come back unchanged, and the hub is the
+// inner store's (readers_wake_when_events_commit waits on it).
+BOOST_AUTO_TEST_SUITE(thread_store_observed)
+
+#define AGENTIO_OBSERVED_CASE(name)                                                                                    \
+    BOOST_AUTO_TEST_CASE(name)                                                                                         \
+    {                                                                                                                  \
+        sqlite_backend backend;                                                                                        \
+        agentio::metrics::registry registry({.process_metrics = false});                                               \
+        threads::observed_store store(backend.open(), registry);                                                       \
+        run_check(store, &::name);                                                                                     \
+    }
+AGENTIO_STORE_CHECKS(AGENTIO_OBSERVED_CASE)
+
+// Each call is one observation and one count under its method's name; a
+// result holding an error counts as `error` and comes back as the inner
+// store gives it.
+BOOST_AUTO_TEST_CASE(calls_are_timed_and_counted_by_operation)
+{
+    sqlite_backend backend;
+    agentio::metrics::registry registry({.process_metrics = false});
+    threads::observed_store store(backend.open(), registry, "sessions");
+    BOOST_TEST(&store.hub() == &store.inner().hub());
+    run_check(store, [](threads::thread_store& s) -> asio::awaitable<void> {
+        auto& inner = static_cast<threads::observed_store&>(s).inner();
+        (co_await s.create_thread(thread("t"))).value();
+        std::vector<llm::message> const said{llm::message::user("hola"), llm::message::user("adiós")};
+        BOOST_TEST((co_await s.append_messages("t", said)).value() == 2);
+        auto const items = (co_await s.load_items("t")).value();
+        auto const direct = (co_await inner.load_items("t")).value();
+        BOOST_REQUIRE(items.size() == 2u);
+        BOOST_REQUIRE(direct.size() == 2u);
+        BOOST_TEST(items[1].seq == direct[1].seq);
+        BOOST_TEST(same(items[1].message, direct[1].message));
+        (co_await s.load_items("t")).value(); // two through the wrapper; the inner store's own read is not seen
+        // No message 9: the inner store's not_found, with its words, counted as an error.
+        auto const refused = co_await s.save_summary("t", 9, "x");
+        auto const refused_inner = co_await inner.save_summary("t", 9, "x");
+        BOOST_REQUIRE(refused.has_error());
+        BOOST_REQUIRE(refused_inner.has_error());
+        BOOST_TEST((refused.error().code == threads::errc::not_found));
+        BOOST_TEST(refused.error().message == refused_inner.error().message);
+    });
+
+    auto const text = registry.expose();
+    auto const has = [&](std::string const& line) { return text.find(line + "\n") != std::string::npos; };
+    BOOST_TEST(has(R"(agentio_store_operations_total{store="sessions",operation="create_thread",outcome="ok"} 1)"));
+    BOOST_TEST(has(R"(agentio_store_operations_total{store="sessions",operation="append_messages",outcome="ok"} 1)"));
+    BOOST_TEST(has(R"(agentio_store_operations_total{store="sessions",operation="load_items",outcome="ok"} 2)"));
+    BOOST_TEST(has(R"(agentio_store_operations_total{store="sessions",operation="save_summary",outcome="error"} 1)"));
+    BOOST_TEST(text.find(R"(operation="save_summary",outcome="ok")") == std::string::npos);
+    BOOST_TEST(text.find(R"(operation="load_items",outcome="error")") == std::string::npos);
+    BOOST_TEST(has(R"(agentio_store_operation_duration_seconds_count{store="sessions",operation="load_items"} 2)"));
+    BOOST_TEST(has(R"(agentio_store_operation_duration_seconds_count{store="sessions",operation="save_summary"} 1)"));
+    BOOST_TEST(has("agentio_store_operation_duration_seconds_bucket"
+                   R"({store="sessions",operation="create_thread",le="+Inf"} 1)"));
+}
+
+// A store the caller owns can be observed too; two observed stores share the families.
+BOOST_AUTO_TEST_CASE(a_store_not_owned_and_a_second_store)
+{
+    sqlite_backend first, second;
+    auto owned_elsewhere = first.open();
+    agentio::metrics::registry registry({.process_metrics = false});
+    threads::observed_store a(*owned_elsewhere, registry);
+    threads::observed_store b(second.open(), registry, "archive");
+    BOOST_TEST(&a.inner() == owned_elsewhere.get());
+    run_check(a, [](threads::thread_store& s) -> asio::awaitable<void> {
+        BOOST_TEST(!(co_await s.find_thread("none", "")).value().has_value());
+    });
+    run_check(b, [](threads::thread_store& s) -> asio::awaitable<void> {
+        BOOST_TEST(!(co_await s.find_thread("none", "")).value().has_value());
+    });
+    auto const text = registry.expose();
+    BOOST_TEST(text.find(R"(agentio_store_operations_total{store="threads",operation="find_thread",outcome="ok"} 1)") !=
+        std::string::npos);
+    BOOST_TEST(text.find(R"(agentio_store_operations_total{store="archive",operation="find_thread",outcome="ok"} 1)") !=
+        std::string::npos);
+    BOOST_CHECK_THROW((void)threads::observed_store(std::unique_ptr<threads::thread_store>(), registry),
+        std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

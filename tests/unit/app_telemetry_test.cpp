@@ -6,8 +6,11 @@
 // the agents' records as metrics and log lines, a router's requests logged,
 // counted and traced, and the exporter's fate of each span in the exposition.
 #include <agentio/app/telemetry.hpp>
+#include <agentio/http/client.hpp>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -162,6 +165,103 @@ BOOST_AUTO_TEST_CASE(the_router_options_log_count_and_trace)
     BOOST_TEST(earlier == 1); // the application's own observer still runs
     BOOST_TEST(has(seen.registry().expose(),
         "agentio_http_requests_total{method=\"POST\",route=\"/v1/chat/completions\",status=\"200\"} 1"));
+}
+
+BOOST_AUTO_TEST_CASE(listen_addresses_as_exporters_write_them)
+{
+    namespace http = agentio::http;
+    auto text = [](std::string_view s) {
+        auto const e = http::parse_listen_address(s);
+        return e ? e->address().to_string() + " " + std::to_string(e->port()) : std::string("none");
+    };
+    BOOST_TEST(text("127.0.0.1:9464") == "127.0.0.1 9464");
+    BOOST_TEST(text("[::1]:9464") == "::1 9464");
+    BOOST_TEST(text(":9464") == "0.0.0.0 9464");
+    BOOST_TEST(text("9464") == "0.0.0.0 9464");
+    BOOST_TEST(text("0.0.0.0:0") == "0.0.0.0 0");
+    for(std::string_view bad : {"", ":", "localhost:9464", "::1:9464", "127.0.0.1:65536", "127.0.0.1:94a4",
+            "127.0.0.1:-1", "127.0.0.1", "[::1]:", "1.2.3:80", "127.0.0.1:123456"})
+        BOOST_TEST(text(bad) == "none", bad);
+
+    auto const s = app::telemetry_from_environment(env({{"AGENTIO_METRICS_ADDRESS", "127.0.0.1:9464"}}), "x").value();
+    BOOST_TEST_REQUIRE(s.metrics_address.has_value());
+    BOOST_TEST(s.metrics_address->port() == 9464);
+    BOOST_TEST(!app::telemetry_from_environment(env({}), "x").value().metrics_address);
+    auto const bad = app::telemetry_from_environment(env({{"AGENTIO_METRICS_ADDRESS", "localhost:9464"}}), "x");
+    BOOST_TEST_REQUIRE(!bad);
+    BOOST_TEST(bad.error().variable == "AGENTIO_METRICS_ADDRESS");
+    BOOST_TEST(agentio::to_string(bad.error()) ==
+        "AGENTIO_METRICS_ADDRESS: expected 'host:port' or '[v6]:port' or ':port', got 'localhost:9464'");
+}
+
+BOOST_AUTO_TEST_CASE(the_metrics_served_on_a_listener_of_their_own)
+{
+    namespace asio = boost::asio;
+    namespace http = agentio::http;
+    app::telemetry_settings s;
+    s.log.level = agentio::log::level::off;
+    s.metrics_address = http::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0);
+    asio::io_context ioc;
+    app::telemetry seen(ioc.get_executor(), s);
+    // The application's own port does not serve them.
+    http::router<> routes(seen.router_options());
+    seen.add_metrics_route(routes);
+    routes.get("/hola",
+        [](http::request&& req, http::route_params const&) -> asio::awaitable<boost::beast::http::message_generator> {
+            http::response res{boost::beast::http::status::ok, req.version()};
+            res.body() = "hola";
+            res.prepare_payload();
+            co_return boost::beast::http::message_generator(std::move(res));
+        });
+    http::server<http::router<>> server(ioc.get_executor(), std::move(routes));
+    auto const api = server.listen({asio::ip::make_address("127.0.0.1"), 0}).value();
+    server.start();
+    BOOST_TEST(!seen.metrics_endpoint());
+    seen.start();
+    BOOST_TEST_REQUIRE(seen.metrics_endpoint().has_value());
+    BOOST_TEST(seen.metrics_endpoint()->port() != 0);
+    BOOST_TEST(seen.metrics_endpoint()->port() != api.port());
+
+    http::client client(ioc.get_executor());
+    std::vector<http::client_response> answers;
+    bool done = false;
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            std::string const metrics = "http://127.0.0.1:" + std::to_string(seen.metrics_endpoint()->port());
+            std::string const base = "http://127.0.0.1:" + std::to_string(api.port());
+            std::vector<std::string> const urls{base + "/hola", base + "/metrics", metrics + "/metrics",
+                metrics + "/hola"};
+            for(auto const& url : urls)
+            {
+                http::client_request req;
+                req.url = url;
+                auto [err, res] = co_await client.async_request(std::move(req), asio::use_awaitable);
+                BOOST_TEST(!err);
+                answers.push_back(std::move(res));
+            }
+            server.stop();
+            co_await seen.shutdown();
+        },
+        [&](std::exception_ptr e) {
+            done = true;
+            if(e)
+                std::rethrow_exception(e);
+        });
+    while(!done && ioc.run_one_for(std::chrono::seconds(10)))
+    {
+    }
+    BOOST_TEST_REQUIRE(done);
+    BOOST_TEST_REQUIRE(answers.size() == 4u);
+    BOOST_TEST(answers[0].status == 200u);
+    BOOST_TEST(answers[1].status == 404u);
+    BOOST_TEST(answers[2].status == 200u);
+    BOOST_TEST(answers[2].header("Content-Type") == agentio::metrics::content_type);
+    // The API's requests, counted and served on the other port.
+    BOOST_TEST(has(answers[2].body, "agentio_http_requests_total{method=\"GET\",route=\"/hola\",status=\"200\"} 1"),
+        answers[2].body);
+    BOOST_TEST(has(answers[2].body, "agentio_sse_streams_open 0"), answers[2].body);
+    BOOST_TEST(answers[3].status == 404u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

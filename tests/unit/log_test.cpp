@@ -10,6 +10,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -88,6 +89,16 @@ BOOST_AUTO_TEST_CASE(a_json_line_is_one_object)
     BOOST_TEST(!o.contains("user"));
     BOOST_TEST(o.at("error").as_string() == "no such \"column\"\n");
     BOOST_TEST(o.at("Authorization").as_string() == "[redacted]");
+
+    // Numbers as a person reads them, and as JSON: a duration is 0.212487, never 2.12487E-1; NaN is null.
+    auto const timed = alog::format_line(alog::format::json, noon, alog::level::info, "p", "model.call", nullptr,
+        {{"duration_ms", 0.212487}, {"tokens", 812}, {"ratio", std::nan("")}, {"big", 1e21}});
+    BOOST_TEST(timed.find(R"("duration_ms":0.212487)") != std::string::npos, timed);
+    BOOST_TEST(timed.find(R"("tokens":812)") != std::string::npos, timed);
+    BOOST_TEST(timed.find(R"("ratio":null)") != std::string::npos, timed);
+    auto const parsed = json::parse(timed).as_object();
+    BOOST_TEST(parsed.at("big").to_number<double>() == 1e21);
+    BOOST_TEST(parsed.at("event").as_string() == "model.call");
 }
 
 BOOST_AUTO_TEST_CASE(secrets_in_urls_are_not_written)

@@ -125,6 +125,10 @@ struct telemetry
         `run_finished`); their calls always are. Off for runs inside another
         run (a plan's steps), which the outer run counts. */
     bool report_runs = true;
+    /** The `strategy` of the runs reported (`chat` for the tool loop
+        offered no tools); empty: the strategy's own (`tools`, `react`,
+        `plan_execute`, or a pipeline's name). */
+    std::string strategy = {};
 
     /** Whether anything listens. A tracer that is off still passes the
         `traceparent` it was given on to the calls (a trace crosses a process
@@ -156,7 +160,7 @@ public:
     run_reporter(telemetry const& t, std::string_view strategy, std::string_view model, std::string_view provider,
         std::string_view traceparent = {}, std::string_view conversation_id = {})
         : telemetry_(t.active() ? &t : nullptr)
-        , strategy_(strategy)
+        , strategy_(t.strategy.empty() ? strategy : std::string_view(t.strategy))
         , model_(model)
         , provider_(provider)
         , conversation_id_(conversation_id.empty() ? std::string_view(t.conversation_id) : conversation_id)

@@ -32,8 +32,9 @@
 #include <agentio/http/router.hpp>
 #include <agentio/log.hpp>
 #include <agentio/metrics.hpp>
-#include <agentio/trace.hpp>
 #include <agentio/otlp.hpp>
+#include <agentio/threads/turn.hpp>
+#include <agentio/trace.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/system/result.hpp>
@@ -41,8 +42,10 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace agentio::app {
 
@@ -53,12 +56,31 @@ struct telemetry_settings
 {
     log::settings log = {};
     trace::settings trace = {};
+    /** Where `GET /metrics` is served on a listener of its own
+        (`AGENTIO_METRICS_ADDRESS`: `127.0.0.1:9464`, `[::1]:9464`, `:9464`);
+        unset, on the application's own port (@ref telemetry::add_metrics_route). */
+    std::optional<http::tcp::endpoint> metrics_address = {};
 };
+
+/** `AGENTIO_METRICS_ADDRESS` (@ref http::parse_listen_address): where
+    `GET /metrics` gets a listener of its own; nothing when unset. */
+inline boost::system::result<std::optional<http::tcp::endpoint>, invalid_variable>
+metrics_address_from_environment(environment_lookup const& lookup)
+{
+    auto const text = lookup("AGENTIO_METRICS_ADDRESS");
+    if(!text || text->empty())
+        return std::optional<http::tcp::endpoint>();
+    auto address = http::parse_listen_address(*text);
+    if(!address)
+        return invalid_variable{"AGENTIO_METRICS_ADDRESS", *text, {"host:port", "[v6]:port", ":port"}};
+    return address;
+}
 
 /** The logger's settings (`AGENTIO_LOG_LEVEL`, `AGENTIO_LOG_FORMAT`,
     `AGENTIO_LOG_FILE`, and the specification's own names in `names`) and
     the tracer's (`OTEL_*`, `program` being the service's name unless
-    `OTEL_SERVICE_NAME` says another); the first bad variable is the error. */
+    `OTEL_SERVICE_NAME` says another) and `AGENTIO_METRICS_ADDRESS`; the
+    first bad variable is the error. */
 inline boost::system::result<telemetry_settings, invalid_variable> telemetry_from_environment(
     environment_lookup const& lookup, std::string_view program, log::variable_names const& names = {})
 {
@@ -75,6 +97,10 @@ inline boost::system::result<telemetry_settings, invalid_variable> telemetry_fro
     if(!trace)
         return trace.error();
     s.trace = std::move(*trace);
+    auto metrics = metrics_address_from_environment(lookup);
+    if(!metrics)
+        return metrics.error();
+    s.metrics_address = *metrics;
     return s;
 }
 
@@ -223,14 +249,20 @@ public:
         , requests_(registry_)
         , agents_(registry_, &log_)
         , exporter_(ex, tracer_)
+        , metrics_address_(settings.metrics_address)
     {
+        if(metrics_address_)
+            scrapes_.emplace(registry_);
         auto& spans = registry_.counter("agentio_trace_spans_total",
             "Spans ended, by fate: exported, failed (the collector was down, slow or refused them), dropped (the "
             "queue was full).",
             {"fate"});
         auto& log_dropped = registry_.counter("agentio_log_lines_dropped_total",
             "Log lines dropped because the writer fell behind.");
-        registry_.on_collect([this, &spans, &log_dropped] {
+        auto& queued = registry_.gauge("agentio_agent_runs_queued",
+            "Messages waiting in their thread's line for the run ahead to end (busy policy enqueue or interrupt).");
+        registry_.on_collect([this, &spans, &log_dropped, &queued] {
+            queued.with().set(static_cast<double>(threads::turns_waiting()));
             auto const stats = exporter_.stats();
             spans.with({"exported"}).set_total(static_cast<double>(stats.exported));
             spans.with({"failed"}).set_total(static_cast<double>(stats.failed));
@@ -275,12 +307,17 @@ public:
         return base;
     }
 
-    /// `GET {path}`: the registry in Prometheus's text format.
+    /** `GET {path}`: the registry in Prometheus's text format; nothing when
+        the metrics have a listener of their own (`metrics_address`). */
     template<class Stream>
     void add_metrics_route(http::router<Stream>& routes, std::string const& path = "/metrics")
     {
-        http::add_metrics_route(routes, registry_, path);
+        if(!scrapes_)
+            http::add_metrics_route(routes, registry_, path);
     }
+
+    /// Where the metrics' own listener is bound, once started; nothing without one.
+    std::optional<http::tcp::endpoint> metrics_endpoint() const { return metrics_bound_; }
 
     /** A provider's `on_retry` (@ref llm::provider_options::on_retry) that
         counts and logs each retry under `provider`'s name. */
@@ -296,12 +333,25 @@ public:
     {
         for(auto const& w : log_.warnings())
             log_.warn("start.warning", {{"message", w}});
+        if(scrapes_)
+        {
+            auto bound = scrapes_->listen(*metrics_address_);
+            if(!bound)
+                throw std::system_error(bound.error(),
+                    "AGENTIO_METRICS_ADDRESS: cannot listen on " + endpoint_text(*metrics_address_));
+            metrics_bound_ = *bound;
+            scrapes_->start();
+            log_.info("metrics.listening", {{"address", endpoint_text(*bound)}, {"path", "/metrics"}});
+        }
         exporter_.start();
     }
 
-    /// Sends the spans still queued (bounded by the export timeout) and flushes the log.
+    /// Stops the metrics' own listener, sends the spans still queued (bounded by the export timeout) and
+    /// flushes the log.
     asio::awaitable<void> shutdown()
     {
+        if(scrapes_)
+            scrapes_->stop();
         co_await exporter_.shutdown();
         log_.flush();
     }
@@ -310,12 +360,22 @@ public:
     trace::export_stats exported() const noexcept { return exporter_.stats(); }
 
 private:
+    static std::string endpoint_text(http::tcp::endpoint const& e)
+    {
+        auto const address = e.address().to_string();
+        auto const host = e.address().is_v6() ? "[" + address + "]" : address;
+        return host + ":" + std::to_string(e.port());
+    }
+
     log::logger log_;
     metrics::registry registry_;
     trace::tracer tracer_;
     http::request_metrics requests_;
     agent_observer agents_;
     trace::otlp_exporter exporter_;
+    std::optional<http::tcp::endpoint> metrics_address_;
+    std::optional<http::tcp::endpoint> metrics_bound_;
+    std::optional<http::metrics_server> scrapes_; // after the registry: it serves it
 };
 
 } // namespace agentio::app

@@ -178,6 +178,9 @@ private:
             chat.context = o.tools.context;
         chat.limits.max_rounds = 1;
         chat.limits.last_round_answers = false;
+        if(!chat.telemetry.active())
+            chat.telemetry = o.tools.telemetry;
+        chat.telemetry.strategy = agent::to_string(agent::strategy::chat); // its runs counted as chat, not tools
         return chat;
     }
 

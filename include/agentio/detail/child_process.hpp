@@ -36,6 +36,8 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 extern char** environ; // NOLINT: POSIX declares it nowhere else
@@ -49,6 +51,8 @@ struct child_spec
     std::vector<std::string> arguments;
     std::filesystem::path working_directory; ///< empty: this process's
     int stderr_fd = -1;                      ///< the child's standard error; -1: this process's
+    /// Variables set (a value) or removed (none) in the child's environment; the rest is this process's.
+    std::vector<std::pair<std::string, std::optional<std::string>>> environment = {};
 };
 
 /// A started child: its pid and this process's ends of its two pipes.
@@ -161,6 +165,28 @@ private:
         for(auto& w : words)
             argv.push_back(w.data());
         argv.push_back(nullptr);
+        // This process's environment with the spec's changes, when it has any.
+        std::vector<std::string> variables;
+        std::vector<char*> envp;
+        if(!spec.environment.empty())
+        {
+            auto changed = [&spec](std::string_view entry) {
+                auto const name = entry.substr(0, entry.find('='));
+                for(auto const& [n, v] : spec.environment)
+                    if(n == name)
+                        return true;
+                return false;
+            };
+            for(char** e = environ; *e; ++e)
+                if(!changed(*e))
+                    variables.emplace_back(*e);
+            for(auto const& [name, value] : spec.environment)
+                if(value)
+                    variables.push_back(name + "=" + *value);
+            for(auto& v : variables)
+                envp.push_back(v.data());
+            envp.push_back(nullptr);
+        }
 
         posix_spawn_file_actions_t actions;
         posix_spawnattr_t attributes;
@@ -197,7 +223,8 @@ private:
         step(::posix_spawnattr_setsigdefault(&attributes, &defaults));
         step(::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF));
         if(rc == 0)
-            rc = ::posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), environ);
+            rc = ::posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(),
+                envp.empty() ? environ : envp.data());
         ::posix_spawnattr_destroy(&attributes);
         ::posix_spawn_file_actions_destroy(&actions);
         if(rc != 0)

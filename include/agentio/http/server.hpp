@@ -39,6 +39,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace agentio::http {
 
@@ -55,6 +56,42 @@ using request = beast::http::request<beast::http::string_body>;
 
 /// A response with a string body, the common case for handlers.
 using response = beast::http::response<beast::http::string_body>;
+
+/** Where to listen, from text: `host:port` (`127.0.0.1:9464`), `[v6]:port`
+    (`[::1]:9464`), or a port alone, `:port` or `port`, for every interface
+    (`0.0.0.0`), as Prometheus exporters write it. The host is an address,
+    never a name to resolve. Nothing when the text is none of these. */
+inline std::optional<tcp::endpoint> parse_listen_address(std::string_view text)
+{
+    std::string_view host;
+    std::string_view port = text;
+    if(auto const colon = text.rfind(':'); colon != std::string_view::npos)
+    {
+        host = text.substr(0, colon);
+        port = text.substr(colon + 1);
+        if(host.size() >= 2 && host.front() == '[' && host.back() == ']')
+            host = host.substr(1, host.size() - 2);
+        else if(host.find(':') != std::string_view::npos)
+            return std::nullopt; // an IPv6 address without brackets: its port is ambiguous
+    }
+    if(port.empty() || port.size() > 5)
+        return std::nullopt;
+    unsigned number = 0;
+    for(char const c : port)
+    {
+        if(c < '0' || c > '9')
+            return std::nullopt;
+        number = number * 10 + static_cast<unsigned>(c - '0');
+    }
+    if(number > 65535)
+        return std::nullopt;
+    system::error_code ec;
+    auto const address = host.empty() ? asio::ip::address(asio::ip::address_v4::any())
+                                      : asio::ip::make_address(std::string(host), ec);
+    if(ec)
+        return std::nullopt;
+    return tcp::endpoint(address, static_cast<unsigned short>(number));
+}
 
 /** Writes the body of an error answer from one sentence: sets the content
     type and the body of `res`, whose status is set.

@@ -27,6 +27,7 @@
 #include <boost/beast/http/fields.hpp>
 #include <boost/system/error_code.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -69,6 +70,22 @@ enum class overflow_policy
     /// `error::slow_client`.
     disconnect
 };
+
+namespace detail {
+inline std::atomic<std::size_t>& open_writers() noexcept
+{
+    static std::atomic<std::size_t> count{0};
+    return count;
+}
+} // namespace detail
+
+/** Event streams open in this process: writers made and not yet destroyed,
+    whatever their stream type (the gauge `agentio_sse_streams_open` of
+    `http::request_metrics`). */
+inline std::size_t open_streams() noexcept
+{
+    return detail::open_writers().load(std::memory_order_relaxed);
+}
 
 struct writer_options
 {

@@ -180,6 +180,11 @@ private:
     characters. */
 AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes = 80);
 
+/** Turns of this process waiting in their thread's line now (`begin_turn`
+    with `busy_policy::enqueue` or `interrupt` while another run holds the
+    thread): the gauge `agentio_agent_runs_queued` of `app::telemetry`. */
+AGENTIO_DECL std::size_t turns_waiting() noexcept;
+
 } // namespace agentio::threads
 
 #ifdef AGENTIO_HEADER_ONLY

@@ -306,6 +306,9 @@ asio::awaitable<mcp::client> invoice_agent::mcp()
             throw failure("mcp_unavailable",
                 with_detail("La orden de INVOICE_AGENT_MCP_COMMAND no es válida", e.what()));
         }
+        // The server's log lines join this process's stderr: a log file of ours is not its to write and rotate
+        // too (an `env LOG_FILE=... agentio-sqlite-mcp` command gives it one of its own).
+        p.environment = {{"AGENTIO_LOG_FILE", std::nullopt}, {"LOG_FILE", std::nullopt}};
         transport = mcp::make_stdio_transport(ex, std::move(p));
     }
     mcp::client_options o;

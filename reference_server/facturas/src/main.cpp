@@ -22,6 +22,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/run.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -174,7 +175,7 @@ int main(int argc, char** argv)
         auto const endpoint = endpoint_for(*config, db);
         asio::io_context ioc;
         // Logs (AGENTIO_LOG_*, LOGURU_LEVEL), GET /metrics, traces (OTEL_*).
-        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace});
+        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace, config->metrics_address});
         auto& log = seen.log();
         agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
         llm::provider_options counted;
@@ -185,6 +186,8 @@ int main(int argc, char** argv)
         if(!store)
             throw app::usage_error("INVOICE_AGENT_STORE: no se pudo abrir '" + config->store +
                 "': " + store.error().message);
+        // Each store call timed and counted (agentio_store_*), on GET /metrics.
+        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
         facturas::invoice_agent agent(*config, endpoint, provider, **store);
 
         if(command == "ask")

@@ -4,6 +4,8 @@
 
 #include "settings.hpp"
 
+#include <agentio/app/telemetry.hpp>
+
 namespace facturas {
 
 namespace {
@@ -45,6 +47,10 @@ boost::system::result<settings, std::string> settings::from_environment()
     if(!trace)
         return describe(trace.error());
     s.trace = std::move(*trace);
+    auto metrics = agentio::app::metrics_address_from_environment(agentio::process_environment);
+    if(!metrics)
+        return describe(metrics.error());
+    s.metrics_address = *metrics;
     auto busy = agentio::threads::busy_policy_from_environment();
     if(!busy)
         return describe(busy.error());

@@ -8,6 +8,7 @@
 #include "ingest.hpp"
 
 #include <agentio/llm/openai_embeddings.hpp>
+#include <agentio/retrieval/observed_index.hpp>
 #include <agentio/retrieval/postgres_index.hpp>
 
 #include <boost/asio/this_coro.hpp>
@@ -22,7 +23,7 @@ namespace asio = boost::asio;
 namespace retrieval = agentio::retrieval;
 
 asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
-    agentio::http::client& http)
+    agentio::http::client& http, agentio::metrics::registry* registry)
 {
     auto out = std::make_unique<loaded_index>();
     if(is_postgres(path))
@@ -56,6 +57,9 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
         }
         out->index = std::move(*opened);
     }
+    // Each read timed and counted (agentio_index_*), open_searcher's included: it reads through the wrapper.
+    if(registry)
+        out->index = std::make_unique<retrieval::observed_index>(std::move(out->index), *registry);
     // The dense half's embedder when it is a service; otherwise open_searcher
     // makes one of the latent-semantic model the index stores.
     if(config.embedder == embedder_kind::openai)

@@ -16,6 +16,7 @@
 
 #include <agentio/http/client.hpp>
 #include <agentio/llm/embeddings.hpp>
+#include <agentio/metrics.hpp>
 #include <agentio/postgres.hpp>
 #include <agentio/retrieval.hpp>
 
@@ -41,8 +42,10 @@ struct loaded_index
 };
 
 /** Opens `path` (a SQLite file, or `postgresql://…`) for searching. `http`
-    serves the embeddings service when RAG_EMBEDDER=openai. */
+    serves the embeddings service when RAG_EMBEDDER=openai; with a
+    `registry`, each read of the index is timed and counted there
+    (`agentio_index_*`). */
 boost::asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
-    agentio::http::client& http);
+    agentio::http::client& http, agentio::metrics::registry* registry = nullptr);
 
 } // namespace normativa

@@ -21,6 +21,7 @@
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 #include <agentio/json_text.hpp>
 #include <agentio/run.hpp>
@@ -94,10 +95,10 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
     agentio::sqlite::configure_for_concurrency();
     asio::io_context ioc;
     agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
-    auto loaded = agentio::run_to_completion(ioc, normativa::open_index(config.index, config, http));
 
     if(command == "eval")
     {
+        auto loaded = agentio::run_to_completion(ioc, normativa::open_index(config.index, config, http));
         if(!loaded->searcher)
             throw app::usage_error(loaded->warning);
         auto list = normativa::load_questions(v.questions);
@@ -118,14 +119,22 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
         {.service_name = "agentio-normativa"});
     if(!trace)
         throw app::usage_error(trace.error().variable + ": valor no válido '" + trace.error().value + "'");
-    agentio::app::telemetry seen(ioc.get_executor(), {config.log, std::move(*trace)});
+    auto metrics_address = agentio::app::metrics_address_from_environment(agentio::process_environment);
+    if(!metrics_address)
+        throw app::usage_error(metrics_address.error().variable + ": valor no válido '" +
+            metrics_address.error().value + "'");
+    agentio::app::telemetry seen(ioc.get_executor(), {config.log, std::move(*trace), *metrics_address});
     seen.agents().log_runs(false); // rag_service writes its own agent.run line, with the thread and the sources
     auto& log = seen.log();
+    // Opened once the registry exists: each read of the index timed and counted (agentio_index_*).
+    auto loaded = agentio::run_to_completion(ioc, normativa::open_index(config.index, config, http, &seen.registry()));
     if(!loaded->warning.empty())
         log.warn("start.warning", {{"detail", loaded->warning}});
     auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config.store));
     if(!store)
         throw app::usage_error("RAG_STORE: no se puede abrir '" + config.store + "': " + store.error().message);
+    // Each store call timed and counted (agentio_store_*), on GET /metrics.
+    *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
     std::optional<llm::any_provider> provider;
     if(!config.llm_unavailable_reason())
     {

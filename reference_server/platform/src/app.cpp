@@ -10,6 +10,7 @@
 #include <agentio/environment.hpp>
 #include <agentio/http/json_response.hpp>
 #include <agentio/http/request_log.hpp>
+#include <agentio/retrieval/observed_index.hpp>
 #include <agentio/retrieval/open_index_writer.hpp>
 #include <agentio/json_text.hpp>
 
@@ -34,7 +35,7 @@ namespace llm = agentio::llm;
 // The index rag_retrieval searches, opened as it says it must be searched.
 struct application::retrieval_state
 {
-    std::unique_ptr<agentio::retrieval::sqlite_index> index;
+    std::unique_ptr<agentio::retrieval::index> index; // the sqlite_index, observed
     std::optional<agentio::retrieval::opened_searcher> opened;
 };
 
@@ -204,6 +205,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
         try
         {
             sandbox_ = std::make_unique<agentio::sandbox::runner>(http.get_executor(), o);
+            sandbox_->add_metrics(seen_.registry());
             resources_.sandbox = sandbox_.get();
         }
         catch(agentio::sandbox::unavailable const& e)
@@ -341,7 +343,9 @@ asio::awaitable<void> application::start()
                 "': " + index.error().message);
         else
         {
-            retrieval_->index = std::move(*index);
+            // Each read timed and counted (agentio_index_*{index="rag"}), open_searcher's included.
+            retrieval_->index = std::make_unique<agentio::retrieval::observed_index>(std::move(*index),
+                seen_.registry(), "rag");
             agentio::retrieval::open_searcher_options o;
             auto opened = co_await agentio::retrieval::open_searcher(*retrieval_->index, std::move(o));
             if(!opened)
@@ -420,7 +424,8 @@ asio::awaitable<void> application::open_documents()
             "': " + index.error().message);
         co_return;
     }
-    documents_->index = std::move(*index);
+    documents_->index = std::make_unique<agentio::retrieval::observed_index>(std::move(*index), seen_.registry(),
+        "documents");
     documents_->writer = std::move(*writer);
     resources_.documents = documents_.get();
 }

@@ -15,6 +15,7 @@
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/run.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -91,7 +92,7 @@ int main(int argc, char** argv)
             throw app::usage_error(config.error());
         asio::io_context ioc;
         // Logs (AGENTIO_LOG_*), GET /metrics, and traces to an OTLP collector (OTEL_*).
-        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace});
+        agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace, config->metrics_address});
         auto& log = seen.log();
         agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
         llm::provider_options counted;
@@ -101,6 +102,8 @@ int main(int argc, char** argv)
         auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config->store));
         if(!store)
             throw app::usage_error("PLATFORM_STORE: cannot open '" + config->store + "': " + store.error().message);
+        // Each store call timed and counted (agentio_store_*), on GET /metrics.
+        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
         platform::application application(std::move(*config), http, provider, store->get(), seen);
         agentio::run_to_completion(ioc, application.start());
         for(auto const& w : application.warnings())

@@ -4,6 +4,8 @@
 
 #include "settings.hpp"
 
+#include <agentio/app/telemetry.hpp>
+
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +20,9 @@ std::vector<variable_doc> const& documented_variables()
         {"AGENTIO_LOG_LEVEL", "info", "the log's level: trace, debug, info, warn, error or off"},
         {"AGENTIO_LOG_FORMAT", "text", "the log's lines: text (key=value) or json (JSON Lines)"},
         {"AGENTIO_LOG_FILE", "", "a log file rotated at 10 MiB (5 kept); unset: stderr"},
+        {"AGENTIO_METRICS_ADDRESS", "",
+            "GET /metrics on a listener of its own (127.0.0.1:9464, :9464); unset: on "
+            "the API's port"},
         {"OTEL_EXPORTER_OTLP_ENDPOINT", "", "an OTLP/HTTP collector (http/json): traces on; unset: no traces"},
         {"OTEL_SERVICE_NAME", "agentio-platform", "the service's name on its spans"},
         {"OTEL_TRACES_SAMPLER", "parentbased_always_on", "which traces are recorded (OTEL_TRACES_SAMPLER_ARG)"},
@@ -119,6 +124,10 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(!trace)
         return agentio::to_string(trace.error());
     s.trace = std::move(*trace);
+    auto metrics = agentio::app::metrics_address_from_environment(lookup);
+    if(!metrics)
+        return agentio::to_string(metrics.error());
+    s.metrics_address = *metrics;
 
     auto busy = agentio::threads::busy_policy_from_environment(lookup);
     if(!busy)

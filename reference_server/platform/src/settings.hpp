@@ -6,6 +6,7 @@
 #pragma once
 
 #include <agentio/llm/environment.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <agentio/log.hpp>
 #include <agentio/trace.hpp>
 #include <agentio/threads.hpp>
@@ -45,6 +46,7 @@ struct settings
     agentio::llm::model_settings model; // AGENT_PROVIDER, ANTHROPIC_*, OPENAI_*, AGENT_MODEL
     agentio::log::settings log;         // AGENTIO_LOG_LEVEL, AGENTIO_LOG_FORMAT, AGENTIO_LOG_FILE
     agentio::trace::settings trace;     // OTEL_*: traces to an OTLP/HTTP collector
+    std::optional<boost::asio::ip::tcp::endpoint> metrics_address; // AGENTIO_METRICS_ADDRESS
     // AGENT_BUSY_POLICY: a message while its session answers another is refused (409), waits, or interrupts.
     agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 

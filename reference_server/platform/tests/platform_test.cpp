@@ -695,13 +695,19 @@ BOOST_AUTO_TEST_CASE(metrics_count_completions_for_prometheus)
     BOOST_TEST(text.find("agentio_chat_completions_total{model=\"asistente\",outcome=\"stop\",stream=\"false\"} 2\n") !=
             std::string::npos,
         text);
-    // What the agent did: its runs and its model calls (the provider's name, the model asked for).
-    BOOST_TEST(text.find("agentio_agent_runs_total{strategy=\"tools\",outcome=\"completed\"} 2\n") !=
-        std::string::npos);
+    // What the agent did: its runs (a greeting is plain chat, the router's choice) and its model calls (the
+    // provider's name, the model asked for).
+    BOOST_TEST(text.find("agentio_agent_runs_total{strategy=\"chat\",outcome=\"completed\"} 2\n") != std::string::npos,
+        text);
     BOOST_TEST(
         text.find("agentio_model_calls_total{provider=\"openai\",model=\"asistente-scenario\",outcome=\"ok\"} 2\n") !=
         std::string::npos);
-    BOOST_TEST(text.find("agentio_agent_runs_active{strategy=\"tools\"} 0\n") != std::string::npos);
+    BOOST_TEST(text.find("agentio_agent_runs_active{strategy=\"chat\"} 0\n") != std::string::npos);
+    BOOST_TEST(text.find("\nagentio_agent_runs_queued 0\n") != std::string::npos);
+    BOOST_TEST(text.find("\nagentio_sse_streams_open 0\n") != std::string::npos);
+    // The sandbox's runs (none yet).
+    BOOST_TEST(text.find("\nagentio_sandbox_runs_active 0\n") != std::string::npos, text);
+    BOOST_TEST(text.find("\nagentio_sandbox_runs_total{ending=\"exited\"} 0\n") != std::string::npos);
     BOOST_TEST(text.find("agentio_chat_completion_duration_seconds_count{model=\"asistente\",stream=\"false\"} 2\n") !=
         std::string::npos);
     BOOST_TEST(text.find("agentio_chat_completion_tokens_total{model=\"asistente\",type=\"input\"}") !=

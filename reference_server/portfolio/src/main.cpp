@@ -162,27 +162,19 @@ int serve(command_values const& v, agentio::app::command const& given)
     if(!charts)
         throw agentio::app::usage_error(charts.error());
     opt.charts = std::move(*charts);
-    agentio::log::settings const log_defaults{.program = "agentio-portfolio"};
-    auto log = agentio::log::settings_from_environment(agentio::process_environment, log_defaults);
-    if(!log)
+    // AGENTIO_LOG_*, OTEL_* and AGENTIO_METRICS_ADDRESS, as every application reads them.
+    auto seen = agentio::app::telemetry_from_environment(agentio::process_environment, "agentio-portfolio");
+    if(!seen)
     {
         std::string expected;
-        for(auto const& value : log.error().expected)
+        for(auto const& value : seen.error().expected)
             expected += (expected.empty() ? "'" : " o '") + value + "'";
-        throw agentio::app::usage_error(log.error().variable + ": se esperaba " + expected + ", recibido '" +
-            log.error().value + "'");
+        throw agentio::app::usage_error(seen.error().variable + ": se esperaba " + expected + ", recibido '" +
+            seen.error().value + "'");
     }
-    opt.log = std::move(*log);
-    auto trace = agentio::trace::settings_from_environment(agentio::process_environment, opt.trace);
-    if(!trace)
-    {
-        std::string expected;
-        for(auto const& value : trace.error().expected)
-            expected += (expected.empty() ? "'" : " o '") + value + "'";
-        throw agentio::app::usage_error(trace.error().variable + ": se esperaba " + expected + ", recibido '" +
-            trace.error().value + "'");
-    }
-    opt.trace = std::move(*trace);
+    opt.log = std::move(seen->log);
+    opt.trace = std::move(seen->trace);
+    opt.metrics_address = seen->metrics_address;
     opt.web_dir = default_web_dir();
     if(auto w = portfolio::env("PORTFOLIO_WEB_DIR"))
         opt.web_dir = *w;

@@ -28,13 +28,13 @@
 #include <agentio/sqlite.hpp>
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/detached.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -182,13 +182,38 @@ int run(std::string const& db_path, std::string const& transport, std::string co
     routes.any(legacy.sse_path, mcp);
     routes.any(legacy.messages_path, mcp);
     routes.fallback(mcp); // the transports' own 404
-    agentio::http::add_metrics_route(routes, registry);
+    // AGENTIO_METRICS_ADDRESS: /metrics on a listener of its own instead.
+    std::optional<asio::ip::tcp::endpoint> metrics_address;
+    if(auto const text = agentio::process_environment("AGENTIO_METRICS_ADDRESS"); text && !text->empty())
+    {
+        metrics_address = agentio::http::parse_listen_address(*text);
+        if(!metrics_address)
+            throw agentio::app::usage_error("AGENTIO_METRICS_ADDRESS: se esperaba 'host:puerto', '[v6]:puerto' o "
+                                            "':puerto', recibido '" +
+                *text + "'");
+    }
+    std::optional<agentio::http::metrics_server> scrapes;
+    if(metrics_address)
+        scrapes.emplace(registry);
+    else
+        agentio::http::add_metrics_route(routes, registry);
     agentio::http::server http(ioc.get_executor(), std::move(routes));
     auto const ep = http.listen({address, port});
     if(!ep)
         throw std::runtime_error("no se puede escuchar en " + host + ":" + std::to_string(port) + ": " +
             ep.error().message());
     http.start();
+    if(scrapes)
+    {
+        auto const bound = scrapes->listen(*metrics_address);
+        if(!bound)
+            throw std::runtime_error("AGENTIO_METRICS_ADDRESS: no se puede escuchar en " +
+                metrics_address->address().to_string() + ":" + std::to_string(metrics_address->port()) + ": " +
+                bound.error().message());
+        scrapes->start();
+        log.info("metrics.listening",
+            {{"address", bound->address().to_string()}, {"port", bound->port()}, {"path", "/metrics"}});
+    }
     std::printf("agentio-sqlite-mcp en http://%s:%u/mcp (base de datos %s)\n", host.c_str(), ep->port(),
         db_path.c_str());
     std::fflush(stdout);
@@ -197,7 +222,11 @@ int run(std::string const& db_path, std::string const& transport, std::string co
             {"db", db_path}});
     agentio::trace::otlp_exporter exporter(ioc.get_executor(), tracer);
     exporter.start();
-    auto drained = [&exporter]() -> asio::awaitable<void> { co_await exporter.shutdown(); };
+    auto drained = [&exporter, &scrapes]() -> asio::awaitable<void> {
+        if(scrapes)
+            scrapes->stop();
+        co_await exporter.shutdown();
+    };
     agentio::app::serve(ioc, http, {.threads = 1, .grace = std::chrono::seconds(5), .on_drained = drained});
     log.info("stop");
     return 0;

@@ -148,6 +148,11 @@ struct process_options
     /// Its working directory; empty: this process's.
     std::filesystem::path working_directory = {};
 
+    /** Variables set (a value) or removed (none) in its environment; the
+        rest is this process's (as an MCP client's `env` configuration).
+        Remove what must not be shared: a log file both would rotate. */
+    std::vector<std::pair<std::string, std::optional<std::string>>> environment = {};
+
     /** On close, stdin is closed and the server gets this long to exit; then
         SIGTERM and as long again; then SIGKILL. */
     std::chrono::steady_clock::duration shutdown_grace = std::chrono::seconds(2);

@@ -10,6 +10,7 @@
 #ifndef AGENTIO_SANDBOX_IMPL_SANDBOX_IPP
 #define AGENTIO_SANDBOX_IMPL_SANDBOX_IPP
 
+#include <agentio/metrics.hpp>
 #include <agentio/sandbox.hpp>
 #include <agentio/sandbox/detail/launch.hpp>
 
@@ -39,6 +40,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -716,9 +718,30 @@ struct runner::state
     /// A semaphore: a message is a slot taken; the buffer holds `max_running`.
     boost::asio::experimental::concurrent_channel<void(boost::system::error_code)> slots;
     std::atomic<std::size_t> in_flight{0};
+    std::atomic<std::size_t> waiting{0};
+    // Runs ended, indexed by `ending`; then the refused ones.
+    std::array<std::atomic<std::uint64_t>, 5> ended{};
+    std::atomic<std::int64_t> busy_microseconds{0};
+
+    void count(ending way, std::chrono::microseconds took) noexcept
+    {
+        ended[static_cast<std::size_t>(way)].fetch_add(1, std::memory_order_relaxed);
+        busy_microseconds.fetch_add(took.count(), std::memory_order_relaxed);
+    }
+    void count_refused() noexcept { ended[4].fetch_add(1, std::memory_order_relaxed); }
 };
 
 namespace detail {
+
+/// Counts a run among those waiting for a slot while it waits.
+struct waiting_for_slot
+{
+    std::atomic<std::size_t>& waiting;
+    explicit waiting_for_slot(std::atomic<std::size_t>& count) : waiting(count) { waiting.fetch_add(1); }
+    waiting_for_slot(waiting_for_slot const&) = delete;
+    waiting_for_slot& operator=(waiting_for_slot const&) = delete;
+    ~waiting_for_slot() { waiting.fetch_sub(1); }
+};
 
 /// Gives a taken slot back on every way out of a run.
 struct slot_guard
@@ -899,6 +922,45 @@ AGENTIO_DECL std::size_t runner::running() const noexcept
     return state_->in_flight.load();
 }
 
+AGENTIO_DECL sandbox::statistics runner::statistics() const noexcept
+{
+    sandbox::statistics s;
+    s.running = state_->in_flight.load(std::memory_order_relaxed);
+    s.waiting = state_->waiting.load(std::memory_order_relaxed);
+    s.exited = state_->ended[static_cast<std::size_t>(ending::exited)].load(std::memory_order_relaxed);
+    s.signaled = state_->ended[static_cast<std::size_t>(ending::signaled)].load(std::memory_order_relaxed);
+    s.timed_out = state_->ended[static_cast<std::size_t>(ending::timed_out)].load(std::memory_order_relaxed);
+    s.output_limit = state_->ended[static_cast<std::size_t>(ending::output_limit)].load(std::memory_order_relaxed);
+    s.refused = state_->ended[4].load(std::memory_order_relaxed);
+    s.busy = std::chrono::microseconds(state_->busy_microseconds.load(std::memory_order_relaxed));
+    return s;
+}
+
+AGENTIO_DECL void runner::add_metrics(metrics::registry& registry) const
+{
+    auto& active = registry.gauge("agentio_sandbox_runs_active", "Sandboxed runs in progress.");
+    auto& waiting = registry.gauge("agentio_sandbox_runs_waiting", "Sandboxed runs waiting for a free slot.");
+    auto& runs = registry.counter("agentio_sandbox_runs_total",
+        "Sandboxed runs ended, by how: exited (any status), signaled, timed_out, output_limit, or refused (no "
+        "slot in time, or the sandbox could not start).",
+        {"ending"});
+    auto& seconds = registry.counter("agentio_sandbox_run_seconds_total",
+        "Wall time of the sandboxed runs that ended.");
+    // The state, not the runner: a scrape after the runner is gone reads nothing and changes nothing.
+    registry.on_collect([watched = std::weak_ptr<state>(state_), &active, &waiting, &runs, &seconds] {
+        auto const alive = watched.lock();
+        if(!alive)
+            return;
+        runner::state const& st = *alive;
+        active.with().set(static_cast<double>(st.in_flight.load(std::memory_order_relaxed)));
+        waiting.with().set(static_cast<double>(st.waiting.load(std::memory_order_relaxed)));
+        static constexpr std::string_view names[] = {"exited", "signaled", "timed_out", "output_limit", "refused"};
+        for(std::size_t i = 0; i < st.ended.size(); ++i)
+            runs.with({names[i]}).set_total(static_cast<double>(st.ended[i].load(std::memory_order_relaxed)));
+        seconds.with().set_total(static_cast<double>(st.busy_microseconds.load(std::memory_order_relaxed)) / 1e6);
+    });
+}
+
 AGENTIO_DECL detail::slot_guard::~slot_guard()
 {
     owner->in_flight.fetch_sub(1);
@@ -927,12 +989,16 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
     boost::system::error_code const taken;
     if(!keep->slots.try_send(taken))
     {
+        detail::waiting_for_slot const queued(keep->waiting);
         asio::steady_timer patience(executor, keep->how.max_wait);
         auto const first = co_await (keep->slots.async_send(taken, asio::use_awaitable) ||
             detail::wall_clock(patience));
         if(first.index() == 1)
+        {
+            keep->count_refused();
             throw failure("agentio::sandbox: no sandbox was free within " + std::to_string(keep->how.max_wait.count()) +
                 " ms (" + std::to_string(keep->how.max_running) + " run at once)");
+        }
     }
     keep->in_flight.fetch_add(1);
     detail::slot_guard const slot{keep.get()};
@@ -980,11 +1046,18 @@ AGENTIO_DECL boost::asio::awaitable<result> runner::run(request what)
             r.exit_code = *code;
     }
     else
+    {
+        keep->count_refused();
         throw failure("agentio::sandbox: the sandbox could not start " + program + ": " +
             detail::setup_error(r.errors));
+    }
     if(walled > 0 && r.how == ending::exited && r.exit_code == 127 && r.errors.starts_with(detail::launcher_refusal))
+    {
+        keep->count_refused();
         throw failure("agentio::sandbox: the sandbox could not start " + program + ": " +
             r.errors.substr(detail::launcher_refusal.size(), r.errors.find('\n') - detail::launcher_refusal.size()));
+    }
+    keep->count(r.how, r.duration);
     co_return r;
 }
 

@@ -85,6 +85,7 @@ basic_writer<AsyncStream>::basic_writer(AsyncStream& stream, writer_options opti
 {
     // Used as a condition variable: it never expires, and cancel() wakes every waiter.
     joined_.expires_at(asio::steady_timer::time_point::max());
+    detail::open_writers().fetch_add(1, std::memory_order_relaxed);
 }
 
 template<class AsyncStream>
@@ -95,6 +96,7 @@ basic_writer<AsyncStream>::~basic_writer()
     // coroutines (a server shutting down): then nothing resumes them.
     assert((running_ == 0 || (io_context_ && io_context_->stopped())) &&
         "agentio::sse::writer destroyed before co_await finish()");
+    detail::open_writers().fetch_sub(1, std::memory_order_relaxed);
 }
 
 template<class AsyncStream>

@@ -78,6 +78,7 @@ struct local_turns
 {
     std::mutex mutex;
     std::map<std::string, std::weak_ptr<turn_state>, std::less<>> by_run;
+    std::atomic<std::size_t> waiting{0}; // places in line held now
 
     static local_turns& instance()
     {
@@ -151,8 +152,16 @@ struct place_in_line
     std::string owner;
     bool kept = false;
 
+    place_in_line(std::shared_ptr<turn_state> s, std::string who) : state(std::move(s)), owner(std::move(who))
+    {
+        local_turns::instance().waiting.fetch_add(1, std::memory_order_relaxed);
+    }
+    place_in_line(place_in_line const&) = delete;
+    place_in_line& operator=(place_in_line const&) = delete;
+
     ~place_in_line()
     {
+        local_turns::instance().waiting.fetch_sub(1, std::memory_order_relaxed);
         if(kept || !state)
             return;
         stop_keeping_lease(state);
@@ -409,6 +418,11 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
     turn begun(std::move(state), std::move(thread), create, std::move(items), std::move(summary));
     begun.waited_behind_ = ahead;
     co_return std::move(begun);
+}
+
+AGENTIO_DECL std::size_t turns_waiting() noexcept
+{
+    return detail::local_turns::instance().waiting.load(std::memory_order_relaxed);
 }
 
 AGENTIO_DECL std::string make_title(std::string_view text, std::size_t max_bytes)

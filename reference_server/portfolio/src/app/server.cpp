@@ -9,6 +9,7 @@
 #include <agentio/app/serve.hpp>
 #include <agentio/http/request_log.hpp>
 #include <agentio/run.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -81,7 +82,8 @@ portfolio_server::portfolio_server(server_options options)
         std::make_shared<api::database_schema const>(std::move(std::get<api::database_schema>(schema)));
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
-    store_ = open_thread_store(options_.chat.store, ioc_);
+    // Each store call timed and counted (agentio_store_*), on GET /metrics.
+    store_ = std::make_unique<agentio::threads::observed_store>(open_thread_store(options_.chat.store, ioc_), metrics_);
     auto const& cs = options_.charts;
     std::chrono::seconds const chart_max_age = std::chrono::hours(cs.max_age_hours);
     try
@@ -115,7 +117,7 @@ portfolio_server::portfolio_server(server_options options)
     observed.tracer = &tracer_; // each request a server span, whose context the handlers pass on
     http_ = std::make_unique<agentio::http::server<app_handler>>(ioc_.get_executor(),
         app_handler(api::rest_api(shared_schema, *pool_, options_.limits), chat_, charts_.get(), chart_max_age, web_,
-            openai_, &metrics_, std::move(observed)),
+            openai_, options_.metrics_address ? nullptr : &metrics_, std::move(observed)),
         options_.http);
 
     boost::system::error_code ec;
@@ -132,6 +134,18 @@ portfolio_server::portfolio_server(server_options options)
     if(auto model = chat_->openai_model())
         openai_->add(std::move(model)); // before serving: the endpoint's models are fixed once it serves
     http_->start();
+    if(options_.metrics_address)
+    {
+        scrapes_.emplace(metrics_);
+        auto bound = scrapes_->listen(*options_.metrics_address);
+        if(!bound)
+            throw std::runtime_error("AGENTIO_METRICS_ADDRESS: no se puede escuchar en " +
+                options_.metrics_address->address().to_string() + ":" +
+                std::to_string(options_.metrics_address->port()) + ": " + bound.error().message());
+        scrapes_->start();
+        log_.info("metrics.listening",
+            {{"address", bound->address().to_string()}, {"port", bound->port()}, {"path", "/metrics"}});
+    }
     exporter_->start();
 
     // Old charts go away while the server runs: at start, then every ten minutes.

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,6 +54,8 @@ struct server_options
     agentio::log::settings log{.level = agentio::log::level::off, .program = "agentio-portfolio"};
     // Traces (OTEL_*, read by `serve`): off unless a collector is named.
     agentio::trace::settings trace{.service_name = "agentio-portfolio"};
+    // AGENTIO_METRICS_ADDRESS: GET /metrics on a listener of its own, not on `port`.
+    std::optional<boost::asio::ip::tcp::endpoint> metrics_address{};
 };
 
 /// The server's handler: the agent's streaming endpoint, charts, the REST
@@ -144,6 +147,7 @@ private:
     std::shared_ptr<agentio::chat_completions::endpoint> openai_; // /v1: the agent as an OpenAI-compatible model
     std::shared_ptr<agentio::http::static_files const> web_;
     std::unique_ptr<agentio::http::server<app_handler>> http_;
+    std::optional<agentio::http::metrics_server> scrapes_; // AGENTIO_METRICS_ADDRESS
     boost::asio::ip::tcp::endpoint endpoint_;
 };
 

@@ -157,7 +157,8 @@ public:
         agentio::detail::child_process::pipes ends;
         try
         {
-            ends = child_.start({program, options_.arguments, options_.working_directory, err_fd});
+            ends = child_.start({program, options_.arguments, options_.working_directory, err_fd,
+                options_.environment});
         }
         catch(std::exception const& e)
         {
