@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -595,9 +596,19 @@ BOOST_AUTO_TEST_CASE(each_request_is_observed_by_its_pattern_and_status)
         BOOST_TEST(test_http::get(s.ep, "/items").status == 405u);
         BOOST_TEST(test_http::get(s.ep, "/events").body.find("event: hello") != std::string::npos);
         BOOST_TEST(test_http::post(s.ep, "/items", "x").status == 200u);
+        // A stream is observed when its handler returns, which may be after the client has read it (and after
+        // the last answer): the server serves on until then, or for 2 s.
+        for(int i = 0; i < 200; ++i)
+        {
+            {
+                std::lock_guard lock(m);
+                if(seen.size() >= 5u)
+                    break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
     }
-    // A stream is observed when its handler returns, which may be after the client has read it and sent the
-    // next request: the observations are compared in no particular order.
+    // The observations are compared in no particular order: the stream's may come after the next request's.
     using observed = std::tuple<std::string, std::string, unsigned, bool>;
     std::vector<observed> expected{{"GET", "/items/{id}", 200u, false}, {"GET", "", 404u, false},
         {"GET", "", 405u, false}, {"GET", "/events", 200u, true}, {"POST", "/items", 200u, false}};
