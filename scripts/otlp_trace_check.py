@@ -5,7 +5,9 @@
 """Checks the trace of one question to agentio-platform for its sibling's model
 (agentio-portfolio), as the OTLP receiver (tests/otlp/receiver.mjs) accepted its
 spans: one trace, the caller's, from the platform's server span through its
-chat call to the sibling's server span, agent, model calls and tool call.
+chat call and that call's HTTP client span to the sibling's server span,
+agent, model calls (each with its HTTP client span) and tool call, and on
+through the tool's HTTP call to the sibling's own REST API.
 Waits up to 10 s for the spans (the exporters send every 100 ms). Prints the
 tree, as docs/guide/15-observability.md shows it.
 
@@ -63,13 +65,34 @@ def main():
     sibling = one("agentio-portfolio", "POST /v1/chat/completions")
     sibling_run = one("agentio-portfolio", "invoke_agent portfolio")
     tool = one("agentio-portfolio", "execute_tool contar_iniciativas")
+
+    def client_under(parent, service):
+        found = [s for s in spans if parent and s["parentSpanId"] == parent["spanId"] and
+                 s["serviceName"] == service and s["kind"] == 3 and s["name"] == "POST"]
+        return found[0] if found else None
+
+    outgoing = client_under(call, "agentio-platform")
+    tool_http = client_under(tool, "agentio-portfolio")
+    api = [s for s in spans if tool_http and s["parentSpanId"] == tool_http["spanId"] and
+           s["serviceName"] == "agentio-portfolio" and s["name"].startswith("POST /api/")]
     if server and server["parentSpanId"] != "b7ad6b7169203331":
         problems.append("the platform's server span is not under the caller's")
     parent_is(run, server, "the platform's run under its server span")
     parent_is(call, run, "the platform's call under its run")
-    parent_is(sibling, call, "the sibling's server span under the platform's chat call")
+    if call and not outgoing:
+        problems.append("no HTTP client span (POST) under the platform's chat call")
+    parent_is(sibling, outgoing, "the sibling's server span under the platform's HTTP call")
     parent_is(sibling_run, sibling, "the sibling's run under its server span")
     parent_is(tool, sibling_run, "the tool call under the sibling's run")
+    if tool and not tool_http:
+        problems.append("no HTTP client span (POST) under the tool call")
+    elif tool_http and tool_http["attributes"].get("http.response.status_code") != 200:
+        problems.append(f"the tool's HTTP span has status {tool_http['attributes'].get('http.response.status_code')}")
+    if tool_http and not api:
+        problems.append("no server span of the REST API under the tool's HTTP call")
+    for chat in (s for s in spans if s["serviceName"] == "agentio-portfolio" and s["name"].startswith("chat ")):
+        if not client_under(chat, "agentio-portfolio"):
+            problems.append(f"no HTTP client span under the sibling's {chat['name']}")
     for s in spans:
         if s["name"].startswith("chat ") and s["kind"] != 3:
             problems.append(f"{s['name']} is not a client span")
@@ -86,7 +109,7 @@ def main():
 
     def show(span, depth):
         attrs = span["attributes"]
-        notes = [f"{k}={attrs[k]}" for k in ("http.route", "gen_ai.provider.name", "gen_ai.tool.name",
+        notes = [f"{k}={attrs[k]}" for k in ("http.route", "url.full", "gen_ai.provider.name", "gen_ai.tool.name",
                                               "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens") if k in attrs]
         ms = (int(span["endTimeUnixNano"]) - int(span["startTimeUnixNano"])) / 1e6
         print(f"{'  ' * depth}{span['serviceName']}: {span['name']} ({ms:.1f} ms){'  ' + ' '.join(notes) if notes else ''}")

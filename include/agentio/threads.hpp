@@ -620,6 +620,18 @@ public:
         gives the inner one's, which is the hub its commits publish to. */
     virtual event_hub& hub() noexcept { return hub_; }
 
+    /** This store as one traced piece of work (a request, a run) uses it:
+        when the store records spans (an `observed_store` given a tracer),
+        each operation through the store returned is a span, the child of
+        `traceparent`. Otherwise, or when `traceparent` is not a valid one,
+        it is this store itself. The result refers to this store, which must
+        outlive it. */
+    virtual std::shared_ptr<thread_store> under(std::string_view traceparent)
+    {
+        (void)traceparent;
+        return std::shared_ptr<thread_store>(std::shared_ptr<thread_store>(), this); // not owned
+    }
+
 protected:
     event_hub hub_;
 };

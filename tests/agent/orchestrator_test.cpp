@@ -15,6 +15,7 @@
 #include "summaries.hpp"
 #include "provider_bench.hpp"
 #include "run_on.hpp"
+#include "spans.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/use_future.hpp>
@@ -1000,39 +1001,9 @@ struct recording_observer final : agent::observer
     }
 };
 
-trace::settings tracing_on()
-{
-    trace::settings s;
-    s.enabled = true;
-    s.service_name = "agentio-tests";
-    s.sampler = trace::sampler::always_on;
-    return s;
-}
-
-std::string attribute_text(trace::span_data const& s, std::string_view key)
-{
-    for(auto const& a : s.attributes)
-        if(a.key == key)
-        {
-            if(auto const* text = std::get_if<std::string>(&a.value))
-                return *text;
-            if(auto const* n = std::get_if<std::int64_t>(&a.value))
-                return std::to_string(*n);
-            if(auto const* list = std::get_if<std::vector<std::string>>(&a.value))
-                return list->empty() ? std::string() : list->front();
-            return "?";
-        }
-    return {};
-}
-
-trace::span_data const* span_named(std::vector<trace::span_data> const& spans, std::string_view name,
-    std::size_t nth = 0)
-{
-    for(auto const& s : spans)
-        if(s.name == name && nth-- == 0)
-            return &s;
-    return nullptr;
-}
+using agentio_test::attribute_text;
+using agentio_test::span_named;
+using agentio_test::tracing_on;
 
 constexpr char const* incoming = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 

@@ -11,11 +11,13 @@
 
 #include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
+#include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/testing/fake_llm.hpp>
 
 #include "summaries.hpp"
 #include "run_on.hpp"
+#include "spans.hpp"
 #include "spanish_messages.hpp"
 #include "test_tools.hpp"
 
@@ -275,6 +277,54 @@ BOOST_AUTO_TEST_CASE(journals_a_run_and_replays_it)
     BOOST_TEST(requests[2].body.at("messages").as_array().size() == 5u);
     BOOST_TEST(b.run(b.store->load_items(thread)).value().size() == 8u);
     m->stop();
+}
+
+// A run started with the request's context: its invoke_agent span is the
+// request's child, and so are its writes when the store records spans.
+BOOST_AUTO_TEST_CASE(a_run_started_with_a_context_joins_its_trace)
+{
+    runs_bench b;
+    agentio::trace::tracer tracer(agentio_test::tracing_on());
+    agentio::metrics::registry registry({.process_metrics = false});
+    threads::observed_store observed(*b.store, registry, "threads", &tracer);
+    agentio::toolset_options spanish_tools;
+    spanish_tools.validation.texts = agentio_test::spanish_messages;
+    agent::options o{.model = "portfolio-two-rounds"};
+    o.telemetry.tracer = &tracer;
+    o.telemetry.agent_name = "portfolio";
+    test_agent traced(*b.provider,
+        test_tools{spanish_tools, agent_test::contar_iniciativas{&b.counters, 0ms},
+            agent_test::sumar_presupuesto{&b.counters}},
+        std::move(o));
+    manager m(b.ioc.get_executor(), observed, traced, &to_record, &is_final, {.holder = "a"});
+    m.start();
+    auto const thread = b.new_thread();
+    std::string const request = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    auto const started = b.run(m.start_run(thread, "", {llm::message::user("¿Cuántas iniciativas hay en ejecución?")},
+                                   threads::busy_policy::reject, request))
+                             .value();
+    auto const live = b.run(read(m, started.run_id));
+    BOOST_TEST(live.types() == "cRTcD");
+    b.settle(m);
+    m.stop();
+
+    auto const spans = agentio_test::finished_spans(tracer);
+    auto const parent = agentio::trace::parse_traceparent(request).value();
+    auto const* run = agentio_test::span_named(spans, "invoke_agent portfolio");
+    BOOST_TEST_REQUIRE(run != nullptr);
+    BOOST_TEST((run->parent_span_id == parent.span_id));
+    BOOST_TEST((run->context.trace_id == parent.trace_id));
+    for(std::string const name : {"admit_run threads", "checkpoint threads", "finish_run threads"})
+    {
+        auto const* write = agentio_test::span_named(spans, name);
+        BOOST_TEST_REQUIRE(write != nullptr, name);
+        BOOST_TEST((write->parent_span_id == parent.span_id), name);
+    }
+    BOOST_TEST(agentio_test::span_named(spans, "renew_leases threads") == nullptr);
+    // The model's calls hang below the run, as ever.
+    auto const* chat = agentio_test::span_named(spans, "chat portfolio-two-rounds");
+    BOOST_TEST_REQUIRE(chat != nullptr);
+    BOOST_TEST((chat->parent_span_id == run->context.span_id));
 }
 
 BOOST_AUTO_TEST_CASE(cancel_stops_a_run_at_once)

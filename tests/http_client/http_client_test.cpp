@@ -4,7 +4,9 @@
 
 // Test that header file is self-contained.
 #include <agentio/http/client.hpp>
+#include <agentio/trace.hpp>
 
+#include "spans.hpp"
 #include "test_tls.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -1604,6 +1606,164 @@ BOOST_AUTO_TEST_CASE(settings_from_the_environment)
     ::setenv("REQUEST_METHOD", "GET", 1); // a CGI program: HTTP_PROXY may come from the client ("httpoxy")
     s = ah::proxy_settings::from_environment();
     BOOST_TEST(s.http_proxy.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ===========================================================================
+// Client spans: a request with a traceparent is traced, its child's context goes out.
+
+namespace {
+
+using agentio_test::finished_spans;
+using agentio_test::tracing_on;
+
+// Absent attributes read "<absent>", to tell them from empty ones.
+std::string attribute_text(agentio::trace::span_data const& d, std::string_view key)
+{
+    for(auto const& a : d.attributes)
+        if(a.key == key)
+            return agentio_test::attribute_text(d, key);
+    return "<absent>";
+}
+
+constexpr std::string_view caller_traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(http_client_spans)
+
+BOOST_AUTO_TEST_CASE(a_traced_request_is_a_child_span_whose_context_goes_out)
+{
+    asio::io_context ioc;
+    test_server srv(ioc);
+    agentio::trace::tracer tracer(tracing_on());
+    ah::client_options o;
+    o.tracer = &tracer;
+    ah::client c(ioc.get_executor(), o);
+    run_test(ioc, [&]() -> asio::awaitable<void> {
+        ah::client_request r;
+        r.method = http::verb::post;
+        r.url = "http://user:secret@" + srv.authority() + "/echo?api_key=sk-123&q=hola#frag";
+        r.headers.set("traceparent", caller_traceparent);
+        auto [err, res] = co_await c.async_request(std::move(r), asio::use_awaitable);
+        BOOST_TEST(!err, err.message);
+        BOOST_TEST(res.status == 200u);
+    });
+    auto const spans = finished_spans(tracer);
+    BOOST_REQUIRE_EQUAL(spans.size(), 1u);
+    auto const& span = spans.front();
+    auto const caller = agentio::trace::parse_traceparent(caller_traceparent).value();
+    BOOST_TEST(span.name == "POST");
+    BOOST_TEST(static_cast<int>(span.kind) == static_cast<int>(agentio::trace::span_kind::client));
+    BOOST_TEST((span.context.trace_id == caller.trace_id));
+    BOOST_TEST((span.parent_span_id == caller.span_id));
+    BOOST_TEST(static_cast<int>(span.status) == static_cast<int>(agentio::trace::status_code::unset));
+    BOOST_TEST(attribute_text(span, "http.request.method") == "POST");
+    BOOST_TEST(attribute_text(span, "server.address") == "127.0.0.1");
+    BOOST_TEST(attribute_text(span, "server.port") == srv.authority().substr(srv.authority().rfind(':') + 1));
+    BOOST_TEST(attribute_text(span, "http.response.status_code") == "200");
+    // No credentials, no query value, no fragment.
+    BOOST_TEST(attribute_text(span, "url.full") ==
+        "http://REDACTED:REDACTED@" + srv.authority() + "/echo?api_key=REDACTED&q=REDACTED");
+    // The server got the client span's context, not the caller's.
+    BOOST_TEST(srv.header("traceparent") == agentio::trace::format_traceparent(span.context));
+}
+
+BOOST_AUTO_TEST_CASE(an_error_status_or_a_failure_marks_the_span)
+{
+    asio::io_context ioc;
+    test_server srv(ioc);
+    agentio::trace::tracer tracer(tracing_on());
+    ah::client_options o;
+    o.tracer = &tracer;
+    o.connect_timeout = 2s;
+    ah::client c(ioc.get_executor(), o);
+    // A port nobody listens on: bound, then closed.
+    std::string refused_url;
+    {
+        tcp::acceptor a(ioc, {asio::ip::make_address("127.0.0.1"), 0});
+        refused_url = "http://127.0.0.1:" + std::to_string(a.local_endpoint().port()) + "/";
+    }
+    run_test(ioc, [&]() -> asio::awaitable<void> {
+        auto busy = get(srv.url("/status/503"));
+        busy.headers.set("traceparent", caller_traceparent);
+        auto [err, res] = co_await c.async_request(std::move(busy), asio::use_awaitable);
+        BOOST_TEST(!err);
+        BOOST_TEST(res.status == 503u);
+        auto nobody = get(refused_url);
+        nobody.headers.set("traceparent", caller_traceparent);
+        std::tie(err, res) = co_await c.async_request(std::move(nobody), asio::use_awaitable);
+        BOOST_TEST(bool(err));
+    });
+    auto const spans = finished_spans(tracer);
+    BOOST_REQUIRE_EQUAL(spans.size(), 2u);
+    BOOST_TEST(static_cast<int>(spans[0].status) == static_cast<int>(agentio::trace::status_code::error));
+    BOOST_TEST(attribute_text(spans[0], "http.response.status_code") == "503");
+    BOOST_TEST(attribute_text(spans[0], "error.type") == "503");
+    BOOST_TEST(static_cast<int>(spans[1].status) == static_cast<int>(agentio::trace::status_code::error));
+    BOOST_TEST(attribute_text(spans[1], "error.type") != "<absent>");
+    BOOST_TEST(attribute_text(spans[1], "http.response.status_code") == "<absent>");
+    BOOST_TEST(contains(spans[1].status_message, "127.0.0.1"), spans[1].status_message);
+}
+
+BOOST_AUTO_TEST_CASE(a_streamed_body_ends_its_span_at_its_end)
+{
+    asio::io_context ioc;
+    test_server srv(ioc);
+    agentio::trace::tracer tracer(tracing_on());
+    ah::client_options o;
+    o.tracer = &tracer;
+    ah::client c(ioc.get_executor(), o);
+    std::uint64_t ended_with_the_header = 99;
+    run_test(ioc, [&]() -> asio::awaitable<void> {
+        auto r = get(srv.url("/chunked"));
+        r.headers.set("traceparent", caller_traceparent);
+        auto [err, stream] = co_await c.async_open(std::move(r), asio::use_awaitable);
+        BOOST_REQUIRE_MESSAGE(!err, err.message);
+        ended_with_the_header = tracer.ended();
+        srv.open_gate();
+        auto [e, all] = co_await stream.async_read_all(asio::use_awaitable);
+        BOOST_TEST(!e, e.message);
+        BOOST_TEST(all == "firstsecond");
+    });
+    BOOST_TEST(ended_with_the_header == 0u); // open while the body streams
+    auto const spans = finished_spans(tracer);
+    BOOST_REQUIRE_EQUAL(spans.size(), 1u);
+    BOOST_TEST(spans[0].name == "GET");
+    BOOST_TEST(static_cast<int>(spans[0].status) == static_cast<int>(agentio::trace::status_code::unset));
+}
+
+BOOST_AUTO_TEST_CASE(a_request_without_context_or_a_tracer_off_records_nothing)
+{
+    asio::io_context ioc;
+    test_server srv(ioc);
+    agentio::trace::tracer on(tracing_on());
+    agentio::trace::tracer off;
+    ah::client_options with_on;
+    with_on.tracer = &on;
+    ah::client_options with_off;
+    with_off.tracer = &off;
+    ah::client traced(ioc.get_executor(), with_on);
+    ah::client untraced(ioc.get_executor(), with_off);
+    run_test(ioc, [&]() -> asio::awaitable<void> {
+        auto plain = get(srv.url("/echo")); // no traceparent: an exporter's own POST looks like this
+        auto [err, res] = co_await traced.async_request(std::move(plain), asio::use_awaitable);
+        BOOST_TEST(!err);
+        BOOST_TEST(srv.header("traceparent").empty());
+        auto malformed = get(srv.url("/echo"));
+        malformed.headers.set("traceparent", "00-zz");
+        std::tie(err, res) = co_await traced.async_request(std::move(malformed), asio::use_awaitable);
+        BOOST_TEST(!err);
+        auto passed = get(srv.url("/echo"));
+        passed.headers.set("traceparent", caller_traceparent);
+        std::tie(err, res) = co_await untraced.async_request(std::move(passed), asio::use_awaitable);
+        BOOST_TEST(!err);
+        // A tracer that is off passes the caller's context on unchanged.
+        BOOST_TEST(srv.header("traceparent") == caller_traceparent);
+    });
+    BOOST_TEST(on.ended() == 0u);
+    BOOST_TEST(off.ended() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,6 +11,8 @@
 // the bridge into dynamic_tools.
 #define BOOST_TEST_MODULE agentio_mcp_client
 #define BOOST_TEST_NO_MAIN
+#include "spans.hpp"
+
 #include <agentio/detail/child_process.hpp>
 #include <agentio/mcp.hpp>
 #include <agentio/mcp/client.hpp>
@@ -437,13 +439,6 @@ struct recording_fixture
     asio::ip::tcp::endpoint ep;
     std::thread runner;
 
-    static trace::settings tracing_on()
-    {
-        trace::settings s;
-        s.enabled = true;
-        s.sampler = trace::sampler::always_on;
-        return s;
-    }
     static mcp::server_options traced(trace::tracer& t)
     {
         auto o = server_options();
@@ -452,7 +447,7 @@ struct recording_fixture
     }
 
     recording_fixture()
-        : tracer(tracing_on())
+        : tracer(agentio_test::tracing_on())
         , server(tools, traced(tracer))
         , http(ioc.get_executor(), recording_endpoints{mcp::http_endpoints<test_tools>(server), log})
     {
@@ -881,6 +876,35 @@ BOOST_AUTO_TEST_CASE(the_child_starts_in_its_directory_with_three_descriptors_an
     BOOST_TEST(fds.find("0 1 2 ") == 0u, fds);
     unsigned long const ignored = std::stoul(std::string(m.at("sigpipe").as_string()), nullptr, 16);
     BOOST_TEST((ignored & (1ul << (SIGPIPE - 1))) == 0ul, std::string(m.at("sigpipe").as_string()));
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_stops_reading_is_an_error_not_sigpipe)
+{
+    // This process as a library user leaves it: SIGPIPE at its default, which
+    // ends a process writing to a pipe nobody reads.
+    ::signal(SIGPIPE, SIG_DFL);
+    std::string what = run<std::string>([](asio::any_io_executor ex) -> asio::awaitable<std::string> {
+        mcp::process_options p;
+        p.program = "sh";
+        p.arguments = {"-c", "exec 0<&-; sleep 2"}; // alive, but its standard input is closed
+        mcp::client_options o;
+        o.request_timeout = std::chrono::seconds(5);
+        mcp::client c(mcp::make_stdio_transport(ex, std::move(p)), std::move(o));
+        try
+        {
+            co_await c.connect();
+        }
+        catch(mcp::client_error const& e)
+        {
+            co_return e.what();
+        }
+        co_return "connected to a server that reads nothing";
+    });
+    BOOST_TEST(!what.empty());
+    BOOST_TEST(what.find("connected") == std::string::npos, what);
+    struct sigaction now = {};
+    ::sigaction(SIGPIPE, nullptr, &now);
+    BOOST_TEST((now.sa_handler == SIG_IGN));
 }
 
 BOOST_AUTO_TEST_CASE(command_lines_split_as_a_shell_splits_words)

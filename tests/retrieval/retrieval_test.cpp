@@ -14,6 +14,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
 
@@ -567,6 +568,68 @@ BOOST_AUTO_TEST_CASE(collection_weights_scale_scores)
     auto const only = run(search.search({.text = "vacaciones", .top_k = 5, .collections = {"sentencias"}})).value();
     BOOST_TEST_REQUIRE(only.hits.size() == 1u);
     BOOST_TEST(only.hits[0].score == 0.5, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(each_search_is_a_retrieval_span_of_its_caller)
+{
+    temp_dir dir;
+    auto const path = dir.path / "index.db";
+    {
+        auto writer = retrieval::sqlite_index_writer::open(path, spanish_like()).value();
+        auto chunks = small_law();
+        writer.replace("normativa", "Ley", chunks).value();
+    }
+    auto index = retrieval::sqlite_index::open(path).value();
+    agentio::trace::settings on;
+    on.enabled = true;
+    agentio::trace::tracer tracer(on);
+    agentio::trace::settings with_contents = on;
+    with_contents.capture_message_content = true;
+    agentio::trace::tracer capturing(with_contents);
+
+    retrieval::search_options traced;
+    traced.tracer = &tracer;
+    traced.data_source = "leyes";
+    retrieval::searcher search(*index, spanish_like(), nullptr, {}, traced);
+    std::string const caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    auto const found = run(search.search({.text = "vacaciones", .top_k = 3, .traceparent = caller})).value();
+    BOOST_TEST_REQUIRE(!found.hits.empty());
+    (void)run(search.rank({.text = "vacaciones", .top_k = 2})).value(); // no caller: a trace of its own
+
+    std::vector<agentio::trace::span_data> spans;
+    tracer.take(spans, 10);
+    BOOST_TEST_REQUIRE(spans.size() == 2u);
+    auto const parent = agentio::trace::parse_traceparent(caller).value();
+    auto attribute = [](agentio::trace::span_data const& d, std::string_view key) -> agentio::trace::attribute_value {
+        for(auto const& a : d.attributes)
+            if(a.key == key)
+                return a.value;
+        return std::string("<absent>");
+    };
+    BOOST_TEST(spans[0].name == "retrieval leyes");
+    BOOST_TEST(static_cast<int>(spans[0].kind) == static_cast<int>(agentio::trace::span_kind::internal));
+    BOOST_TEST((spans[0].context.trace_id == parent.trace_id));
+    BOOST_TEST((spans[0].parent_span_id == parent.span_id));
+    BOOST_TEST(std::get<std::string>(attribute(spans[0], "gen_ai.operation.name")) == "retrieval");
+    BOOST_TEST(std::get<std::string>(attribute(spans[0], "gen_ai.data_source.id")) == "leyes");
+    BOOST_TEST(std::get<double>(attribute(spans[0], "gen_ai.request.top_k")) == 3.0);
+    BOOST_TEST(std::get<std::int64_t>(attribute(spans[0], "agentio.retrieval.hits")) ==
+        static_cast<std::int64_t>(found.hits.size()));
+    // Contents only when opted in: no query, no documents.
+    BOOST_TEST(std::get<std::string>(attribute(spans[0], "gen_ai.retrieval.query.text")) == "<absent>");
+    BOOST_TEST(std::get<std::string>(attribute(spans[0], "gen_ai.retrieval.documents")) == "<absent>");
+    BOOST_TEST((spans[1].parent_span_id == agentio::trace::span_id{}));
+
+    traced.tracer = &capturing;
+    retrieval::searcher open_book(*index, spanish_like(), nullptr, {}, traced);
+    auto const again = run(open_book.search({.text = "vacaciones", .top_k = 1, .traceparent = caller})).value();
+    BOOST_TEST_REQUIRE(again.hits.size() == 1u);
+    spans.clear();
+    capturing.take(spans, 10);
+    BOOST_TEST_REQUIRE(spans.size() == 1u);
+    BOOST_TEST(std::get<std::string>(attribute(spans[0], "gen_ai.retrieval.query.text")) == "vacaciones");
+    auto const documents = boost::json::parse(std::get<std::string>(attribute(spans[0], "gen_ai.retrieval.documents")));
+    BOOST_TEST(documents.at(0).at("id").as_string() == std::to_string(again.hits[0].item.id));
 }
 
 BOOST_AUTO_TEST_CASE(open_searcher_analyses_queries_as_the_index_says)

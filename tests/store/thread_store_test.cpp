@@ -13,6 +13,7 @@
 #include <agentio/threads/sqlite_store.hpp>
 #include <agentio/threads/turn.hpp>
 #include <agentio/threads.hpp>
+#include <agentio/trace.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -26,6 +27,7 @@
 
 #include "postgres_fixture.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -1484,6 +1486,72 @@ BOOST_AUTO_TEST_CASE(calls_are_timed_and_counted_by_operation)
     BOOST_TEST(has(R"(agentio_store_operation_duration_seconds_count{store="sessions",operation="save_summary"} 1)"));
     BOOST_TEST(has("agentio_store_operation_duration_seconds_bucket"
                    R"({store="sessions",operation="create_thread",le="+Inf"} 1)"));
+}
+
+// Given a tracer, the store a request or a run uses (`under` its context)
+// makes each operation a span of it; without a context, or without a
+// tracer that records, `under` is the store itself.
+BOOST_AUTO_TEST_CASE(operations_under_a_context_are_its_spans)
+{
+    sqlite_backend backend;
+    agentio::metrics::registry registry({.process_metrics = false});
+    agentio::trace::settings on;
+    on.enabled = true;
+    agentio::trace::tracer tracer(on);
+    threads::observed_store store(backend.open(), registry, "sessions", &tracer);
+    static std::string const request = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    BOOST_TEST(store.under("").get() == &store);
+    BOOST_TEST(store.under("00-zz").get() == &store);
+    agentio::trace::tracer off;
+    threads::observed_store untraced(store.inner(), registry, "sessions", &off);
+    BOOST_TEST(untraced.under(request).get() == &untraced);
+    BOOST_TEST(backend.open()->under(request) != nullptr); // a plain store: itself
+
+    run_check(store, [](threads::thread_store& s) -> asio::awaitable<void> {
+        (co_await s.create_thread(thread("t"))).value(); // no context: no span
+        auto const traced = s.under(request);
+        BOOST_TEST(traced.get() != &s);
+        BOOST_TEST(&traced->hub() == &s.hub());
+        std::vector<llm::message> const said{llm::message::user("hola")};
+        (void)(co_await traced->append_messages("t", said)).value();
+        auto const refused = co_await traced->save_summary("t", 9, "x"); // no message 9
+        BOOST_TEST(refused.has_error());
+        // A turn under the request: its reads and writes are spans of it.
+        threads::turn_request wanted;
+        wanted.thread_id = "t";
+        wanted.traceparent = request;
+        auto begun = co_await threads::begin_turn(s, std::move(wanted));
+        BOOST_TEST_REQUIRE(begun.has_value());
+        (void)(co_await begun->finish({}, threads::run_status::completed)).value();
+    });
+
+    std::vector<agentio::trace::span_data> spans;
+    tracer.take(spans, 100);
+    auto const parent = agentio::trace::parse_traceparent(request).value();
+    std::set<std::string> names;
+    for(auto const& span : spans)
+    {
+        names.insert(span.name);
+        BOOST_TEST((span.context.trace_id == parent.trace_id), span.name);
+        BOOST_TEST((span.parent_span_id == parent.span_id), span.name);
+        BOOST_TEST(static_cast<int>(span.kind) == static_cast<int>(agentio::trace::span_kind::client));
+    }
+    BOOST_TEST(!names.contains("create_thread sessions"));
+    BOOST_TEST(names.contains("append_messages sessions"));
+    BOOST_TEST(names.contains("find_thread sessions"));
+    BOOST_TEST(names.contains("admit_run sessions"));
+    BOOST_TEST(names.contains("finish_run sessions"));
+    BOOST_TEST(!names.contains("renew_leases sessions")); // the lease keeper is never traced
+    auto const failed = std::find_if(spans.begin(), spans.end(),
+        [](agentio::trace::span_data const& d) { return d.name == "save_summary sessions"; });
+    BOOST_TEST_REQUIRE((failed != spans.end()));
+    BOOST_TEST(static_cast<int>(failed->status) == static_cast<int>(agentio::trace::status_code::error));
+    BOOST_TEST(!failed->status_message.empty());
+    // The view's calls are counted as the wrapper's.
+    auto const text = registry.expose();
+    BOOST_TEST(
+        text.find(R"(agentio_store_operations_total{store="sessions",operation="append_messages",outcome="ok"} 1)") !=
+        std::string::npos);
 }
 
 // A store the caller owns can be observed too; two observed stores share the families.

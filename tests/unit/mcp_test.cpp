@@ -5,6 +5,8 @@
 // The MCP protocol core and the stdio transport, on a small compile-time
 // toolset: messages in, messages out, no network. The stdio tests run the
 // transport on a pair of real pipes.
+#include "spans.hpp"
+
 #include <agentio/mcp.hpp>
 #include <agentio/tool.hpp>
 
@@ -204,14 +206,7 @@ namespace trace = agentio::trace;
 constexpr std::string_view caller_tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 constexpr std::string_view header_tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
-trace::settings tracing_on()
-{
-    trace::settings s;
-    s.enabled = true;
-    s.service_name = "pruebas";
-    s.sampler = trace::sampler::always_on;
-    return s;
-}
+using agentio_test::tracing_on;
 
 struct trace_harness
 {

@@ -290,6 +290,14 @@ public:
         return t;
     }
 
+    /** `base` with each outgoing request that carries a `traceparent`
+        recorded as a client span of the tracer (@ref http::client_options::tracer). */
+    http::client_options client_options(http::client_options base = {})
+    {
+        base.tracer = &tracer_;
+        return base;
+    }
+
     /** `base` with each request logged (`http.request`), counted
         (`agentio_http_requests_total`, `..._duration_seconds`) and traced. */
     http::router_options router_options(http::router_options base = {}, http::request_log_options logged = {})

@@ -35,6 +35,10 @@
 #include <string_view>
 #include <type_traits>
 
+namespace agentio::trace {
+class tracer;
+} // namespace agentio::trace
+
 namespace agentio::http {
 
 namespace asio = boost::asio;
@@ -243,6 +247,18 @@ struct client_options
 
     /// `User-Agent` sent unless the request has one; empty: none.
     std::string user_agent = "agentio/" AGENTIO_VERSION_STRING;
+
+    /** Records an HTTP client span (OpenTelemetry's HTTP conventions: named
+        after the method, `http.request.method`, `server.address`,
+        `server.port`, `url.full` with its user and query values redacted,
+        `http.response.status_code`, `error.type`) for each request that
+        carries a valid `traceparent` field: the span is that context's
+        child, and its own context replaces the field, so that the server's
+        spans hang below it. It lasts until the body is read to its end (a
+        streamed one included), fails or is abandoned. A request without the
+        field (an exporter's own) is not traced. Null: nothing is recorded,
+        and the field goes out as given. The tracer outlives the client. */
+    trace::tracer* tracer = nullptr;
 };
 
 /// A request to make.

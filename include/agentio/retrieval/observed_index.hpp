@@ -22,6 +22,7 @@
 
 #include <agentio/metrics.hpp>
 #include <agentio/retrieval/index.hpp>
+#include <agentio/trace/observed_calls.hpp>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -73,13 +74,13 @@ public:
         outlive it. The rest as the owning constructor. */
     observed_index(index& inner, metrics::registry& registry, std::string name = "index")
         : inner_(inner)
-        , name_(std::move(name))
-        , duration_(registry.histogram("agentio_index_operation_duration_seconds",
-              "Time a retrieval index operation took, by index and operation.", {"index", "operation"},
-              metrics::storage_latency_buckets()))
-        , operations_(registry.counter("agentio_index_operations_total",
-              "Retrieval index operations ended, by index, operation and outcome (ok, error).",
-              {"index", "operation", "outcome"}))
+        , ops_(registry.histogram("agentio_index_operation_duration_seconds",
+                   "Time a retrieval index operation took, by index and operation.", {"index", "operation"},
+                   metrics::storage_latency_buckets()),
+              registry.counter("agentio_index_operations_total",
+                  "Retrieval index operations ended, by index, operation and outcome (ok, error).",
+                  {"index", "operation", "outcome"}),
+              std::move(name))
     {
     }
 
@@ -89,29 +90,29 @@ public:
     asio::awaitable<result<std::vector<ranked>>> sparse(std::vector<std::string> terms,
         std::vector<std::string> collections, std::size_t limit) override
     {
-        return timed("sparse", inner_.sparse(std::move(terms), std::move(collections), limit));
+        return ops_.timed("sparse", inner_.sparse(std::move(terms), std::move(collections), limit));
     }
     asio::awaitable<result<std::vector<chunk>>> chunks(std::vector<std::int64_t> ids) override
     {
-        return timed("chunks", inner_.chunks(std::move(ids)));
+        return ops_.timed("chunks", inner_.chunks(std::move(ids)));
     }
     asio::awaitable<result<std::vector<chunk>>> article(std::string law, std::string article_number,
         std::string paragraph) override
     {
-        return timed("article", inner_.article(std::move(law), std::move(article_number), std::move(paragraph)));
+        return ops_.timed("article", inner_.article(std::move(law), std::move(article_number), std::move(paragraph)));
     }
     asio::awaitable<result<std::map<std::string, std::size_t, std::less<>>>> laws() override
     {
-        return timed("laws", inner_.laws());
+        return ops_.timed("laws", inner_.laws());
     }
-    asio::awaitable<result<index_stats>> stats() override { return timed("stats", inner_.stats()); }
+    asio::awaitable<result<index_stats>> stats() override { return ops_.timed("stats", inner_.stats()); }
     asio::awaitable<result<dense_corpus>> load_vectors(std::string model_id) override
     {
-        return timed("load_vectors", inner_.load_vectors(std::move(model_id)));
+        return ops_.timed("load_vectors", inner_.load_vectors(std::move(model_id)));
     }
     asio::awaitable<result<std::optional<std::string>>> load_model(std::string name) override
     {
-        return timed("load_model", inner_.load_model(std::move(name)));
+        return ops_.timed("load_model", inner_.load_model(std::move(name)));
     }
 
 private:
@@ -122,37 +123,9 @@ private:
         return *inner;
     }
 
-    // The inner call awaited, timed and counted; it starts only when awaited
-    // here (asio's awaitables are lazy). `operation` is a literal.
-    template<class T>
-    asio::awaitable<result<T>> timed(std::string_view operation, asio::awaitable<result<T>> call)
-    {
-        auto const started = std::chrono::steady_clock::now();
-        try
-        {
-            auto r = co_await std::move(call);
-            record(operation, started, r.has_error());
-            co_return std::move(r);
-        }
-        catch(...)
-        {
-            record(operation, started, true); // a cancellation or a bug: counted, then passed on
-            throw;
-        }
-    }
-
-    void record(std::string_view operation, std::chrono::steady_clock::time_point started, bool failed)
-    {
-        std::chrono::duration<double> const took = std::chrono::steady_clock::now() - started;
-        duration_.with({name_, operation}).observe(took.count());
-        operations_.with({name_, operation, failed ? std::string_view("error") : std::string_view("ok")}).inc();
-    }
-
     std::unique_ptr<index> owned_; // null when the caller owns the inner index
     index& inner_;
-    std::string const name_;
-    metrics::histogram_family& duration_;
-    metrics::counter_family& operations_;
+    trace::observed_calls ops_;
 };
 
 } // namespace agentio::retrieval

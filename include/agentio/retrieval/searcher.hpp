@@ -23,6 +23,7 @@
 #include <agentio/retrieval/fusion.hpp>
 #include <agentio/retrieval/index.hpp>
 #include <agentio/retrieval/lsa.hpp>
+#include <agentio/trace.hpp>
 
 #include <map>
 #include <memory>
@@ -48,6 +49,14 @@ struct search_options
     rrf_options fusion = {};
     /// A collection's results are scaled by its weight (absent: 1).
     std::map<std::string, double, std::less<>> collection_weights = {};
+    /** Records each search as a span (the GenAI conventions' `retrieval`:
+        `retrieval {data_source}`, `gen_ai.data_source.id`,
+        `gen_ai.request.top_k`, the hits; the query and the documents' ids
+        and scores only with `capture_message_content`), the child of the
+        request's `traceparent`. Null: nothing is recorded. Outlives the searcher. */
+    trace::tracer* tracer = nullptr;
+    /// `gen_ai.data_source.id` of the spans: what this index is ("estatuto", "documents").
+    std::string data_source = {};
 };
 
 /// One search.
@@ -58,6 +67,8 @@ struct search_request
     /// Only these collections; empty: all.
     std::vector<std::string> collections = {};
     search_mode mode = search_mode::hybrid;
+    /// The caller's span (a tool's `tool_context::traceparent`): the parent of the search's span.
+    std::string traceparent = {};
 };
 
 /// A ranked id with its fused score in (0, 1] and its rank in each half (0: absent).
@@ -117,6 +128,9 @@ public:
     bool has_dense() const noexcept { return embed_ && dense_.vectors && dense_.vectors->size() > 0; }
 
 private:
+    asio::awaitable<result<ranking>> rank_hits(search_request const& request);
+    trace::span start_span(search_request const& request) const;
+
     index* index_;
     analyzer text_;
     llm::embedder* embed_;

@@ -22,6 +22,7 @@
 
 #include <agentio/metrics.hpp>
 #include <agentio/threads.hpp>
+#include <agentio/trace/observed_calls.hpp>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -57,6 +58,12 @@ namespace agentio::threads {
     (`postgres::thread_store::close`, say) are called on `inner()`, and a
     caller that needs the concrete type keeps it beside the wrapper.
 
+    Given a tracer, the store that `under(traceparent)` returns also makes
+    each operation a client span, `{operation} {store}` with
+    `db.operation.name`, the child of that context: what a request or a run
+    did to its thread appears in its trace. Calls made on the wrapper
+    itself, with no context, are not traced.
+
     Thread-safe as the inner store is; recording takes no lock once an
     operation's series exist.
 */
@@ -68,24 +75,27 @@ public:
             application has several stores to tell apart).
         @throws std::invalid_argument when `inner` is null, or the metrics
             are registered already with other help or labels. */
-    observed_store(std::unique_ptr<thread_store> inner, metrics::registry& registry, std::string store = "threads")
-        : observed_store(checked(inner.get()), registry, std::move(store))
+    observed_store(std::unique_ptr<thread_store> inner, metrics::registry& registry, std::string store = "threads",
+        trace::tracer* tracer = nullptr)
+        : observed_store(checked(inner.get()), registry, std::move(store), tracer)
     {
         owned_ = std::move(inner);
     }
 
     /** Records the calls of `inner`, which it does not own: `inner` must
         outlive it. The rest as the owning constructor. */
-    observed_store(thread_store& inner, metrics::registry& registry, std::string store = "threads")
+    observed_store(thread_store& inner, metrics::registry& registry, std::string store = "threads",
+        trace::tracer* tracer = nullptr)
         : inner_(inner)
-        , store_(std::move(store))
-        , duration_(registry.histogram("agentio_store_operation_duration_seconds",
-              "Time a thread store operation took, by store and operation.", {"store", "operation"},
-              metrics::storage_latency_buckets()))
-        , operations_(registry.counter("agentio_store_operations_total",
-              "Thread store operations ended, by store, operation and outcome (ok, error).",
-              {"store", "operation", "outcome"}))
+        , ops_(registry.histogram("agentio_store_operation_duration_seconds",
+                   "Time a thread store operation took, by store and operation.", {"store", "operation"},
+                   metrics::storage_latency_buckets()),
+              registry.counter("agentio_store_operations_total",
+                  "Thread store operations ended, by store, operation and outcome (ok, error).",
+                  {"store", "operation", "outcome"}),
+              std::move(store))
     {
+        ops_.trace_into(tracer);
     }
 
     /// The store it forwards to, for what only the backend offers.
@@ -94,168 +104,180 @@ public:
     /// The inner store's hub: the one its commits wake.
     event_hub& hub() noexcept override { return inner_.hub(); }
 
+    /// This wrapper's calls as spans under `traceparent`, when it has a tracer that records and the context is valid.
+    std::shared_ptr<thread_store> under(std::string_view traceparent) override
+    {
+        auto const parent = trace::parse_traceparent(traceparent);
+        if(!ops_.traces(parent))
+            return thread_store::under(traceparent);
+        return std::shared_ptr<thread_store>(new observed_store(inner_, ops_.under(*parent)));
+    }
+
     asio::awaitable<result<void>> create_thread(thread_info const& thread) override
     {
-        return timed("create_thread", inner_.create_thread(thread));
+        return ops_.timed("create_thread", inner_.create_thread(thread));
     }
     asio::awaitable<result<std::optional<thread_info>>> find_thread(std::string_view id,
         std::string_view owner) override
     {
-        return timed("find_thread", inner_.find_thread(id, owner));
+        return ops_.timed("find_thread", inner_.find_thread(id, owner));
     }
     asio::awaitable<result<std::vector<thread_info>>> list_threads(std::string_view owner, std::size_t limit) override
     {
-        return timed("list_threads", inner_.list_threads(owner, limit));
+        return ops_.timed("list_threads", inner_.list_threads(owner, limit));
     }
     asio::awaitable<result<std::vector<thread_info>>> list_threads(std::string_view owner,
         thread_listing const& which) override
     {
-        return timed("list_threads", inner_.list_threads(owner, which));
+        return ops_.timed("list_threads", inner_.list_threads(owner, which));
     }
     asio::awaitable<result<bool>> delete_thread(std::string_view id, std::string_view owner) override
     {
-        return timed("delete_thread", inner_.delete_thread(id, owner));
+        return ops_.timed("delete_thread", inner_.delete_thread(id, owner));
     }
     asio::awaitable<result<std::int64_t>> append_messages(std::string_view thread_id,
         std::span<llm::message const> messages) override
     {
-        return timed("append_messages", inner_.append_messages(thread_id, messages));
+        return ops_.timed("append_messages", inner_.append_messages(thread_id, messages));
     }
     asio::awaitable<result<std::vector<item>>> load_items(std::string_view thread_id) override
     {
-        return timed("load_items", inner_.load_items(thread_id));
+        return ops_.timed("load_items", inner_.load_items(thread_id));
     }
     asio::awaitable<result<std::size_t>> apply_retention(retention const& policy) override
     {
-        return timed("apply_retention", inner_.apply_retention(policy));
+        return ops_.timed("apply_retention", inner_.apply_retention(policy));
     }
 
     asio::awaitable<result<std::optional<thread_summary>>> latest_summary(std::string_view thread_id) override
     {
-        return timed("latest_summary", inner_.latest_summary(thread_id));
+        return ops_.timed("latest_summary", inner_.latest_summary(thread_id));
     }
     asio::awaitable<result<thread_summary>> save_summary(std::string_view thread_id, std::int64_t through_seq,
         std::string_view text) override
     {
-        return timed("save_summary", inner_.save_summary(thread_id, through_seq, text));
+        return ops_.timed("save_summary", inner_.save_summary(thread_id, through_seq, text));
     }
 
     asio::awaitable<result<void>> save_file(file_record const& file) override
     {
-        return timed("save_file", inner_.save_file(file));
+        return ops_.timed("save_file", inner_.save_file(file));
     }
     asio::awaitable<result<std::optional<file_record>>> find_file(std::string_view id, std::string_view owner) override
     {
-        return timed("find_file", inner_.find_file(id, owner));
+        return ops_.timed("find_file", inner_.find_file(id, owner));
     }
     asio::awaitable<result<std::vector<file_record>>> list_files(std::string_view owner,
         file_listing const& which) override
     {
-        return timed("list_files", inner_.list_files(owner, which));
+        return ops_.timed("list_files", inner_.list_files(owner, which));
     }
     asio::awaitable<result<bool>> update_file_metadata(std::string_view id, std::string_view owner,
         json::object const& metadata) override
     {
-        return timed("update_file_metadata", inner_.update_file_metadata(id, owner, metadata));
+        return ops_.timed("update_file_metadata", inner_.update_file_metadata(id, owner, metadata));
     }
     asio::awaitable<result<bool>> delete_file(std::string_view id, std::string_view owner) override
     {
-        return timed("delete_file", inner_.delete_file(id, owner));
+        return ops_.timed("delete_file", inner_.delete_file(id, owner));
     }
 
     asio::awaitable<result<std::vector<item>>> start_run(new_run const& run) override
     {
-        return timed("start_run", inner_.start_run(run));
+        return ops_.timed("start_run", inner_.start_run(run));
     }
     asio::awaitable<result<admission>> admit_run(new_run const& run) override
     {
-        return timed("admit_run", inner_.admit_run(run));
+        return ops_.timed("admit_run", inner_.admit_run(run));
     }
     asio::awaitable<result<std::optional<claimed_run>>> claim_queued_run(std::string_view run_id,
         std::string_view holder, std::chrono::milliseconds lease) override
     {
-        return timed("claim_queued_run", inner_.claim_queued_run(run_id, holder, lease));
+        return ops_.timed("claim_queued_run", inner_.claim_queued_run(run_id, holder, lease));
     }
     asio::awaitable<result<std::optional<run_info>>> find_run(std::string_view id, std::string_view owner) override
     {
-        return timed("find_run", inner_.find_run(id, owner));
+        return ops_.timed("find_run", inner_.find_run(id, owner));
     }
     asio::awaitable<result<std::optional<run_info>>> latest_run(std::string_view thread_id,
         std::string_view owner) override
     {
-        return timed("latest_run", inner_.latest_run(thread_id, owner));
+        return ops_.timed("latest_run", inner_.latest_run(thread_id, owner));
     }
     asio::awaitable<result<void>> checkpoint(std::string_view run_id, std::string_view holder,
         std::span<event_record const> events, std::span<llm::message const> messages, unsigned rounds,
         json::value const& state) override
     {
-        return timed("checkpoint", inner_.checkpoint(run_id, holder, events, messages, rounds, state));
+        return ops_.timed("checkpoint", inner_.checkpoint(run_id, holder, events, messages, rounds, state));
     }
     asio::awaitable<result<std::vector<std::string>>> append_events(std::string_view holder,
         std::span<run_events const> batch) override
     {
-        return timed("append_events", inner_.append_events(holder, batch));
+        return ops_.timed("append_events", inner_.append_events(holder, batch));
     }
     asio::awaitable<result<std::vector<event_record>>> events_after(std::string_view run_id, std::int64_t after,
         std::size_t limit) override
     {
-        return timed("events_after", inner_.events_after(run_id, after, limit));
+        return ops_.timed("events_after", inner_.events_after(run_id, after, limit));
     }
     asio::awaitable<result<void>> finish_run(std::string_view run_id, std::string_view holder,
         std::span<event_record const> events, run_status status, json::value const& state) override
     {
-        return timed("finish_run", inner_.finish_run(run_id, holder, events, status, state));
+        return ops_.timed("finish_run", inner_.finish_run(run_id, holder, events, status, state));
     }
     asio::awaitable<result<void>> suspend_run(std::string_view run_id, std::string_view holder,
         std::span<event_record const> events, json::value const& state) override
     {
-        return timed("suspend_run", inner_.suspend_run(run_id, holder, events, state));
+        return ops_.timed("suspend_run", inner_.suspend_run(run_id, holder, events, state));
     }
     asio::awaitable<result<bool>> update_waiting_state(std::string_view run_id, std::string_view owner,
         json::value const& expected, json::value const& state) override
     {
-        return timed("update_waiting_state", inner_.update_waiting_state(run_id, owner, expected, state));
+        return ops_.timed("update_waiting_state", inner_.update_waiting_state(run_id, owner, expected, state));
     }
     asio::awaitable<result<std::optional<run_info>>> claim_waiting_run(std::string_view run_id, std::string_view owner,
         std::string_view holder, std::chrono::milliseconds lease) override
     {
-        return timed("claim_waiting_run", inner_.claim_waiting_run(run_id, owner, holder, lease));
+        return ops_.timed("claim_waiting_run", inner_.claim_waiting_run(run_id, owner, holder, lease));
     }
     asio::awaitable<result<std::vector<held_lease>>> renew_leases(std::string_view holder,
         std::span<std::string const> run_ids, std::chrono::milliseconds lease) override
     {
-        return timed("renew_leases", inner_.renew_leases(holder, run_ids, lease));
+        return ops_.timed("renew_leases", inner_.renew_leases(holder, run_ids, lease));
     }
     asio::awaitable<result<void>> note_readers(std::span<std::string const> run_ids) override
     {
-        return timed("note_readers", inner_.note_readers(run_ids));
+        return ops_.timed("note_readers", inner_.note_readers(run_ids));
     }
     asio::awaitable<result<bool>> request_cancel(std::string_view run_id, std::string_view owner) override
     {
-        return timed("request_cancel", inner_.request_cancel(run_id, owner));
+        return ops_.timed("request_cancel", inner_.request_cancel(run_id, owner));
     }
     asio::awaitable<result<std::optional<run_info>>> claim_expired_run(std::string_view holder,
         std::chrono::milliseconds lease) override
     {
-        return timed("claim_expired_run", inner_.claim_expired_run(holder, lease));
+        return ops_.timed("claim_expired_run", inner_.claim_expired_run(holder, lease));
     }
 
     asio::awaitable<result<void>> call_started(std::string_view run_id, std::string_view holder,
         call_record const& call) override
     {
-        return timed("call_started", inner_.call_started(run_id, holder, call));
+        return ops_.timed("call_started", inner_.call_started(run_id, holder, call));
     }
     asio::awaitable<result<void>> call_finished(std::string_view run_id, std::string_view holder,
         std::string_view call_id, json::value const& result) override
     {
-        return timed("call_finished", inner_.call_finished(run_id, holder, call_id, result));
+        return ops_.timed("call_finished", inner_.call_finished(run_id, holder, call_id, result));
     }
     asio::awaitable<result<std::vector<call_record>>> run_calls(std::string_view run_id) override
     {
-        return timed("run_calls", inner_.run_calls(run_id));
+        return ops_.timed("run_calls", inner_.run_calls(run_id));
     }
 
 private:
+    // A view: the same inner store and series, its calls spans under one parent.
+    observed_store(thread_store& inner, trace::observed_calls ops) : inner_(inner), ops_(std::move(ops)) {}
+
     static thread_store& checked(thread_store* inner)
     {
         if(!inner)
@@ -263,38 +285,9 @@ private:
         return *inner;
     }
 
-    // The inner call awaited, timed and counted. `call` is made before this
-    // runs but starts only when awaited here (asio's awaitables are lazy),
-    // so the clock covers the operation alone. `operation` is a literal.
-    template<class T>
-    asio::awaitable<result<T>> timed(std::string_view operation, asio::awaitable<result<T>> call)
-    {
-        auto const started = std::chrono::steady_clock::now();
-        try
-        {
-            auto r = co_await std::move(call);
-            record(operation, started, r.has_error());
-            co_return std::move(r);
-        }
-        catch(...)
-        {
-            record(operation, started, true); // a cancellation or a bug: counted, then passed on
-            throw;
-        }
-    }
-
-    void record(std::string_view operation, std::chrono::steady_clock::time_point started, bool failed)
-    {
-        std::chrono::duration<double> const took = std::chrono::steady_clock::now() - started;
-        duration_.with({store_, operation}).observe(took.count());
-        operations_.with({store_, operation, failed ? std::string_view("error") : std::string_view("ok")}).inc();
-    }
-
     std::unique_ptr<thread_store> owned_; // null when the caller owns the inner store
     thread_store& inner_;
-    std::string const store_;
-    metrics::histogram_family& duration_;
-    metrics::counter_family& operations_;
+    trace::observed_calls ops_;
 };
 
 } // namespace agentio::threads

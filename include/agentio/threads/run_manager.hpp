@@ -222,19 +222,26 @@ public:
         first, even one started after this one died), or `interrupt` (as
         `enqueue`, and the run in progress is stopped at its next safe point,
         keeping the rounds it finished; one waiting for decisions is ended).
-        A queued run's stream waits for its first event. */
+        A queued run's stream waits for its first event.
+
+        `traceparent`, the request's (its server span's), makes the run's
+        `invoke_agent` span its child, and the start's and the run's writes
+        spans of it when the store records them (@ref thread_store::under).
+        A queued run, or one taken over, starts a trace of its own. */
     asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
-        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject)
+        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject, std::string traceparent = {})
     {
-        return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages), when_busy);
+        return core_->start_run(std::move(thread_id), std::move(owner), std::move(messages), when_busy,
+            std::move(traceparent));
     }
 
     /** Starts a run on a new thread, created with the run in one write:
         `thread` names it (its id, owner, title, ...); `messages` are its
-        first turn. */
-    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages)
+        first turn; `traceparent` as above. */
+    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages,
+        std::string traceparent = {})
     {
-        return core_->start_run(std::move(thread), std::move(messages));
+        return core_->start_run(std::move(thread), std::move(messages), std::move(traceparent));
     }
 
     /** Sends a run's journal after event `after` to `send`, then its events

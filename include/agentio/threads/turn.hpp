@@ -63,6 +63,11 @@ struct turn_request
         lasts: a cancelled wait leaves the line), or interrupt it and wait
         for it to stop. */
     busy_policy when_busy = busy_policy::reject;
+    /** The caller's trace context (its server span's `traceparent`): the
+        turn's reads and writes of the thread are spans under it when the
+        store records spans (@ref thread_store::under). The lease renewals
+        in the background are not. */
+    std::string traceparent = {};
 };
 
 /// How a turn holds its thread.

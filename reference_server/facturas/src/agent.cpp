@@ -292,6 +292,7 @@ asio::awaitable<mcp::client> invoice_agent::mcp()
     {
         mcp::http_transport_options t;
         t.url = endpoint_.url;
+        t.http.tracer = telemetry_.tracer; // each traced call to the server is a client span
         transport = mcp::make_http_transport(ex, std::move(t));
     }
     else
@@ -593,6 +594,8 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         wanted.agent = "facturas";
         wanted.title = agentio::threads::make_title(question, 120);
         wanted.when_busy = settings_.busy_policy; // AGENT_BUSY_POLICY
+        wanted.traceparent =
+            agentio::trace::format_traceparent(report.context()); // its reads and writes: spans of the run
         auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
         if(!begun && begun.error().code == agentio::threads::errc::thread_busy)
             throw failure("session_busy", "La sesión ya tiene una pregunta en curso.");

@@ -177,7 +177,7 @@ int main(int argc, char** argv)
         // Logs (AGENTIO_LOG_*, LOGURU_LEVEL), GET /metrics, traces (OTEL_*).
         agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace, config->metrics_address});
         auto& log = seen.log();
-        agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
+        agentio::http::client http(ioc.get_executor(), seen.client_options(llm::provider_client_options()));
         llm::provider_options counted;
         counted.on_retry = seen.provider_retries(config->model.provider == llm::provider_kind::anthropic ? "anthropic"
                                                                                                          : "openai");
@@ -187,7 +187,8 @@ int main(int argc, char** argv)
             throw app::usage_error("INVOICE_AGENT_STORE: no se pudo abrir '" + config->store +
                 "': " + store.error().message);
         // Each store call timed and counted (agentio_store_*), on GET /metrics.
-        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
+        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry(), "threads",
+            &seen.tracer());
         facturas::invoice_agent agent(*config, endpoint, provider, **store);
 
         if(command == "ask")

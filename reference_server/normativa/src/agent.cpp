@@ -266,6 +266,7 @@ rag_service::prepare(agent_request request, std::string owner)
     wanted.agent = "normativa";
     wanted.title = agentio::threads::make_title(request.message, 80);
     wanted.when_busy = request.when_busy.value_or(settings_.busy_policy);
+    wanted.traceparent = request.traceparent;
     auto begun = co_await agentio::threads::begin_turn(store_, std::move(wanted));
     if(!begun)
     {
@@ -279,7 +280,9 @@ rag_service::prepare(agent_request request, std::string owner)
         co_return api_error{503,
             (continued ? "No se pudo leer la conversación: " : "No se pudo crear la conversación: ") + e.message};
     }
-    co_return std::make_shared<prepared>(prepared{std::move(*begun), std::move(request.message)});
+    auto made = std::make_shared<prepared>(prepared{std::move(*begun), std::move(request.message)});
+    made->traceparent = std::move(request.traceparent);
+    co_return made;
 }
 
 asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink sink)

@@ -60,6 +60,8 @@ struct agent_request
     std::optional<std::string> thread_id;
     // busyPolicy: while the conversation answers another message (else AGENT_BUSY_POLICY).
     std::optional<agentio::threads::busy_policy> when_busy = {};
+    // The request's server span: the thread's reads and writes, and the run, join its trace.
+    std::string traceparent = {};
 };
 
 /// POST /api/rag-pipeline.

@@ -23,7 +23,7 @@ namespace asio = boost::asio;
 namespace retrieval = agentio::retrieval;
 
 asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
-    agentio::http::client& http, agentio::metrics::registry* registry)
+    agentio::http::client& http, agentio::metrics::registry* registry, agentio::trace::tracer* tracer)
 {
     auto out = std::make_unique<loaded_index>();
     if(is_postgres(path))
@@ -76,6 +76,8 @@ asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& pat
     options.search.sparse_weight = config.sparse_weight;
     options.search.dense_weight = config.dense_weight;
     options.search.collection_weights = config.collection_weights;
+    options.search.tracer = tracer;
+    options.search.data_source = "normativa";
     options.fallback = spanish_analyzer(); // an index ingested before indexes said how their text is analysed
     options.lsa_model = lsa_model_name;
     auto opened = co_await retrieval::open_searcher(*out->index, std::move(options));

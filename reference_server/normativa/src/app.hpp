@@ -44,8 +44,9 @@ struct loaded_index
 /** Opens `path` (a SQLite file, or `postgresql://…`) for searching. `http`
     serves the embeddings service when RAG_EMBEDDER=openai; with a
     `registry`, each read of the index is timed and counted there
-    (`agentio_index_*`). */
+    (`agentio_index_*`); with a `tracer`, each search is a `retrieval normativa` span. */
 boost::asio::awaitable<std::unique_ptr<loaded_index>> open_index(std::string const& path, settings const& config,
-    agentio::http::client& http, agentio::metrics::registry* registry = nullptr);
+    agentio::http::client& http, agentio::metrics::registry* registry = nullptr,
+    agentio::trace::tracer* tracer = nullptr);
 
 } // namespace normativa

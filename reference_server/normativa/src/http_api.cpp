@@ -58,10 +58,10 @@ agentio::http::router<> make_routes(rag_service& service, agentio::http::api_key
             auto parsed = parse_agent_request(req.body(), service.config());
             if(!parsed)
                 co_return error_response(parsed.error(), req.version());
+            parsed->traceparent = std::string(req["traceparent"]);
             auto prepared = co_await service.prepare(std::move(*parsed), std::move(*owner));
             if(!prepared)
                 co_return error_response(prepared.error(), req.version());
-            (*prepared)->traceparent = std::string(req["traceparent"]);
             auto work = [&service, run = std::move(*prepared)](event_sink sink) mutable {
                 return service.run(std::move(run), std::move(sink));
             };

@@ -94,10 +94,10 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
 {
     agentio::sqlite::configure_for_concurrency();
     asio::io_context ioc;
-    agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
 
     if(command == "eval")
     {
+        agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
         auto loaded = agentio::run_to_completion(ioc, normativa::open_index(config.index, config, http));
         if(!loaded->searcher)
             throw app::usage_error(loaded->warning);
@@ -126,15 +126,19 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
     agentio::app::telemetry seen(ioc.get_executor(), {config.log, std::move(*trace), *metrics_address});
     seen.agents().log_runs(false); // rag_service writes its own agent.run line, with the thread and the sources
     auto& log = seen.log();
+    // Each call that carries a trace (the model's, the embedder's) is a client span.
+    agentio::http::client http(ioc.get_executor(), seen.client_options(llm::provider_client_options()));
     // Opened once the registry exists: each read of the index timed and counted (agentio_index_*).
-    auto loaded = agentio::run_to_completion(ioc, normativa::open_index(config.index, config, http, &seen.registry()));
+    auto loaded = agentio::run_to_completion(ioc,
+        normativa::open_index(config.index, config, http, &seen.registry(), &seen.tracer()));
     if(!loaded->warning.empty())
         log.warn("start.warning", {{"detail", loaded->warning}});
     auto store = agentio::run_to_completion(ioc, agentio::threads::open_store(config.store));
     if(!store)
         throw app::usage_error("RAG_STORE: no se puede abrir '" + config.store + "': " + store.error().message);
     // Each store call timed and counted (agentio_store_*), on GET /metrics.
-    *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
+    *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry(), "threads",
+        &seen.tracer());
     std::optional<llm::any_provider> provider;
     if(!config.llm_unavailable_reason())
     {

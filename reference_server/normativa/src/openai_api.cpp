@@ -41,13 +41,13 @@ private:
         cc::output_sink sink) override
     {
         agent_request question{std::move(asked), std::nullopt};
+        question.traceparent = std::string(ctx.traceparent());
         auto prepared = co_await service_.prepare(std::move(question), ctx.user);
         if(!prepared)
         {
             sink(cc::failed{{prepared.error().status, prepared.error().message, {}, {}, {}}});
             co_return;
         }
-        (*prepared)->traceparent = std::string(ctx.traceparent());
         bool ended = false;
         event_sink events = [&sink, &ended](sse_event const& e) {
             if(ended)

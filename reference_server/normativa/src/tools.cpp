@@ -108,11 +108,12 @@ json::object chunk_json(retrieval::chunk const& c, double score)
         {"collection", c.collection}};
 }
 
-asio::awaitable<tool_result> search_normativa::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> search_normativa::operator()(args a, agentio::tool_context& ctx) const
 {
     if(!env->search)
         co_return tool_result::error(empty_index_message());
     retrieval::search_request request{.text = a.query, .top_k = static_cast<std::size_t>(a.top_k)};
+    request.traceparent = ctx.traceparent; // a `retrieval normativa` span of this call
     auto found = co_await env->search->search(request);
     if(!found)
         co_return index_failure(found.error());
@@ -122,7 +123,7 @@ asio::awaitable<tool_result> search_normativa::operator()(args a, agentio::tool_
     co_return chunks_result(found->hits);
 }
 
-asio::awaitable<tool_result> search_sentencias::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> search_sentencias::operator()(args a, agentio::tool_context& ctx) const
 {
     if(!env->search)
         co_return tool_result::error(empty_index_message());
@@ -137,13 +138,14 @@ asio::awaitable<tool_result> search_sentencias::operator()(args a, agentio::tool
     retrieval::search_request request{.text = a.query,
         .top_k = static_cast<std::size_t>(a.top_k),
         .collections = {"sentencias"}};
+    request.traceparent = ctx.traceparent; // a `retrieval normativa` span of this call
     auto found = co_await env->search->search(request);
     if(!found)
         co_return index_failure(found.error());
     co_return chunks_result(found->hits);
 }
 
-asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_context& ctx) const
 {
     if(!env->search)
         co_return tool_result::error(empty_index_message());
@@ -154,6 +156,7 @@ asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_conte
     {
         // Not a law of the index: the search may still find what the model means.
         retrieval::search_request request{.text = "artículo " + number + " " + a.law_name, .top_k = 5};
+        request.traceparent = ctx.traceparent; // a `retrieval normativa` span of this call
         auto found = co_await env->search->search(request);
         if(!found)
             co_return index_failure(found.error());
@@ -185,6 +188,7 @@ asio::awaitable<tool_result> get_article::operator()(args a, agentio::tool_conte
             : "El artículo " + a.article_number + " no está en «" + *law + "».";
         // As specified: a search of the law instead, its passages first.
         retrieval::search_request request{.text = "artículo " + a.article_number + " " + *law, .top_k = 10};
+        request.traceparent = ctx.traceparent; // a `retrieval normativa` span of this call
         auto found = co_await env->search->search(request);
         if(!found)
             co_return index_failure(found.error());

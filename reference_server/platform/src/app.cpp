@@ -45,7 +45,7 @@ struct application::retrieval_state
 // memory, so it is made again after a write.
 struct application::documents_state final : user_documents
 {
-    explicit documents_state(asio::any_io_executor ex) : turn(std::move(ex), 1) {}
+    documents_state(asio::any_io_executor ex, agentio::trace::tracer& spans) : turn(std::move(ex), 1), tracer(&spans) {}
 
     std::unique_ptr<agentio::retrieval::index_writer> writer;
     std::unique_ptr<agentio::retrieval::index> index;
@@ -54,6 +54,7 @@ struct application::documents_state final : user_documents
     std::uint64_t opened_generation = 0;
     // A lock: a message is the turn taken.
     asio::experimental::concurrent_channel<void(boost::system::error_code)> turn;
+    agentio::trace::tracer* tracer;
 
     asio::awaitable<void> acquire()
     {
@@ -81,6 +82,8 @@ struct application::documents_state final : user_documents
         {
             opened.reset();
             agentio::retrieval::open_searcher_options o;
+            o.search.tracer = tracer;
+            o.search.data_source = "uploads";
             auto searcher = co_await agentio::retrieval::open_searcher(*index, std::move(o));
             if(!searcher)
                 co_return searcher.error().message;
@@ -183,7 +186,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
     , http_(http)
     , provider_(provider)
     , retrieval_(std::make_unique<retrieval_state>())
-    , documents_(std::make_unique<documents_state>(http.get_executor()))
+    , documents_(std::make_unique<documents_state>(http.get_executor(), seen.tracer()))
     , api_(api_options(config_, jwt_, store, log_, completions_))
     , jwt_(make_verifier(config_))
     , rules_(routing_rules())
@@ -347,6 +350,8 @@ asio::awaitable<void> application::start()
             retrieval_->index = std::make_unique<agentio::retrieval::observed_index>(std::move(*index),
                 seen_.registry(), "rag");
             agentio::retrieval::open_searcher_options o;
+            o.search.tracer = &seen_.tracer(); // each search a `retrieval rag` span
+            o.search.data_source = "rag";
             auto opened = co_await agentio::retrieval::open_searcher(*retrieval_->index, std::move(o));
             if(!opened)
                 warnings_.push_back("rag_retrieval: cannot search the index '" + config_.rag_index +

@@ -94,7 +94,7 @@ int main(int argc, char** argv)
         // Logs (AGENTIO_LOG_*), GET /metrics, and traces to an OTLP collector (OTEL_*).
         agentio::app::telemetry seen(ioc.get_executor(), {config->log, config->trace, config->metrics_address});
         auto& log = seen.log();
-        agentio::http::client http(ioc.get_executor(), llm::provider_client_options());
+        agentio::http::client http(ioc.get_executor(), seen.client_options(llm::provider_client_options()));
         llm::provider_options counted;
         counted.on_retry = seen.provider_retries(config->model.provider == llm::provider_kind::anthropic ? "anthropic"
                                                                                                          : "openai");
@@ -103,7 +103,8 @@ int main(int argc, char** argv)
         if(!store)
             throw app::usage_error("PLATFORM_STORE: cannot open '" + config->store + "': " + store.error().message);
         // Each store call timed and counted (agentio_store_*), on GET /metrics.
-        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry());
+        *store = std::make_unique<agentio::threads::observed_store>(std::move(*store), seen.registry(), "threads",
+            &seen.tracer());
         platform::application application(std::move(*config), http, provider, store->get(), seen);
         agentio::run_to_completion(ioc, application.start());
         for(auto const& w : application.warnings())

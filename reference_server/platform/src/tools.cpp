@@ -535,6 +535,7 @@ asio::awaitable<agentio::tool_result> rag_retrieval::operator()(args a, agentio:
     agentio::retrieval::search_request request;
     request.text = a.query;
     request.top_k = static_cast<std::size_t>(a.top_k);
+    request.traceparent = ctx.traceparent; // each search a `retrieval` span of this call
     std::vector<agentio::retrieval::hit> hits;
     std::string failures;
     if(resources->search)

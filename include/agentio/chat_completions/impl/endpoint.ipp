@@ -466,6 +466,13 @@ inline api_error store_failed(threads::error const& e)
     return api_error{500, "The session store failed: " + e.message, "server_error", {}, {}};
 }
 
+// The router puts the server span's context in the request: what the handler reads and writes is traced under it.
+inline std::string_view request_traceparent(http::request const& req)
+{
+    auto const it = req.find("traceparent");
+    return it == req.end() ? std::string_view() : std::string_view(it->value());
+}
+
 // GET {base}/sessions?limit=&after=: the caller's sessions, most recently updated first.
 inline asio::awaitable<beast::http::message_generator> list_sessions(endpoint const& api, http::request req)
 {
@@ -495,7 +502,8 @@ inline asio::awaitable<beast::http::message_generator> list_sessions(endpoint co
             which.limit = *n;
         }
     }
-    auto found = co_await options.sessions.store->list_threads(user, which);
+    auto const store = options.sessions.store->under(request_traceparent(req));
+    auto found = co_await store->list_threads(user, which);
     if(!found)
         co_return error_response(store_failed(found.error()), req);
     bool const more = found->size() > which.limit;
@@ -537,7 +545,8 @@ inline asio::awaitable<beast::http::message_generator> read_session(endpoint con
         }
     if(!valid_session_id(id))
         co_return error_response(no_such_session(id), req);
-    auto& store = *options.sessions.store;
+    auto const traced = options.sessions.store->under(request_traceparent(req));
+    auto& store = *traced;
     auto found = co_await store.find_thread(id, user);
     if(!found)
         co_return error_response(store_failed(found.error()), req);
@@ -571,7 +580,8 @@ inline asio::awaitable<beast::http::message_generator> delete_session(endpoint c
     }
     if(!valid_session_id(id))
         co_return error_response(no_such_session(id), req);
-    auto deleted = co_await options.sessions.store->delete_thread(id, user);
+    auto const store = options.sessions.store->under(request_traceparent(req));
+    auto deleted = co_await store->delete_thread(id, user);
     if(!deleted)
         co_return error_response(store_failed(deleted.error()), req);
     if(!*deleted)
@@ -690,6 +700,7 @@ open_session(session_options const& options, request& r, http::request const& re
         if(m->role == llm::role::user)
             wanted.title = threads::make_title(m->text()); // what a list of sessions shows
     wanted.when_busy = options.when_busy;
+    wanted.traceparent = request_traceparent(req);
     if(auto const* field = r.extra.if_contains(options.busy_field); field && !field->is_null())
     {
         auto const policy = field->is_string() ? threads::parse_busy_policy(field->get_string()) : std::nullopt;

@@ -18,6 +18,7 @@
 #include <agentio/http/detail/client_error.hpp>
 #include <agentio/http/detail/client_pool.hpp>
 #include <agentio/http/detail/client_proxy.hpp>
+#include <agentio/trace.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/associated_cancellation_slot.hpp>
@@ -45,6 +46,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -222,6 +224,29 @@ struct resolve_state
     bool finished = false;
 };
 
+/* `url.full` as the HTTP conventions want it on a span: no credentials
+   (`REDACTED:REDACTED@`), no fragment, and every query value `REDACTED`
+   (an API key or a user's search often travels there; the keys stay, to
+   tell requests apart). Empty when the URL does not parse. */
+inline std::string url_for_span(std::string const& url)
+{
+    auto parsed = boost::urls::parse_uri(url);
+    if(!parsed)
+        return {};
+    boost::urls::url u(*parsed);
+    if(u.has_userinfo())
+        u.set_userinfo("REDACTED:REDACTED");
+    u.remove_fragment();
+    if(u.has_query())
+    {
+        auto params = u.params();
+        for(auto it = params.begin(); it != params.end(); ++it)
+            if((*it).has_value)
+                it = params.set(it, "REDACTED");
+    }
+    return std::string(u.buffer());
+}
+
 /* One request and its response. Shared by the coroutine working on it and,
    once the header is in, the response_stream that reads the body. Used on
    its strand only.
@@ -262,6 +287,7 @@ struct exchange
     bool finished = false; // the body was read to the end
     bool reading = false;  // a body read is pending on the connection
     client_error failure;  // sticky: a failed stream keeps failing
+    trace::span span;      // the request's client span, when it is traced
 
     // Returns the slot, the connection closed with it.
     void drop() noexcept
@@ -282,6 +308,7 @@ struct exchange
     void complete() noexcept
     {
         finished = true;
+        span.end();
         bool const reusable = conn && parser && parser->is_done() && parser->get().keep_alive() && request_keep_alive &&
             conn->buffer.size() == 0;
         if(!reusable)
@@ -298,8 +325,64 @@ struct exchange
     {
         drop();
         if(!failure)
+        {
             failure = err;
+            end_span_failed(failure);
+        }
         return failure;
+    }
+
+    // Starts the client span of a request that carries a valid traceparent,
+    // and sends the span's context instead.
+    void start_span(client_request& creq)
+    {
+        trace::tracer* const tracer = state->opts.tracer;
+        if(tracer == nullptr || !tracer->enabled())
+            return;
+        auto const field = creq.headers.find("traceparent");
+        if(field == creq.headers.end())
+            return;
+        auto const parent = trace::parse_traceparent(std::string_view(field->value()));
+        if(!parent)
+            return;
+        std::string_view const method = bhttp::to_string(creq.method);
+        span = tracer->start(method, trace::span_kind::client, parent);
+        if(std::string mine = span.traceparent(); !mine.empty())
+            creq.headers.set("traceparent", mine);
+        if(!span.recording())
+            return;
+        span.set("http.request.method", method);
+        span.set("url.full", url_for_span(creq.url));
+        target peer;
+        if(!parse_target(creq.url, peer))
+        {
+            span.set("server.address", peer.host);
+            span.set("server.port", static_cast<std::int64_t>(peer.port));
+        }
+    }
+
+    // The status is in: 4xx and 5xx are errors of a client span.
+    void record_status(unsigned status)
+    {
+        if(!span.recording())
+            return;
+        span.set("http.response.status_code", static_cast<std::int64_t>(status));
+        if(status >= 400)
+            span.fail(std::to_string(status));
+    }
+
+    void end_span_failed(client_error const& err) noexcept
+    {
+        if(!span.recording())
+            return;
+        try
+        {
+            span.fail(err.code.message(), err.message);
+        }
+        catch(...) // out of memory: the span still ends
+        {
+        }
+        span.end();
     }
 
     // The response_stream went away or was closed. A pending read still uses
@@ -308,8 +391,11 @@ struct exchange
     void abandon()
     {
         if(!finished && !failure)
+        {
             failure = make_error(asio::error::operation_aborted,
                 "response stream from " + where.display + " was closed");
+            end_span_failed(failure);
+        }
         if(reading && conn)
             conn->close();
         else
@@ -659,10 +745,17 @@ struct exchange
     {
         auto const cs = co_await asio::this_coro::cancellation_state;
         bhttp::request<bhttp::string_body> req;
+        start_span(creq);
         if(auto err = prepare(creq, req))
+        {
+            end_span_failed(err);
             co_return err;
+        }
         if(auto err = co_await acquire(cs))
+        {
+            end_span_failed(err);
             co_return err;
+        }
         for(int attempt = 0;; ++attempt)
         {
             bool const reused = conn != nullptr;
@@ -682,6 +775,7 @@ struct exchange
             conn.reset();
             ++state->stale_retries;
         }
+        record_status(parser->get().result_int());
         if(parser->is_done())
             complete();
         co_return client_error{};

@@ -204,7 +204,9 @@ struct legacy_sse_transport_options
 
 /** Spawns the server and speaks JSON-RPC over its stdin and stdout, one
     message per line (Boost.Process v2). The child ends on close, or when the
-    transport is destroyed. */
+    transport is destroyed. A server that exits is an error of the requests
+    in flight, never the end of this process: SIGPIPE, when its disposition
+    is still the default, is ignored process-wide from the first call. */
 AGENTIO_DECL std::shared_ptr<client_transport> make_stdio_transport(asio::any_io_executor ex, process_options options);
 
 /** Streamable HTTP: each message a POST whose answer is JSON or an event

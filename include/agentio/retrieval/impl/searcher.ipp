@@ -12,6 +12,10 @@
 
 #include <agentio/retrieval/searcher.hpp>
 
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -27,7 +31,78 @@ AGENTIO_DECL searcher::searcher(index& idx, analyzer text, llm::embedder* embed,
 {
 }
 
+namespace detail {
+
+inline std::string_view mode_name(search_mode mode) noexcept
+{
+    switch(mode)
+    {
+    case search_mode::sparse: return "sparse";
+    case search_mode::dense: return "dense";
+    case search_mode::hybrid: break;
+    }
+    return "hybrid";
+}
+
+// What a search found, on its span; the documents only when contents are captured.
+template<class Hits>
+void record_hits(trace::span& span, trace::tracer const& tracer, Hits const& hits,
+    std::optional<std::string> const& dense_failure)
+{
+    if(!span.recording())
+        return;
+    span.set("agentio.retrieval.hits", static_cast<std::int64_t>(hits.size()));
+    if(dense_failure)
+        span.set("agentio.retrieval.dense_failure", *dense_failure);
+    if(!tracer.config().capture_message_content)
+        return;
+    boost::json::array documents;
+    for(auto const& h : hits)
+    {
+        std::int64_t id = 0;
+        if constexpr(requires { h.item.id; })
+            id = h.item.id;
+        else
+            id = h.id;
+        documents.push_back(boost::json::object{{"id", std::to_string(id)}, {"score", h.score}});
+    }
+    span.set("gen_ai.retrieval.documents", boost::json::serialize(documents));
+}
+
+} // namespace detail
+
+AGENTIO_DECL trace::span searcher::start_span(search_request const& request) const
+{
+    if(options_.tracer == nullptr || !options_.tracer->enabled())
+        return {};
+    std::string name = "retrieval";
+    if(!options_.data_source.empty())
+        name += " " + options_.data_source;
+    auto span = options_.tracer->start(name, trace::span_kind::internal, std::string_view(request.traceparent));
+    if(!span.recording())
+        return span;
+    span.set(trace::gen_ai::operation_name, std::string_view("retrieval"));
+    if(!options_.data_source.empty())
+        span.set("gen_ai.data_source.id", options_.data_source);
+    span.set("gen_ai.request.top_k", static_cast<double>(request.top_k));
+    span.set("agentio.retrieval.mode", detail::mode_name(request.mode));
+    if(options_.tracer->config().capture_message_content)
+        span.set("gen_ai.retrieval.query.text", request.text);
+    return span;
+}
+
 AGENTIO_DECL asio::awaitable<result<ranking>> searcher::rank(search_request const& request)
+{
+    auto span = start_span(request);
+    auto ranked = co_await rank_hits(request);
+    if(!ranked)
+        span.fail("index_error", ranked.error().message);
+    else if(span.recording())
+        detail::record_hits(span, *options_.tracer, ranked->hits, ranked->dense_failure);
+    co_return ranked;
+}
+
+AGENTIO_DECL asio::awaitable<result<ranking>> searcher::rank_hits(search_request const& request)
 {
     ranking out;
     auto const depth = std::max<std::size_t>({options_.fusion.depth, request.top_k, 30});
@@ -123,15 +198,22 @@ AGENTIO_DECL asio::awaitable<result<ranking>> searcher::rank(search_request cons
 
 AGENTIO_DECL asio::awaitable<result<search_result>> searcher::search(search_request const& request)
 {
-    auto ranked_ids = co_await rank(request);
+    auto span = start_span(request);
+    auto ranked_ids = co_await rank_hits(request);
     if(!ranked_ids)
+    {
+        span.fail("index_error", ranked_ids.error().message);
         co_return ranked_ids.error();
+    }
     std::vector<std::int64_t> ids;
     for(auto const& h : ranked_ids->hits)
         ids.push_back(h.id);
     auto rows = co_await index_->chunks(std::move(ids));
     if(!rows)
+    {
+        span.fail("index_error", rows.error().message);
         co_return rows.error();
+    }
     search_result out;
     out.dense_failure = std::move(ranked_ids->dense_failure);
     std::unordered_map<std::int64_t, std::size_t> at;
@@ -140,6 +222,8 @@ AGENTIO_DECL asio::awaitable<result<search_result>> searcher::search(search_requ
     for(auto const& h : ranked_ids->hits)
         if(auto it = at.find(h.id); it != at.end())
             out.hits.push_back({std::move((*rows)[it->second]), h.score, h.sparse_rank, h.dense_rank});
+    if(span.recording())
+        detail::record_hits(span, *options_.tracer, out.hits, out.dense_failure);
     co_return out;
 }
 

@@ -102,33 +102,38 @@ private:
 };
 
 template<class Agent>
-asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_core<Agent>::start_run(
-    std::string thread_id, std::string owner, std::vector<llm::message> messages, busy_policy when_busy)
+asio::awaitable<result<typename run_manager_core<Agent>::started>>
+run_manager_core<Agent>::start_run(std::string thread_id, std::string owner, std::vector<llm::message> messages,
+    busy_policy when_busy, std::string traceparent)
 {
     new_run nr{{}, std::move(thread_id), std::move(owner), options_.holder, options_.lease, std::move(messages)};
     nr.when_busy = when_busy;
-    return begin(std::move(nr));
+    return begin(std::move(nr), std::move(traceparent));
 }
 
 template<class Agent>
 asio::awaitable<result<typename run_manager_core<Agent>::started>>
-run_manager_core<Agent>::start_run(thread_info thread, std::vector<llm::message> messages)
+run_manager_core<Agent>::start_run(thread_info thread, std::vector<llm::message> messages, std::string traceparent)
 {
     new_run nr{{}, thread.id, thread.owner, options_.holder, options_.lease, std::move(messages)};
     nr.new_thread = std::move(thread);
-    return begin(std::move(nr));
+    return begin(std::move(nr), std::move(traceparent));
 }
 
 template<class Agent>
-asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_core<Agent>::begin(new_run nr)
+asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_core<Agent>::begin(new_run nr,
+    std::string traceparent)
 {
     started out{boost::uuids::to_string(boost::uuids::random_generator()())};
     nr.id = out.run_id;
+    // The request's reads and writes: spans of its trace when the store records them.
+    std::shared_ptr<thread_store> const traced = store_.under(traceparent);
+    thread_store& store = *traced;
     // Read before the thread is held: only a run holding it writes a summary.
     std::optional<thread_summary> summary;
     if(!nr.new_thread)
     {
-        auto latest = co_await store_.latest_summary(nr.thread_id);
+        auto latest = co_await store.latest_summary(nr.thread_id);
         if(!latest)
             co_return latest.error();
         summary = std::move(*latest);
@@ -136,12 +141,12 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
     if(nr.when_busy == busy_policy::interrupt && !nr.new_thread)
     {
         // A run waiting for decisions has nobody to stop it: it ends here.
-        auto latest = co_await store_.latest_run(nr.thread_id, nr.owner);
+        auto latest = co_await store.latest_run(nr.thread_id, nr.owner);
         if(latest && *latest && (*latest)->status == run_status::waiting)
             (void)co_await cancel((*latest)->id, nr.owner, "interrupted");
     }
     // The store hands the whole thread back: no second read.
-    auto admitted = co_await store_.admit_run(nr);
+    auto admitted = co_await store.admit_run(nr);
     if(!admitted)
         co_return admitted.error();
     if(!admitted->interrupted_run.empty())
@@ -161,7 +166,7 @@ asio::awaitable<result<typename run_manager_core<Agent>::started>> run_manager_c
     for(auto& item : admitted->items)
         conversation.push_back(std::move(item.message));
     launch(out.run_id, std::move(nr.thread_id), std::move(conversation), 0, 1, std::nullopt, std::move(nr.owner), {},
-        std::move(summary), {});
+        std::move(summary), {}, std::move(traceparent));
     co_return out;
 }
 
@@ -205,9 +210,11 @@ template<class Agent>
 void run_manager_core<Agent>::launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation,
     unsigned rounds, std::int64_t next_id, std::optional<round_restart> restart, std::string owner,
     std::vector<agent::approval_decision> decisions, std::optional<thread_summary> summary,
-    std::vector<agent::earlier_call> earlier)
+    std::vector<agent::earlier_call> earlier, std::string traceparent)
 {
     auto run = std::make_shared<run_slot>(std::move(run_id), std::move(thread_id), std::move(owner), ex_);
+    run->traced = store_.under(traceparent);
+    run->traceparent = std::move(traceparent);
     run->next_id = next_id;
     run->committed = next_id - 1;
     {
@@ -236,6 +243,7 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
     std::vector<agent::earlier_call> earlier)
 {
     auto const began = std::chrono::steady_clock::now();
+    thread_store& store = *run->traced; // the run's own writes: under its request's trace
     json::object state;
     std::int64_t checkpoint_event = run->committed;
     bool store_failed = false;
@@ -256,10 +264,10 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         state["event_id"] = checkpoint_event;
         for(auto& [key, value] : extra)
             state[key] = std::move(value);
-        auto saved = co_await store_.checkpoint(run->id, options_.holder, *events, messages, rounds_done, state);
+        auto saved = co_await store.checkpoint(run->id, options_.holder, *events, messages, rounds_done, state);
         co_return settle_write(run, *events, saved);
     };
-    durable_call_journal journal(store_, run->id, options_.holder,
+    durable_call_journal journal(store, run->id, options_.holder,
         [&save_checkpoint](std::span<llm::message const> messages, unsigned rounds_done, json::object extra) {
             return save_checkpoint(messages, rounds_done, std::move(extra));
         });
@@ -279,7 +287,7 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         {
             // The thread keeps it beside its messages (the conversation is the whole thread: index n is seq n + 1).
             // A store that fails here costs only the summary: the next run compacts again.
-            (void)co_await store_.save_summary(run->thread_id, static_cast<std::int64_t>(made->summary.covers),
+            (void)co_await store.save_summary(run->thread_id, static_cast<std::int64_t>(made->summary.covers),
                 made->summary.text);
         }
         if(auto const* wait = std::get_if<agent::approval_required>(&e))
@@ -311,6 +319,7 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
     agent::run_options how{rounds, decisions, {}}; // named: GCC 12 destroys braced temporaries in a co_await twice
     how.idempotency_scope = run->thread_id;        // each call's key: thread/call, the same in any process
     how.journal = &journal;
+    how.traceparent = run->traceparent; // its invoke_agent span: a child of the request's
     how.earlier_calls = earlier;
     if(summary)
         how.summary = llm::conversation_summary{std::move(summary->text),
@@ -350,13 +359,13 @@ asio::awaitable<void> run_manager_core<Agent>::execute(std::shared_ptr<run_slot>
         {
             if(status == run_status::waiting)
             {
-                auto ended = co_await store_.suspend_run(run->id, options_.holder, *events, state);
+                auto ended = co_await store.suspend_run(run->id, options_.holder, *events, state);
                 settle_write(run, *events, ended);
             }
             else
             {
                 state["status_reason"] = result.error_message;
-                auto ended = co_await store_.finish_run(run->id, options_.holder, *events, status, state);
+                auto ended = co_await store.finish_run(run->id, options_.holder, *events, status, state);
                 settle_write(run, *events, ended);
             }
         }

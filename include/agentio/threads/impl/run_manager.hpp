@@ -79,11 +79,12 @@ public:
         thread, and the agent runs on the whole thread in the background until
         it ends, whoever reads it. */
     asio::awaitable<result<started>> start_run(std::string thread_id, std::string owner,
-        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject);
+        std::vector<llm::message> messages, busy_policy when_busy = busy_policy::reject, std::string traceparent = {});
 
     /** Starts a run on a new thread, created with it in one write: `thread`
         names it (its id and owner); `messages` are its first turn. */
-    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages);
+    asio::awaitable<result<started>> start_run(thread_info thread, std::vector<llm::message> messages,
+        std::string traceparent = {});
 
     /** Stops a run at once when this process runs it, else asks its holder
         to (it stops at its next lease renewal). A run waiting for decisions
@@ -144,6 +145,10 @@ private:
         std::size_t readers = 0;
         // Cancels the run when it has had no reader for the grace period; on the strand.
         asio::steady_timer grace;
+        // The request's trace, when it started here: the parent of the run's
+        // spans, and of its writes (the store `under` it); else the store itself.
+        std::string traceparent;
+        std::shared_ptr<thread_store> traced;
 
         run_slot(std::string run, std::string thread, std::string who, asio::any_io_executor const& ex)
             : id(std::move(run))
@@ -170,7 +175,7 @@ private:
 
     // run_execution.hpp
 
-    asio::awaitable<result<started>> begin(new_run nr);
+    asio::awaitable<result<started>> begin(new_run nr, std::string traceparent);
 
     // Under mutex_.
     void cancel_local(std::shared_ptr<run_slot> const& run, std::string reason, bool announce);
@@ -181,7 +186,7 @@ private:
     void launch(std::string run_id, std::string thread_id, std::vector<llm::message> conversation, unsigned rounds,
         std::int64_t next_id, std::optional<round_restart> restart, std::string owner = {},
         std::vector<agent::approval_decision> decisions = {}, std::optional<thread_summary> summary = {},
-        std::vector<agent::earlier_call> earlier = {});
+        std::vector<agent::earlier_call> earlier = {}, std::string traceparent = {});
 
     asio::awaitable<void> execute(std::shared_ptr<run_slot> run, std::vector<llm::message> conversation,
         unsigned rounds, std::optional<round_restart> restart, std::vector<agent::approval_decision> decisions,

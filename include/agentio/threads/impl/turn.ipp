@@ -51,7 +51,9 @@ struct turn_state
     {
     }
 
-    thread_store* store;
+    thread_store* store; // the lease keeper's and the background ending's: never traced
+    // The turn's own reads and writes: `store` under the caller's trace (thread_store::under).
+    std::shared_ptr<thread_store> traced;
     std::string run_id;
     std::string holder;
     std::chrono::milliseconds lease;
@@ -262,7 +264,7 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::save_summary(llm::conversation_
         co_return detail::turn_error(errc::lease_lost, "the turn is over");
     if(summary.covers == 0 || summary.covers > history_.size())
         co_return detail::turn_error(errc::not_found, "the summary stands for messages the history does not have");
-    auto kept = co_await state_->store->save_summary(thread_.id, history_[summary.covers - 1].seq, summary.text);
+    auto kept = co_await state_->traced->save_summary(thread_.id, history_[summary.covers - 1].seq, summary.text);
     if(!kept)
         co_return kept.error();
     summary_ = std::move(*kept);
@@ -275,7 +277,7 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::append(std::span<llm::message c
         co_return detail::turn_error(errc::lease_lost, "the turn is over");
     if(messages.empty())
         co_return result<void>{};
-    co_return co_await state_->store->checkpoint(state_->run_id, state_->holder, {}, messages, ++state_->rounds,
+    co_return co_await state_->traced->checkpoint(state_->run_id, state_->holder, {}, messages, ++state_->rounds,
         nullptr);
 }
 
@@ -288,15 +290,18 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message c
     detail::stop_keeping_lease(state_);
     if(state_->keeper_started)
         (void)co_await state_->keeper_done->pop(); // its renewal in flight, if any, is over
-    auto ended = co_await state_->store->finish_run(state_->run_id, state_->holder, {},
+    auto ended = co_await state_->traced->finish_run(state_->run_id, state_->holder, {},
         written ? status : run_status::failed, nullptr);
     if(!written)
         co_return written;
     co_return ended;
 }
 
-AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_request request, turn_options options)
+AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& untraced, turn_request request,
+    turn_options options)
 {
+    std::shared_ptr<thread_store> const scoped = untraced.under(request.traceparent);
+    thread_store& store = *scoped;
     thread_info thread;
     bool create = false;
     if(request.thread_id.empty())
@@ -339,7 +344,8 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& store, turn_
     if(create)
         run.new_thread = thread;
     auto const ex = co_await asio::this_coro::executor;
-    auto state = std::make_shared<detail::turn_state>(ex, store, run.id, options);
+    auto state = std::make_shared<detail::turn_state>(ex, untraced, run.id, options);
+    state->traced = scoped;
     run.holder = state->holder;
 
     // Read before the thread is held: only a run holding it writes a summary.

@@ -56,12 +56,12 @@ boost::urls::url api_client::url(std::initializer_list<std::string_view> segment
     return u;
 }
 
-asio::awaitable<api_result> api_client::get(boost::urls::url target) const
+asio::awaitable<api_result> api_client::get(boost::urls::url target, std::string_view traceparent) const
 {
     agentio::http::client_request req;
     req.method = boost::beast::http::verb::get;
     req.url = target.buffer();
-    co_return co_await call(std::move(req));
+    co_return co_await call(std::move(req), traceparent);
 }
 
 asio::awaitable<api_result> api_client::get(std::string encoded_target) const
@@ -79,19 +79,22 @@ asio::awaitable<api_result> api_client::get(std::string encoded_target) const
     co_return co_await get(std::move(u));
 }
 
-asio::awaitable<api_result> api_client::post(boost::urls::url target, json::value const& body) const
+asio::awaitable<api_result> api_client::post(boost::urls::url target, json::value const& body,
+    std::string_view traceparent) const
 {
     agentio::http::client_request req;
     req.method = boost::beast::http::verb::post;
     req.url = target.buffer();
     req.headers.set(boost::beast::http::field::content_type, "application/json");
     req.body = agentio::to_json_text(body);
-    co_return co_await call(std::move(req));
+    co_return co_await call(std::move(req), traceparent);
 }
 
-asio::awaitable<api_result> api_client::call(agentio::http::client_request req) const
+asio::awaitable<api_result> api_client::call(agentio::http::client_request req, std::string_view traceparent) const
 {
     req.total_timeout = timeout_;
+    if(!traceparent.empty())
+        req.headers.set("traceparent", traceparent);
     auto [err, res] = co_await http_->async_request(std::move(req), asio::use_awaitable);
     api_result out;
     if(err)

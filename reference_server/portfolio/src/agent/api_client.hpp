@@ -62,8 +62,11 @@ public:
     boost::urls::url url(std::initializer_list<std::string_view> segments,
         std::initializer_list<boost::urls::param_view> params = {}) const;
 
-    boost::asio::awaitable<api_result> get(boost::urls::url target) const;
-    boost::asio::awaitable<api_result> post(boost::urls::url target, boost::json::value const& body) const;
+    /// `traceparent`: the calling tool's (`tool_context::traceparent`), so
+    /// that the API's spans join the question's trace; empty: none is sent.
+    boost::asio::awaitable<api_result> get(boost::urls::url target, std::string_view traceparent = {}) const;
+    boost::asio::awaitable<api_result> post(boost::urls::url target, boost::json::value const& body,
+        std::string_view traceparent = {}) const;
 
     /// GET of a target already encoded, relative to the base URL
     /// ("/datos-relevantes?limit=1"): its segments and query are appended by Boost.URL.
@@ -72,7 +75,7 @@ public:
     std::string const& base_url() const noexcept { return base_url_; }
 
 private:
-    boost::asio::awaitable<api_result> call(agentio::http::client_request req) const;
+    boost::asio::awaitable<api_result> call(agentio::http::client_request req, std::string_view traceparent) const;
 
     agentio::http::client* http_;
     std::string base_url_;

@@ -310,12 +310,14 @@ void log_run(agentio::log::logger& log, std::string const& model, agentio::threa
 
 // One provider origin carries every chat's stream at once, and the API origin
 // every tool call: a cap of a few connections would queue chats behind each
-// other. Enterprise proxies apply to the provider, never to our own API.
-agentio::http::client_options client_options(bool use_proxy)
+// other. Enterprise proxies apply to the provider, never to our own API. Each
+// traced call is a client span of the tracer (when there is one).
+agentio::http::client_options client_options(bool use_proxy, agentio::trace::tracer* tracer = nullptr)
 {
     auto o = agentio::llm::provider_client_options();
     if(!use_proxy)
         o.proxy = {};
+    o.tracer = tracer;
     return o;
 }
 
@@ -491,12 +493,12 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     std::string base = settings_.api_base_url;
     if(base.empty())
         base = agentio::http::url_of(self, "/api/v1", self_tls ? "https" : "http");
+    // Built again now that the telemetry is known: the calls' client spans go to its tracer.
+    http_ = std::make_unique<agentio::http::client>(http_->get_executor(), client_options(true, telemetry_.tracer));
+    auto api_options = client_options(false, telemetry_.tracer);
     if(self_tls)
-    {
-        auto o = client_options(false);
-        o.tls = std::move(self_tls);
-        api_http_ = std::make_unique<agentio::http::client>(api_http_->get_executor(), o);
-    }
+        api_options.tls = std::move(self_tls);
+    api_http_ = std::make_unique<agentio::http::client>(api_http_->get_executor(), api_options);
     api_ = std::make_unique<api_client>(*api_http_, base);
 
     agentio::agent::options options;
@@ -614,6 +616,8 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
         co_return error_reply(bhttp::status::service_unavailable, reason ? *reason : "El asistente no está disponible",
             req);
 
+    // The router's server span: the run and the store's work join its trace.
+    std::string const traceparent(req["traceparent"]);
     // A new conversation is created with its first run, in one write.
     agentio::threads::thread_info info{.id = {},
         .owner = *owner,
@@ -624,7 +628,8 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
         .metadata = {}};
     if(parsed.thread_id)
     {
-        auto const found = co_await store_.find_thread(*parsed.thread_id, *owner);
+        auto const traced = store_.under(traceparent);
+        auto const found = co_await traced->find_thread(*parsed.thread_id, *owner);
         if(!found)
             co_return store_unavailable(found.error(), req);
         if(!*found)
@@ -638,8 +643,9 @@ asio::awaitable<std::optional<bhttp::message_generator>> chat_service::handle(ag
     }
     std::string const thread_id = info.id;
     auto const when_busy = parsed.when_busy.value_or(settings_.busy_policy);
-    auto starting = parsed.thread_id ? runs_->start_run(thread_id, *owner, std::move(parsed.messages), when_busy)
-                                     : runs_->start_run(std::move(info), std::move(parsed.messages));
+    auto starting = parsed.thread_id
+        ? runs_->start_run(thread_id, *owner, std::move(parsed.messages), when_busy, traceparent)
+        : runs_->start_run(std::move(info), std::move(parsed.messages), traceparent);
     auto const started = co_await std::move(starting);
     if(!started)
     {

@@ -216,11 +216,11 @@ struct aggregate_reply
 };
 
 asio::awaitable<aggregate_reply> aggregate(tool_environment const& env, std::string_view prefix, json::object body,
-    std::string_view subject, std::span<field_rename const> renames)
+    std::string_view subject, std::span<field_rename const> renames, std::string_view traceparent)
 {
     bool const grouped = body.contains("group_by");
     auto target = env.api->url({prefix, "aggregate"});
-    auto r = co_await env.api->post(std::move(target), body);
+    auto r = co_await env.api->post(std::move(target), body, traceparent);
     aggregate_reply out;
     if(!r.ok())
     {
@@ -278,17 +278,17 @@ std::string describe_api_failure(api_result const& r, std::string_view subject, 
 
 // ---------------------------------------------------------------------------
 
-asio::awaitable<tool_result> buscar_iniciativas::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> buscar_iniciativas::operator()(args a, agentio::tool_context& ctx) const
 {
     auto body = search_body(a.filtros, a.orden_campo, a.orden_direccion, clamp_rows(a.limite, *env), a.desplazamiento);
     auto target = env->api->url({"datos-relevantes", "search"});
-    auto r = co_await env->api->post(std::move(target), body);
+    auto r = co_await env->api->post(std::move(target), body, ctx.traceparent);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, "datos_relevantes", env->api->base_url(), search_renames));
     co_return paged_result(r, a.campos, "datos_relevantes", *env);
 }
 
-asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_context& ctx) const
 {
     auto const* t = find_table_by_name(a.tabla);
     if(!t)
@@ -299,7 +299,7 @@ asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_c
     {
         auto target = env->api->url({t->prefix, "search"});
         auto const body = search_body(a.filtros, a.orden_campo, a.orden_direccion, limite, a.desplazamiento);
-        r = co_await env->api->post(std::move(target), body);
+        r = co_await env->api->post(std::move(target), body, ctx.traceparent);
     }
     else
     {
@@ -310,17 +310,17 @@ asio::awaitable<tool_result> buscar_en_tabla::operator()(args a, agentio::tool_c
                 search_tables_list() + ".");
         auto target = env->api->url({t->prefix},
             {{"limit", std::to_string(limite)}, {"offset", std::to_string(a.desplazamiento)}});
-        r = co_await env->api->get(std::move(target));
+        r = co_await env->api->get(std::move(target), ctx.traceparent);
     }
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url(), search_renames));
     co_return paged_result(r, a.campos, a.tabla, *env);
 }
 
-asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::tool_context& ctx) const
 {
     auto target = env->api->url({"portfolio", a.portfolio_id});
-    auto r = co_await env->api->get(std::move(target));
+    auto r = co_await env->api->get(std::move(target), ctx.traceparent);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.portfolio_id, env->api->base_url()));
     auto const* tablas = r.body.is_object() ? r.body.get_object().if_contains("tablas") : nullptr;
@@ -356,7 +356,7 @@ asio::awaitable<tool_result> obtener_iniciativa::operator()(args a, agentio::too
         nulls::drop);
 }
 
-asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::tool_context& ctx) const
 {
     std::int64_t const limite = clamp_rows(a.limite, *env);
     std::string const subject = a.portfolio_id ? *a.portfolio_id : std::string("documentos");
@@ -376,7 +376,7 @@ asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::too
     }
     json::object body{{"filters", std::move(filters)}, {"order_by", "id"}, {"limit", limite}, {"offset", 0}};
     auto target = env->api->url({"documentos", "search"});
-    auto r = co_await env->api->post(std::move(target), body);
+    auto r = co_await env->api->post(std::move(target), body, ctx.traceparent);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, subject, env->api->base_url(), search_renames));
     auto* rows = r.body.is_object() ? r.body.get_object().if_contains("data") : nullptr;
@@ -389,7 +389,7 @@ asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::too
     if(a.portfolio_id && !documentos.empty())
     {
         auto items_target = env->api->url({"documentos-items", "portfolio", *a.portfolio_id});
-        auto items = co_await env->api->get(std::move(items_target));
+        auto items = co_await env->api->get(std::move(items_target), ctx.traceparent);
         if(!items.ok())
             co_return tool_result::error(describe_api_failure(items, subject, env->api->base_url()));
         std::map<std::int64_t, json::array> by_document;
@@ -417,13 +417,13 @@ asio::awaitable<tool_result> obtener_documentos::operator()(args a, agentio::too
     co_return finish(std::move(out), *env, plural(n, "documento", "documentos"), nulls::drop);
 }
 
-asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::tool_context& ctx) const
 {
     // Counted by the API in SQL: exact for any number of initiatives.
     json::object body{{"group_by", a.campo_agrupacion}, {"metrics", json::array{json::object{{"op", "count"}}}},
         {"filters", filters_json(a.filtros)}};
     static constexpr field_rename renames[] = {{"group_by", "campo_agrupacion"}, {"filters", "filtros"}};
-    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames, ctx.traceparent);
     if(reply.failure)
         co_return std::move(*reply.failure);
     json::array grupos;
@@ -438,7 +438,7 @@ asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::too
     {
         // More groups than the API lists: the total comes from one more count.
         body.erase("group_by");
-        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames, ctx.traceparent);
         if(all.failure)
             co_return std::move(*all.failure);
         total = all.groups.empty() ? 0 : member_int(all.groups.front(), "count");
@@ -449,7 +449,7 @@ asio::awaitable<tool_result> contar_iniciativas::operator()(args a, agentio::too
         plural(n, "grupo", "grupos") + ", " + plural(static_cast<std::size_t>(total), "iniciativa", "iniciativas"));
 }
 
-asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::tool_context& ctx) const
 {
     json::object body{
         {"metrics",
@@ -459,7 +459,7 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
         body["group_by"] = *a.campo_agrupacion;
     static constexpr field_rename renames[] = {{"metrics[0].field", "campo_importe"}, {"group_by", "campo_agrupacion"},
         {"filters", "filtros"}};
-    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+    auto reply = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames, ctx.traceparent);
     if(reply.failure)
         co_return std::move(*reply.failure);
     std::string const sum_key = "sum_" + a.campo_importe;
@@ -482,7 +482,7 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
     if(reply.truncated)
     {
         body.erase("group_by");
-        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames);
+        auto all = co_await aggregate(*env, "datos-relevantes", body, "datos_relevantes", renames, ctx.traceparent);
         if(all.failure)
             co_return std::move(*all.failure);
         total = all.groups.empty() ? 0.0 : sum_of(all.groups.front());
@@ -502,10 +502,10 @@ asio::awaitable<tool_result> totalizar_importes::operator()(args a, agentio::too
     co_return finish(std::move(out), *env, std::move(summary));
 }
 
-asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_context&) const
+asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_context& ctx) const
 {
     auto target = env->api->url({"tables"});
-    auto r = co_await env->api->get(std::move(target));
+    auto r = co_await env->api->get(std::move(target), ctx.traceparent);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, "las tablas", env->api->base_url()));
     auto const* data = member_array(r.body, "data");
@@ -528,13 +528,13 @@ asio::awaitable<tool_result> listar_tablas::operator()(args, agentio::tool_conte
     co_return result;
 }
 
-asio::awaitable<tool_result> describir_tabla::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> describir_tabla::operator()(args a, agentio::tool_context& ctx) const
 {
     auto const* t = find_table_by_name(a.tabla);
     if(!t)
         co_return tool_result::error(unknown_table(a.tabla));
     auto target = env->api->url({"tables", t->prefix});
-    auto r = co_await env->api->get(std::move(target));
+    auto r = co_await env->api->get(std::move(target), ctx.traceparent);
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url()));
     auto const* columns = member_array(r.body, "campos");
@@ -555,7 +555,7 @@ asio::awaitable<tool_result> describir_tabla::operator()(args a, agentio::tool_c
     co_return finish(std::move(out), *env, plural(fields, "campo", "campos"));
 }
 
-asio::awaitable<tool_result> obtener_valores_campo::operator()(args a, agentio::tool_context&) const
+asio::awaitable<tool_result> obtener_valores_campo::operator()(args a, agentio::tool_context& ctx) const
 {
     auto const* t = find_table_by_name(a.tabla);
     if(!t)
@@ -563,7 +563,7 @@ asio::awaitable<tool_result> obtener_valores_campo::operator()(args a, agentio::
     // Distinct values straight from SQL, in reading order (numbers, then
     // text ignoring case, null last), with their exact number.
     auto target = env->api->url({t->prefix, "distinct"}, {{"field", a.campo}, {"limit", std::to_string(a.limite)}});
-    auto r = co_await env->api->get(std::move(target));
+    auto r = co_await env->api->get(std::move(target), ctx.traceparent);
     static constexpr field_rename renames[] = {{"field", "campo"}, {"limit", "limite"}};
     if(!r.ok())
         co_return tool_result::error(describe_api_failure(r, a.tabla, env->api->base_url(), renames));

@@ -83,7 +83,8 @@ portfolio_server::portfolio_server(server_options options)
 
     pool_ = std::make_unique<agentio::sqlite::query_pool>(std::move(connections));
     // Each store call timed and counted (agentio_store_*), on GET /metrics.
-    store_ = std::make_unique<agentio::threads::observed_store>(open_thread_store(options_.chat.store, ioc_), metrics_);
+    store_ = std::make_unique<agentio::threads::observed_store>(open_thread_store(options_.chat.store, ioc_), metrics_,
+        "threads", &tracer_);
     auto const& cs = options_.charts;
     std::chrono::seconds const chart_max_age = std::chrono::hours(cs.max_age_hours);
     try

@@ -31,7 +31,10 @@
 #include <boost/process/v2/environment.hpp>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <deque>
 #include <stdexcept>
@@ -317,6 +320,14 @@ private:
 
 AGENTIO_DECL std::shared_ptr<client_transport> make_stdio_transport(asio::any_io_executor ex, process_options options)
 {
+    // A server that exits (or crashes) while a request is being written
+    // would otherwise end this process with SIGPIPE rather than fail the
+    // request. A pipe has no MSG_NOSIGNAL, so the signal is ignored
+    // process-wide, as gRPC and libcurl do, unless the program handles it itself.
+    struct sigaction current = {};
+    if(::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL &&
+        (current.sa_flags & SA_SIGINFO) == 0)
+        std::signal(SIGPIPE, SIG_IGN);
     return std::make_shared<detail::stdio_transport>(std::move(ex), std::move(options));
 }
 
