@@ -20,6 +20,7 @@
 //   http              <agentio/http/src.hpp> and <agentio/llm/src.hpp> (the providers)
 //   app               <agentio/app/src.hpp>
 //   chat_completions  <agentio/chat_completions/src.hpp>
+//   ag_ui             <agentio/ag_ui/src.hpp>
 //   mcp               <agentio/mcp/src.hpp>
 //   mcp_client        <agentio/mcp/client/src.hpp>
 //   sqlite            <agentio/sqlite/src.hpp>

@@ -494,7 +494,10 @@ BOOST_AUTO_TEST_CASE(client_tools_come_back_as_tool_calls_and_the_answer_continu
             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}])";
     auto const r = s.post(question("directo", tools + R"(, "stream": true)"));
     BOOST_TEST_REQUIRE(r.status == 200u);
+    // Merged as the official SDKs merge them: by index, the first fragment with the id and the name,
+    // the arguments' text joined across fragments as the model wrote them.
     json::array calls_seen;
+    std::size_t fragments = 0;
     std::string finish;
     for(auto const& line : data_lines(r.body))
     {
@@ -502,14 +505,28 @@ BOOST_AUTO_TEST_CASE(client_tools_come_back_as_tool_calls_and_the_answer_continu
             continue;
         auto const c = json::parse(line).at("choices").at(0);
         if(auto const* t = c.at("delta").as_object().if_contains("tool_calls"))
-            for(auto const& call : t->as_array())
-                calls_seen.push_back(call);
+            for(auto const& piece : t->as_array())
+            {
+                ++fragments;
+                auto const index = static_cast<std::size_t>(piece.at("index").as_int64()); // what the SDK needs
+                if(index == calls_seen.size())
+                {
+                    BOOST_TEST(piece.as_object().contains("id")); // the first fragment names the call
+                    calls_seen.push_back(piece);
+                    continue;
+                }
+                BOOST_TEST_REQUIRE(index < calls_seen.size());
+                auto& arguments = calls_seen[index].at("function").as_object()["arguments"];
+                arguments = std::string(arguments.as_string()) +
+                    std::string(piece.at("function").at("arguments").as_string());
+            }
         if(!c.at("finish_reason").is_null())
             finish = c.at("finish_reason").as_string();
     }
     BOOST_TEST(finish == "tool_calls");
     BOOST_TEST_REQUIRE(calls_seen.size() == 1u);
-    BOOST_TEST(calls_seen[0].at("index").as_int64() == 0); // the field the official SDK needs
+    BOOST_TEST(fragments > 2u); // streamed as the model wrote it
+    BOOST_TEST(calls_seen[0].at("index").as_int64() == 0);
     BOOST_TEST(calls_seen[0].at("type").as_string() == "function");
     BOOST_TEST(calls_seen[0].at("function").at("name").as_string() == "get_weather");
     BOOST_TEST(json::parse(calls_seen[0].at("function").at("arguments").as_string()).at("city").as_string() ==

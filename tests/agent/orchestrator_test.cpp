@@ -7,6 +7,7 @@
 // model, retries (with an injected clock), faults, limits and cancellation.
 #include <agentio/agent/orchestrator.hpp>
 
+#include <agentio/json_text.hpp>
 #include <agentio/llm/anthropic.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/llm/openai.hpp>
@@ -30,6 +31,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -81,6 +83,10 @@ struct bench : provider_bench<Provider>
             char last = 0;
             for(auto const& e : events)
             {
+                // Calls forming (tool_call_started, tool_input_delta) are left out: calls_stream_as_they_form checks them.
+                if(std::holds_alternative<agent::tool_call_started>(e) ||
+                    std::holds_alternative<agent::tool_input_delta>(e))
+                    continue;
                 char const k =
                     "THRCKADES"[e.index()]; // H: thinking, K: round_complete, A: approval_required, S: compacted
                 if((k == 'T' || k == 'H') && last == k)
@@ -309,6 +315,64 @@ BOOST_AUTO_TEST_CASE(two_rounds_with_openai)
     BOOST_TEST(messages.back().at("role") == "tool");
     BOOST_TEST(messages.back().at("content") == recuento);
     BOOST_TEST(out.text().ends_with("21 finalizadas y 5 canceladas."));
+}
+
+// A call streams as the model writes it, on either wire: its start, then its
+// arguments in fragments that join to the whole arguments round_end gives,
+// all before round_end; the finished call carries the same id.
+template<class Provider>
+void check_calls_forming()
+{
+    bench<Provider> b;
+    b.fake.add_scenario(scenario_of("dos-llamadas",
+        {calls("Consulto.",
+             {{"contar_iniciativas", json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"), {}, {}},
+                 {"sumar_presupuesto",
+                     json::parse(R"({"campo_agrupacion":"unidad","campo_importe":"presupuesto_aprobado"})"), {}, {}}}),
+            says("Listo.")}));
+    auto const out = b.run("dos-llamadas");
+    BOOST_TEST((out.result.status == agent::run_result::outcome::completed));
+    std::vector<std::string> started;
+    std::map<std::string, std::string> arguments;
+    std::map<std::string, std::string> whole; // what round_end gave
+    std::size_t fragments = 0;
+    bool round_ended = false;
+    for(auto const& e : out.events)
+    {
+        if(auto const* s = std::get_if<agent::tool_call_started>(&e))
+        {
+            BOOST_TEST(!round_ended);
+            BOOST_TEST(s->iteration == 1u);
+            started.push_back(s->tool);
+            arguments[s->tool_call_id];
+        }
+        else if(auto const* d = std::get_if<agent::tool_input_delta>(&e))
+        {
+            BOOST_TEST(!round_ended);
+            BOOST_TEST_REQUIRE(arguments.contains(d->tool_call_id)); // never before its start
+            arguments[d->tool_call_id] += d->partial_json;
+            ++fragments;
+        }
+        else if(std::holds_alternative<agent::round_end>(e))
+            round_ended = true;
+        else if(auto const* c = std::get_if<agent::tool_call>(&e))
+            whole[c->tool_call_id] = agentio::to_json_text(c->input_raw);
+    }
+    std::vector<std::string> const expected{"contar_iniciativas", "sumar_presupuesto"};
+    BOOST_TEST(started == expected, boost::test_tools::per_element());
+    BOOST_TEST(fragments > 2u); // as written, not one piece at the end
+    BOOST_TEST_REQUIRE(whole.size() == 2u);
+    for(auto const& [id, text] : arguments)
+    {
+        BOOST_TEST_REQUIRE(whole.contains(id), id);
+        BOOST_TEST(json::parse(text) == json::parse(whole[id]), id);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(calls_stream_as_they_form)
+{
+    check_calls_forming<llm::anthropic_provider>();
+    check_calls_forming<llm::openai_provider>();
 }
 
 BOOST_AUTO_TEST_CASE(parallel_tools_answer_in_call_order)

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include "test_paths.hpp"
@@ -51,8 +52,25 @@ struct decoded
     std::string streamed_text;
     std::string streamed_thinking;
     std::vector<std::string> started_tools;
+    // Each started call's argument fragments, joined; a fragment before its call's start is an error.
+    std::map<std::string, std::string> streamed_inputs;
+    std::size_t input_fragments = 0;
+    bool fragment_before_start = false;
     bool produced_output = false;
 };
+
+// The arguments streamed for each call are its raw_input, whole.
+void check_streamed_inputs(decoded const& d)
+{
+    BOOST_TEST(!d.fragment_before_start);
+    BOOST_TEST_REQUIRE(d.response.has_value());
+    for(auto const* call : d.response->tool_calls())
+    {
+        auto const it = d.streamed_inputs.find(call->id);
+        BOOST_TEST_REQUIRE((it != d.streamed_inputs.end()), call->id);
+        BOOST_TEST(it->second == call->raw_input, call->id);
+    }
+}
 
 // Feeds the bytes through the SSE parser and a decoder, in pieces of `chunk`
 // bytes (0: whole).
@@ -78,7 +96,19 @@ decoded decode(std::string const& bytes, std::size_t chunk = 0)
         else if(auto const* th = std::get_if<llm::thinking_delta>(&ev))
             d.streamed_thinking += th->thinking;
         else if(auto const* s = std::get_if<llm::tool_use_started>(&ev))
+        {
             d.started_tools.push_back(s->name);
+            d.streamed_inputs.emplace(s->id, std::string());
+        }
+        else if(auto const* part = std::get_if<llm::tool_input_delta>(&ev))
+        {
+            ++d.input_fragments;
+            auto const it = d.streamed_inputs.find(part->id);
+            if(it == d.streamed_inputs.end())
+                d.fragment_before_start = true;
+            else
+                it->second += part->partial_json;
+        }
     }
     d.produced_output = decoder.produced_output();
     if(!d.error)
@@ -120,6 +150,7 @@ decoded decode_every_way(std::string const& name)
         if(whole.response && other.response)
             BOOST_TEST(summary(*whole.response) == summary(*other.response), name << " " << how);
         BOOST_TEST(whole.streamed_text == other.streamed_text, name << " " << how);
+        BOOST_TEST((whole.streamed_inputs == other.streamed_inputs), name << " " << how);
         BOOST_TEST(whole.error.has_value() == other.error.has_value(), name << " " << how);
     };
     for(std::size_t chunk : {1u, 2u, 3u, 7u, 64u})
@@ -169,6 +200,8 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
         "agrupadas por estado. | tool_use:toolu_01Kq7WcNf3Hx9Tb2Lm5Pr8Vd contar_iniciativas "
         R"({"campo_agrupacion":"estado_de_la_iniciativa"})");
     BOOST_TEST(tool.started_tools == std::vector<std::string>{"contar_iniciativas"});
+    check_streamed_inputs(tool);
+    BOOST_TEST(tool.input_fragments > 1u); // as the model wrote them, not at the end
 
     auto two = decode_every_way<decoder>("anthropic-two-parallel-tools.sse");
     BOOST_TEST_REQUIRE(two.response.has_value());
@@ -178,6 +211,7 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
     BOOST_TEST(calls[1]->input ==
         json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa","campo_importe":"presupuesto_aprobado"})"));
     BOOST_TEST(two.response->tokens.output_tokens == 128u);
+    check_streamed_inputs(two);
 
     auto thinking = decode_every_way<decoder>("anthropic-thinking-tool-use.sse");
     BOOST_TEST_REQUIRE(thinking.response.has_value());
@@ -309,6 +343,8 @@ BOOST_AUTO_TEST_CASE(every_fixture_decodes_to_the_expected_response)
         R"(contar_iniciativas {"campo_agrupacion":"estado_de_la_iniciativa"} | tool_use:call_Zt6Jn1Fq4Wc8Ry3Lb5Mx9Gd2 )"
         R"(sumar_presupuesto {"campo_agrupacion":"estado_de_la_iniciativa","campo_importe":"presupuesto_aprobado"})");
     BOOST_TEST((tools.started_tools == std::vector<std::string>{"contar_iniciativas", "sumar_presupuesto"}));
+    check_streamed_inputs(tools);
+    BOOST_TEST(tools.input_fragments > 2u);
 }
 
 BOOST_AUTO_TEST_CASE(an_error_chunk_mid_stream)

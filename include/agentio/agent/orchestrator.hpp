@@ -135,6 +135,26 @@ struct round_end
     std::span<llm::tool_use_block const* const> calls = {};
 };
 
+/** The model began a tool call: its arguments stream next, as
+    @ref tool_input_delta, and @ref round_end lists the round's calls once
+    they are whole. What a client shows as a call forming. */
+struct tool_call_started
+{
+    /// The call's id (Anthropic `tool_use.id`, OpenAI `tool_call.id`), as `round_end` and `tool_call` give it.
+    std::string tool_call_id = {};
+    std::string tool = {};
+    unsigned iteration = 0;
+};
+
+/** A fragment of a forming call's arguments: JSON text as the model writes
+    it. The fragments of a call, joined, are its arguments' text; they need
+    not be valid JSON until the call is whole. */
+struct tool_input_delta
+{
+    std::string tool_call_id = {};
+    std::string partial_json = {};
+};
+
 /// A tool call finished.
 struct tool_call
 {
@@ -147,6 +167,8 @@ struct tool_call
     std::uint64_t duration_ms = 0;
     unsigned iteration = 0;
     bool is_error = false;
+    /// The call's id, as `tool_call_started` and `round_end` give it.
+    std::string tool_call_id = {};
 };
 
 /** A round's messages have joined the conversation: the model's turn and,
@@ -224,7 +246,7 @@ struct done : finished
     @ref finished) and `error` are the events every strategy sends
     (@ref visit_shared). */
 using event = std::variant<text_delta, thinking_delta, round_end, tool_call, round_complete, approval_required, done,
-    error, compacted>;
+    error, compacted, tool_call_started, tool_input_delta>;
 
 /** @ref visit_event for an event given as one of its alternatives (an
     `agent::text_delta{...}`), which the generic overload does not convert. */

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -151,7 +152,10 @@ public:
         opts.requires_approval = [&catalog](std::string_view name) { return catalog.is_client(name); };
 
         agent::orchestrator<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
-        auto on_event = [this, &sink, &catalog](agent::event const& e) { forward(e, sink, catalog); };
+        std::set<std::string, std::less<>> forming; // the client's calls begun in this run
+        auto on_event = [this, &sink, &catalog, &forming](agent::event const& e) {
+            forward(e, sink, catalog, forming);
+        };
         agent::run_options how{.summary = ctx.summary}; // named: GCC 12 destroys braced temporaries twice
         how.traceparent = ctx.traceparent();
         how.conversation_id = ctx.session;
@@ -185,10 +189,30 @@ private:
         return {};
     }
 
-    void forward(agent::event const& e, output_sink& sink, detail::with_client_tools<Tools> const& catalog) const
+    void forward(agent::event const& e, output_sink& sink, detail::with_client_tools<Tools> const& catalog,
+        std::set<std::string, std::less<>>& forming) const
     {
         if(auto const* d = std::get_if<agent::text_delta>(&e))
             sink(content_delta{d->text});
+        else if(auto const* begun = std::get_if<agent::tool_call_started>(&e))
+        {
+            // The client's calls stream as they form; the agent's own as activity (their reasoning lines come once whole).
+            if(catalog.is_client(begun->tool))
+            {
+                forming.insert(begun->tool_call_id);
+                sink(tool_call_begun{begun->tool_call_id, begun->tool});
+            }
+            else
+                sink(tool_activity{tool_activity::phase::begun, begun->tool_call_id, begun->tool, {}, {}, false});
+        }
+        else if(auto const* part = std::get_if<agent::tool_input_delta>(&e))
+        {
+            if(forming.contains(part->tool_call_id))
+                sink(tool_call_arguments{part->tool_call_id, part->partial_json});
+            else
+                sink(tool_activity{tool_activity::phase::arguments, part->tool_call_id, {}, part->partial_json, {},
+                    false});
+        }
         else if(auto const* th = std::get_if<agent::thinking_delta>(&e))
             sink(reasoning_delta{th->text});
         else if(std::holds_alternative<agent::round_end>(e) || std::holds_alternative<agent::tool_call>(e))
@@ -199,9 +223,15 @@ private:
                 for(auto const* call : end->calls)
                     if(catalog.is_client(call->name))
                         return;
+                for(auto const* call : end->calls)
+                    sink(tool_activity{tool_activity::phase::ready, call->id, call->name,
+                        call->raw_input.empty() ? to_json_text(call->input) : call->raw_input, {}, false});
             }
+            else if(auto const* done = std::get_if<agent::tool_call>(&e))
+                sink(tool_activity{tool_activity::phase::finished, done->tool_call_id, done->tool, {},
+                    done->result_summary, done->is_error});
             if(auto line = activity(e); !line.empty())
-                sink(reasoning_delta{std::move(line)});
+                sink(reasoning_delta{std::move(line), true});
         }
         else if(auto const* wait = std::get_if<agent::approval_required>(&e))
         {

@@ -41,6 +41,32 @@ struct content_delta
 struct reasoning_delta
 {
     std::string text = {};
+    /** A line about the agent's own tools ("→ contar(…)"), not the model's
+        thinking: a client shown @ref tool_activity skips it. */
+    bool activity = false;
+};
+
+/** One of the agent's own tool calls as it forms, runs and ends: for
+    clients that show calls as such (AG-UI's `TOOL_CALL_*`). The
+    OpenAI-compatible endpoint sends nothing for it: its `activity` reasoning
+    lines tell the same. */
+struct tool_activity
+{
+    enum class phase
+    {
+        begun,     ///< the model began writing the call
+        arguments, ///< a fragment of its arguments (`arguments` holds it)
+        ready,     ///< the call is whole and about to run (`arguments` holds them all)
+        finished   ///< it ran (`result`, `is_error`)
+    };
+    phase what = phase::begun;
+    std::string id = {};
+    std::string name = {};
+    /// The arguments' JSON text: a fragment (`arguments`), or all of it (`ready`).
+    std::string arguments = {};
+    /// What the call gave, in a line (with `finished`).
+    std::string result = {};
+    bool is_error = false;
 };
 
 /// A call of one of the client's tools (`delta.tool_calls`); the client runs
@@ -54,6 +80,25 @@ struct tool_call_output
 };
 
 /// Why the answer ended (`finish_reason`).
+/** A call of the client's tools as the model begins it: streamed at once as
+    `delta.tool_calls[{index, id, type, function: {name, arguments: ""}}]`,
+    as OpenAI streams calls; its arguments follow as @ref tool_call_arguments,
+    and its @ref tool_call_output (still required) then adds nothing to the
+    stream. Optional: a model that sends only `tool_call_output` is streamed
+    each call whole. */
+struct tool_call_begun
+{
+    std::string id = {};
+    std::string name = {};
+};
+
+/// A fragment of a begun call's arguments, JSON text as the model writes it.
+struct tool_call_arguments
+{
+    std::string id = {};
+    std::string delta = {};
+};
+
 enum class finish_reason
 {
     stop,          ///< the answer is complete, or a stop sequence came
@@ -90,7 +135,8 @@ struct failed
 };
 
 /// One output of a model, in order; `finished` or `failed` comes last.
-using output = std::variant<content_delta, reasoning_delta, tool_call_output, finished, failed>;
+using output = std::variant<content_delta, reasoning_delta, tool_call_output, finished, failed, tool_call_begun,
+    tool_call_arguments, tool_activity>;
 
 /// Where a model writes its outputs. It never blocks: the endpoint queues.
 using output_sink = std::function<void(output)>;

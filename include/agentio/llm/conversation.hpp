@@ -249,8 +249,18 @@ struct tool_use_started
     std::string name = {};
 };
 
+/** A fragment of a started call's arguments, JSON text as the model writes
+    it (Anthropic's `input_json_delta`, OpenAI's `function.arguments`): the
+    fragments of one call, joined, are its `tool_use_block::raw_input`. */
+struct tool_input_delta
+{
+    /// The call's `tool_use_started::id`.
+    std::string id = {};
+    std::string partial_json = {};
+};
+
 /// What a stream yields before its end; the response comes at the end.
-using stream_event = std::variant<text_delta, thinking_delta, tool_use_started>;
+using stream_event = std::variant<text_delta, thinking_delta, tool_use_started, tool_input_delta>;
 
 /** What went wrong talking to a model.
 

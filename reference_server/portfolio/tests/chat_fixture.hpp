@@ -108,8 +108,8 @@ struct sse_reply
         std::string out;
         for(auto const& e : events)
         {
-            if(e.type == "chunk" && !out.empty() && out.ends_with("chunk "))
-                continue; // a run of chunks counts once
+            if((e.type == "chunk" || e.type == "tool_call_delta") && out.ends_with(e.type + " "))
+                continue; // a run of chunks, or of a call's fragments, counts once
             out += e.type + " ";
         }
         return out;

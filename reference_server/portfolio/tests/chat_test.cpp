@@ -40,8 +40,9 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
     BOOST_TEST(r.http.headers["content-type"] == "text/event-stream");
     BOOST_TEST(r.http.headers["cache-control"] == "no-cache");
     BOOST_TEST(r.http.headers["x-accel-buffering"] == "no");
-    // The chat protocol: reasoning streams, clear_streaming, the tool call, the answer streams, done.
-    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk done ");
+    // The chat protocol: reasoning streams, the call as the model writes it, clear_streaming, the tool call, the
+    // answer streams, done.
+    BOOST_TEST(r.names() == "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk done ");
 
     auto db = shared_server::get().direct();
     auto const total = sql_count(db, "SELECT count(*) FROM datos_relevantes");
@@ -63,7 +64,23 @@ BOOST_AUTO_TEST_CASE(a_conversation_with_a_tool_round)
         keys.emplace_back(kv.key());
     BOOST_TEST((keys ==
         std::vector<std::string>{"tool", "input_summary", "input_raw", "thinking", "result_summary", "duration_ms",
-            "iteration"}));
+            "iteration", "tool_call_id"}));
+    // Before it ran, the call was shown as it was written: its start, then fragments that join to its arguments.
+    std::string written;
+    std::string started_id;
+    for(std::size_t i = 0; i < tool_index; ++i)
+        if(r.events[i].type == "tool_call_start")
+        {
+            started_id = std::string(r.data(i).at("tool_call_id").as_string());
+            BOOST_TEST(r.data(i).at("tool") == "contar_iniciativas");
+        }
+        else if(r.events[i].type == "tool_call_delta")
+        {
+            BOOST_TEST(r.data(i).at("tool_call_id").as_string() == started_id);
+            written += r.data(i).at("delta").as_string();
+        }
+    BOOST_TEST(json::parse(written) == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"));
+    BOOST_TEST(tool.at("tool_call_id").as_string() == started_id);
     BOOST_TEST(tool.at("tool") == "contar_iniciativas");
     BOOST_TEST(tool.at("input_summary") == "campo_agrupacion=estado_de_la_iniciativa");
     BOOST_TEST(tool.at("input_raw") == json::parse(R"({"campo_agrupacion":"estado_de_la_iniciativa"})"));
@@ -126,7 +143,9 @@ BOOST_AUTO_TEST_CASE(a_chart_answer_in_three_rounds)
     chat_server s(anthropic_at(f, "portfolio-chart"));
     auto const r = chat(s.endpoint(), ask("¿Cuántas iniciativas tiene cada unidad? Hazme un gráfico."));
     BOOST_TEST(r.http.status == 200u);
-    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk clear_streaming tool_call chunk done ");
+    BOOST_TEST(r.names() ==
+        "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk tool_call_start tool_call_delta "
+        "clear_streaming tool_call chunk done ");
 
     std::vector<json::object> calls;
     for(std::size_t i = 0; i < r.events.size(); ++i)
@@ -346,7 +365,7 @@ BOOST_AUTO_TEST_CASE(chats_closed_by_the_client_at_any_point)
     BOOST_TEST(retrying.server->connection_count() == 0u);
     BOOST_TEST(test_http::get(tools.endpoint(), "/api/v1/health").status == 200u);
     auto const r = chat(tools.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
-    BOOST_TEST(r.names() == "chunk clear_streaming tool_call chunk done ", r.names());
+    BOOST_TEST(r.names() == "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk done ", r.names());
 }
 
 // A client that shuts down its sending side after the request (as some

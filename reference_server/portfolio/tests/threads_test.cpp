@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(a_thread_is_continued_by_its_id)
     fake_provider f;
     chat_server s(anthropic_at(f, "portfolio-two-rounds"));
     auto const first = chat(s.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
-    BOOST_TEST(first.names() == "chunk clear_streaming tool_call chunk done ");
+    BOOST_TEST(first.names() == "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk done ");
     std::string const thread_id(first.http.headers["x-thread-id"]);
 
     // The follow-up sends only the new question: the server prepends the thread,
@@ -451,10 +451,10 @@ BOOST_AUTO_TEST_CASE(a_conversation_continues_on_postgresql)
     settings.store = uri;
     chat_server s(settings);
     auto const first = chat(s.endpoint(), ask("¿Cuántas iniciativas hay en ejecución?"));
-    BOOST_TEST(first.names() == "chunk clear_streaming tool_call chunk done ");
+    BOOST_TEST(first.names() == "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk done ");
     std::string const thread_id(first.http.headers["x-thread-id"]);
     auto const second = chat(s.endpoint(), follow_up(thread_id, "¿Y planificadas?"));
-    BOOST_TEST(second.names() == "chunk clear_streaming tool_call chunk done ");
+    BOOST_TEST(second.names() == "chunk tool_call_start tool_call_delta clear_streaming tool_call chunk done ");
     BOOST_TEST(f.fake.requests().at(2).body.at("messages").as_array().size() == 5u);
     auto const view = get(s.endpoint(), "/api/v1/threads/" + thread_id).json();
     BOOST_TEST(view.at("messages").as_array().size() == 8u);

@@ -306,7 +306,7 @@ asio::awaitable<bool> orchestrator<Provider, Tools>::finish_round(std::vector<ll
         event const ev = tool_call{calls[i]->name, summarize_input(calls[i]->input), calls[i]->input, round_text,
             summarize_result(o.result),
             static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(o.duration).count()),
-            iteration, o.result.is_error};
+            iteration, o.result.is_error, calls[i]->id};
         results.content.emplace_back(detail::to_result_block(calls[i]->id, o.result));
         co_await detail::emit_or_stop(sink, ev);
     }
@@ -335,7 +335,8 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
         co_await detail::emit_or_stop(sink, ev);
     };
 
-    // The answer's text, and the model's reasoning, go to the sink as they stream.
+    // The answer's text, the model's reasoning and its calls as they form go to the sink as they stream.
+    unsigned streaming_round = 0; // the round being streamed
     auto on_events = [&](std::vector<llm::stream_event>& stream_events) -> asio::awaitable<bool> {
         bool delivered = false;
         for(auto& se : stream_events)
@@ -352,6 +353,19 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
             {
                 delivered = true;
                 event const delta = thinking_delta{std::move(th->thinking)};
+                co_await detail::emit_or_stop(sink, delta);
+            }
+            else if(auto* begun = std::get_if<llm::tool_use_started>(&se))
+            {
+                // A call forming is output too: once seen, a failed stream is not retried behind the user's back.
+                delivered = true;
+                event const forming = tool_call_started{std::move(begun->id), std::move(begun->name), streaming_round};
+                co_await detail::emit_or_stop(sink, forming);
+            }
+            else if(auto* part = std::get_if<llm::tool_input_delta>(&se))
+            {
+                delivered = true;
+                event const delta = tool_input_delta{std::move(part->id), std::move(part->partial_json)};
                 co_await detail::emit_or_stop(sink, delta);
             }
         co_return delivered;
@@ -380,6 +394,7 @@ asio::awaitable<void> orchestrator<Provider, Tools>::loop(std::vector<llm::messa
     llm::fitted_context fitted; // the request's views point into it
     for(unsigned iteration = completed_rounds + 1; iteration <= options_.limits.max_rounds; ++iteration)
     {
+        streaming_round = iteration;
         bool const must_answer = options_.limits.last_round_answers && iteration == options_.limits.max_rounds;
         llm::request request{.model = options_.model,
             .system = options_.system,

@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <stdexcept>
 
 namespace agentio::chat_completions {
@@ -200,11 +201,41 @@ private:
             reasoning_ += d.text;
     }
 
+    // The index a call has in `delta.tool_calls`: the order the calls began in.
+    std::size_t index_of(std::string const& id)
+    {
+        auto const [it, added] = call_index_.try_emplace(id, call_index_.size());
+        (void)added;
+        return it->second;
+    }
+
+    // The agent's own calls: told by the activity lines of the reasoning here.
+    void on(tool_activity&, std::vector<std::string>*) {}
+
+    void on(tool_call_begun& c, std::vector<std::string>* stream)
+    {
+        if(!stream || call_index_.contains(c.id))
+            return;
+        json::object call{{"index", index_of(c.id)}, {"id", c.id}, {"type", "function"},
+            {"function", json::object{{"name", c.name}, {"arguments", ""}}}};
+        stream->push_back(chunk(json::object{{"tool_calls", json::array{std::move(call)}}}, nullptr));
+    }
+
+    void on(tool_call_arguments& a, std::vector<std::string>* stream)
+    {
+        auto const it = call_index_.find(a.id);
+        if(!stream || it == call_index_.end() || a.delta.empty())
+            return;
+        json::object call{{"index", it->second}, {"function", json::object{{"arguments", a.delta}}}};
+        stream->push_back(chunk(json::object{{"tool_calls", json::array{std::move(call)}}}, nullptr));
+    }
+
     void on(tool_call_output& c, std::vector<std::string>* stream)
     {
-        json::object call{{"index", calls_.size()}, {"id", c.id}, {"type", "function"},
+        bool const streamed = call_index_.contains(c.id);
+        json::object call{{"index", index_of(c.id)}, {"id", c.id}, {"type", "function"},
             {"function", json::object{{"name", c.name}, {"arguments", c.arguments}}}};
-        if(stream)
+        if(stream && !streamed) // a call that began in the stream is there already, fragment by fragment
             stream->push_back(chunk(json::object{{"tool_calls", json::array{call}}}, nullptr));
         call.erase("index");
         calls_.push_back(std::move(call));
@@ -255,6 +286,7 @@ private:
     std::string content_;
     std::string reasoning_;
     json::array calls_;
+    std::map<std::string, std::size_t, std::less<>> call_index_; // the client's calls streamed, by id
     llm::usage usage_;
     std::optional<api_error> error_;
 };

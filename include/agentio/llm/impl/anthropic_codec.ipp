@@ -359,7 +359,10 @@ AGENTIO_DECL std::optional<error> stream_decoder::feed(sse::event const& e, std:
             auto* t = std::get_if<tool_use_block>(&b->block);
             if(!t)
                 return protocol("input_json_delta for a block that is not tool_use");
-            t->raw_input += detail::string_at(delta, "partial_json");
+            auto const partial = detail::string_at(delta, "partial_json");
+            t->raw_input += partial;
+            if(!partial.empty())
+                out.emplace_back(tool_input_delta{t->id, std::string(partial)});
         }
         else if(delta_type == "thinking_delta")
         {

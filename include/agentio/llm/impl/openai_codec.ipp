@@ -326,12 +326,18 @@ AGENTIO_DECL std::optional<error> stream_decoder::feed(sse::event const& e, std:
                     if(auto const* fn = fragment.if_contains("function"); fn && fn->is_object())
                     {
                         auto const& function = fn->get_object();
+                        auto const arguments = detail::string_at(function, "arguments");
+                        call.raw_input += arguments;
                         if(auto name = detail::string_at(function, "name"); !name.empty() && call.name.empty())
                         {
+                            // Announced with its name: what came before it (usually nothing) goes out at once.
                             call.name = name;
                             out.emplace_back(tool_use_started{call.id, call.name});
+                            if(!call.raw_input.empty())
+                                out.emplace_back(tool_input_delta{call.id, call.raw_input});
                         }
-                        call.raw_input += detail::string_at(function, "arguments");
+                        else if(!arguments.empty() && !call.name.empty())
+                            out.emplace_back(tool_input_delta{call.id, std::string(arguments)});
                     }
                 }
         }

@@ -30,18 +30,35 @@ auto run_manager_core<Agent>::as_text_delta(RunEvent& e) noexcept
 }
 
 template<class Agent>
+template<class RunEvent>
+auto run_manager_core<Agent>::as_input_delta(RunEvent& e) noexcept
+{
+    auto* ev = std::get_if<agent::event>(&e);
+    return ev ? std::get_if<agent::tool_input_delta>(ev) : nullptr;
+}
+
+template<class Agent>
 bool run_manager_core<Agent>::record(run_slot& run, run_event const& e)
 {
     std::lock_guard lock(mutex_);
     if(run.lease_lost || run.journal_failure)
         return false;
     if(!run.pending.empty())
+    {
         if(auto const* delta = as_text_delta(e))
             if(auto* last = as_text_delta(run.pending.back()))
             {
                 last->text += delta->text;
                 return true;
             }
+        // A call's argument fragments merge the same way: fewer, larger events when the store is slow.
+        if(auto const* part = as_input_delta(e))
+            if(auto* last = as_input_delta(run.pending.back()); last && last->tool_call_id == part->tool_call_id)
+            {
+                last->partial_json += part->partial_json;
+                return true;
+            }
+    }
     run.pending.push_back(e);
     journal_wake_->try_push('!');
     return true;

@@ -205,6 +205,9 @@ private:
     template<class RunEvent>
     static auto as_text_delta(RunEvent& e) noexcept;
 
+    template<class RunEvent>
+    static auto as_input_delta(RunEvent& e) noexcept;
+
     // Records committed for a run of this process after `after`, from memory;
     // nothing when the run is not here or memory does not reach back that far.
     std::optional<std::vector<event_record>> recent_after(std::string_view run_id, std::int64_t after) const;

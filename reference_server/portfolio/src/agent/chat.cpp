@@ -87,6 +87,22 @@ std::optional<agentio::threads::event_record> to_record(agentio::threads::run_ev
         return record("chunk", json::object{{"content", d->text}});
     if(std::holds_alternative<agentio::agent::round_end>(ev))
         return agentio::threads::event_record{0, "clear_streaming", "{}"};
+    // A call as the model writes it (an extension of the protocol: a client that does not know them skips them).
+    if(auto const* begun = std::get_if<agentio::agent::tool_call_started>(&ev))
+    {
+        json::object o;
+        o["tool_call_id"] = begun->tool_call_id;
+        o["tool"] = begun->tool;
+        o["iteration"] = begun->iteration;
+        return record("tool_call_start", o);
+    }
+    if(auto const* part = std::get_if<agentio::agent::tool_input_delta>(&ev))
+    {
+        json::object o;
+        o["tool_call_id"] = part->tool_call_id;
+        o["delta"] = part->partial_json;
+        return record("tool_call_delta", o);
+    }
     if(auto const* c = std::get_if<agentio::agent::tool_call>(&ev))
     {
         json::object o;
@@ -97,6 +113,7 @@ std::optional<agentio::threads::event_record> to_record(agentio::threads::run_ev
         o["result_summary"] = c->result_summary;
         o["duration_ms"] = c->duration_ms;
         o["iteration"] = c->iteration;
+        o["tool_call_id"] = c->tool_call_id; // after the specified fields: which call this is, for the page
         return record("tool_call", o);
     }
     if(std::holds_alternative<agentio::agent::done>(ev))

@@ -143,6 +143,27 @@ const approval = (id, call, tool = 'contar_iniciativas', input = { campo_agrupac
 const decided = (id, tool, input, result_summary = '{}') =>
   ev(id, 'tool_call', { tool, input_summary: describeInput(input), input_raw: JSON.stringify(input), result_summary });
 
+test('a call shows as the model writes it, until its result or its approval comes', () => {
+  const writing = fold([
+    ev(1, 'chunk', { content: 'Voy a contar.' }),
+    ev(2, 'tool_call_start', { tool_call_id: 'toolu_1', tool: 'contar_iniciativas', iteration: 1 }),
+    ev(3, 'tool_call_delta', { tool_call_id: 'toolu_1', delta: '{"campo_agrupacion":' }),
+    ev(4, 'tool_call_delta', { tool_call_id: 'toolu_1', delta: '"unidad"}' }),
+    ev(5, 'tool_call_start', { tool_call_id: 'toolu_2', tool: 'generar_grafico', iteration: 1 }),
+  ]);
+  assert.deepEqual(writing.forming, [
+    { tool_call_id: 'toolu_1', tool: 'contar_iniciativas', args: '{"campo_agrupacion":"unidad"}' },
+    { tool_call_id: 'toolu_2', tool: 'generar_grafico', args: '' },
+  ]);
+  const ran = fold([ev(6, 'clear_streaming', {}), ev(7, 'tool_call', { tool: 'contar_iniciativas', tool_call_id: 'toolu_1' })],
+    writing);
+  assert.deepEqual(ran.forming.map((f) => f.tool_call_id), ['toolu_2']);
+  assert.deepEqual(ran.steps.map((s) => s.tool), ['contar_iniciativas']);
+  // Waiting for a decision: a question now, not a call being written.
+  assert.deepEqual(fold([approval(8, 'toolu_2', 'generar_grafico', {})], ran).forming, []);
+  assert.deepEqual(fold([ev(8, 'done', { status: 'cancelled' })], ran).forming, []);
+});
+
 test('approval_required leaves the call pending until its tool_call comes', () => {
   const input = { campo_agrupacion: 'estado_de_la_iniciativa' };
   const waiting = fold([ev(1, 'chunk', { content: 'Voy a contar.' }), ev(2, 'clear_streaming', {}), approval(3, 'toolu_1')]);

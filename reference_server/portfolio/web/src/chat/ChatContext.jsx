@@ -462,7 +462,8 @@ export function ChatProvider({ children }) {
   );
 
   const value = {
-    messages, isLoading, streamingContent: shown.text, toolSteps: shown.steps, thinkingParts: shown.thinking,
+    messages, isLoading, streamingContent: shown.text, toolSteps: shown.steps, formingCalls: shown.forming ?? [],
+    thinkingParts: shown.thinking,
     approvals: shown.approvals.filter((a) => !decided.has(a.tool_call_id)), decide,
     unavailable, omitted, announcement, send, stop, reset, open, forget, threadId, loadingThread, threadsVersion,
     openPanels, togglePanel, setAnnouncement,

@@ -46,7 +46,7 @@ function useStickToBottom(askedKey) {
 
 export default function ChatPage() {
   const {
-    messages, isLoading, streamingContent, toolSteps, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
+    messages, isLoading, streamingContent, toolSteps, formingCalls, thinkingParts, unavailable, omitted, announcement, send, stop, reset,
     openPanels, togglePanel, loadingThread, threadId, approvals, decide,
   } = useChatContext();
   const waiting = isLoading && approvals.length > 0;
@@ -169,10 +169,10 @@ export default function ChatPage() {
                     <MarkdownRenderer text={thinkingParts.filter((t) => t.trim()).join('\n\n')} />
                   </details>
                 )}
-                {toolSteps.length > 0 && (
+                {(toolSteps.length > 0 || formingCalls.length > 0) && (
                   <div className="activity">
                     <div className="activity-title">Consultando datos…</div>
-                    <ToolStepList steps={toolSteps} />
+                    <ToolStepList steps={toolSteps} forming={formingCalls} />
                   </div>
                 )}
                 {streamingContent && <MarkdownRenderer text={streamingContent} />}

@@ -25,11 +25,27 @@ export function ToolStep({ step }) {
   );
 }
 
-export function ToolStepList({ steps }) {
+// A call the model is still writing: its tool and its arguments as they arrive (JSON text, whole or not).
+export function FormingStep({ call }) {
+  return (
+    <li className="tool-step forming" aria-busy="true">
+      <div className="tool-step-head">
+        <span className="tool-name">{call.tool}</span>
+        <span className="tool-duration">preparando…</span>
+      </div>
+      {call.args && <div className="tool-params tool-args">{call.args}</div>}
+    </li>
+  );
+}
+
+export function ToolStepList({ steps, forming = [] }) {
   return (
     <ol className="tool-steps">
       {steps.map((s, i) => (
         <ToolStep key={i} step={s} />
+      ))}
+      {forming.map((f) => (
+        <FormingStep key={`forming-${f.tool_call_id}`} call={f} />
       ))}
     </ol>
   );

@@ -7,8 +7,16 @@
 
 /** An answer before its first event. */
 export function newRun() {
-  return { events: [], lastId: 0, text: '', steps: [], thinking: [], approvals: [], error: null, done: false, status: null };
+  return {
+    events: [], lastId: 0, text: '', steps: [], forming: [], thinking: [], approvals: [], error: null, done: false,
+    status: null,
+  };
 }
+
+// The calls the model is writing: {tool_call_id, tool, args (JSON text so far)}, until each one's result comes.
+const withoutCall = (forming, call) =>
+  call.tool_call_id ? forming.filter((f) => f.tool_call_id !== call.tool_call_id)
+    : forming.filter((f, i) => i !== forming.findIndex((g) => g.tool === call.tool));
 
 const sameInput = (a, b) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 
@@ -30,15 +38,23 @@ function settledBy(approvals, call) {
 // One event's effect on a fresh copy (`run` is not shared yet).
 function fold(run, { type, payload }) {
   if (type === 'chunk') run.text += payload.content ?? '';
-  else if (type === 'clear_streaming') {
+  else if (type === 'tool_call_start') {
+    if (!run.forming.some((f) => f.tool_call_id === payload.tool_call_id))
+      run.forming = [...run.forming, { tool_call_id: payload.tool_call_id, tool: payload.tool ?? '', args: '' }];
+  } else if (type === 'tool_call_delta') {
+    run.forming = run.forming.map((f) =>
+      f.tool_call_id === payload.tool_call_id ? { ...f, args: f.args + (payload.delta ?? '') } : f);
+  } else if (type === 'clear_streaming') {
     run.thinking = [...run.thinking, run.text];
     run.text = '';
   } else if (type === 'tool_call') {
     run.steps = [...run.steps, payload];
+    run.forming = withoutCall(run.forming, payload);
     const i = settledBy(run.approvals, payload);
     if (i >= 0) run.approvals = run.approvals.filter((_, j) => j !== i);
   } else if (type === 'approval_required') {
     // The run sleeps until each call is decided; a replay does not ask twice.
+    run.forming = withoutCall(run.forming, payload); // now a question to the user
     if (payload.tool_call_id && !run.approvals.some((a) => a.tool_call_id === payload.tool_call_id))
       run.approvals = [...run.approvals, {
         tool_call_id: payload.tool_call_id,
@@ -50,10 +66,12 @@ function fold(run, { type, payload }) {
   } else if (type === 'error') {
     run.error = payload.message || 'Error del asistente';
     run.approvals = [];
+    run.forming = [];
   } else if (type === 'done') {
     run.done = true;
     run.status = payload.status ?? 'completed';
     run.approvals = []; // a cancelled run decides nothing more
+    run.forming = [];
   }
   return run;
 }

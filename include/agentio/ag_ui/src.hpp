@@ -1,0 +1,26 @@
+//
+// agentio/ag_ui/src.hpp
+// ~~~~~~~~~~~~~~~~~~~~~
+//
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+//
+// The ag_ui component's non-template code, compiled once: include this in
+// one source file of a program built with AGENTIO_SEPARATE_COMPILATION.
+//
+
+#ifndef AGENTIO_AG_UI_SRC_HPP
+#define AGENTIO_AG_UI_SRC_HPP
+
+#include <agentio/config.hpp>
+
+#ifdef AGENTIO_HEADER_ONLY
+#error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
+#endif
+
+#include <agentio/ag_ui/protocol.hpp>
+
+#include <agentio/ag_ui/impl/protocol.ipp>
+
+#endif

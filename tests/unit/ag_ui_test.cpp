@@ -1,0 +1,307 @@
+// Copyright (c) 2026 The agentio developers
+// Distributed under the Boost Software License, Version 1.0. (See accompanying
+// file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
+
+// AG-UI's protocol part: a RunAgentInput read (and refused, naming the
+// field), and a model's outputs written as events in the order the official
+// client's verifier requires (checked here by the same rules).
+
+// Test that header file is self-contained.
+#include <agentio/ag_ui/protocol.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ag_ui = agentio::ag_ui;
+namespace cc = agentio::chat_completions;
+namespace json = boost::json;
+namespace llm = agentio::llm;
+
+namespace {
+
+boost::system::result<ag_ui::run_input, ag_ui::input_error> parse(std::string_view text)
+{
+    return ag_ui::parse_run_input(json::parse(text));
+}
+
+std::string field_of(std::string_view text)
+{
+    auto const r = parse(text);
+    return r ? std::string("<accepted>") : r.error().field;
+}
+
+// The rules of @ag-ui/client's verify step (src/verify/verify.ts): what must
+// be open before it is used, closed before RUN_FINISHED, and nothing after
+// the end. Returns the first rule broken, or "".
+std::string verify(std::vector<json::object> const& events)
+{
+    std::set<std::string> text, reasoning, reasoning_messages, calls;
+    bool started = false, ended = false;
+    for(std::size_t i = 0; i < events.size(); ++i)
+    {
+        auto const& e = events[i];
+        std::string const type(e.at("type").as_string());
+        auto id = [&](char const* key) { return std::string(e.at(key).as_string()); };
+        if(!e.at("timestamp").is_int64())
+            return type + ": the timestamp is not an integer";
+        for(auto const& [key, value] : e)
+            if(value.is_null())
+                return type + ": " + std::string(key) + " is null";
+        if(ended)
+            return type + " after the end";
+        if(!started && type != "RUN_STARTED" && type != "RUN_ERROR")
+            return type + " before RUN_STARTED";
+        if(type == "RUN_STARTED")
+            started = true;
+        else if(type == "TEXT_MESSAGE_START" && !text.insert(id("messageId")).second)
+            return "a text message started twice";
+        else if((type == "TEXT_MESSAGE_CONTENT" || type == "TEXT_MESSAGE_END") && !text.contains(id("messageId")))
+            return type + " of a message not open";
+        else if(type == "REASONING_START")
+            reasoning.insert(id("messageId"));
+        else if(type == "REASONING_MESSAGE_START")
+            reasoning_messages.insert(id("messageId"));
+        else if((type == "REASONING_MESSAGE_CONTENT" || type == "REASONING_MESSAGE_END") &&
+            !reasoning_messages.contains(id("messageId")))
+            return type + " of a reasoning message not open";
+        else if(type == "REASONING_END" && !reasoning.contains(id("messageId")))
+            return "REASONING_END of a span not open";
+        else if(type == "TOOL_CALL_START" && !calls.insert(id("toolCallId")).second)
+            return "a call started twice";
+        else if((type == "TOOL_CALL_ARGS" || type == "TOOL_CALL_END") && !calls.contains(id("toolCallId")))
+            return type + " of a call not open";
+        if(type == "TEXT_MESSAGE_END")
+            text.erase(id("messageId"));
+        if(type == "REASONING_MESSAGE_END")
+            reasoning_messages.erase(id("messageId"));
+        if(type == "REASONING_END")
+            reasoning.erase(id("messageId"));
+        if(type == "TOOL_CALL_END")
+            calls.erase(id("toolCallId"));
+        if(type == "RUN_FINISHED")
+        {
+            if(!text.empty() || !reasoning.empty() || !reasoning_messages.empty() || !calls.empty())
+                return "RUN_FINISHED with something open";
+            ended = true;
+        }
+        if(type == "RUN_ERROR")
+            ended = true;
+    }
+    return {};
+}
+
+std::string types(std::vector<json::object> const& events)
+{
+    std::string out;
+    for(auto const& e : events)
+        out.append(out.empty() ? "" : " ").append(e.at("type").as_string());
+    return out;
+}
+
+std::vector<json::object> run(std::vector<cc::output> outputs)
+{
+    ag_ui::run_events w("t1", "r1", "anthropic", "claude");
+    std::vector<json::object> out{w.started()};
+    for(auto& o : outputs)
+        w.take(std::move(o), out);
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(ag_ui_input)
+
+BOOST_AUTO_TEST_CASE(what_the_official_client_sends_is_read)
+{
+    // As HttpAgent 1.0.0 sends it (docs/notes/ag-ui-a2a.md, 2.2), with a whole history.
+    auto const in = parse(R"({"threadId":"th-1","runId":"run-2","protocolVersion":"1.0","state":{"k":1},
+        "messages":[
+          {"id":"s1","role":"system","content":"Eres breve."},
+          {"id":"u1","role":"user","content":"¿Qué tiempo hace?"},
+          {"id":"a1","role":"assistant","content":"Miro.","toolCalls":[{"id":"tc1","type":"function",
+            "function":{"name":"weather","arguments":"{\"city\":\"Bilbao\"}"}}]},
+          {"id":"r1","role":"tool","toolCallId":"tc1","content":"lluvia"},
+          {"id":"x1","role":"reasoning","content":"pensé"},
+          {"id":"u2","role":"user","content":[{"type":"text","text":"¿Y mañana?"},
+            {"type":"image","source":{"type":"data","value":"aGVsbG8=","mimeType":"image/png"}}]}],
+        "tools":[{"name":"confirm","description":"Ask the user","parameters":{"type":"object",
+          "properties":{"q":{"type":"string"}}}}],
+        "context":[{"description":"Ciudad del usuario","value":"Bilbao"}],
+        "forwardedProps":{"x":true},
+        "resume":[{"interruptId":"int-1","status":"resolved","payload":{"approved":true}}]})");
+    BOOST_TEST_REQUIRE(in.has_value(), (in ? "" : in.error().message));
+    BOOST_TEST(in->thread_id == "th-1");
+    BOOST_TEST(in->run_id == "run-2");
+    BOOST_TEST(in->state.at("k") == 1);
+    BOOST_TEST(in->request.system == "Eres breve.\n\nCiudad del usuario: Bilbao");
+    BOOST_TEST(in->request.stream);
+    auto const& m = in->request.messages;
+    // user, assistant (text + call), user (the result, then the next question and its image): merged by role.
+    BOOST_TEST_REQUIRE(m.size() == 3u);
+    BOOST_TEST((m[1].role == llm::role::assistant));
+    auto const* call = std::get_if<llm::tool_use_block>(&m[1].content.at(1));
+    BOOST_TEST_REQUIRE(call != nullptr);
+    BOOST_TEST(call->id == "tc1");
+    BOOST_TEST(call->input.at("city") == "Bilbao");
+    BOOST_TEST((m[2].role == llm::role::user));
+    BOOST_TEST_REQUIRE(m[2].content.size() == 3u);
+    auto const* result = std::get_if<llm::tool_result_block>(&m[2].content[0]);
+    BOOST_TEST_REQUIRE(result != nullptr);
+    BOOST_TEST(result->tool_use_id == "tc1");
+    BOOST_TEST(!result->is_error);
+    BOOST_TEST(std::get<llm::image_block>(m[2].content[2]).media_type == "image/png");
+    BOOST_TEST_REQUIRE(in->request.tools.size() == 1u);
+    BOOST_TEST(in->request.tools[0].name == "confirm");
+    BOOST_TEST_REQUIRE(in->resume.size() == 1u);
+    BOOST_TEST(in->resume[0].interrupt_id == "int-1");
+    BOOST_TEST(in->resume[0].resolved);
+    BOOST_TEST(in->resume[0].payload.at("approved") == true);
+}
+
+BOOST_AUTO_TEST_CASE(a_tool_error_reaches_the_model_as_an_error_result)
+{
+    auto const in = parse(R"({"threadId":"t","runId":"r","messages":[
+        {"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},
+        {"id":"b","role":"tool","toolCallId":"c","content":"","error":"denied"}]})");
+    BOOST_TEST_REQUIRE(in.has_value());
+    auto const& result = std::get<llm::tool_result_block>(in->request.messages.at(1).content.at(0));
+    BOOST_TEST(result.is_error);
+    BOOST_TEST(std::get<llm::text_block>(result.content.at(0)).text == "denied");
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_names_its_field)
+{
+    BOOST_TEST(field_of(R"([1])") == "body");
+    BOOST_TEST(field_of(R"({"runId":"r","messages":[]})") == "threadId");
+    BOOST_TEST(field_of(R"({"threadId":"t","messages":[]})") == "runId");
+    BOOST_TEST(field_of(R"({"threadId":"","runId":"r","messages":[]})") == "threadId");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r"})") == "messages");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":{}})") == "messages");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"u","content":"x"}]})") == "messages[0].role");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"u","role":"robot","content":"x"}]})") ==
+        "messages[0].role");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"u","role":"user"}]})") ==
+        "messages[0].content");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"x","role":"tool","toolCallId":"nope",
+        "content":"y"}]})") == "messages[0].toolCallId");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":[
+        {"type":"image","source":{"type":"url","value":"https://example.com/a.png"}}]}]})") ==
+        "messages[0].content[0].source.type");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[{"id":"a","role":"assistant","toolCalls":[
+        {"id":"c","type":"function","function":{"name":"f","arguments":"{no"}}]}]})") ==
+        "messages[0].toolCalls[0].function.arguments");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"tools":[{"name":"a b"}]})") == "tools[0].name");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"tools":[{"name":"a"},{"name":"a"}]})") ==
+        "tools[1].name");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"context":[{"value":"v"}]})") ==
+        "context[0].description");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"resume":[{"interruptId":"i",
+        "status":"maybe"}]})") == "resume[0].status");
+    // The error is the protocol's own: a RUN_ERROR whose message names the field.
+    auto const refused = parse(R"({"threadId":"t","messages":[]})");
+    BOOST_TEST_REQUIRE(refused.has_error());
+    auto const ev = ag_ui::input_error_event(refused.error());
+    BOOST_TEST(ev.at("type") == "RUN_ERROR");
+    BOOST_TEST(ev.at("code") == "invalid_input");
+    BOOST_TEST(std::string(ev.at("message").as_string()).find("runId") != std::string::npos);
+    BOOST_TEST(ev.at("metadata").at("agentio").at("field") == "runId");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(ag_ui_events)
+
+BOOST_AUTO_TEST_CASE(frames_are_data_lines_ended_by_a_blank_line)
+{
+    auto const f = ag_ui::frame(json::object{{"type", "RUN_STARTED"}, {"threadId", "t"}, {"runId", "r"}});
+    BOOST_TEST(f == "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    BOOST_TEST(f.find('\r') == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_answer_with_reasoning_and_the_agents_own_call)
+{
+    using phase = cc::tool_activity::phase;
+    auto const events = run({cc::reasoning_delta{"Pienso", false}, cc::content_delta{"Voy a mirar."},
+        cc::tool_activity{phase::begun, "tc1", "weather", {}, {}, false},
+        cc::tool_activity{phase::arguments, "tc1", {}, R"({"city":)", {}, false},
+        cc::tool_activity{phase::arguments, "tc1", {}, R"("Bilbao"})", {}, false},
+        cc::reasoning_delta{"→ weather(city=Bilbao)\n", true}, // the endpoint's line: told by the events already
+        cc::tool_activity{phase::ready, "tc1", "weather", R"({"city":"Bilbao"})", {}, false},
+        cc::tool_activity{phase::finished, "tc1", "weather", {}, "lluvia", false}, cc::content_delta{"Llueve."},
+        cc::content_delta{""}, cc::finished{cc::finish_reason::stop, {10, 5, 0, 2}}});
+    BOOST_TEST(verify(events) == "");
+    BOOST_TEST(types(events) ==
+        "RUN_STARTED REASONING_START REASONING_MESSAGE_START REASONING_MESSAGE_CONTENT REASONING_MESSAGE_END "
+        "REASONING_END TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END TOOL_CALL_START TOOL_CALL_ARGS "
+        "TOOL_CALL_ARGS TOOL_CALL_END TOOL_CALL_RESULT TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END "
+        "RUN_FINISHED");
+    // The call belongs to the text before it; its result to the call.
+    BOOST_TEST(events[9].at("parentMessageId") == events[6].at("messageId"));
+    BOOST_TEST(events[13].at("toolCallId") == "tc1");
+    BOOST_TEST(events[13].at("content") == "lluvia");
+    auto const& finished = events.back();
+    BOOST_TEST(finished.at("threadId") == "t1");
+    BOOST_TEST(finished.at("runId") == "r1");
+    BOOST_TEST(finished.at("outcome").at("type") == "success");
+    BOOST_TEST(!finished.at("outcome").as_object().contains("pendingToolCallIds"));
+    auto const& usage = finished.at("usage").at(0);
+    BOOST_TEST(usage.at("inputTokens") == 10);
+    BOOST_TEST(usage.at("totalTokens") == 15);
+    BOOST_TEST(usage.at("cachedInputTokens") == 2);
+    BOOST_TEST(usage.at("provider") == "anthropic");
+}
+
+BOOST_AUTO_TEST_CASE(the_clients_call_ends_the_run_pending)
+{
+    // Streamed as it formed, or given whole at the end: the same events.
+    auto const streamed = run({cc::content_delta{"Te pregunto."}, cc::tool_call_begun{"c1", "confirm"},
+        cc::tool_call_arguments{"c1", R"({"q":)"}, cc::tool_call_arguments{"c1", R"("¿seguro?"})"},
+        cc::tool_call_output{"c1", "confirm", R"({"q":"¿seguro?"})"}, cc::finished{cc::finish_reason::tool_calls, {}}});
+    auto const whole = run({cc::content_delta{"Te pregunto."},
+        cc::tool_call_output{"c1", "confirm", R"({"q":"¿seguro?"})"}, cc::finished{cc::finish_reason::tool_calls, {}}});
+    for(auto const* events : {&streamed, &whole})
+    {
+        BOOST_TEST(verify(*events) == "");
+        BOOST_TEST(events->back().at("outcome").at("pendingToolCallIds").at(0) == "c1");
+        std::string args;
+        for(auto const& e : *events)
+            if(e.at("type") == "TOOL_CALL_ARGS")
+                args += e.at("delta").as_string();
+            else
+                BOOST_TEST(e.at("type") != "TOOL_CALL_RESULT"); // the client runs it
+        BOOST_TEST(args == R"({"q":"¿seguro?"})");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_failure_or_a_stop_ends_the_run_and_nothing_follows)
+{
+    auto failed = run({cc::content_delta{"Empiezo"},
+        cc::failed{{502, "El modelo no responde.", "server_error", {}, "upstream_error"}}, cc::content_delta{"más"}});
+    BOOST_TEST(verify(failed) == "");
+    BOOST_TEST(failed.back().at("type") == "RUN_ERROR");
+    BOOST_TEST(failed.back().at("code") == "upstream_error");
+    BOOST_TEST(failed.back().at("message") == "El modelo no responde.");
+
+    auto cut = run({cc::content_delta{"A medias"}, cc::finished{cc::finish_reason::length, {}}});
+    BOOST_TEST(verify(cut) == "");
+    BOOST_TEST(cut.back().at("result").at("finishReason") == "length");
+
+    ag_ui::run_events w("t", "r");
+    std::vector<json::object> out{w.started()};
+    w.take(cc::reasoning_delta{"pienso", false}, out);
+    w.take(cc::tool_call_begun{"c", "f"}, out);
+    w.end_abruptly(true, out);
+    BOOST_TEST(verify(out) == "");
+    BOOST_TEST(out.back().at("outcome").at("type") == "cancelled");
+    BOOST_TEST(w.ended());
+    std::vector<json::object> none;
+    w.take(cc::content_delta{"tarde"}, none);
+    BOOST_TEST(none.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
