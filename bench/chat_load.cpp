@@ -4,9 +4,12 @@
 
 // Concurrent streams against running servers: N clients POST at once and
 // read their event streams to the end. Reports the completed and failed
-// streams, the time, and the servers' memory (VmRSS sampled from
-// /proc/PID/status while the streams are open; several servers, as replicas,
-// are summed). Several ports share the clients in turn.
+// streams, the time, the events received (SSE frames) and their rate, each
+// stream's time to its first event and to its end (p50, p99), and the
+// servers' memory (VmRSS sampled from /proc/PID/status while the streams
+// are open; several servers, as replicas, are summed). Several ports share
+// the clients in turn. `{n}` in the body is the stream's number (ids that
+// must differ, as AG-UI's threadId and runId).
 //
 //   agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...]
 //       [--path P] [--body JSON] [--done TEXT] [--error TEXT]
@@ -29,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -97,10 +101,15 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    std::string const request = "POST " + path + " HTTP/1.1\r\nHost: " + host +
-        "\r\nContent-Type: application/json\r\n"
-        "Content-Length: " +
-        std::to_string(body.size()) + "\r\n\r\n" + body;
+    auto request_of = [&](int number) {
+        std::string b = body;
+        for(auto at = b.find("{n}"); at != std::string::npos; at = b.find("{n}", at))
+            b.replace(at, 3, std::to_string(number));
+        return "POST " + path + " HTTP/1.1\r\nHost: " + host +
+            "\r\nContent-Type: application/json\r\n"
+            "Content-Length: " +
+            std::to_string(b.size()) + "\r\n\r\n" + b;
+    };
 
     asio::io_context ioc;
     std::vector<tcp::endpoint> endpoints;
@@ -112,6 +121,8 @@ int main(int argc, char** argv)
         begin = end + 1;
     }
     int done = 0, failed = 0, open = 0, peak_open = 0;
+    long long events = 0;                   // SSE frames received, all streams
+    std::vector<double> first_ms, whole_ms; // per completed stream: to its first event, to its end
     long const rss_before = rss_kib_of(pid);
     long rss_peak = rss_before;
     auto const started = std::chrono::steady_clock::now();
@@ -124,23 +135,41 @@ int main(int argc, char** argv)
         ++failures[why];
     };
 
-    auto one = [&](tcp::endpoint ep) -> asio::awaitable<void> {
+    auto one = [&](tcp::endpoint ep, std::string request) -> asio::awaitable<void> {
         tcp::socket s(ioc);
         try
         {
+            auto const asked = std::chrono::steady_clock::now();
+            auto const since = [&asked] {
+                return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
+            };
             co_await s.async_connect(ep, asio::use_awaitable);
             co_await asio::async_write(s, asio::buffer(request), asio::use_awaitable);
             ++open;
             peak_open = std::max(peak_open, open);
             std::string got;
             char buf[4096];
+            char last = 0; // the byte before this read: a frame's "\n\n" may straddle two reads
+            double first = -1;
             for(;;)
             {
                 auto const k = co_await s.async_read_some(asio::buffer(buf), asio::use_awaitable);
+                for(std::size_t i = 0; i < k; ++i)
+                {
+                    if(buf[i] == '\n' && last == '\n')
+                    {
+                        ++events;
+                        if(first < 0)
+                            first = since();
+                    }
+                    last = buf[i];
+                }
                 got.append(buf, k);
                 if(got.find(done_marker) != std::string::npos)
                 {
                     ++done;
+                    first_ms.push_back(first < 0 ? since() : first);
+                    whole_ms.push_back(since());
                     break;
                 }
                 if(auto const at = got.find(error_marker); at != std::string::npos || got.size() > (1 << 20))
@@ -162,7 +191,8 @@ int main(int argc, char** argv)
         --open;
     };
     for(int i = 0; i < n; ++i)
-        asio::co_spawn(ioc, one(endpoints[static_cast<std::size_t>(i) % endpoints.size()]), asio::detached);
+        asio::co_spawn(ioc, one(endpoints[static_cast<std::size_t>(i) % endpoints.size()], request_of(i)),
+            asio::detached);
 
     // Sample the server's memory while streams run.
     asio::steady_timer sampler(ioc);
@@ -182,6 +212,16 @@ int main(int argc, char** argv)
     double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("streams %d: completed %d, failed %d, most open at once %d, %.2f s\n", n, done, failed, peak_open,
         seconds);
+    auto percentile = [](std::vector<double> v, double p) {
+        if(v.empty())
+            return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+    };
+    std::printf("events %lld, %.0f per second; first event p50 %.2f ms, p99 %.2f ms; whole stream p50 %.2f ms, "
+                "p99 %.2f ms\n",
+        events, static_cast<double>(events) / seconds, percentile(first_ms, 0.5), percentile(first_ms, 0.99),
+        percentile(whole_ms, 0.5), percentile(whole_ms, 0.99));
     for(auto const& [why, count] : failures)
         std::printf("  failed %d×: %s\n", count, why.c_str());
     std::printf("server RSS: %ld KiB before, %ld KiB peak, %.1f KiB per stream\n", rss_before, rss_peak,

@@ -22,58 +22,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build/release}")
-platform_exe=$build/reference_server/platform/agentio-platform
-portfolio_exe=$build/reference_server/portfolio/agentio-portfolio
-facturas_exe=$build/reference_server/facturas/agentio-facturas
-sqlite_mcp_exe=$build/reference_server/sqlite_mcp/agentio-sqlite-mcp
-normativa_exe=$build/reference_server/normativa/agentio-normativa
-fake_exe=$build/bench/agentio-fake-llm
-[ -x "$platform_exe" ] && [ -x "$portfolio_exe" ] && [ -x "$facturas_exe" ] && [ -x "$sqlite_mcp_exe" ] &&
-    [ -x "$normativa_exe" ] && [ -x "$fake_exe" ] ||
-    cmake --build "$build" --target agentio-platform agentio-portfolio agentio-facturas agentio-sqlite-mcp \
-        agentio-normativa agentio-fake-llm
 bash scripts/setup.sh python3 curl # prometheus is among setup.sh's own packages
 say() { echo "prometheus_check: $*" >&2; }
-# The Chinook SQL script and the Estatuto, where CTest's data.fetch puts them: without them, no facturas nor normativa.
-bash scripts/data.sh all "$build/data" ||
-    { say "no sample data for agentio-facturas and agentio-normativa (above; AGENTIO_DATA_DIR: a local copy)"; exit 1; }
-
-# No setting of the caller's may change what the applications do (a real key would reach a real provider).
-while read -r name; do
-    case $name in
-    AGENT_* | ANTHROPIC_* | OPENAI_* | PLATFORM_* | PORTFOLIO_* | INVOICE_AGENT_* | RAG_* | OTEL_* | TAVILY_* | \
-        WIKIPEDIA_* | OPEN_METEO_* | WEB_SEARCH_* | CHART_* | API_* | AGENTIO_LOG_* | AGENTIO_METRICS_*) unset "$name" ;;
-    esac
-done < <(compgen -e)
-
-work=$(mktemp -d)
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-
-# Starts a server in $work (no .env of the checkout is read); waits for the first URL it prints; sets $url.
-start_app() { # out command...
-    local out=$1
-    shift
-    (cd "$work" && exec "$@") >"$out" 2>"$out.err" &
-    pids+=($!)
-    for _ in $(seq 200); do
-        url=$(grep -o 'http://127.0.0.1:[0-9]*' "$out" | head -1 || true)
-        [ -n "$url" ] && return 0
-        kill -0 "${pids[-1]}" 2>/dev/null || break
-        sleep 0.1
-    done
-    say "'$*' did not start"
-    cat "$out" "$out.err" >&2
-    exit 1
-}
+# The caller's settings scrubbed, $work, start_app; the invoices' database, the labour-law index and the
+# portfolio's database built afresh from the sample data (scripts/data.sh).
+source scripts/apps.sh
+prepare_app_data
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-# The data: the invoices' database and the labour-law index, built afresh in $work.
-"$facturas_exe" init-db --sql "$build/data/chinook/Chinook_Sqlite.sql" --db "$work/chinook.db" >/dev/null
-"$normativa_exe" ingest --index "$work/normativa.db" --law "Estatuto de los Trabajadores" \
-    "$build/data/normativa/estatuto-trabajadores" >"$work/ingest.txt" 2>&1 ||
-    { say "agentio-normativa ingest failed"; cat "$work/ingest.txt" >&2; exit 1; }
-"$portfolio_exe" init-db "$work/portfolio.db" --initiatives 60 >/dev/null
 
 # The fake LLM: the platform's and the portfolio's scenarios, and one each for facturas (the SQL, then the answer)
 # and normativa (a search, then the answer from what it found).

@@ -6,7 +6,8 @@
 # Sets up, builds and runs the whole test suite through CTest.
 #   scripts/test.sh            release build, then the MCP conformance suites, the
 #                              TypeScript SDK client, the chat page in Chromium and
-#                              agentio-platform under the openai and Vercel AI SDKs, the
+#                              agentio-platform under the openai and Vercel AI SDKs, the four
+#                              agent applications under the official AG-UI client, the
 #                              OTLP exporter's payloads decoded by the OpenTelemetry JS SDK's code,
 #                              and the five applications' GET /metrics scraped by a Prometheus server
 #   scripts/test.sh asan       AddressSanitizer + UndefinedBehaviorSanitizer build
@@ -24,6 +25,7 @@ if [ "$preset" = release ]; then
   bash scripts/mcp_clients.sh build/release
   bash scripts/web_test.sh build/release
   bash scripts/platform_clients.sh build/release
+  bash scripts/ag_ui_clients.sh build/release
   bash scripts/otlp_check.sh build/release
   bash scripts/prometheus_check.sh build/release
 fi

@@ -13,6 +13,7 @@
 #ifndef AGENTIO_AG_UI_HPP
 #define AGENTIO_AG_UI_HPP
 
+#include <agentio/ag_ui/endpoint.hpp>
 #include <agentio/ag_ui/protocol.hpp>
 
 #endif

@@ -9,6 +9,7 @@
 // sequences, errors before and during a stream, and a client that leaves.
 #include <agentio/json_text.hpp>
 #include <agentio/chat_completions.hpp>
+#include <agentio/ag_ui.hpp>
 
 #include <agentio/llm/openai.hpp>
 #include <agentio/threads/sqlite_store.hpp>
@@ -244,14 +245,16 @@ struct served
     shared_counters counters;
     std::unique_ptr<llm::openai_provider> provider;
     cc::endpoint api;
+    std::unique_ptr<agentio::ag_ui::endpoint> ag_ui; // after `api`, which it serves from
     std::unique_ptr<agentio::http::server<agentio::http::router<>>> server;
     asio::ip::tcp::endpoint ep;
     std::thread thread;
+    std::vector<std::thread> more_threads;
     std::mutex records_mutex;
     std::vector<cc::completion_record> records;
     std::vector<std::string> log_lines;
 
-    explicit served(cc::endpoint_options base = {})
+    explicit served(cc::endpoint_options base = {}, std::optional<agentio::ag_ui::endpoint_options> ag_ui_options = {})
         : api([this, &base] {
             cc::endpoint_options o = std::move(base);
             o.on_complete = [this](cc::completion_record const& r) {
@@ -301,6 +304,15 @@ struct served
         ro.error_body = cc::write_error_body;
         agentio::http::router<> routes(ro);
         api.add_routes(routes);
+        if(ag_ui_options)
+        {
+            ag_ui_options->on_complete = [this](cc::completion_record const& r) {
+                std::lock_guard lock(records_mutex);
+                records.push_back(r);
+            };
+            ag_ui = std::make_unique<agentio::ag_ui::endpoint>(api, std::move(*ag_ui_options));
+            ag_ui->add_routes(routes);
+        }
         agentio::http::server_options so;
         so.error_body = cc::write_error_body;
         server = std::make_unique<agentio::http::server<agentio::http::router<>>>(ioc.get_executor(), std::move(routes),
@@ -309,14 +321,14 @@ struct served
         server->start();
     }
 
-    void add(std::string id, std::string scenario)
+    void add(std::string id, std::string scenario, std::chrono::milliseconds tool_delay = 0ms)
     {
         cc::agent_model_options o;
         o.card.id = std::move(id);
         o.agent.model = std::move(scenario);
         o.agent.system = "Eres un agente de pruebas.";
         api.add(std::make_shared<test_model>(*provider,
-            test_tools{{}, contar_iniciativas{&counters, 0ms}, sumar_presupuesto{&counters}}, std::move(o)));
+            test_tools{{}, contar_iniciativas{&counters, tool_delay}, sumar_presupuesto{&counters}}, std::move(o)));
     }
 
     void scenario(std::string name, std::vector<testing::scripted_response> turns)
@@ -328,9 +340,12 @@ struct served
         fake.add_scenario(std::move(s));
     }
 
-    void run()
+    // `threads` > 1: the connections and the runs on several threads, as the applications serve them.
+    void run(unsigned threads = 1)
     {
         thread = std::thread([this] { ioc.run(); });
+        for(unsigned i = 1; i < threads; ++i)
+            more_threads.emplace_back([this] { ioc.run(); });
     }
 
     ~served()
@@ -339,6 +354,8 @@ struct served
         ioc.stop();
         if(thread.joinable())
             thread.join();
+        for(auto& t : more_threads)
+            t.join();
     }
 
     test_http::reply post(std::string const& body) { return test_http::post(ep, "/v1/chat/completions", body); }
@@ -1209,6 +1226,360 @@ BOOST_AUTO_TEST_CASE(a_client_that_leaves_cancels_the_run)
         BOOST_TEST_REQUIRE(records.size() == 1u);
         BOOST_TEST(records[0].outcome == "cancelled");
         BOOST_TEST(records[0].stream == stream);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// --- AG-UI: the same models behind POST /ag-ui ------------------------------------
+
+namespace {
+
+std::string run_input(std::string const& thread, std::string const& run, std::string const& messages,
+    std::string const& extra = {})
+{
+    return R"({"threadId": ")" + thread + R"(", "runId": ")" + run + R"(", "messages": )" + messages +
+        R"(, "tools": [], "context": [], "state": {}, "forwardedProps": {})" + (extra.empty() ? "" : ", " + extra) +
+        "}";
+}
+
+std::string user_says(std::string const& text)
+{
+    return R"([{"id": "m-1", "role": "user", "content": ")" + text + R"("}])";
+}
+
+std::vector<json::object> ag_ui_events(test_http::reply const& r)
+{
+    std::vector<json::object> out;
+    for(auto const& line : data_lines(r.body))
+        out.push_back(json::parse(line).as_object());
+    return out;
+}
+
+std::vector<std::string> types_of(std::vector<json::object> const& events)
+{
+    std::vector<std::string> out;
+    for(auto const& e : events)
+        out.emplace_back(e.at("type").as_string());
+    return out;
+}
+
+std::size_t count_of(std::vector<std::string> const& types, std::string_view type)
+{
+    return static_cast<std::size_t>(std::count(types.begin(), types.end(), type));
+}
+
+test_http::reply ag_ui_post(served& s, std::string const& target, std::string const& body, std::string user = {},
+    std::string last_event_id = {})
+{
+    boost::beast::http::fields extra;
+    if(!user.empty())
+        extra.set("X-User", user);
+    if(!last_event_id.empty())
+        extra.set("Last-Event-ID", last_event_id);
+    return test_http::request(s.ep, boost::beast::http::verb::post, target, body, "application/json", extra);
+}
+
+// Posts a run and leaves once its first event has come: the connection closed mid-stream.
+void leave_after_first_event(asio::ip::tcp::endpoint ep, std::string const& body, std::string const& user)
+{
+    asio::io_context io;
+    boost::beast::tcp_stream conn(io);
+    conn.connect(ep);
+    boost::beast::http::request<boost::beast::http::string_body> req{boost::beast::http::verb::post, "/ag-ui", 11};
+    req.set(boost::beast::http::field::host, "127.0.0.1");
+    req.set(boost::beast::http::field::content_type, "application/json");
+    if(!user.empty())
+        req.set("X-User", user);
+    req.body() = body;
+    req.prepare_payload();
+    boost::beast::http::write(conn, req);
+    std::string seen;
+    char buf[4096];
+    while(seen.find("RUN_STARTED") == std::string::npos)
+    {
+        auto const n = conn.socket().read_some(asio::buffer(buf));
+        seen.append(buf, n);
+    }
+    conn.socket().shutdown(asio::ip::tcp::socket::shutdown_both);
+    conn.close();
+}
+
+agentio::ag_ui::endpoint_options ag_ui_with(agentio::threads::thread_store* store = nullptr)
+{
+    agentio::ag_ui::endpoint_options o;
+    o.store = store;
+    o.default_agent = "agente";
+    return o;
+}
+
+struct temporary_store
+{
+    std::filesystem::path file = std::filesystem::temp_directory_path() /
+        ("agentio-ag-ui-" + std::to_string(std::random_device{}()) + ".db");
+    std::unique_ptr<agentio::sqlite::thread_store> store;
+
+    temporary_store()
+    {
+        auto opened = agentio::sqlite::thread_store::open(file.string());
+        BOOST_TEST_REQUIRE(opened.has_value());
+        store = std::move(*opened);
+    }
+    ~temporary_store()
+    {
+        store.reset();
+        std::error_code ec;
+        std::filesystem::remove(file, ec);
+        std::filesystem::remove(file.string() + "-wal", ec);
+        std::filesystem::remove(file.string() + "-shm", ec);
+    }
+};
+
+// Runs a store's operation on the served io_context (which runs on its own thread) and waits for it.
+template<class T>
+T on_served(served& s, asio::awaitable<T> work)
+{
+    return asio::co_spawn(s.ioc, std::move(work), asio::use_future).get();
+}
+
+cc::endpoint_options who_is_x_user()
+{
+    cc::endpoint_options o;
+    o.authenticate = [](agentio::http::request const& req) -> boost::system::result<std::string, cc::api_error> {
+        auto const user = req.find("X-User");
+        if(user == req.end())
+            return cc::api_error{401, "Who are you?", "authentication_error", {}, {}};
+        return std::string(user->value());
+    };
+    return o;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(ag_ui_endpoint)
+
+BOOST_AUTO_TEST_CASE(a_run_is_its_events_in_order)
+{
+    served s({}, ag_ui_with());
+    s.scenario("agente-scenario", {says("Hay cuatro iniciativas en total.")});
+    s.run(2);
+    auto const r = ag_ui_post(s, "/ag-ui", run_input("t-1", "r-1", user_says("¿Cuántas iniciativas hay?")));
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    BOOST_TEST(r.headers[boost::beast::http::field::content_type].starts_with("text/event-stream"));
+    auto const events = ag_ui_events(r);
+    auto const types = types_of(events);
+    BOOST_TEST_REQUIRE(types.size() >= 5u);
+    BOOST_TEST(types.front() == "RUN_STARTED");
+    BOOST_TEST(events.front().at("threadId").as_string() == "t-1");
+    BOOST_TEST(events.front().at("runId").as_string() == "r-1");
+    BOOST_TEST(types.back() == "RUN_FINISHED");
+    BOOST_TEST(events.back().at("outcome").at("type").as_string() == "success");
+    BOOST_TEST(count_of(types, "TEXT_MESSAGE_START") == 1u);
+    BOOST_TEST(count_of(types, "TEXT_MESSAGE_END") == 1u);
+    std::string text;
+    for(auto const& e : events)
+        if(e.at("type").as_string() == "TEXT_MESSAGE_CONTENT")
+            text += e.at("delta").as_string();
+    BOOST_TEST(text == "Hay cuatro iniciativas en total.");
+    // Each event has its id, for Last-Event-ID.
+    BOOST_TEST(r.body.find("id: 1\n") != std::string::npos);
+    BOOST_TEST(r.body.find("id: " + std::to_string(events.size()) + "\n") != std::string::npos);
+    // The model read the question after its system prompt.
+    auto const sent = s.fake.requests().back().body;
+    BOOST_TEST(sent.at("messages").at(1).at("content").as_string() == "¿Cuántas iniciativas hay?");
+    auto const done = s.completed();
+    BOOST_TEST_REQUIRE(done.size() == 1u);
+    BOOST_TEST(done[0].outcome == "stop");
+    BOOST_TEST(done[0].session == "t-1");
+}
+
+BOOST_AUTO_TEST_CASE(the_agents_tools_and_the_clients_tools)
+{
+    served s({}, ag_ui_with());
+    s.scenario("agente-scenario",
+        {calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado_de_la_iniciativa"}}),
+            says("Hay {{last_tool_result}}.")});
+    s.scenario("directo-scenario", {calls("get_weather", json::object{{"city", "Madrid"}})});
+    s.run(2);
+    auto const own = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-1", user_says("Cuenta"))));
+    auto const own_types = types_of(own);
+    BOOST_TEST(count_of(own_types, "TOOL_CALL_START") == 1u);
+    BOOST_TEST(count_of(own_types, "TOOL_CALL_END") == 1u);
+    BOOST_TEST(count_of(own_types, "TOOL_CALL_RESULT") == 1u);
+    BOOST_TEST(own.back().at("outcome").at("type").as_string() == "success");
+    BOOST_TEST(s.counters.calls.load() == 1);
+
+    // The client's tool: its call comes back for the client to run, and the run ends.
+    std::string const tools = R"("tools": [{"name": "get_weather", "description": "El tiempo de una ciudad",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}])";
+    auto body = run_input("t-2", "r-2", user_says("¿Qué tiempo hace en Madrid?"));
+    body.replace(body.find(R"("tools": [])"), std::string(R"("tools": [])").size(), tools);
+    auto const client = ag_ui_events(ag_ui_post(s, "/ag-ui/agents/directo", body));
+    auto const client_types = types_of(client);
+    BOOST_TEST(count_of(client_types, "TOOL_CALL_START") == 1u);
+    BOOST_TEST(count_of(client_types, "TOOL_CALL_RESULT") == 0u);
+    auto const& outcome = client.back().at("outcome");
+    BOOST_TEST(outcome.at("type").as_string() == "success");
+    BOOST_TEST_REQUIRE(outcome.at("pendingToolCallIds").as_array().size() == 1u);
+    std::string args;
+    for(auto const& e : client)
+        if(e.at("type").as_string() == "TOOL_CALL_ARGS")
+            args += e.at("delta").as_string();
+    BOOST_TEST(json::parse(args).at("city").as_string() == "Madrid");
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_the_protocols_own_error_naming_the_field)
+{
+    served s(who_is_x_user(), ag_ui_with());
+    s.run(2);
+    auto only_error = [&](std::string const& target, std::string const& body) {
+        auto const r = ag_ui_post(s, target, body, "ana");
+        BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+        auto const events = ag_ui_events(r);
+        BOOST_TEST_REQUIRE(events.size() == 1u, r.body);
+        BOOST_TEST(events[0].at("type").as_string() == "RUN_ERROR");
+        return events[0];
+    };
+    auto const no_thread = only_error("/ag-ui", R"({"runId": "r-1", "messages": []})");
+    BOOST_TEST(no_thread.at("code").as_string() == "invalid_input");
+    BOOST_TEST(no_thread.at("metadata").at("agentio").at("field").as_string() == "threadId");
+    auto const not_json = only_error("/ag-ui", "{\"threadId\": ");
+    BOOST_TEST(not_json.at("metadata").at("agentio").at("field").as_string() == "body");
+    auto const bad_id = only_error("/ag-ui", run_input("t 1", "r-1", "[]"));
+    BOOST_TEST(bad_id.at("metadata").at("agentio").at("field").as_string() == "threadId");
+    auto const resume = only_error("/ag-ui",
+        run_input("t-1", "r-1", "[]", R"("resume": [{"interruptId": "x", "status": "resolved", "payload": {}}])"));
+    BOOST_TEST(resume.at("metadata").at("agentio").at("field").as_string() == "resume[0].interruptId");
+    // Not the protocol's business: who asks, and which agent.
+    auto const anonymous = test_http::post(s.ep, "/ag-ui", run_input("t-1", "r-1", user_says("Hola")));
+    BOOST_TEST(anonymous.status == 401u);
+    auto const nobody = ag_ui_post(s, "/ag-ui/agents/nadie", run_input("t-1", "r-1", user_says("Hola")), "ana");
+    BOOST_TEST(nobody.status == 404u);
+    BOOST_TEST(nobody.json().at("error").at("code").as_string() == "agent_not_found");
+    BOOST_TEST(s.fake.requests().empty()); // no model was asked
+}
+
+BOOST_AUTO_TEST_CASE(with_a_store_the_thread_keeps_each_run_and_belongs_to_its_user)
+{
+    temporary_store t;
+    {
+        served s(who_is_x_user(), ag_ui_with(t.store.get()));
+        s.scenario("agente-scenario", {says("Encantado, Ana.")});
+        s.run(2);
+        auto const first = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-1", user_says("Me llamo Ana.")),
+            "ana"));
+        BOOST_TEST_REQUIRE(first.back().at("type").as_string() == "RUN_FINISHED");
+        // The thread keeps the question and the answer; the run its journal.
+        auto items = on_served(s, t.store->load_items("t-1"));
+        BOOST_TEST_REQUIRE(items.has_value());
+        BOOST_TEST_REQUIRE(items->size() == 2u);
+        BOOST_TEST((*items)[0].message.text() == "Me llamo Ana.");
+        BOOST_TEST((*items)[1].message.text() == "Encantado, Ana.");
+        auto journal = on_served(s, t.store->events_after("r-1", 0, 1000));
+        BOOST_TEST_REQUIRE(journal.has_value());
+        BOOST_TEST(journal->size() == first.size());
+        BOOST_TEST(journal->back().type == "RUN_FINISHED");
+
+        // Followed again from an event on: the rest, ids continuing.
+        auto const again = ag_ui_post(s, "/ag-ui/connect", R"({"threadId": "t-1", "runId": "r-1"})", "ana", "2");
+        auto const rest = ag_ui_events(again);
+        BOOST_TEST(rest.size() == first.size() - 2);
+        BOOST_TEST(again.body.starts_with("id: 3\n"));
+        // Another user: no such run; nor may they run on the thread.
+        auto const other = ag_ui_events(ag_ui_post(s, "/ag-ui/connect", R"({"threadId": "t-1", "runId": "r-1"})",
+            "bea"));
+        BOOST_TEST_REQUIRE(other.size() == 1u);
+        BOOST_TEST(other[0].at("code").as_string() == "run_not_found");
+        auto const theirs = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-9", user_says("Hola")), "bea"));
+        BOOST_TEST(theirs.back().at("code").as_string() == "thread_not_found");
+        // A run id is used once.
+        auto const twice = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-1", user_says("Otra")), "ana"));
+        BOOST_TEST(twice.back().at("code").as_string() == "run_exists");
+
+        // No messages: a run on the thread as stored.
+        s.scenario("agente-scenario", {says("Te llamas Ana.")});
+        auto const stored = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-2", "[]"), "ana"));
+        BOOST_TEST(stored.back().at("outcome").at("type").as_string() == "success");
+        auto const sent = s.fake.requests().back().body.at("messages").as_array();
+        BOOST_TEST(sent.size() == 3u); // the system prompt, the question and the answer stored
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_leaves_does_not_stop_the_run_and_follows_it_again)
+{
+    temporary_store t;
+    {
+        auto o = ag_ui_with(t.store.get());
+        o.default_agent = "lento";
+        served s(who_is_x_user(), std::move(o));
+        s.add("lento", "agente-scenario", 400ms);
+        s.scenario("agente-scenario",
+            {calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado"}}), says("Ya está.")});
+        s.run(2);
+        auto body = run_input("t-1", "r-1", user_says("Cuenta despacio"));
+        leave_after_first_event(s.ep, body, "ana");
+        // The run goes on without its client.
+        auto const again = ag_ui_post(s, "/ag-ui/connect", R"({"threadId": "t-1"})", "ana", "1");
+        auto const rest = ag_ui_events(again);
+        BOOST_TEST_REQUIRE(!rest.empty(), again.body);
+        BOOST_TEST(rest.front().at("type").as_string() != "RUN_STARTED");
+        BOOST_TEST(rest.back().at("type").as_string() == "RUN_FINISHED");
+        BOOST_TEST(rest.back().at("outcome").at("type").as_string() == "success");
+        BOOST_TEST(s.counters.calls.load() == 1);
+        // Bad Last-Event-ID: the field named.
+        auto const bad = ag_ui_events(ag_ui_post(s, "/ag-ui/connect", R"({"threadId": "t-1"})", "ana", "x"));
+        BOOST_TEST(bad.front().at("metadata").at("agentio").at("field").as_string() == "Last-Event-ID");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(cancel_stops_a_run_and_a_run_nobody_follows_ends_after_the_grace)
+{
+    temporary_store t;
+    {
+        auto o = ag_ui_with(t.store.get());
+        o.detach_grace = 200ms;
+        served s(who_is_x_user(), std::move(o));
+        s.counters.block_first = true; // the first call waits a minute, unless stopped
+        s.scenario("agente-scenario",
+            {calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado"}}), says("Ya está.")});
+        s.run(2);
+        auto running = std::async(std::launch::async,
+            [&] { return ag_ui_post(s, "/ag-ui", run_input("t-1", "r-1", user_says("Cuenta")), "ana"); });
+        while(s.counters.calls.load() == 0)
+            std::this_thread::sleep_for(10ms);
+        auto const missing = ag_ui_post(s, "/ag-ui/cancel", R"({"threadId": "t-1"})", "ana");
+        BOOST_TEST(missing.status == 400u);
+        BOOST_TEST(missing.json().at("error").at("param").as_string() == "runId");
+        auto const theirs = ag_ui_post(s, "/ag-ui/cancel", R"({"threadId": "t-1", "runId": "r-1"})", "bea");
+        BOOST_TEST(theirs.status == 404u);
+        auto const stopped = ag_ui_post(s, "/ag-ui/cancel", R"({"threadId": "t-1", "runId": "r-1"})", "ana");
+        BOOST_TEST_REQUIRE(stopped.status == 200u, stopped.body);
+        auto const events = ag_ui_events(running.get());
+        BOOST_TEST(events.back().at("type").as_string() == "RUN_FINISHED");
+        BOOST_TEST(events.back().at("outcome").at("type").as_string() == "cancelled");
+        auto const over = ag_ui_post(s, "/ag-ui/cancel", R"({"threadId": "t-1", "runId": "r-1"})", "ana");
+        BOOST_TEST(over.status == 404u);
+        auto run = on_served(s, t.store->find_run("r-1", "ana"));
+        BOOST_TEST_REQUIRE((run && *run));
+        BOOST_TEST(((*run)->status == agentio::threads::run_status::cancelled));
+
+        // Nobody follows: cancelled once the grace has passed.
+        s.counters.calls = 0; // the next call is a first again: it blocks
+        leave_after_first_event(s.ep, run_input("t-2", "r-2", user_says("Cuenta")), "ana");
+        auto status = agentio::threads::run_status::running;
+        for(int i = 0; i < 300 && status != agentio::threads::run_status::cancelled; ++i)
+        {
+            std::this_thread::sleep_for(20ms);
+            auto found = on_served(s, t.store->find_run("r-2", "ana"));
+            BOOST_TEST_REQUIRE((found && *found));
+            status = (*found)->status;
+        }
+        BOOST_TEST((status == agentio::threads::run_status::cancelled));
+        // Its journal says so to whoever comes back.
+        auto const later = ag_ui_events(ag_ui_post(s, "/ag-ui/connect", R"({"threadId": "t-2"})", "ana"));
+        BOOST_TEST_REQUIRE(!later.empty());
+        BOOST_TEST(later.front().at("type").as_string() == "RUN_STARTED");
+        BOOST_TEST(later.back().at("outcome").at("type").as_string() == "cancelled");
     }
 }
 

@@ -19,8 +19,10 @@
 #error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
 #endif
 
+#include <agentio/ag_ui/endpoint.hpp>
 #include <agentio/ag_ui/protocol.hpp>
 
 #include <agentio/ag_ui/impl/protocol.ipp>
+#include <agentio/ag_ui/impl/endpoint.ipp>
 
 #endif

@@ -93,6 +93,25 @@ private:
 
 } // namespace detail
 
+/** The outputs that show the agent's own tool calls (@ref tool_activity):
+    as each forms, once whole, and once run. For a model that runs an
+    orchestrator of its own rather than through @ref agent_model; other
+    events give nothing. */
+inline void forward_tool_activity(agent::event const& e, output_sink const& sink)
+{
+    using phase = tool_activity::phase;
+    if(auto const* begun = std::get_if<agent::tool_call_started>(&e))
+        sink(tool_activity{phase::begun, begun->tool_call_id, begun->tool, {}, {}, false});
+    else if(auto const* part = std::get_if<agent::tool_input_delta>(&e))
+        sink(tool_activity{phase::arguments, part->tool_call_id, {}, part->partial_json, {}, false});
+    else if(auto const* end = std::get_if<agent::round_end>(&e))
+        for(auto const* call : end->calls)
+            sink(tool_activity{phase::ready, call->id, call->name,
+                call->raw_input.empty() ? to_json_text(call->input) : call->raw_input, {}, false});
+    else if(auto const* done = std::get_if<agent::tool_call>(&e))
+        sink(tool_activity{phase::finished, done->tool_call_id, done->tool, {}, done->result_summary, done->is_error});
+}
+
 /// How an @ref agent_model behaves.
 struct agent_model_options
 {
@@ -203,15 +222,14 @@ private:
                 sink(tool_call_begun{begun->tool_call_id, begun->tool});
             }
             else
-                sink(tool_activity{tool_activity::phase::begun, begun->tool_call_id, begun->tool, {}, {}, false});
+                forward_tool_activity(e, sink);
         }
         else if(auto const* part = std::get_if<agent::tool_input_delta>(&e))
         {
             if(forming.contains(part->tool_call_id))
                 sink(tool_call_arguments{part->tool_call_id, part->partial_json});
             else
-                sink(tool_activity{tool_activity::phase::arguments, part->tool_call_id, {}, part->partial_json, {},
-                    false});
+                forward_tool_activity(e, sink);
         }
         else if(auto const* th = std::get_if<agent::thinking_delta>(&e))
             sink(reasoning_delta{th->text});
@@ -223,13 +241,8 @@ private:
                 for(auto const* call : end->calls)
                     if(catalog.is_client(call->name))
                         return;
-                for(auto const* call : end->calls)
-                    sink(tool_activity{tool_activity::phase::ready, call->id, call->name,
-                        call->raw_input.empty() ? to_json_text(call->input) : call->raw_input, {}, false});
             }
-            else if(auto const* done = std::get_if<agent::tool_call>(&e))
-                sink(tool_activity{tool_activity::phase::finished, done->tool_call_id, done->tool, {},
-                    done->result_summary, done->is_error});
+            forward_tool_activity(e, sink);
             if(auto line = activity(e); !line.empty())
                 sink(reasoning_delta{std::move(line), true});
         }

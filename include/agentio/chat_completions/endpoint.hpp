@@ -26,6 +26,7 @@
 #include <agentio/chat_completions/request.hpp>
 #include <agentio/config.hpp>
 #include <agentio/http/any_stream.hpp>
+#include <agentio/http/api_keys.hpp>
 #include <agentio/http/router.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/threads.hpp>
@@ -43,6 +44,16 @@
 #include <vector>
 
 namespace agentio::chat_completions {
+
+/// Who is asking, or the 401 to answer: what `endpoint_options::authenticate` holds.
+using authenticator = std::function<boost::system::result<std::string, api_error>(http::request const&)>;
+
+/** An @ref authenticator from API keys: the owner a request's key names
+    (`Authorization: Bearer KEY`, else the header `header`), or a 401
+    (`authentication_error`) saying `message`. Without keys everyone is the
+    one (empty) user, as `http::api_keys` has it. */
+AGENTIO_DECL authenticator key_authenticator(http::api_keys keys, std::string header = "X-API-Key",
+    std::string message = "Missing or invalid API key: send it as 'Authorization: Bearer KEY'.");
 
 /// What a finished request did, for the application's log.
 struct completion_record
@@ -109,7 +120,7 @@ struct endpoint_options
     parse_options limits = {};
     /** Who is asking: the user, or the error to answer (a 401). Empty:
         everyone may, and the user is empty. Called before the body is read. */
-    std::function<boost::system::result<std::string, api_error>(http::request const&)> authenticate = {};
+    authenticator authenticate = {};
     /// Called when a request ends (logs, metrics), on the connection's executor.
     std::function<void(completion_record const&)> on_complete = {};
     /// Server-side conversations.

@@ -68,6 +68,10 @@ struct turn_request
         store records spans (@ref thread_store::under). The lease renewals
         in the background are not. */
     std::string traceparent = {};
+    /** The run's id: empty, a random UUID. A protocol whose client names its
+        runs (AG-UI's `runId`) passes it so the run is found by that name; an
+        id the store already holds fails the turn. */
+    std::string run_id = {};
 };
 
 /// How a turn holds its thread.
@@ -143,12 +147,19 @@ public:
         `errc::lease_lost` if the thread is no longer held by it). */
     AGENTIO_DECL asio::awaitable<result<void>> append(std::span<llm::message const> messages);
 
+    /** Appends events to the run's journal (ids continuing it exactly), so
+        that readers elsewhere, or later, follow the turn as its client did
+        (`thread_store::events_after`). Fenced: `errc::lease_lost` when the
+        thread is no longer held by this turn. */
+    AGENTIO_DECL asio::awaitable<result<void>> journal(std::span<event_record const> events);
+
     /** Ends the turn: `messages` join the thread, then the thread is free.
         @param status `completed`, `failed` or `cancelled`.
+        @param last_events the journal's last events, written with the end.
         The thread is freed even when writing the messages fails (that
         error is returned). Finishing twice does nothing. */
     AGENTIO_DECL asio::awaitable<result<void>> finish(std::span<llm::message const> messages,
-        run_status status = run_status::completed);
+        run_status status = run_status::completed, std::span<event_record const> last_events = {});
 
     /// Whether `finish` was called.
     AGENTIO_DECL bool finished() const noexcept;

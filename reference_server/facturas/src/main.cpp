@@ -22,6 +22,7 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/run.hpp>
+#include <agentio/ag_ui.hpp>
 #include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 
@@ -214,6 +215,9 @@ int main(int argc, char** argv)
         openai.add(facturas::make_openai_model(agent));
         auto routes = facturas::make_routes(agent, std::move(observed));
         openai.add_routes(routes);
+        // And over AG-UI (POST /ag-ui): each thread kept in the store, as the agent's own sessions are.
+        agentio::ag_ui::endpoint ag_ui(openai, {.store = store->get()});
+        ag_ui.add_routes(routes);
         seen.add_metrics_route(routes);
         agentio::http::server server(ioc.get_executor(), std::move(routes));
         auto const bound = server.listen({asio::ip::make_address(host), port});
@@ -221,7 +225,8 @@ int main(int argc, char** argv)
             throw std::runtime_error("no se puede escuchar en " + host + ":" + std::to_string(port) + ": " +
                 bound.error().message());
         server.start();
-        std::printf("agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, GET /metrics, /v1)\n",
+        std::printf(
+            "agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, GET /metrics, /v1, /ag-ui)\n",
             host.c_str(), bound->port());
         std::fflush(stdout);
         log.info("start", {{"url", "http://" + host + ":" + std::to_string(bound->port())}, {"threads", threads}});

@@ -11,6 +11,10 @@ namespace facturas {
 
 namespace asio = boost::asio;
 namespace cc = agentio::chat_completions;
+namespace json = boost::json;
+
+// The MCP tool each question's query calls.
+constexpr std::string_view query_tool_name = "sqlite_run_select";
 
 namespace {
 
@@ -50,15 +54,34 @@ private:
         observer.on_step = [&sink](std::string_view step, std::string_view message) {
             sink(cc::reasoning_delta{std::string(step).append(": ").append(message).append("\n")});
         };
-        observer.on_sql = [&sink](std::string const& sql) { sink(cc::reasoning_delta{"SQL: " + sql + "\n"}); };
-        observer.on_rows = [&sink](ask_result const& rows) {
-            sink(cc::reasoning_delta{std::to_string(rows.row_count) + (rows.truncated ? "+" : "") + " filas\n"});
+        // The query is the pipeline's tool call: a line for the OpenAI clients, the call itself for AG-UI's.
+        using phase = cc::tool_activity::phase;
+        std::string open_call; // the query sent and not yet answered
+        int queries = 0;
+        auto end_call = [&sink, &open_call](std::string result, bool is_error) {
+            if(open_call.empty())
+                return;
+            sink(cc::tool_activity{phase::finished, std::exchange(open_call, {}), std::string(query_tool_name), {},
+                std::move(result), is_error});
+        };
+        observer.on_sql = [&](std::string const& sql) {
+            end_call("SQLite rechazó la consulta; se corrige", true); // the repair round's second query
+            open_call = session + "-sql-" + std::to_string(++queries);
+            sink(cc::reasoning_delta{"SQL: " + sql + "\n", true});
+            sink(cc::tool_activity{phase::ready, open_call, std::string(query_tool_name),
+                agentio::to_json_text(json::object{{"sql", sql}}), {}, false});
+        };
+        observer.on_rows = [&sink, &end_call](ask_result const& rows) {
+            auto line = std::to_string(rows.row_count) + (rows.truncated ? "+" : "") + " filas";
+            sink(cc::reasoning_delta{line + "\n", true});
+            end_call(std::move(line), false);
         };
         observer.on_chunk = [&sink, &streamed_answer](std::string_view text) {
             streamed_answer = true;
             sink(cc::content_delta{std::string(text)});
         };
         auto result = co_await agent_.ask(session, question, observer);
+        end_call(result.error_message.empty() ? "la consulta falló" : result.error_message, true);
         // A failed step still answers in Spanish (why it could not), as /ask does.
         if(!streamed_answer)
             sink(cc::content_delta{result.answer});

@@ -285,7 +285,8 @@ rag_service::prepare(agent_request request, std::string owner)
     co_return made;
 }
 
-asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink sink)
+asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink sink,
+    std::function<void(agentio::agent::event const&)> on_agent)
 {
     auto const started = std::chrono::steady_clock::now();
     auto const thread_id = run->turn.thread().id;
@@ -315,6 +316,8 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     source_list sources;
     std::optional<std::string> failure;
     auto on_event = [&](agentio::agent::event const& e) {
+        if(on_agent)
+            on_agent(e);
         if(auto const* end = std::get_if<agentio::agent::round_end>(&e))
             for(auto const* call : end->calls)
                 sink({"tool_status", event_json({{"tool", call->name}, {"args", call->input}})});

@@ -10,6 +10,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/agent/orchestrator.hpp>
 #include <agentio/agent/telemetry.hpp>
 #include <agentio/llm/any_provider.hpp>
 #include <agentio/sse/relay.hpp>
@@ -116,8 +117,11 @@ public:
     boost::asio::awaitable<boost::system::result<std::shared_ptr<prepared>, api_error>> prepare(agent_request request,
         std::string owner);
 
-    /// Runs the agent; every outcome is an event (done or error).
-    boost::asio::awaitable<void> run(std::shared_ptr<prepared> run, event_sink sink);
+    /** Runs the agent; every outcome is an event (done or error). `on_agent`,
+        when given, sees the agent's own events too (the calls as they form,
+        their results), for streams that show more than the page's. */
+    boost::asio::awaitable<void> run(std::shared_ptr<prepared> run, event_sink sink,
+        std::function<void(agentio::agent::event const&)> on_agent = {});
 
     /// The fixed pipeline: keywords → search → answer.
     boost::asio::awaitable<void> run_pipeline(pipeline_request request, event_sink sink);

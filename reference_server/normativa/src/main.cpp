@@ -21,6 +21,7 @@
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
+#include <agentio/ag_ui.hpp>
 #include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 #include <agentio/json_text.hpp>
@@ -165,6 +166,12 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
     auto routes = normativa::make_routes(service, keys, loaded->status, page.loaded() ? &page : nullptr,
         std::move(observed));
     openai.add_routes(routes);
+    // And over AG-UI (POST /ag-ui), with the same keys as the API's other routes and its threads in the store.
+    agentio::ag_ui::endpoint ag_ui(openai,
+        {.authenticate = agentio::chat_completions::key_authenticator(keys, "x-api-key",
+             "Falta una clave de API válida en la cabecera x-api-key"),
+            .store = store->get()});
+    ag_ui.add_routes(routes);
     seen.add_metrics_route(routes);
     agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(config.host), config.port});

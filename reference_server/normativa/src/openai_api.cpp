@@ -65,8 +65,10 @@ private:
             {
                 auto const* tool = o.if_contains("tool");
                 auto const* args = o.if_contains("args");
+                // A line for the OpenAI clients; AG-UI's show the call itself (tool_activity, below).
                 sink(cc::reasoning_delta{"→ " + (tool && tool->is_string() ? std::string(tool->get_string()) : "") +
-                    "(" + (args ? agentio::to_json_text(*args) : "") + ")\n"});
+                        "(" + (args ? agentio::to_json_text(*args) : "") + ")\n",
+                    true});
             }
             else if(e.type == "done")
             {
@@ -96,7 +98,11 @@ private:
                 ended = true;
             }
         };
-        co_await service_.run(std::move(*prepared), std::move(events));
+        auto calls = [&sink, &ended](agentio::agent::event const& e) {
+            if(!ended)
+                cc::forward_tool_activity(e, sink);
+        };
+        co_await service_.run(std::move(*prepared), std::move(events), std::move(calls));
     }
 
     rag_service& service_;

@@ -601,6 +601,10 @@ agentio::http::router<> application::routes()
     // Each request counted by its route's pattern, logged (at debug for the scrapes and health checks), traced.
     agentio::http::router<> r(seen_.router_options(std::move(o)));
     api_.add_routes(r);
+    // AG-UI in front of the same models, with the same users, threads and log lines as /v1.
+    if(!ag_ui_)
+        ag_ui_ = std::make_unique<agentio::ag_ui::endpoint>(api_);
+    ag_ui_->add_routes(r);
     if(files_)
         files_->add_routes(r);
     seen_.add_metrics_route(r);

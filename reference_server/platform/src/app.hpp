@@ -13,6 +13,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/ag_ui.hpp>
 #include <agentio/app/telemetry.hpp>
 #include <agentio/chat_completions.hpp>
 #include <agentio/http/client.hpp>
@@ -49,7 +50,7 @@ public:
     /// Closes the MCP connection.
     boost::asio::awaitable<void> close();
 
-    /// `/v1/...`, `/health`, `/metrics`, every error in OpenAI's shape.
+    /// `/v1/...`, `/ag-ui`, `/health`, `/metrics`, every error in OpenAI's shape.
     agentio::http::router<> routes();
 
     agentio::chat_completions::endpoint const& api() const noexcept { return api_; }
@@ -101,6 +102,8 @@ private:
     std::unique_ptr<documents_state> documents_;
     std::vector<std::unique_ptr<agentio::llm::openai_provider>> upstream_providers_;
     agentio::chat_completions::endpoint api_;
+    /// POST /ag-ui: the same models over AG-UI (made with the routes, when the models are all there).
+    std::unique_ptr<agentio::ag_ui::endpoint> ag_ui_;
     std::vector<std::string> warnings_;
     std::optional<agentio::http::jwt::verifier> jwt_;
     agentio::agent::keyword_rules rules_;

@@ -20,6 +20,7 @@
 #ifndef AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 #define AGENTIO_AGENT_DETAIL_RUN_SUPPORT_HPP
 
+#include <agentio/detail/cancellation.hpp>
 #include <agentio/agent/telemetry.hpp>
 #include <agentio/agent/vocabulary.hpp>
 #include <agentio/llm/provider.hpp>
@@ -119,23 +120,6 @@ asio::awaitable<void> fail_run(Sink& sink, run_summary& result, std::string cons
     co_await emit_or_stop(sink, ev);
 }
 
-// Whether an exception is a cancellation (or a sink that stopped the run).
-inline bool is_cancellation(std::exception_ptr const& e)
-{
-    try
-    {
-        std::rethrow_exception(e);
-    }
-    catch(boost::system::system_error const& se)
-    {
-        return se.code() == asio::error::operation_aborted;
-    }
-    catch(...)
-    {
-        return false;
-    }
-}
-
 // A run: `loop()` (an asio::awaitable<void>) raced against `limit`, its end
 // written in `result` (its `status` and `error_message`).
 // Cancellation, from the awaiting coroutine or a sink that stopped the run,
@@ -170,7 +154,7 @@ asio::awaitable<void> run_with_deadline(Loop& loop, Sink& sink, run_summary& res
         {
             if(auto const failure = std::get<0>(winner))
             {
-                if(!is_cancellation(failure))
+                if(!agentio::detail::is_cancellation(failure))
                     std::rethrow_exception(failure); // a bug: the caller's co_spawn handler logs it
                 result.status = outcome::cancelled;
             }

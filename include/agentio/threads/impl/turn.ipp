@@ -281,7 +281,23 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::append(std::span<llm::message c
         nullptr);
 }
 
-AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message const> messages, run_status status)
+AGENTIO_DECL asio::awaitable<result<void>> turn::journal(std::span<event_record const> events)
+{
+    if(finished())
+        co_return detail::turn_error(errc::lease_lost, "the turn is over");
+    if(events.empty())
+        co_return result<void>{};
+    run_events const batch{state_->run_id, {events.begin(), events.end()}};
+    auto refused = co_await state_->traced->append_events(state_->holder, std::span<run_events const>(&batch, 1));
+    if(!refused)
+        co_return refused.error();
+    if(!refused->empty())
+        co_return detail::turn_error(errc::lease_lost, "the run's lease was lost");
+    co_return result<void>{};
+}
+
+AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message const> messages, run_status status,
+    std::span<event_record const> last_events)
 {
     if(finished())
         co_return result<void>{};
@@ -290,7 +306,7 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message c
     detail::stop_keeping_lease(state_);
     if(state_->keeper_started)
         (void)co_await state_->keeper_done->pop(); // its renewal in flight, if any, is over
-    auto ended = co_await state_->traced->finish_run(state_->run_id, state_->holder, {},
+    auto ended = co_await state_->traced->finish_run(state_->run_id, state_->holder, last_events,
         written ? status : run_status::failed, nullptr);
     if(!written)
         co_return written;
@@ -334,7 +350,8 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& untraced, tu
     }
 
     new_run run;
-    run.id = boost::uuids::to_string(boost::uuids::random_generator()());
+    run.id = request.run_id.empty() ? boost::uuids::to_string(boost::uuids::random_generator()())
+                                    : std::move(request.run_id);
     run.thread_id = request.thread_id;
     run.owner = request.owner;
     run.lease = options.lease;

@@ -135,11 +135,14 @@ public:
     /// this server, restarted) resume them.
     void stop_runs();
 
-private:
-    using portfolio_agent = agentio::agent::orchestrator<agentio::llm::any_provider, portfolio_tools>;
-
     /// Who asks: the owner of threads and runs ("" without AGENT_API_KEYS), or nothing when the key is wrong.
     std::optional<std::string> owner_of(agentio::http::request const& req) const;
+
+    /// Where the chat's threads and runs are kept.
+    agentio::threads::thread_store& store() const noexcept { return store_; }
+
+private:
+    using portfolio_agent = agentio::agent::orchestrator<agentio::llm::any_provider, portfolio_tools>;
 
     /// POST /api/v1/agent/runs/{run_id}/approvals: a decision on a call the run waits for.
     boost::asio::awaitable<boost::beast::http::message_generator> handle_approval(agentio::http::request const& req,

@@ -231,7 +231,23 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
             co_return serve_chart(*p, req, params["file"]);
         });
     if(openai)
+    {
         openai->add_routes(routes_); // the server that owns these routes goes before the endpoint
+        // The chat agent over AG-UI too: the chat's keys and store, its threads the chat's threads.
+        agentio::ag_ui::endpoint_options ag;
+        ag.store = &p->chat->store();
+        ag.authenticate = [chat = p->chat](agentio::http::request const& req)
+            -> boost::system::result<std::string, agentio::chat_completions::api_error> {
+            if(auto owner = chat->owner_of(req))
+                return std::move(*owner);
+            return agentio::chat_completions::api_error{401,
+                "Falta una clave de API válida: envíela como 'Authorization: Bearer CLAVE'", "authentication_error", {},
+                "invalid_api_key"};
+        };
+        openai_ = openai;
+        ag_ui_ = std::make_shared<agentio::ag_ui::endpoint>(*openai, std::move(ag));
+        ag_ui_->add_routes(routes_);
+    }
     if(metrics)
         agentio::http::add_metrics_route(routes_, *metrics);
     // The REST API; its health check a route of its own, so that the access log can tell a monitor's calls apart.

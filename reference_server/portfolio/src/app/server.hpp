@@ -11,6 +11,7 @@
 #include "api/rest_api.hpp"
 #include "app/web_assets.hpp"
 
+#include <agentio/ag_ui.hpp>
 #include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/app/telemetry.hpp>
 #include <agentio/http/metrics.hpp>
@@ -86,6 +87,8 @@ private:
         std::string_view file);
 
     agentio::http::router<agentio::http::any_stream> routes_;
+    std::shared_ptr<agentio::chat_completions::endpoint const> openai_; // what ag_ui_ serves from
+    std::shared_ptr<agentio::ag_ui::endpoint> ag_ui_;                   // POST /ag-ui
 };
 
 class portfolio_server
