@@ -1538,6 +1538,7 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_run_and_a_run_nobody_follows_ends_after_the_
     {
         auto o = ag_ui_with(t.store.get());
         o.detach_grace = 200ms;
+        o.turn.check_every = 50ms; // how soon a cancel through the store (another process's) arrives
         served s(who_is_x_user(), std::move(o));
         s.counters.block_first = true; // the first call waits a minute, unless stopped
         s.scenario("agente-scenario",
@@ -1580,6 +1581,17 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_run_and_a_run_nobody_follows_ends_after_the_
         BOOST_TEST_REQUIRE(!later.empty());
         BOOST_TEST(later.front().at("type").as_string() == "RUN_STARTED");
         BOOST_TEST(later.back().at("outcome").at("type").as_string() == "cancelled");
+
+        // A cancel that reaches the run through the store, as one sent to another process sharing it does.
+        s.counters.calls = 0;
+        auto remote = std::async(std::launch::async,
+            [&] { return ag_ui_post(s, "/ag-ui", run_input("t-3", "r-3", user_says("Cuenta")), "ana"); });
+        while(s.counters.calls.load() == 0)
+            std::this_thread::sleep_for(10ms);
+        auto asked = on_served(s, t.store->request_cancel("r-3", "ana"));
+        BOOST_TEST_REQUIRE((asked && *asked));
+        auto const ended = ag_ui_events(remote.get());
+        BOOST_TEST(ended.back().at("outcome").at("type").as_string() == "cancelled");
     }
 }
 

@@ -380,15 +380,17 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
     cc::output_sink sink = [reg, run](cc::output o) { take(reg, run, std::move(o)); };
     auto task = model->complete(std::move(run->request), run->ctx, sink);
     auto const failure = co_await cc::serving::run_until_stopped(task, run->stop);
+    std::string().swap(run->http.body()); // the input is read; the run's record may stay a while (keep_ended)
 
-    bool const cancelled = !run->stop_reason.empty();
+    // Stopped here (cancel, nobody following), or through the thread's turn (a cancel sent to another
+    // process sharing the store, or a message on the thread that interrupts): cancelled, as the cancel route says.
+    // An answer that ended before the stop came stands.
+    bool const cancelled = (!run->stop_reason.empty() || run->interrupted) && !run->writer->ended();
     if(!run->writer->ended())
     {
         std::vector<json::object> out;
         if(cancelled)
             run->writer->end_abruptly(true, out);
-        else if(run->interrupted) // the thread's next message: what was said stays
-            take(reg, run, cc::finished{cc::finish_reason::stop, {}});
         else if(failure)
             take(reg, run,
                 cc::failed{cc::api_error{500, "The model failed with an internal error.", "server_error", {}, {}}});
