@@ -40,6 +40,8 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -393,6 +395,28 @@ inline std::vector<llm::message> memory_window(std::vector<threads::item>& items
     for(std::size_t i = first; i < items.size(); ++i)
         out.push_back(std::move(items[i].message));
     return out;
+}
+
+// Appends `m`, merged into the last message when it has the same role (consecutive messages of a role are one turn).
+inline void push_merged(std::vector<llm::message>& out, llm::message m)
+{
+    if(!out.empty() && out.back().role == m.role)
+    {
+        auto& last = out.back().content;
+        last.insert(last.end(), std::make_move_iterator(m.content.begin()), std::make_move_iterator(m.content.end()));
+        return;
+    }
+    out.push_back(std::move(m));
+}
+
+// Who asks, by `authenticate` (empty: everyone, the empty user), or the error to answer.
+inline boost::system::result<std::string, api_error>
+who_asks(std::function<boost::system::result<std::string, api_error>(http::request const&)> const& authenticate,
+    http::request const& req)
+{
+    if(!authenticate)
+        return std::string();
+    return authenticate(req);
 }
 
 } // namespace agentio::chat_completions::serving

@@ -637,14 +637,10 @@ inline asio::awaitable<std::optional<beast::http::message_generator>>
 serve_run(chat_completions::endpoint const& models, endpoint_options const& options,
     std::shared_ptr<run_registry> const& reg, http::request&& req, http::any_stream& stream, std::string agent)
 {
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return cc::serving::error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = cc::serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return cc::serving::error_response(who.error(), req);
+    std::string user = std::move(*who);
     auto body = read_body(req, options.max_body_bytes);
     if(!body)
         co_return one_event(req, input_error_event(body.error()));
@@ -747,14 +743,10 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
 inline asio::awaitable<std::optional<beast::http::message_generator>> serve_connect(endpoint_options const& options,
     std::shared_ptr<run_registry> const& reg, http::request&& req, http::any_stream& stream)
 {
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return cc::serving::error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = cc::serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return cc::serving::error_response(who.error(), req);
+    std::string user = std::move(*who);
     auto body = read_body(req, options.max_body_bytes);
     if(!body)
         co_return one_event(req, input_error_event(body.error()));
@@ -806,14 +798,10 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_conn
 inline asio::awaitable<beast::http::message_generator> serve_cancel(endpoint_options const& options,
     std::shared_ptr<run_registry> const& reg, http::request&& req)
 {
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return cc::serving::error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = cc::serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return cc::serving::error_response(who.error(), req);
+    std::string user = std::move(*who);
     auto const invalid = [&](input_error const& e) {
         return cc::serving::error_response(cc::invalid_request(e.message, e.field, "invalid_value"), req);
     };

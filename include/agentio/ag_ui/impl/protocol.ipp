@@ -11,6 +11,7 @@
 #define AGENTIO_AG_UI_IMPL_PROTOCOL_IPP
 
 #include <agentio/ag_ui/protocol.hpp>
+#include <agentio/chat_completions/serving.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/json/parse.hpp>
@@ -87,16 +88,7 @@ inline text_result optional_string(json::object const& o, std::string_view key, 
     return text_value(std::string(v->get_string()));
 }
 
-inline void push_merged(std::vector<llm::message>& out, llm::message m)
-{
-    if(!out.empty() && out.back().role == m.role)
-    {
-        auto& last = out.back().content;
-        last.insert(last.end(), std::make_move_iterator(m.content.begin()), std::make_move_iterator(m.content.end()));
-        return;
-    }
-    out.push_back(std::move(m));
-}
+using chat_completions::serving::push_merged;
 
 // A user message's content: a string, or text parts and images given as data (a server fetches no URL a client names).
 inline input_result user_content(json::value const& content, std::string const& field, llm::message& out)

@@ -191,14 +191,10 @@ inline api_error store_failed(threads::error const& e)
 inline asio::awaitable<beast::http::message_generator> list_sessions(endpoint const& api, http::request req)
 {
     auto const& options = api.options();
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return error_response(who.error(), req);
+    std::string user = std::move(*who);
     threads::thread_listing which;
     which.limit = 20;
     auto const url = boost::urls::parse_origin_form(req.target());
@@ -237,14 +233,10 @@ inline asio::awaitable<beast::http::message_generator> read_session(endpoint con
     std::string id)
 {
     auto const& options = api.options();
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return error_response(who.error(), req);
+    std::string user = std::move(*who);
     std::size_t limit = 100;
     auto const url = boost::urls::parse_origin_form(req.target());
     if(!url)
@@ -284,14 +276,10 @@ inline asio::awaitable<beast::http::message_generator> delete_session(endpoint c
     std::string id)
 {
     auto const& options = api.options();
-    std::string user;
-    if(options.authenticate)
-    {
-        auto who = options.authenticate(req);
-        if(!who)
-            co_return error_response(who.error(), req);
-        user = std::move(*who);
-    }
+    auto who = serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return error_response(who.error(), req);
+    std::string user = std::move(*who);
     if(!valid_session_id(id))
         co_return error_response(no_such_session(id), req);
     auto const store = options.sessions.store->under(request_traceparent(req));
@@ -480,13 +468,10 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> serve_chat
     auto const& options = api.options();
     auto const started = std::chrono::steady_clock::now();
     call_context ctx{{}, {}, &req};
-    if(options.authenticate)
-    {
-        auto user = options.authenticate(req);
-        if(!user)
-            co_return detail::error_response(user.error(), req);
-        ctx.user = std::move(*user);
-    }
+    auto who = serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return detail::error_response(who.error(), req);
+    ctx.user = std::move(*who);
     auto parsed = parse_request(req.body(), options.limits);
     if(!parsed)
         co_return detail::error_response(parsed.error(), req);

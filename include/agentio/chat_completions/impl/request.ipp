@@ -8,6 +8,7 @@
 #define AGENTIO_CHAT_COMPLETIONS_IMPL_REQUEST_IPP
 
 #include <agentio/chat_completions/request.hpp>
+#include <agentio/chat_completions/serving.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
@@ -260,17 +261,7 @@ inline result_void read_tool_choice(json::value const& v, request& r)
     return {};
 }
 
-// Appends `m`, merged into the last message when it has the same role.
-inline void push_merged(std::vector<llm::message>& out, llm::message m)
-{
-    if(!out.empty() && out.back().role == m.role)
-    {
-        auto& last = out.back().content;
-        last.insert(last.end(), std::make_move_iterator(m.content.begin()), std::make_move_iterator(m.content.end()));
-        return;
-    }
-    out.push_back(std::move(m));
-}
+using serving::push_merged;
 
 inline result_void read_messages(json::value const& v, parse_options const& options, request& r)
 {
