@@ -9,8 +9,9 @@
 # agentio-sqlite-mcp) and agentio-normativa (over the Estatuto that
 # scripts/data.sh puts in <build-dir>/data), each with its own authentication
 # (API keys, a JWT, none), against the fake LLM with tests/ag-ui/scenarios.json:
-# a streamed answer, the agent's own tool call, a frontend tool (the portfolio and
-# the platform, whose agents take the client's tools), a cancellation, a client
+# a streamed answer, the agent's own tool call, a frontend tool and a call that
+# waits for a person's approval (the portfolio and the platform, whose agents
+# take the client's tools and name tools that need approval), a cancellation, a client
 # that leaves and follows the run again, bad input (tests/ag-ui/flows.mjs).
 #   scripts/ag_ui_clients.sh [build-dir]     (default build/release)
 set -euo pipefail
@@ -42,12 +43,12 @@ print(f"{head}.{body}.{b64(sig)}")
 PY
 )
 start_app "$work/platform.txt" env AGENT_PROVIDER=openai OPENAI_BASE_URL="$fake/v1" OPENAI_API_KEY=k \
-    AGENT_MODEL=ag-ui-platform PLATFORM_ROUTER=keywords PLATFORM_JWT_SECRET="$secret" \
+    AGENT_MODEL=ag-ui-platform PLATFORM_ROUTER=keywords PLATFORM_JWT_SECRET="$secret" PLATFORM_APPROVAL_TOOLS=sql_query \
     PLATFORM_STORE="$work/platform-threads.db" PLATFORM_UPLOADS="$work/uploads" PLATFORM_DOCUMENTS_INDEX=off \
     WEB_SEARCH_FALLBACK_URL=off "$platform_exe" serve --port 0
 platform=$url
 start_app "$work/portfolio.txt" env ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="$fake" AGENT_MODEL=ag-ui-portfolio \
-    AGENT_API_KEYS=clave-portfolio AGENT_STORE="sqlite:$work/portfolio-threads.db" CHART_OUTPUT_DIR="$work/charts" \
+    AGENT_API_KEYS=clave-portfolio AGENT_APPROVAL_TOOLS=totalizar_importes AGENT_STORE="sqlite:$work/portfolio-threads.db" CHART_OUTPUT_DIR="$work/charts" \
     "$portfolio_exe" serve --db "$work/portfolio.db" --port 0
 portfolio=$url
 start_app "$work/sqlite-mcp.txt" "$sqlite_mcp_exe" --db "$work/chinook.db" --transport http --port 0
@@ -74,12 +75,14 @@ flows portfolio '{"name": "portfolio", "url": "'"$portfolio"'/ag-ui", "keyed": t
   "answer": {"question": "Hola", "match": "asistente de la cartera"},
   "tool": {"question": "¿Cuántas iniciativas hay? cuenta", "name": "contar_iniciativas", "match": "Según la herramienta"},
   "clientTool": {"question": "confirma antes de contar", "match": "Confirmado por la persona"},
+  "approval": {"question": "Totaliza el presupuesto por estado", "tool": "totalizar_importes", "match": "Según la herramienta"},
   "slow": {"question": "Escribe un ensayo", "match": "antes de que acabe"}}'
 flows platform '{"name": "platform", "url": "'"$platform"'/ag-ui", "keyed": true,
   "headers": {"Authorization": "Bearer '"$token"'"},
   "answer": {"question": "Hola", "match": "plataforma de agentes"},
   "tool": {"question": "calcula 6*7", "name": "math_calc", "match": "Resultado: .*42"},
   "clientTool": {"question": "confirma antes de seguir", "match": "Confirmado por la persona"},
+  "approval": {"question": "calcula con SQL el producto", "tool": "sql_query", "match": "Resultado"},
   "slow": {"question": "Escribe un ensayo", "match": "antes de que acabe"}}'
 flows facturas '{"name": "facturas", "url": "'"$facturas"'/ag-ui", "keyed": false, "headers": {},
   "answer": {"question": "¿Cuántas facturas hay?", "match": "412 facturas"},

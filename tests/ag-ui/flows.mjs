@@ -6,7 +6,8 @@
 // HttpAgent runs it, its verifier checks every event's shape and order, and
 // its state building makes the messages a front end shows. The flows: a
 // streamed answer, the agent's own tool call, a call of the client's tool
-// (a frontend tool) answered in a second run, a cancellation through the
+// (a frontend tool) answered in a second run, a call that needs a person's
+// approval (an interrupt, resumed by the next run), a cancellation through the
 // cancel route, a client that leaves mid-stream and follows the run again
 // (`POST {url}/connect`, the run going on without it), the application's
 // authentication, and bad input answered with the protocol's RUN_ERROR.
@@ -14,7 +15,8 @@
 //   node tests/ag-ui/flows.mjs '<config JSON>'
 //
 // config: {name, url, headers, answer: {question, match}, tool: {question, name, match},
-//          clientTool: {question, match} (optional), slow: {question, match}, keyed: bool}
+//          clientTool: {question, match} (optional), approval: {question, tool, match} (optional),
+//          slow: {question, match}, keyed: bool}
 import { HttpAgent, runHttpRequest, transformHttpEventStream } from "@ag-ui/client";
 import assert from "node:assert/strict";
 
@@ -129,6 +131,34 @@ if (config.clientTool) {
   assert.deepEqual(r2.finished.pendingToolCallIds ?? [], []);
   assert.match(answerText(agent), new RegExp(config.clientTool.match));
   say("frontend tool run by the client, its result answered in a second run");
+}
+
+// 3b. An approval pause: the run ends with an interrupt; the client goes on only with `resume` answering it.
+if (config.approval) {
+  const agent = new HttpAgent({ url, headers });
+  userSays(agent, config.approval.question);
+  const r = await run(agent);
+  assert.equal(r.finished.outcome, "interrupt", JSON.stringify(r.finished));
+  const [interrupt] = agent.pendingInterrupts;
+  assert.ok(interrupt, "no pending interrupt");
+  assert.equal(interrupt.reason, "tool_call");
+  assert.equal(interrupt.metadata.agentio.tool, config.approval.tool);
+  assert.ok(interrupt.message, "the interrupt asks nothing");
+  assert.ok(!r.events.some((e) => e.type === "TOOL_CALL_RESULT"), "the call ran before its approval");
+  const call = agent.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.id === interrupt.toolCallId);
+  assert.equal(call?.function.name, config.approval.tool, "the call waiting is not in the client's messages");
+  await assert.rejects(run(agent), /pending interrupt/); // the client refuses, before asking the server
+  const r2 = await run(agent, {
+    resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }],
+  });
+  assert.ok(r2.events.some((e) => e.type === "TOOL_CALL_RESULT" && e.toolCallId === interrupt.toolCallId));
+  assert.equal(r2.finished.outcome, "success");
+  assert.deepEqual(agent.pendingInterrupts ?? [], []);
+  assert.match(answerText(agent), new RegExp(config.approval.match));
+  // The thread goes on as any other.
+  userSays(agent, config.answer.question);
+  assert.equal((await run(agent)).finished.outcome, "success");
+  say(`approval of ${interrupt.metadata.agentio.tool}: interrupted ("${interrupt.message}"), resumed, answered`);
 }
 
 // 4. A cancellation, through the cancel route (AG-UI has none of its own).

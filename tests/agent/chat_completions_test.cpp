@@ -321,12 +321,17 @@ struct served
         server->start();
     }
 
-    void add(std::string id, std::string scenario, std::chrono::milliseconds tool_delay = 0ms)
+    void add(std::string id, std::string scenario, std::chrono::milliseconds tool_delay = 0ms,
+        std::vector<std::string> needing_approval = {})
     {
         cc::agent_model_options o;
         o.card.id = std::move(id);
         o.agent.model = std::move(scenario);
         o.agent.system = "Eres un agente de pruebas.";
+        if(!needing_approval.empty())
+            o.agent.requires_approval = [names = std::move(needing_approval)](std::string_view tool) {
+                return std::find(names.begin(), names.end(), tool) != names.end();
+            };
         api.add(std::make_shared<test_model>(*provider,
             test_tools{{}, contar_iniciativas{&counters, tool_delay}, sumar_presupuesto{&counters}}, std::move(o)));
     }
@@ -1448,8 +1453,12 @@ BOOST_AUTO_TEST_CASE(bad_input_is_the_protocols_own_error_naming_the_field)
     auto const bad_id = only_error("/ag-ui", run_input("t 1", "r-1", "[]"));
     BOOST_TEST(bad_id.at("metadata").at("agentio").at("field").as_string() == "threadId");
     auto const resume = only_error("/ag-ui",
-        run_input("t-1", "r-1", "[]", R"("resume": [{"interruptId": "x", "status": "resolved", "payload": {}}])"));
+        run_input("t-1", "r-1", "[]",
+            R"("resume": [{"interruptId": "x", "status": "resolved", "payload": {"approved": true}}])"));
     BOOST_TEST(resume.at("metadata").at("agentio").at("field").as_string() == "resume[0].interruptId");
+    auto const no_decision = only_error("/ag-ui",
+        run_input("t-1", "r-1", "[]", R"("resume": [{"interruptId": "x", "status": "resolved", "payload": {}}])"));
+    BOOST_TEST(no_decision.at("metadata").at("agentio").at("field").as_string() == "resume[0].payload.approved");
     // Not the protocol's business: who asks, and which agent.
     auto const anonymous = test_http::post(s.ep, "/ag-ui", run_input("t-1", "r-1", user_says("Hola")));
     BOOST_TEST(anonymous.status == 401u);
@@ -1457,6 +1466,95 @@ BOOST_AUTO_TEST_CASE(bad_input_is_the_protocols_own_error_naming_the_field)
     BOOST_TEST(nobody.status == 404u);
     BOOST_TEST(nobody.json().at("error").at("code").as_string() == "agent_not_found");
     BOOST_TEST(s.fake.requests().empty()); // no model was asked
+}
+
+BOOST_AUTO_TEST_CASE(an_approval_is_an_interrupt_that_the_next_run_resumes)
+{
+    temporary_store t;
+    served s(who_is_x_user(), ag_ui_with(t.store.get()));
+    s.add("cauto", "cauto-scenario", 0ms, {"sumar_presupuesto"});
+    s.scenario("cauto-scenario",
+        {calls("sumar_presupuesto",
+             json::object{{"campo_agrupacion", "unidad"}, {"campo_importe", "presupuesto_aprobado"}}),
+            says("Hecho: {{last_tool_result}}")});
+    s.run(2);
+    auto const ask = [&](std::string const& thread, std::string const& run, std::string const& extra = {}) {
+        return ag_ui_events(ag_ui_post(s, "/ag-ui/agents/cauto",
+            run_input(thread, run, user_says("Suma los presupuestos por unidad"), extra), "ana"));
+    };
+    auto const answer = [](std::string const& id, std::string const& payload) {
+        return R"("resume": [{"interruptId": ")" + id + R"(", "status": "resolved", "payload": )" + payload + "}]";
+    };
+
+    // The call that needs a person: streamed, not run, and the run ends with the interrupt.
+    auto const first = ask("t-1", "r-1");
+    auto const types = types_of(first);
+    BOOST_TEST(count_of(types, "TOOL_CALL_START") == 1u);
+    BOOST_TEST(count_of(types, "TOOL_CALL_END") == 1u);
+    BOOST_TEST(count_of(types, "TOOL_CALL_RESULT") == 0u);
+    auto const& outcome = first.back().at("outcome");
+    BOOST_TEST_REQUIRE(outcome.at("type").as_string() == "interrupt", json::serialize(first.back()));
+    auto const& interrupt = outcome.at("interrupts").at(0).as_object();
+    std::string const call_id(interrupt.at("toolCallId").as_string());
+    BOOST_TEST(interrupt.at("id").as_string() == call_id);
+    BOOST_TEST(interrupt.at("reason").as_string() == "tool_call");
+    BOOST_TEST(interrupt.at("message").as_string() == "Approve the call of 'sumar_presupuesto'?");
+    BOOST_TEST(interrupt.at("responseSchema").at("required").at(0).as_string() == "approved");
+    BOOST_TEST(interrupt.at("metadata").at("agentio").at("tool").as_string() == "sumar_presupuesto");
+    BOOST_TEST(interrupt.at("metadata").at("agentio").at("arguments").at("campo_importe").as_string() ==
+        "presupuesto_aprobado");
+    BOOST_TEST(s.counters.calls.load() == 0);
+    auto items = on_served(s, t.store->load_items("t-1"));
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST_REQUIRE(items->size() == 2u); // the question, and the model's turn that waits
+    BOOST_TEST(std::holds_alternative<llm::tool_use_block>((*items)[1].message.content.back()));
+
+    // The thread waits: a run that does not answer, or answers something else, is refused and changes nothing.
+    auto const unanswered = ask("t-1", "r-2");
+    BOOST_TEST_REQUIRE(unanswered.size() == 1u);
+    BOOST_TEST(unanswered[0].at("metadata").at("agentio").at("field").as_string() == "resume");
+    auto const wrong = ask("t-1", "r-3", answer("toolu_otra", R"({"approved": true})"));
+    BOOST_TEST(wrong[0].at("metadata").at("agentio").at("field").as_string() == "resume[0].interruptId");
+    BOOST_TEST(s.counters.calls.load() == 0);
+
+    // Approved: the call runs, its result streams, the model answers; the thread reads as the model did.
+    auto const resumed = ask("t-1", "r-4", answer(call_id, R"({"approved": true})"));
+    auto const resumed_types = types_of(resumed);
+    BOOST_TEST(s.counters.calls.load() == 1);
+    BOOST_TEST(count_of(resumed_types, "TOOL_CALL_START") == 0u); // the call is the client's already
+    auto const result = std::find_if(resumed.begin(), resumed.end(),
+        [](json::object const& e) { return e.at("type").as_string() == "TOOL_CALL_RESULT"; });
+    BOOST_TEST_REQUIRE((result != resumed.end()));
+    BOOST_TEST(result->at("toolCallId").as_string() == call_id);
+    BOOST_TEST(json::serialize(result->at("content")).find("suma_de") != std::string::npos, json::serialize(*result));
+    BOOST_TEST(resumed.back().at("outcome").at("type").as_string() == "success");
+    items = on_served(s, t.store->load_items("t-1"));
+    BOOST_TEST_REQUIRE(items->size() == 4u);
+    BOOST_TEST(std::holds_alternative<llm::tool_result_block>((*items)[2].message.content.front()));
+    BOOST_TEST((*items)[3].message.text().starts_with("Hecho: "));
+    // ... and takes the next question as any other.
+    auto const next = ask("t-1", "r-5");
+    BOOST_TEST(next.back().at("outcome").at("type").as_string() == "interrupt");
+
+    // Rejected, with the person's reason: not run; the model reads why.
+    auto const second = ask("t-2", "r-6");
+    std::string const second_id(second.back().at("outcome").at("interrupts").at(0).at("id").as_string());
+    auto const rejected = ask("t-2", "r-7", answer(second_id, R"({"approved": false, "reason": "no toques eso"})"));
+    BOOST_TEST(s.counters.calls.load() == 1);
+    BOOST_TEST(rejected.back().at("outcome").at("type").as_string() == "success");
+    auto const said = s.fake.requests().back().body.at("messages").as_array().back();
+    BOOST_TEST(json::serialize(said).find("no toques eso") != std::string::npos, json::serialize(said));
+
+    // The OpenAI door cannot ask a person: a 409 that says so, and nothing runs.
+    auto const openai = test_http::request(s.ep, boost::beast::http::verb::post, "/v1/chat/completions",
+        question("cauto"), "application/json", [] {
+            boost::beast::http::fields f;
+            f.set("X-User", "ana");
+            return f;
+        }());
+    BOOST_TEST(openai.status == 409u, openai.body);
+    BOOST_TEST(openai.json().at("error").at("code").as_string() == "approval_required");
+    BOOST_TEST(s.counters.calls.load() == 1);
 }
 
 BOOST_AUTO_TEST_CASE(with_a_store_the_thread_keeps_each_run_and_belongs_to_its_user)

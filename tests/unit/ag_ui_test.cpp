@@ -174,6 +174,53 @@ BOOST_AUTO_TEST_CASE(a_tool_error_reaches_the_model_as_an_error_result)
     BOOST_TEST(std::get<llm::text_block>(result.content.at(0)).text == "denied");
 }
 
+BOOST_AUTO_TEST_CASE(resume_answers_become_decisions)
+{
+    auto const in = parse(R"({"threadId":"t","runId":"r","messages":[],"resume":[
+        {"interruptId":"c1","status":"resolved","payload":{"approved":true}},
+        {"interruptId":"c2","status":"resolved","payload":{"approved":false,"reason":"ese no"}},
+        {"interruptId":"c3","status":"cancelled"}]})");
+    BOOST_TEST_REQUIRE(in.has_value(), (in ? "" : in.error().message));
+    auto const& d = in->request.decisions;
+    BOOST_TEST_REQUIRE(d.size() == 3u);
+    BOOST_TEST(d[0].tool_call_id == "c1");
+    BOOST_TEST(d[0].approved);
+    BOOST_TEST(!d[1].approved);
+    BOOST_TEST(d[1].reason == "ese no");
+    BOOST_TEST(!d[2].approved); // abandoned is a no
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"resume":[{"interruptId":"c1",
+        "status":"resolved","payload":{"approved":"sí"}}]})") == "resume[0].payload.approved");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"resume":[{"interruptId":"c1",
+        "status":"resolved"}]})") == "resume[0].payload");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"resume":[{"interruptId":"c1",
+        "status":"resolved","payload":{"approved":true,"reason":7}}]})") == "resume[0].payload.reason");
+    BOOST_TEST(field_of(R"({"threadId":"t","runId":"r","messages":[],"resume":[
+        {"interruptId":"c1","status":"cancelled"},{"interruptId":"c1","status":"cancelled"}]})") ==
+        "resume[1].interruptId");
+}
+
+BOOST_AUTO_TEST_CASE(calls_never_answered_leave_the_conversation)
+{
+    // A run cancelled mid-call left the client a call without a result; the next question follows it.
+    auto const in = parse(R"({"threadId":"t","runId":"r","messages":[
+        {"id":"u1","role":"user","content":"Cuenta"},
+        {"id":"a1","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
+        {"id":"u2","role":"user","content":"Déjalo"}]})");
+    BOOST_TEST_REQUIRE(in.has_value(), (in ? "" : in.error().message));
+    auto const& m = in->request.messages;
+    BOOST_TEST_REQUIRE(m.size() == 1u); // the empty turn gone, the two questions one turn
+    BOOST_TEST(m[0].text() == "CuentaDéjalo");
+    BOOST_TEST(m[0].content.size() == 2u);
+    // A turn whose calls wait at the end stays: that is the turn an approval answers.
+    auto const waiting = parse(R"({"threadId":"t","runId":"r","messages":[
+        {"id":"u1","role":"user","content":"Cuenta"},
+        {"id":"a1","role":"assistant","content":"Cuento.","toolCalls":[{"id":"c1","type":"function",
+          "function":{"name":"f","arguments":"{}"}}]}]})");
+    BOOST_TEST_REQUIRE(waiting.has_value());
+    BOOST_TEST_REQUIRE(waiting->request.messages.size() == 2u);
+    BOOST_TEST(waiting->request.messages[1].content.size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_names_its_field)
 {
     BOOST_TEST(field_of(R"([1])") == "body");
@@ -276,6 +323,38 @@ BOOST_AUTO_TEST_CASE(the_clients_call_ends_the_run_pending)
                 BOOST_TEST(e.at("type") != "TOOL_CALL_RESULT"); // the client runs it
         BOOST_TEST(args == R"({"q":"¿seguro?"})");
     }
+}
+
+BOOST_AUTO_TEST_CASE(an_approval_ends_the_run_with_an_interrupt)
+{
+    using phase = cc::tool_activity::phase;
+    cc::awaiting_approval wait;
+    wait.calls.push_back({"c1", "borrar", R"({"id":7})", "¿Borro la cartera 7?", false});
+    wait.turn.push_back({"c1", "borrar", R"({"id":7})"});
+    wait.turn.push_back({"c2", "contar", R"({})"}); // needs no approval; never streamed
+    wait.usage = {20, 4, 0, 0};
+    auto const events = run({cc::content_delta{"Voy a borrarla."},
+        cc::tool_activity{phase::begun, "c1", "borrar", {}, {}, false},
+        cc::tool_activity{phase::arguments, "c1", {}, R"({"id":7})", {}, false},
+        cc::tool_activity{phase::ready, "c1", "borrar", R"({"id":7})", {}, false}, std::move(wait)});
+    BOOST_TEST(verify(events) == "");
+    BOOST_TEST(types(events) ==
+        "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END TOOL_CALL_START TOOL_CALL_ARGS "
+        "TOOL_CALL_END TOOL_CALL_START TOOL_CALL_ARGS TOOL_CALL_END RUN_FINISHED");
+    auto const& outcome = events.back().at("outcome");
+    BOOST_TEST(outcome.at("type") == "interrupt");
+    BOOST_TEST_REQUIRE(outcome.at("interrupts").as_array().size() == 1u);
+    auto const& interrupt = outcome.at("interrupts").at(0);
+    BOOST_TEST(interrupt.at("id") == "c1");
+    BOOST_TEST(interrupt.at("toolCallId") == "c1");
+    BOOST_TEST(interrupt.at("reason") == "tool_call");
+    BOOST_TEST(interrupt.at("message") == "¿Borro la cartera 7?");
+    BOOST_TEST(interrupt.at("responseSchema") == ag_ui::approval_schema());
+    BOOST_TEST(interrupt.at("metadata").at("agentio").at("arguments").at("id") == 7);
+    BOOST_TEST(!interrupt.at("metadata").at("agentio").as_object().contains("inDoubt"));
+    BOOST_TEST(events.back().at("usage").at(0).at("inputTokens") == 20);
+    // Both calls belong to the text's message, as the thread keeps the turn.
+    BOOST_TEST(events[7].at("parentMessageId") == events[1].at("messageId"));
 }
 
 BOOST_AUTO_TEST_CASE(a_failure_or_a_stop_ends_the_run_and_nothing_follows)

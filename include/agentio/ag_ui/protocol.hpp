@@ -59,7 +59,11 @@ struct context_item
     std::string value = {};
 };
 
-/// The client's answer to an interrupt of the previous run (`resume[]`).
+/** The client's answer to an interrupt of the previous run (`resume[]`).
+    For an approval (`reason` `tool_call`) a `resolved` payload is
+    `{approved: bool, reason?: string}` (@ref approval_schema) and
+    `cancelled` is a no; @ref parse_run_input puts each in
+    `request.decisions`. */
 struct resume_answer
 {
     std::string interrupt_id = {};
@@ -110,6 +114,10 @@ struct input_limits
 AGENTIO_DECL boost::system::result<run_input, input_error> parse_run_input(json::value const& body,
     input_limits const& limits = {});
 
+/** The `responseSchema` of an approval interrupt: `{approved: boolean,
+    reason?: string}`. */
+AGENTIO_DECL json::object approval_schema();
+
 /** One event as the SSE frame the client reads: `data: <json>\n\n` (LF
     only: `@ag-ui/client` does not split frames on CRLF). */
 AGENTIO_DECL std::string frame(json::object const& event);
@@ -128,6 +136,11 @@ AGENTIO_DECL json::object input_error_event(input_error const& e);
     - the client's tools: `TOOL_CALL_START/_ARGS/_END` without a result, the
       run then ending `RUN_FINISHED` with `outcome.pendingToolCallIds`;
     - `finished`: whatever is open closed, then `RUN_FINISHED` with the usage;
+    - `awaiting_approval`: the turn's calls closed, then `RUN_FINISHED` with
+      `outcome.type` `interrupt`, one interrupt per call (`reason`
+      `tool_call`, `id` and `toolCallId` the call's, `message` the question,
+      `responseSchema` @ref approval_schema, `metadata.agentio` the tool and
+      its arguments); the next run's `resume` answers them;
     - `failed`: `RUN_ERROR` with the message and a code.
 
     After `RUN_FINISHED` or `RUN_ERROR` nothing more is written. */
@@ -153,6 +166,7 @@ public:
     AGENTIO_DECL void end_abruptly(bool cancelled, std::vector<json::object>& out);
 
 private:
+    json::array usage(llm::usage const& u) const;
     void close_text(std::vector<json::object>& out);
     void close_reasoning(std::vector<json::object>& out);
     void close_calls(std::vector<json::object>& out);

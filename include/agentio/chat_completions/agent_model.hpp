@@ -13,7 +13,10 @@
 //     the model calls one, the answer ends with `finish_reason: tool_calls`
 //     and those calls; the client runs them and sends the results back, as
 //     with any OpenAI model. With no tools of its own, this is a faithful
-//     OpenAI-compatible front to the provider's model (an Anthropic one).
+//     OpenAI-compatible front to the provider's model (an Anthropic one);
+//   - a call of the agent's tools that needs a person's approval ends the
+//     answer with `awaiting_approval`; the request that carries the
+//     decisions (`request::decisions`) resumes the turn.
 //
 
 #ifndef AGENTIO_CHAT_COMPLETIONS_AGENT_MODEL_HPP
@@ -27,6 +30,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -126,6 +130,10 @@ struct agent_model_options
         `round_end` call) or ends (a `tool_call`); empty: `→ name(arguments)`
         and `← name: result`. Return an empty string to say nothing. */
     std::function<std::string(agent::event const&)> describe_activity = {};
+    /** What a person is asked about a call of the agent's tools that needs
+        approval (`agent.requires_approval`, or the tool's own flag); empty:
+        "Approve the call of 'name'?". */
+    std::function<std::string(agent::approval_request const&)> describe_approval = {};
 };
 
 /** An agent (provider + tools + prompt) served as a Chat Completions model.
@@ -168,7 +176,21 @@ public:
             opts.temperature = r.temperature;
         if(!r.stop.empty())
             opts.stop = r.stop;
-        opts.requires_approval = [&catalog](std::string_view name) { return catalog.is_client(name); };
+        auto const own_approval = options_.agent.requires_approval;
+        opts.requires_approval = [&catalog, own_approval](std::string_view name) {
+            return catalog.is_client(name) || (own_approval && own_approval(name));
+        };
+        std::vector<agent::approval_decision> decisions;
+        if(!r.decisions.empty())
+        {
+            if(auto refusal = check_decisions(r, catalog))
+            {
+                sink(failed{std::move(*refusal)});
+                co_return;
+            }
+            for(auto const& d : r.decisions)
+                decisions.push_back({d.tool_call_id, d.approved, d.reason});
+        }
 
         agent::orchestrator<Provider, detail::with_client_tools<Tools>> runner(provider_, catalog, std::move(opts));
         std::set<std::string, std::less<>> forming; // the client's calls begun in this run
@@ -176,6 +198,7 @@ public:
             forward(e, sink, catalog, forming);
         };
         agent::run_options how{.summary = ctx.summary}; // named: GCC 12 destroys braced temporaries twice
+        how.decisions = decisions;
         how.traceparent = ctx.traceparent();
         how.conversation_id = ctx.session;
         auto result = co_await runner.run(r.messages, on_event, how);
@@ -184,6 +207,47 @@ public:
     }
 
 private:
+    bool needs_approval(std::string_view name) const
+    {
+        auto const d = tools_.descriptors();
+        for(auto const& t : d)
+            if(t.name == name && t.requires_approval)
+                return true;
+        return options_.agent.requires_approval && options_.agent.requires_approval(name);
+    }
+
+    // Decisions answer calls of the conversation's last turn, every call that needs one.
+    std::optional<api_error> check_decisions(request const& r, detail::with_client_tools<Tools> const& catalog) const
+    {
+        std::vector<llm::tool_use_block const*> calls;
+        if(!r.messages.empty() && r.messages.back().role == llm::role::assistant)
+            for(auto const& b : r.messages.back().content)
+                if(auto const* c = std::get_if<llm::tool_use_block>(&b))
+                    calls.push_back(c);
+        for(std::size_t i = 0; i < r.decisions.size(); ++i)
+        {
+            auto const& id = r.decisions[i].tool_call_id;
+            if(std::none_of(calls.begin(), calls.end(), [&](auto const* c) { return c->id == id; }))
+                return invalid_request("The decision on '" + id +
+                        "' answers no call the conversation's last turn waits for.",
+                    "decisions[" + std::to_string(i) + "].tool_call_id", "invalid_value");
+        }
+        for(auto const* c : calls)
+            if(!catalog.is_client(c->name) && needs_approval(c->name) &&
+                std::none_of(r.decisions.begin(), r.decisions.end(),
+                    [&](approval const& d) { return d.tool_call_id == c->id; }))
+                return invalid_request("The call '" + c->id + "' of '" + c->name + "' waits for a decision too.",
+                    "decisions", "missing_decision");
+        return std::nullopt;
+    }
+
+    std::string question(agent::approval_request const& call) const
+    {
+        if(options_.describe_approval)
+            return options_.describe_approval(call);
+        return "Approve the call of '" + call.tool + "'?";
+    }
+
     std::string activity(agent::event const& e) const
     {
         if(options_.describe_activity)
@@ -248,17 +312,23 @@ private:
         }
         else if(auto const* wait = std::get_if<agent::approval_required>(&e))
         {
+            bool const client = std::any_of(wait->calls.begin(), wait->calls.end(),
+                [&](agent::approval_request const& c) { return catalog.is_client(c.tool); });
+            if(!client)
+            {
+                // The agent's own calls wait for a person: the turn stops, to be resumed with the decisions.
+                awaiting_approval stop{{}, {}, wait->usage};
+                for(auto const& c : wait->calls)
+                    stop.calls.push_back({c.tool_call_id, c.tool, to_json_text(c.input), question(c), c.in_doubt});
+                for(auto const& block : wait->messages.back().content)
+                    if(auto const* call = std::get_if<llm::tool_use_block>(&block))
+                        stop.turn.push_back({call->id, call->name,
+                            call->raw_input.empty() ? to_json_text(call->input) : call->raw_input});
+                sink(std::move(stop));
+                return;
+            }
             // The client's calls; the agent's own calls of that round are not run
             // (the model calls them again once it has the client's results).
-            for(auto const& c : wait->calls)
-            {
-                if(!catalog.is_client(c.tool))
-                {
-                    sink(failed{{500, "The tool '" + c.tool + "' waits for an approval this endpoint cannot give.",
-                        "server_error", {}, {}}});
-                    return;
-                }
-            }
             for(auto const& block : wait->messages.back().content)
                 if(auto const* call = std::get_if<llm::tool_use_block>(&block); call && catalog.is_client(call->name))
                     sink(tool_call_output{call->id, call->name,

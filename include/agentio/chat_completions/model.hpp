@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace agentio::chat_completions {
 
@@ -79,7 +80,6 @@ struct tool_call_output
     std::string arguments = {};
 };
 
-/// Why the answer ended (`finish_reason`).
 /** A call of the client's tools as the model begins it: streamed at once as
     `delta.tool_calls[{index, id, type, function: {name, arguments: ""}}]`,
     as OpenAI streams calls; its arguments follow as @ref tool_call_arguments,
@@ -99,6 +99,7 @@ struct tool_call_arguments
     std::string delta = {};
 };
 
+/// Why the answer ended (`finish_reason`).
 enum class finish_reason
 {
     stop,          ///< the answer is complete, or a stop sequence came
@@ -134,9 +135,39 @@ struct failed
     api_error error = {};
 };
 
-/// One output of a model, in order; `finished` or `failed` comes last.
+/// One of the agent's own calls that waits for a person's decision.
+struct approval_call
+{
+    std::string id = {};
+    std::string name = {};
+    /// The arguments, JSON text.
+    std::string arguments = {};
+    /// What to ask the person ("Approve the call of 'delete'?").
+    std::string question = {};
+    /** The call had begun when the process running it died, and its tool is
+        not idempotent: it may or may not have acted. */
+    bool in_doubt = false;
+};
+
+/** The answer stops for a person's decisions on some of the agent's own
+    calls (its tools that need approval): the last output, in place of
+    `finished`. The next request resumes it: its conversation ends with this
+    turn (the text written so far and `turn`, all of the turn's calls: those
+    that need no approval run on resumption), and `request::decisions`
+    answer `calls`. A door that cannot ask a person (the OpenAI-compatible
+    endpoint) answers an error instead. */
+struct awaiting_approval
+{
+    /// The calls that need a decision.
+    std::vector<approval_call> calls = {};
+    /// Every call of the model's turn, in order.
+    std::vector<tool_call_output> turn = {};
+    llm::usage usage = {};
+};
+
+/// One output of a model, in order; `finished`, `failed` or `awaiting_approval` comes last.
 using output = std::variant<content_delta, reasoning_delta, tool_call_output, finished, failed, tool_call_begun,
-    tool_call_arguments, tool_activity>;
+    tool_call_arguments, tool_activity, awaiting_approval>;
 
 /// Where a model writes its outputs. It never blocks: the endpoint queues.
 using output_sink = std::function<void(output)>;
@@ -195,8 +226,9 @@ struct call_context
 /** A model the endpoint serves.
 
     `complete` is called once per request, on the connection's executor; it
-    writes outputs to the sink and ends with exactly one `finished` or
-    `failed` (the endpoint supplies a `failed` if it returns without one).
+    writes outputs to the sink and ends with exactly one `finished`,
+    `failed` or `awaiting_approval` (the endpoint supplies a `failed` if it
+    returns without one).
     Cancellation through the awaiting coroutine's slot means the client has
     gone: stop promptly, output is no longer read.
 */

@@ -34,6 +34,8 @@ struct question_texts
     std::string no_question = "The last message must be the user's question, with text.";
     /// `tools`: the request offers the client's tools.
     std::string no_client_tools = "The model '{model}' does not call the client's tools.";
+    /// `decisions`: the request answers approvals, which this model never asks for.
+    std::string no_decisions = "The model '{model}' never waits for approvals: there is nothing to decide.";
 };
 
 /** The question a request asks: the text of its last message when that is a

@@ -37,6 +37,16 @@ struct client_tool
     json::object parameters = {};
 };
 
+/** A person's decision on a call an earlier answer stopped for
+    (@ref awaiting_approval): the request that carries it resumes that answer. */
+struct approval
+{
+    std::string tool_call_id = {};
+    bool approved = false;
+    /// Why not, for the model (empty: a plain no).
+    std::string reason = {};
+};
+
 /// A chat completion request, read and checked.
 struct request
 {
@@ -61,6 +71,11 @@ struct request
     std::vector<std::string> stop = {};
     /// `user`, if sent.
     std::string user = {};
+    /** Decisions on the calls the conversation's last turn (the model's,
+        its calls unanswered) stopped for: the answer resumes there. Set by
+        doors that can ask a person (AG-UI's `resume`, A2A's next message);
+        the OpenAI wire has no field for it. */
+    std::vector<approval> decisions = {};
     /// The body's other fields, untouched: an application reads its own
     /// extensions here (`session_id`, `agent_type`).
     json::object extra = {};

@@ -114,6 +114,14 @@ public:
     /// Whether `[DONE]` waits for the caller (who stores the answer first).
     void hold_done(bool hold) noexcept { hold_done_ = hold; }
 
+    /** Whether this door asks a person when the answer stops for approvals
+        (@ref awaiting_approval: outcome `approval`); otherwise that stop is
+        an error that says the door cannot (a 409, `approval_required`). */
+    void serve_approvals(bool serve) noexcept { serve_approvals_ = serve; }
+
+    /// The calls the answer stopped for (outcome `approval`).
+    std::vector<approval_call> const& approvals() const noexcept { return approvals_; }
+
     /// The answer as an assistant message (text and the client's calls), to store.
     llm::message assistant_message() const
     {
@@ -265,6 +273,29 @@ private:
         end(f.reason, stream);
     }
 
+    void on(awaiting_approval& a, std::vector<std::string>* stream)
+    {
+        if(!serve_approvals_)
+        {
+            std::string names;
+            for(auto const& c : a.calls)
+                names.append(names.empty() ? "'" : ", '").append(c.name).append("'");
+            failed refusal{{409,
+                "The agent's call of " + names +
+                    " waits for a person's approval, which this endpoint cannot ask for; ask over AG-UI or A2A.",
+                "invalid_request_error", {}, "approval_required"}};
+            return on(refusal, stream);
+        }
+        usage_ = a.usage;
+        emit_content(std::exchange(pending_, {}), stream);
+        for(auto& c : a.turn)
+            calls_.push_back(json::object{{"id", std::move(c.id)}, {"type", "function"},
+                {"function", json::object{{"name", std::move(c.name)}, {"arguments", std::move(c.arguments)}}}});
+        approvals_ = std::move(a.calls);
+        ended_ = true;
+        outcome_ = "approval";
+    }
+
     void on(failed& f, std::vector<std::string>* stream)
     {
         ended_ = true;
@@ -299,6 +330,8 @@ private:
     bool ended_ = false;
     bool stopped_ = false;
     bool hold_done_ = false;
+    bool serve_approvals_ = false;
+    std::vector<approval_call> approvals_;
     std::string outcome_;
     std::string content_;
     std::string reasoning_;

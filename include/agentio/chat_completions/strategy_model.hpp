@@ -60,6 +60,8 @@ struct strategy_model_options
     /// A line for the application's log at each step (the strategy, each tool call, each plan step, the
     /// verdict), with the request's context (its user and session).
     std::function<void(call_context const&, std::string_view)> log = {};
+    /// The tool loop's question about a call that needs approval (@ref agent_model_options::describe_approval).
+    std::function<std::string(agent::approval_request const&)> describe_approval = {};
 };
 
 /** An agent served with four strategies over one provider and one set of tools.
@@ -75,7 +77,8 @@ public:
         : provider_(provider)
         , tools_(std::move(tools))
         , options_(std::move(options))
-        , loop_(provider, tools_, agent_model_options{options_.card, options_.tools, true, {}})
+        , loop_(provider, tools_,
+              agent_model_options{options_.card, options_.tools, true, {}, options_.describe_approval})
         , chat_(provider, toolset<>{}, agent_model_options{options_.card, chat_options(options_), true, {}})
     {
     }
@@ -107,7 +110,18 @@ public:
             }
         }
         agent::strategy chosen = agent::strategy::tools;
-        if(forced)
+        if(!r.decisions.empty())
+        {
+            // Only the tool loop stops for approvals: decisions resume it.
+            if(forced && *forced != agent::strategy::tools)
+            {
+                sink(failed{invalid_request("The strategy '" + std::string(agent::to_string(*forced)) +
+                        "' takes no decisions: only 'tools' stops for approvals.",
+                    options_.field, "invalid_value")});
+                co_return;
+            }
+        }
+        else if(forced)
             chosen = *forced;
         else if(r.tools.empty() && options_.choose)
             chosen = co_await options_.choose(r);

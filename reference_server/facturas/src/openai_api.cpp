@@ -36,7 +36,8 @@ private:
     static cc::question_texts spanish()
     {
         return {"El último mensaje debe ser la pregunta del usuario, con texto.",
-            "El modelo '{model}' no llama a herramientas del cliente."};
+            "El modelo '{model}' no llama a herramientas del cliente.",
+            "El modelo '{model}' nunca espera aprobaciones: no hay nada que decidir."};
     }
 
     asio::awaitable<void> answer(std::string question, cc::request r, cc::call_context const& ctx,

@@ -21,8 +21,10 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 namespace platform {
 
@@ -269,8 +271,21 @@ application::application(settings config, agentio::http::client& http, llm::any_
             .run = {}};
         log_.write(agentio::log::level::info, "agent.step", about, {{"step", line}});
     };
-    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_,
-        make_tools(resources_, http, config_.web), std::move(asistente)));
+    auto tools = make_tools(resources_, http, config_.web);
+    // PLATFORM_APPROVAL_TOOLS: names the asistente knows, or the server does not start.
+    for(auto const& name : config_.approval_tools)
+        if(!tools.contains(name))
+            throw std::runtime_error("PLATFORM_APPROVAL_TOOLS: the asistente has no tool '" + name + "'");
+    asistente.describe_approval = [](agentio::agent::approval_request const& call) {
+        return call.in_doubt ? "La llamada a «" + call.tool + "» empezó y puede haberse hecho ya: ¿la repito?"
+                             : "¿Apruebas la llamada a «" + call.tool + "»?";
+    };
+    if(!config_.approval_tools.empty())
+        asistente.tools.requires_approval = [names = config_.approval_tools](std::string_view tool) {
+            return std::find(names.begin(), names.end(), tool) != names.end();
+        };
+    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_, std::move(tools),
+        std::move(asistente)));
 
     // The siblings: their own APIs, as they are configured and run.
     for(auto const& [name, url] : config_.upstreams)

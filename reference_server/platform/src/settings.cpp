@@ -65,6 +65,8 @@ std::vector<variable_doc> const& documented_variables()
         {"PLATFORM_SANDBOX_MEMORY_MB", "1024", "the address space of each sandboxed process"},
         {"PLATFORM_SANDBOX_MAX_RUNNING", "4", "sandboxes at once (the others wait)"},
         {"PLATFORM_MAX_ROUNDS", "8", "model calls of one tool loop"},
+        {"PLATFORM_APPROVAL_TOOLS", "",
+            "the asistente's tools whose calls wait for a person's approval, comma-separated (AG-UI interrupts)"},
         {"PLATFORM_MAX_ITERATIONS", "5", "ReAct steps"},
         {"TAVILY_API_KEY", "", "Tavily's key for web_search; unset: the keyless fallback only"},
         {"TAVILY_BASE_URL", "https://api.tavily.com", "Tavily's API"},
@@ -183,6 +185,19 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
     if(s.uploads.empty())
         return std::string("PLATFORM_UPLOADS: empty; name the folder for uploaded files");
     s.documents_index = lookup("PLATFORM_DOCUMENTS_INDEX").value_or(s.documents_index);
+    if(auto tools = lookup("PLATFORM_APPROVAL_TOOLS"))
+        for(std::string_view list = *tools; !list.empty();)
+        {
+            auto const comma = list.find(',');
+            auto item = list.substr(0, comma);
+            while(!item.empty() && item.front() == ' ')
+                item.remove_prefix(1);
+            while(!item.empty() && item.back() == ' ')
+                item.remove_suffix(1);
+            if(!item.empty())
+                s.approval_tools.emplace_back(item);
+            list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        }
     if(auto v = lookup("PLATFORM_MAX_UPLOAD_BYTES"))
     {
         std::uint64_t n = 0;

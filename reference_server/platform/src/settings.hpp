@@ -87,6 +87,10 @@ struct settings
     /// when the model names none; places and the weather in Spanish.
     agentio::tools::web_tools_settings web = spanish_web_tools();
 
+    /// PLATFORM_APPROVAL_TOOLS: the asistente's tools whose calls wait for a person's approval (comma-separated;
+    /// over AG-UI an interrupt, resumed by the next run; the OpenAI door answers 409 approval_required).
+    std::vector<std::string> approval_tools;
+
     unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
     unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps
 

@@ -49,6 +49,7 @@ struct live_run
         , gather(strand)
         , answer(asked)
     {
+        answer.serve_approvals(true);
     }
 
     std::string id;
@@ -78,6 +79,9 @@ struct live_run
     cc::request request;
     cc::call_context ctx;
     std::vector<llm::message> fresh;
+    // A run that resumes a turn: the ids of that turn's calls, and what each gave (in their order).
+    std::vector<std::string> resumed_calls;
+    std::map<std::string, llm::tool_result_block, std::less<>> resumed_results;
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
     // Under the registry's mutex.
@@ -348,6 +352,11 @@ inline bool final_event(threads::event_record const& e)
 // The outputs of the model, as events and as the answer kept.
 inline void take(std::shared_ptr<run_registry> const& reg, std::shared_ptr<live_run> const& run, cc::output o)
 {
+    // The resumed turn's calls as they end: the thread keeps their results before the answer.
+    if(auto const* a = std::get_if<cc::tool_activity>(&o); a && a->what == cc::tool_activity::phase::finished &&
+        std::find(run->resumed_calls.begin(), run->resumed_calls.end(), a->id) != run->resumed_calls.end())
+        run->resumed_results.insert_or_assign(a->id,
+            llm::tool_result_block{a->id, {llm::text_block{a->result}}, a->is_error});
     std::vector<json::object> out;
     run->answer.take(o, nullptr);
     run->writer->take(std::move(o), out);
@@ -421,7 +430,19 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
             : outcome == "error"      ? threads::run_status::failed
                                       : threads::run_status::completed;
         if(status == threads::run_status::completed)
+        {
+            if(!run->resumed_calls.empty())
+            {
+                // The resumed turn's results, then what came after: the thread reads as the model did.
+                llm::message results{llm::role::user, {}};
+                for(auto const& id : run->resumed_calls)
+                    if(auto r = run->resumed_results.find(id); r != run->resumed_results.end())
+                        results.content.emplace_back(std::move(r->second));
+                if(!results.content.empty())
+                    run->fresh.insert(run->fresh.begin(), std::move(results));
+            }
             run->fresh.push_back(run->answer.assistant_message());
+        }
         if(status != threads::run_status::completed)
             run->fresh.clear(); // the question stays only with its answer, as the Chat Completions sessions keep it
         auto last = std::exchange(run->unjournaled, {});
@@ -561,6 +582,47 @@ inline boost::system::result<json::value, input_error> read_body(http::request c
     return result_type(boost::system::in_place_value, std::move(body));
 }
 
+// The ids of the calls of a conversation that ends with the model's turn (`last`; none when it does not).
+inline std::vector<std::string> pending_calls(llm::message const* last)
+{
+    std::vector<std::string> ids;
+    if(last && last->role == llm::role::assistant)
+        for(auto const& b : last->content)
+            if(auto const* call = std::get_if<llm::tool_use_block>(&b))
+                ids.push_back(call->id);
+    return ids;
+}
+
+// A run on a turn that waits answers its interrupts, each one, and nothing else.
+inline std::optional<input_error> check_resume(run_input const& input, std::vector<std::string> const& waiting)
+{
+    auto const quoted = [](std::vector<std::string> const& ids) {
+        std::string out;
+        for(auto const& id : ids)
+            out.append(out.empty() ? "'" : ", '").append(id).append("'");
+        return out;
+    };
+    if(input.resume.empty())
+    {
+        if(waiting.empty())
+            return std::nullopt;
+        return input_error{"resume",
+            "resume: the thread '" + input.thread_id + "' waits for decisions on " + quoted(waiting) +
+                ", the interrupts of its last run; answer each in resume."};
+    }
+    for(std::size_t i = 0; i < input.resume.size(); ++i)
+    {
+        auto const& id = input.resume[i].interrupt_id;
+        if(std::find(waiting.begin(), waiting.end(), id) == waiting.end())
+        {
+            auto const field = "resume[" + std::to_string(i) + "].interruptId";
+            return input_error{field,
+                field + ": '" + id + "' names no pending interrupt of the thread '" + input.thread_id + "'."};
+        }
+    }
+    return std::nullopt;
+}
+
 inline std::optional<input_error> check_id(std::string const& id, std::string_view field)
 {
     if(cc::serving::valid_session_id(id))
@@ -659,11 +721,6 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
         co_return one_event(req, input_error_event(*bad));
     if(auto bad = check_id(input->run_id, "runId"))
         co_return one_event(req, input_error_event(*bad));
-    if(!input->resume.empty()) // no run of these agents pauses for an interrupt yet
-        co_return one_event(req,
-            input_error_event({"resume[0].interruptId",
-                "resume[0].interruptId: '" + input->resume.front().interrupt_id +
-                    "' names no pending interrupt of thread '" + input->thread_id + "'."}));
     auto const run_exists = [&] {
         return run_error("runId: the run '" + input->run_id + "' exists already; follow it with POST " + options.path +
                 "/connect, or start a run with a new id.",
@@ -681,7 +738,10 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
     run->writer.emplace(input->thread_id, input->run_id);
     auto& asked = input->request;
     asked.model = agent;
-    bool const from_store = asked.messages.empty() && options.store;
+    bool const resuming = !input->resume.empty();
+    // A resumed turn is the thread's as stored: what a person approves is what the model asked.
+    bool const from_store = (asked.messages.empty() || resuming) && options.store;
+    std::vector<std::string> waiting; // the calls of the conversation's last turn, the model's, if it waits
     if(options.store)
     {
         auto const store = options.store->under(cc::serving::request_traceparent(req));
@@ -712,7 +772,20 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
             co_return one_event(req, run_error("The thread store failed: " + e.message, "store_failed"));
         }
         run->turn.emplace(std::move(*begun));
-        if(asked.messages.empty())
+        // Interrupts: a thread whose last turn, the model's, waits for decisions says so (the client's copy
+        // may have gone on without them).
+        if(!run->turn->history().empty())
+            waiting = pending_calls(&run->turn->history().back().message);
+        // ... but not for calls the client's messages answer (its own tools' calls, run by the client).
+        std::erase_if(waiting, [&](std::string const& id) {
+            return std::any_of(asked.messages.begin(), asked.messages.end(), [&](llm::message const& m) {
+                return std::any_of(m.content.begin(), m.content.end(), [&](llm::content_block const& b) {
+                    auto const* result = std::get_if<llm::tool_result_block>(&b);
+                    return result && result->tool_use_id == id;
+                });
+            });
+        });
+        if(from_store)
         {
             // A run on the thread as stored.
             auto const summary = run->turn->summary();
@@ -723,6 +796,17 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
                 run->ctx.summary = llm::conversation_summary{summary->text, 0};
         }
     }
+    // Without a store the client's conversation says whether its last turn waits; `resume` answers it.
+    if(!run->turn && !asked.messages.empty())
+        waiting = pending_calls(&asked.messages.back());
+    if(auto refusal = check_resume(*input, waiting))
+    {
+        if(run->turn)
+            (void)co_await run->turn->finish({}, threads::run_status::failed);
+        co_return one_event(req, input_error_event(*refusal));
+    }
+    if(resuming)
+        run->resumed_calls = waiting;
     // What the thread keeps: the input's last turn (after the last answer), then the answer.
     auto const last_answer = std::find_if(asked.messages.rbegin(), asked.messages.rend(),
         [](llm::message const& m) { return m.role == llm::role::assistant; });

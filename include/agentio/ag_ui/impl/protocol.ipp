@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <utility>
 #include <variant>
 
@@ -209,6 +210,35 @@ inline input_result read_tools(json::value const& v, input_limits const& limits,
     return {};
 }
 
+// Calls a later message shows were never answered (their run was cancelled
+// or left, or the client went on without a frontend tool's result) leave
+// the conversation: a model is never shown a call without its result.
+inline void drop_calls(std::vector<llm::message>& messages, std::set<std::string, std::less<>> const& ids)
+{
+    for(auto m = messages.begin(); m != messages.end();)
+    {
+        if(m->role == llm::role::assistant)
+            std::erase_if(m->content, [&](llm::content_block const& b) {
+                auto const* call = std::get_if<llm::tool_use_block>(&b);
+                return call && ids.contains(call->id);
+            });
+        if(!m->content.empty())
+        {
+            ++m;
+            continue;
+        }
+        m = messages.erase(m);
+        // Its neighbours may now be of one role: one turn.
+        if(m != messages.begin() && m != messages.end() && std::prev(m)->role == m->role)
+        {
+            auto& before = std::prev(m)->content;
+            before.insert(before.end(), std::make_move_iterator(m->content.begin()),
+                std::make_move_iterator(m->content.end()));
+            m = messages.erase(m);
+        }
+    }
+}
+
 inline input_result read_messages(json::value const& v, input_limits const& limits, chat_completions::request& r)
 {
     auto const* list = v.if_array();
@@ -216,7 +246,8 @@ inline input_result read_messages(json::value const& v, input_limits const& limi
         return wrong_type("messages", "an array of messages", &v);
     if(list->size() > limits.max_messages)
         return invalid("messages", "more than " + std::to_string(limits.max_messages) + " messages");
-    std::set<std::string, std::less<>> called; // the ids of the assistant's calls so far
+    std::set<std::string, std::less<>> called;     // the ids of the assistant's calls so far
+    std::set<std::string, std::less<>> unanswered; // ... with no result yet
     for(std::size_t i = 0; i < list->size(); ++i)
     {
         auto const where = at("messages", i);
@@ -226,6 +257,8 @@ inline input_result read_messages(json::value const& v, input_limits const& limi
         auto role = required_string(*m, "role", where + ".role");
         if(!role)
             return role.error();
+        if((*role == "user" || *role == "assistant") && !unanswered.empty())
+            drop_calls(r.messages, std::exchange(unanswered, {}));
         auto const* content = m->if_contains("content");
         if(*role == "system" || *role == "developer")
         {
@@ -280,6 +313,7 @@ inline input_result read_messages(json::value const& v, input_limits const& limi
                     if(ec)
                         return invalid(call_at + ".function.arguments", "not JSON text");
                     called.insert(*id);
+                    unanswered.insert(*id);
                     assistant.content.emplace_back(llm::tool_use_block{std::move(*id), std::move(*name),
                         std::move(input), std::move(*arguments)});
                 }
@@ -294,6 +328,7 @@ inline input_result read_messages(json::value const& v, input_limits const& limi
                 return id.error();
             if(!called.contains(*id))
                 return invalid(where + ".toolCallId", "'" + *id + "' answers no call of an earlier assistant message");
+            unanswered.erase(*id);
             auto text = text_of(content, where + ".content");
             if(!text)
                 return text.error();
@@ -406,9 +441,29 @@ AGENTIO_DECL boost::system::result<run_input, input_error> parse_run_input(json:
                 return status.error();
             if(*status != "resolved" && *status != "cancelled")
                 return detail::invalid(where + ".status", "'" + *status + "': use 'resolved' or 'cancelled'");
+            for(auto const& earlier : in.resume)
+                if(earlier.interrupt_id == *id)
+                    return detail::invalid(where + ".interruptId", "'" + *id + "' is answered twice");
             resume_answer answer{std::move(*id), *status == "resolved", {}};
             if(auto const* payload = item->if_contains("payload"))
                 answer.payload = *payload;
+            // A decision, as the interrupt's responseSchema asks: {approved, reason?}; cancelled is a no.
+            chat_completions::approval decision{answer.interrupt_id, false, {}};
+            if(answer.resolved)
+            {
+                auto const* fields = answer.payload.if_object();
+                if(!fields)
+                    return detail::wrong_type(where + ".payload", "an object {approved, reason?}", &answer.payload);
+                auto const* approved = fields->if_contains("approved");
+                if(!approved || !approved->is_bool())
+                    return detail::wrong_type(where + ".payload.approved", "true or false", approved);
+                decision.approved = approved->get_bool();
+                auto reason = detail::optional_string(*fields, "reason", where + ".payload.reason");
+                if(!reason)
+                    return reason.error();
+                decision.reason = std::move(*reason);
+            }
+            in.request.decisions.push_back(std::move(decision));
             in.resume.push_back(std::move(answer));
         }
     }
@@ -460,12 +515,12 @@ AGENTIO_DECL json::object run_events::started() const
     return ev;
 }
 
-std::string run_events::next_id(std::string_view kind)
+AGENTIO_DECL std::string run_events::next_id(std::string_view kind)
 {
     return run_id_ + "-" + std::string(kind) + "-" + std::to_string(++counter_);
 }
 
-void run_events::close_text(std::vector<json::object>& out)
+AGENTIO_DECL void run_events::close_text(std::vector<json::object>& out)
 {
     if(text_id_.empty())
         return;
@@ -474,7 +529,7 @@ void run_events::close_text(std::vector<json::object>& out)
     out.push_back(std::move(ev));
 }
 
-void run_events::close_reasoning(std::vector<json::object>& out)
+AGENTIO_DECL void run_events::close_reasoning(std::vector<json::object>& out)
 {
     if(reasoning_id_.empty())
         return;
@@ -486,7 +541,7 @@ void run_events::close_reasoning(std::vector<json::object>& out)
     out.push_back(std::move(end));
 }
 
-void run_events::close_calls(std::vector<json::object>& out)
+AGENTIO_DECL void run_events::close_calls(std::vector<json::object>& out)
 {
     for(auto const& id : open_calls_)
     {
@@ -498,7 +553,7 @@ void run_events::close_calls(std::vector<json::object>& out)
 }
 
 // The assistant message a call belongs to: the text just written, or a new id (the client creates it).
-std::string const& run_events::assistant_message(std::vector<json::object>& out)
+AGENTIO_DECL std::string const& run_events::assistant_message(std::vector<json::object>& out)
 {
     if(!text_id_.empty())
     {
@@ -508,6 +563,32 @@ std::string const& run_events::assistant_message(std::vector<json::object>& out)
     if(last_message_.empty())
         last_message_ = next_id("message");
     return last_message_;
+}
+
+AGENTIO_DECL json::array run_events::usage(llm::usage const& u) const
+{
+    json::object usage;
+    if(!usage_provider_.empty())
+        usage["provider"] = usage_provider_;
+    if(!usage_model_.empty())
+        usage["model"] = usage_model_;
+    usage["inputTokens"] = u.input_tokens;
+    usage["outputTokens"] = u.output_tokens;
+    usage["totalTokens"] = u.input_tokens + u.output_tokens;
+    if(u.cache_read_input_tokens)
+        usage["cachedInputTokens"] = u.cache_read_input_tokens;
+    if(u.cache_creation_input_tokens)
+        usage["cacheWriteInputTokens"] = u.cache_creation_input_tokens;
+    return json::array{std::move(usage)};
+}
+
+AGENTIO_DECL json::object approval_schema()
+{
+    return json::object{{"type", "object"},
+        {"properties",
+            json::object{{"approved", json::object{{"type", "boolean"}}},
+                {"reason", json::object{{"type", "string"}}}}},
+        {"required", json::array{"approved"}}};
 }
 
 AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json::object>& out)
@@ -646,19 +727,40 @@ AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json:
         ev["outcome"] = std::move(outcome);
         if(done->reason == cc::finish_reason::length || done->reason == cc::finish_reason::content_filter)
             ev["result"] = json::object{{"finishReason", cc::to_string(done->reason)}};
-        json::object usage;
-        if(!usage_provider_.empty())
-            usage["provider"] = usage_provider_;
-        if(!usage_model_.empty())
-            usage["model"] = usage_model_;
-        usage["inputTokens"] = done->usage.input_tokens;
-        usage["outputTokens"] = done->usage.output_tokens;
-        usage["totalTokens"] = done->usage.input_tokens + done->usage.output_tokens;
-        if(done->usage.cache_read_input_tokens)
-            usage["cachedInputTokens"] = done->usage.cache_read_input_tokens;
-        if(done->usage.cache_creation_input_tokens)
-            usage["cacheWriteInputTokens"] = done->usage.cache_creation_input_tokens;
-        ev["usage"] = json::array{std::move(usage)};
+        ev["usage"] = usage(done->usage);
+        out.push_back(std::move(ev));
+        ended_ = true;
+    }
+    else if(auto* wait = std::get_if<cc::awaiting_approval>(&o))
+    {
+        // The turn's calls as the client files them (those that did not stream), then the interrupts.
+        for(auto& made : wait->turn)
+            if(!begun_calls_.contains(made.id))
+            {
+                take(cc::tool_call_begun{made.id, made.name}, out);
+                take(cc::tool_call_arguments{made.id, made.arguments}, out);
+            }
+        close_text(out);
+        close_reasoning(out);
+        close_calls(out);
+        json::array interrupts;
+        for(auto& asked : wait->calls)
+        {
+            json::object agentio{{"tool", asked.name}};
+            boost::system::error_code ec;
+            auto arguments = json::parse(asked.arguments, ec);
+            agentio["arguments"] = ec ? json::value(asked.arguments) : std::move(arguments);
+            if(asked.in_doubt)
+                agentio["inDoubt"] = true;
+            interrupts.push_back(json::object{{"id", asked.id}, {"reason", "tool_call"}, {"toolCallId", asked.id},
+                {"message", std::move(asked.question)}, {"responseSchema", approval_schema()},
+                {"metadata", json::object{{"agentio", std::move(agentio)}}}});
+        }
+        auto ev = detail::event("RUN_FINISHED");
+        ev["threadId"] = thread_id_;
+        ev["runId"] = run_id_;
+        ev["outcome"] = json::object{{"type", "interrupt"}, {"interrupts", std::move(interrupts)}};
+        ev["usage"] = usage(wait->usage);
         out.push_back(std::move(ev));
         ended_ = true;
     }

@@ -30,6 +30,12 @@ AGENTIO_DECL question_model::question_model(model_card card, question_texts text
 
 AGENTIO_DECL asio::awaitable<void> question_model::complete(request r, call_context const& ctx, output_sink sink)
 {
+    if(!r.decisions.empty())
+    {
+        sink(failed{
+            invalid_request(format_message(texts_.no_decisions, {{"model", card_.id}}), "decisions", "invalid_value")});
+        co_return;
+    }
     auto question = last_question(r);
     if(!question)
     {

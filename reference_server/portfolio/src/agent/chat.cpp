@@ -573,7 +573,12 @@ void chat_service::start(asio::ip::tcp::endpoint self, std::shared_ptr<asio::ssl
     as_model.card.id = "portfolio";
     as_model.card.created = 1764115200;
     as_model.card.extra["description"] = "El asistente de la cartera de proyectos: consultas, agregados y gráficos";
-    as_model.agent = agent_->options();
+    as_model.agent = agent_->options(); // AGENT_APPROVAL_TOOLS too: their calls stop for a person over AG-UI
+    as_model.describe_approval = [](agentio::agent::approval_request const& call) {
+        return call.in_doubt ? "La llamada a «" + call.tool +
+                "» empezó cuando el servidor se detuvo y puede haberse hecho ya: ¿la repito?"
+                             : "¿Apruebas la llamada a «" + call.tool + "»?";
+    };
     openai_model_ =
         std::make_shared<agentio::chat_completions::agent_model<agentio::llm::any_provider, portfolio_tools>>(
             *provider_, agent_->tools(), std::move(as_model));
