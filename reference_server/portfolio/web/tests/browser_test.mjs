@@ -264,8 +264,12 @@ try {
   check(asked.endsWith(question), 'Enter sends the question with its two lines', JSON.stringify(asked));
   await page.locator('.activity .tool-step').first().waitFor({ timeout: 15000 });
   check(await page.locator('.activity .tool-name').first().textContent() === 'contar_iniciativas', 'the live activity panel shows the first tool');
-  check((await page.locator('[role=status]').first().textContent()).includes('contar_iniciativas'),
-    'a polite status tells screen readers which tool runs');
+  // Read as it is announced: a second tool (the chart) may follow the first at once.
+  const announced = await page.waitForFunction(() => {
+    const said = document.querySelector('[role=status]')?.textContent ?? '';
+    return /^Consulta \d+: (contar_iniciativas|generar_grafico)$/.test(said) ? said : null;
+  }, null, { timeout: 5000 }).then((h) => h.jsonValue()).catch(() => null);
+  check(announced !== null, 'a polite status tells screen readers which tool runs', String(announced));
   // Chunks arrive while the answer is still being written.
   await page.waitForFunction(() => document.querySelector('.message.assistant.live .markdown')?.textContent.length > 5, null, { timeout: 15000 });
   check(await live.isVisible(), 'text streams into the live bubble');
