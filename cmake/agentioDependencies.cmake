@@ -22,11 +22,12 @@ endfunction()
 
 # The components (CMake targets agentio::<name>) and what each builds on; a
 # component needs its own packages and those of the components below it.
-set(_agentio_components core http chat_completions ag_ui mcp mcp_client sqlite retrieval postgres threads testing app sandbox tools log)
+set(_agentio_components core http chat_completions ag_ui a2a mcp mcp_client sqlite retrieval postgres threads testing app sandbox tools log)
 set(_agentio_builds_on_core "")
 set(_agentio_builds_on_http core)
 set(_agentio_builds_on_chat_completions http)
 set(_agentio_builds_on_ag_ui chat_completions)
+set(_agentio_builds_on_a2a ag_ui)
 set(_agentio_builds_on_mcp http)
 set(_agentio_builds_on_mcp_client http)
 set(_agentio_builds_on_sqlite core)

@@ -4,7 +4,7 @@
 # file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 #
 # Sourced by the scripts that run the applications together on loopback
-# (prometheus_check.sh, ag_ui_clients.sh): the applications built if missing
+# (prometheus_check.sh, protocol_clients.sh): the applications built if missing
 # ($platform_exe, $portfolio_exe, ...), the caller's settings scrubbed, a
 # work folder removed at exit with every process started in it, a server
 # started and waited for, and the sample data each application reads.

@@ -25,7 +25,7 @@ if [ "$preset" = release ]; then
   bash scripts/mcp_clients.sh build/release
   bash scripts/web_test.sh build/release
   bash scripts/platform_clients.sh build/release
-  bash scripts/ag_ui_clients.sh build/release
+  bash scripts/protocol_clients.sh build/release
   bash scripts/otlp_check.sh build/release
   bash scripts/prometheus_check.sh build/release
 fi

@@ -21,6 +21,7 @@
 //   app               <agentio/app/src.hpp>
 //   chat_completions  <agentio/chat_completions/src.hpp>
 //   ag_ui             <agentio/ag_ui/src.hpp>
+//   a2a               <agentio/a2a/src.hpp>
 //   mcp               <agentio/mcp/src.hpp>
 //   mcp_client        <agentio/mcp/client/src.hpp>
 //   sqlite            <agentio/sqlite/src.hpp>

@@ -9,6 +9,7 @@
 // sequences, errors before and during a stream, and a client that leaves.
 #include <agentio/json_text.hpp>
 #include <agentio/chat_completions.hpp>
+#include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
 
 #include <agentio/llm/openai.hpp>
@@ -246,6 +247,7 @@ struct served
     std::unique_ptr<llm::openai_provider> provider;
     cc::endpoint api;
     std::unique_ptr<agentio::ag_ui::endpoint> ag_ui; // after `api`, which it serves from
+    std::unique_ptr<agentio::a2a::endpoint> a2a;     // after `ag_ui`, whose runs it serves
     std::unique_ptr<agentio::http::server<agentio::http::router<>>> server;
     asio::ip::tcp::endpoint ep;
     std::thread thread;
@@ -312,6 +314,13 @@ struct served
             };
             ag_ui = std::make_unique<agentio::ag_ui::endpoint>(api, std::move(*ag_ui_options));
             ag_ui->add_routes(routes);
+            agentio::a2a::endpoint_options a2a_options;
+            a2a_options.card.name = "agente-de-pruebas";
+            a2a_options.card.description = "Cuenta iniciativas y suma presupuestos.";
+            a2a_options.card.version = "0.2.0";
+            a2a_options.skills = {{"contar_iniciativas", "contar_iniciativas", "Cuenta iniciativas", {"tool"}, {}}};
+            a2a = std::make_unique<agentio::a2a::endpoint>(*ag_ui, std::move(a2a_options));
+            a2a->add_routes(routes);
         }
         agentio::http::server_options so;
         so.error_body = cc::write_error_body;
@@ -1691,6 +1700,210 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_run_and_a_run_nobody_follows_ends_after_the_
         auto const ended = ag_ui_events(remote.get());
         BOOST_TEST(ended.back().at("outcome").at("type").as_string() == "cancelled");
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// --- A2A: the same runs behind POST /a2a -------------------------------------------
+
+namespace {
+
+test_http::reply a2a_call(served& s, std::string const& method, std::string const& params, std::string user = "ana",
+    std::string version = "1.0")
+{
+    boost::beast::http::fields extra;
+    if(!user.empty())
+        extra.set("X-User", user);
+    if(!version.empty())
+        extra.set("A2A-Version", version);
+    auto const body = R"({"jsonrpc": "2.0", "id": 7, "method": ")" + method + R"(", "params": )" + params + "}";
+    return test_http::request(s.ep, boost::beast::http::verb::post, "/a2a", body, "application/json", extra);
+}
+
+std::string a2a_text(std::string const& text, std::string const& extra = {})
+{
+    return R"({"message": {"messageId": "m-)" + std::to_string(std::random_device{}()) +
+        R"(", "role": "ROLE_USER", "parts": [{"text": ")" + text + R"("}])" + (extra.empty() ? "" : ", " + extra) +
+        "}}";
+}
+
+json::object a2a_result(test_http::reply const& r)
+{
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const v = r.json();
+    BOOST_TEST_REQUIRE(v.as_object().contains("result"), r.body);
+    BOOST_TEST(v.at("jsonrpc").as_string() == "2.0");
+    BOOST_TEST(v.at("id") == 7);
+    return v.at("result").as_object();
+}
+
+json::object a2a_error(test_http::reply const& r)
+{
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const v = r.json();
+    BOOST_TEST_REQUIRE(v.as_object().contains("error"), r.body);
+    return v.at("error").as_object();
+}
+
+std::string state_of(json::value const& task)
+{
+    return std::string(task.at("status").at("state").as_string());
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(a2a_endpoint)
+
+BOOST_AUTO_TEST_CASE(the_card_and_the_version_rule)
+{
+    served s(who_is_x_user(), ag_ui_with());
+    s.run(2);
+    auto const card = test_http::request(s.ep, boost::beast::http::verb::get, "/.well-known/agent-card.json", "",
+        "application/json", {});
+    BOOST_TEST_REQUIRE(card.status == 200u, card.body);
+    auto const c = card.json();
+    BOOST_TEST(c.at("name").as_string() == "agente-de-pruebas");
+    auto const& interface = c.at("supportedInterfaces").at(0);
+    BOOST_TEST(interface.at("url").as_string().ends_with("/a2a"));
+    BOOST_TEST(interface.at("protocolVersion").as_string() == "1.0");
+    BOOST_TEST(c.at("capabilities").at("streaming").as_bool());
+    BOOST_TEST(c.at("skills").at(0).at("id").as_string() == "contar_iniciativas");
+    BOOST_TEST(!card.headers[boost::beast::http::field::etag].empty());
+    BOOST_TEST(card.headers[boost::beast::http::field::cache_control].find("max-age=") != std::string::npos);
+    boost::beast::http::fields conditional;
+    conditional.set(boost::beast::http::field::if_none_match, card.headers[boost::beast::http::field::etag]);
+    auto const again = test_http::request(s.ep, boost::beast::http::verb::get, "/.well-known/agent-card.json", "",
+        "application/json", conditional);
+    BOOST_TEST(again.status == 304u);
+
+    // No A2A-Version is 0.3; 1.0 is spoken.
+    auto const old = a2a_error(a2a_call(s, "GetTask", R"({"id": "x"})", "ana", ""));
+    BOOST_TEST(old.at("code") == -32009);
+    BOOST_TEST(a2a_error(a2a_call(s, "GetTask", R"({"id": "x"})", "ana", "0.3")).at("code") == -32009);
+    BOOST_TEST(a2a_error(a2a_call(s, "GetTask", R"({"id": "x"})")).at("code") == -32001);
+    BOOST_TEST(a2a_error(a2a_call(s, "Nothing", "{}")).at("code") == -32601);
+    BOOST_TEST(a2a_error(a2a_call(s, "SendMessage", R"({"message": {"role": "ROLE_USER"}})"))
+                   .at("data")
+                   .at(0)
+                   .at("fieldViolations")
+                   .at(0)
+                   .at("field")
+                   .as_string() == "message.messageId");
+    BOOST_TEST(a2a_error(a2a_call(s, "CreateTaskPushNotificationConfig", "{}")).at("code") == -32003);
+    // Who asks is the application's business: 401 before any JSON-RPC.
+    BOOST_TEST(a2a_call(s, "GetTask", R"({"id": "x"})", "").status == 401u);
+    BOOST_TEST(s.fake.requests().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_task_answers_streams_and_is_found_again)
+{
+    temporary_store t;
+    served s(who_is_x_user(), ag_ui_with(t.store.get()));
+    s.scenario("agente-scenario", {says("Hay cuatro iniciativas en total.")});
+    s.run(2);
+    // Blocking: the task as it ends.
+    auto const task = a2a_result(a2a_call(s, "SendMessage", a2a_text("¿Cuántas iniciativas hay?"))).at("task");
+    BOOST_TEST(state_of(task) == "TASK_STATE_COMPLETED");
+    BOOST_TEST(task.at("artifacts").at(0).at("parts").at(0).at("text").as_string() ==
+        "Hay cuatro iniciativas en total.");
+    std::string const id(task.at("id").as_string());
+    std::string const context(task.at("contextId").as_string());
+    BOOST_TEST(task.at("history").at(0).at("role").as_string() == "ROLE_USER");
+    // Found again, by its owner only.
+    auto const got = a2a_result(a2a_call(s, "GetTask", R"({"id": ")" + id + R"(", "historyLength": 1})"));
+    BOOST_TEST(state_of(got) == "TASK_STATE_COMPLETED");
+    BOOST_TEST(got.at("history").as_array().size() == 1u);
+    BOOST_TEST(a2a_error(a2a_call(s, "GetTask", R"({"id": ")" + id + R"("})", "eva")).at("code") == -32001);
+    auto const listed = a2a_result(a2a_call(s, "ListTasks", R"({"contextId": ")" + context + R"("})"));
+    BOOST_TEST(listed.at("tasks").as_array().size() == 1u);
+    BOOST_TEST(listed.at("totalSize") == 1);
+    BOOST_TEST(listed.at("nextPageToken").as_string() == "");
+    BOOST_TEST(!listed.at("tasks").at(0).as_object().contains("artifacts"));
+    BOOST_TEST(a2a_error(a2a_call(s, "ListTasks", R"({"pageSize": 500})")).at("code") == -32602);
+    BOOST_TEST(a2a_error(a2a_call(s, "CancelTask", R"({"id": ")" + id + R"("})")).at("code") == -32002);
+    BOOST_TEST(a2a_error(a2a_call(s, "SubscribeToTask", R"({"id": ")" + id + R"("})")).at("code") == -32004);
+
+    // Streaming, in the same context: the Task first, the answer in pieces, the end; every frame the request's id.
+    auto const streamed = a2a_call(s, "SendStreamingMessage",
+        a2a_text("¿Y ahora?", R"("contextId": ")" + context + R"(")"));
+    BOOST_TEST_REQUIRE(streamed.status == 200u, streamed.body);
+    std::vector<json::object> frames;
+    for(auto const& line : data_lines(streamed.body))
+        frames.push_back(json::parse(line).as_object());
+    BOOST_TEST_REQUIRE(frames.size() >= 3u, streamed.body);
+    for(auto const& f : frames)
+        BOOST_TEST(f.at("id") == 7);
+    BOOST_TEST(frames.front().at("result").as_object().contains("task"));
+    BOOST_TEST(frames.front().at("result").at("task").at("contextId").as_string() == context);
+    auto const& last = frames.back().at("result").at("statusUpdate");
+    BOOST_TEST(last.at("status").at("state").as_string() == "TASK_STATE_COMPLETED");
+    std::size_t pieces = 0;
+    for(auto const& f : frames)
+        if(f.at("result").as_object().contains("artifactUpdate"))
+            ++pieces;
+    BOOST_TEST(pieces >= 2u);
+    // The context is the thread: it holds both questions and answers.
+    auto items = on_served(s, t.store->load_items(context));
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST(items->size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(an_approval_is_input_required_and_the_next_message_resumes_the_same_task)
+{
+    temporary_store t;
+    auto options = ag_ui_with(t.store.get());
+    options.default_agent = "cauto"; // what A2A serves
+    served s(who_is_x_user(), std::move(options));
+    s.add("cauto", "cauto-scenario", 0ms, {"sumar_presupuesto"});
+    s.scenario("cauto-scenario",
+        {calls("sumar_presupuesto",
+             json::object{{"campo_agrupacion", "unidad"}, {"campo_importe", "presupuesto_aprobado"}}),
+            says("Hecho: {{last_tool_result}}")});
+    s.run(2);
+    auto const call = [&](std::string const& method, std::string const& params) { return a2a_call(s, method, params); };
+
+    auto const asked = a2a_result(call("SendMessage", a2a_text("Suma los presupuestos"))).at("task");
+    BOOST_TEST_REQUIRE(state_of(asked) == "TASK_STATE_INPUT_REQUIRED", json::serialize(asked));
+    auto const& parts = asked.at("status").at("message").at("parts");
+    auto const& approval = parts.at(1).at("data").at("approvals").at(0);
+    BOOST_TEST(approval.at("tool").as_string() == "sumar_presupuesto");
+    std::string const call_id(approval.at("toolCallId").as_string());
+    std::string const id(asked.at("id").as_string());
+    std::string const context(asked.at("contextId").as_string());
+    BOOST_TEST(s.counters.calls.load() == 0);
+    // Decisions on another call are refused; the task still waits.
+    auto const wrong = a2a_error(call("SendMessage",
+        R"({"message": {"messageId": "d0", "role": "ROLE_USER", "taskId": ")" + id +
+            R"(", "parts": [{"data": {"decisions": [{"toolCallId": "otra", "approved": true}]}}]}})"));
+    BOOST_TEST(wrong.at("code") == -32602);
+    // Approved: the same task goes on, and completes.
+    auto const resumed = a2a_result(call("SendMessage",
+                                        R"({"message": {"messageId": "d1", "role": "ROLE_USER", "taskId": ")" + id +
+                                            R"(", "contextId": ")" + context +
+                                            R"(", "parts": [{"data": {"decisions": [{"toolCallId": ")" + call_id +
+                                            R"(", "approved": true}]}}]}})"))
+                             .at("task");
+    BOOST_TEST(resumed.at("id").as_string() == id);
+    BOOST_TEST(state_of(resumed) == "TASK_STATE_COMPLETED", json::serialize(resumed));
+    BOOST_TEST(s.counters.calls.load() == 1);
+    BOOST_TEST(state_of(a2a_result(call("GetTask", R"({"id": ")" + id + R"("})"))) == "TASK_STATE_COMPLETED");
+    BOOST_TEST(a2a_error(call("SendMessage",
+                             R"({"message": {"messageId": "d2", "role": "ROLE_USER", "taskId": ")" + id +
+                                 R"(", "parts": [{"text": "otra vez"}]}})"))
+                   .at("code") == -32004);
+
+    // Cancelled while it waits: CANCELED, and its context takes the next task.
+    auto const waiting =
+        a2a_result(call("SendMessage", a2a_text("Suma otra vez", R"("contextId": ")" + context + R"(")"))).at("task");
+    BOOST_TEST_REQUIRE(state_of(waiting) == "TASK_STATE_INPUT_REQUIRED");
+    std::string const second(waiting.at("id").as_string());
+    auto const cancelled = a2a_result(call("CancelTask", R"({"id": ")" + second + R"("})"));
+    BOOST_TEST(state_of(cancelled) == "TASK_STATE_CANCELED", json::serialize(cancelled));
+    BOOST_TEST(state_of(a2a_result(call("CancelTask", R"({"id": ")" + second + R"("})"))) == "TASK_STATE_CANCELED");
+    BOOST_TEST(s.counters.calls.load() == 1);
+    auto const next =
+        a2a_result(call("SendMessage", a2a_text("Suma", R"("contextId": ")" + context + R"(")"))).at("task");
+    BOOST_TEST(state_of(next) == "TASK_STATE_INPUT_REQUIRED", json::serialize(next));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -48,6 +48,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace agentio::ag_ui {
 
@@ -102,6 +103,41 @@ struct endpoint_options
     std::function<void(chat_completions::completion_record const&)> on_complete = {};
 };
 
+/** A run started by a protocol served over the endpoint's runs (A2A's
+    tasks): the same runs, journal, followers and cancels as AG-UI's. */
+struct run_request
+{
+    /// Who asks (the thread's owner).
+    std::string user = {};
+    /// The model; empty: the endpoint's default agent.
+    std::string agent = {};
+    std::string thread_id = {};
+    std::string run_id = {};
+    /** The new messages, read after the thread as stored (with a store;
+        without one, they are the conversation), and the decisions on the
+        calls the thread's last turn waits for. */
+    chat_completions::request request = {};
+    /** How a refusal of the decisions names its fields: `{i}` stands for
+        the decision's index. */
+    std::string decision_field = "decisions[{i}].toolCallId";
+    std::string decisions_field = "decisions";
+    /// `RUN_STARTED`'s `metadata.agentio`: what the protocol finds again in the journal.
+    json::object started_metadata = {};
+    /// False: the run is never cancelled for having nobody following it.
+    bool cancel_when_unfollowed = false;
+    /** Answer the calls the thread waits for as rejected and end the run
+        cancelled without asking the model: the thread waits no more. */
+    bool cancel_at_once = false;
+};
+
+/// A run as it stands: its thread, its events so far, whether they are all.
+struct run_snapshot
+{
+    std::string thread_id = {};
+    std::vector<threads::event_record> events = {};
+    bool over = false;
+};
+
 /** Serves the models of a @ref chat_completions::endpoint over AG-UI.
 
     Each run is a new AG-UI `runId` on a `threadId`: a stored thread owned
@@ -149,6 +185,31 @@ public:
 
     /// Runs of this process in progress.
     AGENTIO_DECL std::size_t running() const;
+
+    /** Starts a run (for another protocol over these runs): nothing, or the
+        `RUN_ERROR` event that refuses it (`code`: `invalid_input` with
+        `metadata.agentio.field`, `agent_not_found`, `thread_not_found`,
+        `thread_busy`, `run_exists`, `store_failed`). `req` is the request
+        that asks (its `traceparent`). */
+    AGENTIO_DECL asio::awaitable<boost::system::result<void, json::object>> start(run_request r,
+        http::request const& req) const;
+
+    /** A run of `user` as it stands, from this process's memory or the
+        store; none when there is no such run (or it is another user's). */
+    AGENTIO_DECL asio::awaitable<boost::system::result<std::optional<run_snapshot>, std::string>>
+    find(std::string_view run_id, std::string_view user) const;
+
+    /** Follows a run of `user`: `on_event` for each event after `after`,
+        live, until its last (a `RUN_ERROR` without id when it is lost) or
+        until `on_event` returns false. Following keeps a run that
+        @ref run_request::cancel_when_unfollowed from being cancelled. */
+    AGENTIO_DECL asio::awaitable<void> follow(std::string_view run_id, std::string_view user, std::int64_t after,
+        std::function<asio::awaitable<bool>(threads::event_record const&)> on_event) const;
+
+    /** Stops a run of `user`: true when it was in progress (its followers
+        then see it cancelled), false when it is over or unknown. */
+    AGENTIO_DECL asio::awaitable<boost::system::result<bool, std::string>> stop(std::string_view run_id,
+        std::string_view user) const;
 
     endpoint_options const& options() const noexcept { return options_; }
 

@@ -22,7 +22,9 @@
 #include <agentio/json_text.hpp>
 #include <agentio/llm/environment.hpp>
 #include <agentio/run.hpp>
+#include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
+#include <agentio/version.hpp>
 #include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 
@@ -218,6 +220,17 @@ int main(int argc, char** argv)
         // And over AG-UI (POST /ag-ui): each thread kept in the store, as the agent's own sessions are.
         agentio::ag_ui::endpoint ag_ui(openai, {.store = store->get()});
         ag_ui.add_routes(routes);
+        // And to other agents over A2A (POST /a2a, the card at /.well-known/agent-card.json), on the same runs.
+        agentio::a2a::endpoint_options to_agents;
+        to_agents.card.name = "agentio-facturas";
+        to_agents.card.description =
+            "Responde preguntas sobre las facturas de una tienda de música con SQL de solo lectura sobre su base.";
+        to_agents.card.version = AGENTIO_VERSION_STRING;
+        to_agents.skills = {{"facturas", "Consultas de facturas",
+            "Traduce la pregunta a una consulta SELECT, la ejecuta en solo lectura y responde con sus datos.",
+            {"sql", "facturas"}, {"¿Cuántas facturas hay?", "¿Qué país factura más?"}}};
+        agentio::a2a::endpoint a2a(ag_ui, std::move(to_agents));
+        a2a.add_routes(routes);
         seen.add_metrics_route(routes);
         agentio::http::server server(ioc.get_executor(), std::move(routes));
         auto const bound = server.listen({asio::ip::make_address(host), port});
@@ -226,7 +239,7 @@ int main(int argc, char** argv)
                 bound.error().message());
         server.start();
         std::printf(
-            "agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, GET /metrics, /v1, /ag-ui)\n",
+            "agentio-facturas en http://%s:%u (POST /ask, POST /ask/stream, GET /health, GET /metrics, /v1, /ag-ui, /a2a)\n",
             host.c_str(), bound->port());
         std::fflush(stdout);
         log.info("start", {{"url", "http://" + host + ":" + std::to_string(bound->port())}, {"threads", threads}});

@@ -21,7 +21,9 @@
 #include <agentio/http/request_log.hpp>
 #include <agentio/http/server.hpp>
 #include <agentio/llm/environment.hpp>
+#include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
+#include <agentio/version.hpp>
 #include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
 #include <agentio/json_text.hpp>
@@ -172,6 +174,20 @@ int serve_or_eval(std::string_view command, normativa::settings& config, command
              "Falta una clave de API válida en la cabecera x-api-key"),
             .store = store->get()});
     ag_ui.add_routes(routes);
+    // And to other agents over A2A (POST /a2a, the card at /.well-known/agent-card.json), on the same runs and keys.
+    agentio::a2a::endpoint_options to_agents;
+    to_agents.card.name = "agentio-normativa";
+    to_agents.card.description = "Responde preguntas de derecho laboral español citando el Estatuto de los "
+                                 "Trabajadores (búsqueda híbrida en su texto).";
+    to_agents.card.version = AGENTIO_VERSION_STRING;
+    to_agents.card.security = keys.required() ? agentio::a2a::card_security::api_key
+                                              : agentio::a2a::card_security::none;
+    to_agents.card.api_key_header = "x-api-key"; // or Authorization: Bearer, as the API's other routes
+    to_agents.skills = {
+        {"normativa", "Derecho laboral", "Busca en el Estatuto de los Trabajadores y responde citando los artículos.",
+            {"derecho laboral", "rag"}, {"¿Cuántos días de vacaciones tengo?"}}};
+    agentio::a2a::endpoint a2a(ag_ui, std::move(to_agents));
+    a2a.add_routes(routes);
     seen.add_metrics_route(routes);
     agentio::http::server server(ioc.get_executor(), std::move(routes));
     auto const bound = server.listen({asio::ip::make_address(config.host), config.port});

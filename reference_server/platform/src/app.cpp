@@ -13,6 +13,7 @@
 #include <agentio/retrieval/observed_index.hpp>
 #include <agentio/retrieval/open_index_writer.hpp>
 #include <agentio/json_text.hpp>
+#include <agentio/version.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
@@ -272,6 +273,7 @@ application::application(settings config, agentio::http::client& http, llm::any_
         log_.write(agentio::log::level::info, "agent.step", about, {{"step", line}});
     };
     auto tools = make_tools(resources_, http, config_.web);
+    skills_ = agentio::a2a::skills_of(tools.descriptors());
     // PLATFORM_APPROVAL_TOOLS: names the asistente knows, or the server does not start.
     for(auto const& name : config_.approval_tools)
         if(!tools.contains(name))
@@ -620,6 +622,21 @@ agentio::http::router<> application::routes()
     if(!ag_ui_)
         ag_ui_ = std::make_unique<agentio::ag_ui::endpoint>(api_);
     ag_ui_->add_routes(r);
+    // A2A: the asistente to other agents, on the same runs.
+    if(!a2a_)
+    {
+        agentio::a2a::endpoint_options a2a;
+        a2a.agent = "asistente";
+        a2a.card.name = "agentio-platform";
+        a2a.card.description = "El agente general de la plataforma: matemáticas, Python en un sandbox, análisis de "
+                               "datos, SQL, documentos, la web, Wikipedia y el tiempo.";
+        a2a.card.version = AGENTIO_VERSION_STRING;
+        a2a.card.security = config_.authenticates() ? agentio::a2a::card_security::jwt
+                                                    : agentio::a2a::card_security::none;
+        a2a.skills = skills_;
+        a2a_ = std::make_unique<agentio::a2a::endpoint>(*ag_ui_, std::move(a2a));
+    }
+    a2a_->add_routes(r);
     if(files_)
         files_->add_routes(r);
     seen_.add_metrics_route(r);

@@ -13,6 +13,7 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
 #include <agentio/app/telemetry.hpp>
 #include <agentio/chat_completions.hpp>
@@ -104,6 +105,9 @@ private:
     agentio::chat_completions::endpoint api_;
     /// POST /ag-ui: the same models over AG-UI (made with the routes, when the models are all there).
     std::unique_ptr<agentio::ag_ui::endpoint> ag_ui_;
+    /// POST /a2a and the agent card: the asistente over A2A, on ag_ui_'s runs.
+    std::unique_ptr<agentio::a2a::endpoint> a2a_;
+    std::vector<agentio::a2a::skill> skills_; // the asistente's tools, for the card
     std::vector<std::string> warnings_;
     std::optional<agentio::http::jwt::verifier> jwt_;
     agentio::agent::keyword_rules rules_;

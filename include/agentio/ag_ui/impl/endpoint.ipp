@@ -82,6 +82,9 @@ struct live_run
     // A run that resumes a turn: the ids of that turn's calls, and what each gave (in their order).
     std::vector<std::string> resumed_calls;
     std::map<std::string, llm::tool_result_block, std::less<>> resumed_results;
+    json::object started_metadata;      // RUN_STARTED's metadata.agentio
+    bool cancel_when_unfollowed = true; // see run_start
+    bool cancel_at_once = false;
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
     // Under the registry's mutex.
@@ -229,7 +232,7 @@ public:
     {
         {
             std::lock_guard lock(mutex_);
-            if(--run->readers > 0 || run->over)
+            if(--run->readers > 0 || run->over || !run->cancel_when_unfollowed)
                 return;
         }
         asio::post(run->strand, [self = shared_from_this(), run] {
@@ -363,11 +366,29 @@ inline void take(std::shared_ptr<run_registry> const& reg, std::shared_ptr<live_
     reg->record(run, out);
 }
 
+inline asio::awaitable<void> finish_run(std::shared_ptr<run_registry> reg, std::shared_ptr<live_run> run,
+    bool cancelled);
+
 // Runs the model to its end, on the run's strand, whoever follows.
 inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::shared_ptr<live_run> run,
     std::shared_ptr<cc::model> model)
 {
-    reg->record(run, {run->writer->started()});
+    auto started = run->writer->started();
+    if(!run->started_metadata.empty())
+        started["metadata"] = json::object{{"agentio", run->started_metadata}};
+    reg->record(run, {std::move(started)});
+    if(run->cancel_at_once)
+    {
+        // The calls the turn waited for are answered no; the model is not asked.
+        for(auto const& id : run->resumed_calls)
+            run->resumed_results.insert_or_assign(id,
+                llm::tool_result_block{id, {llm::text_block{"Not run: the task was canceled."}}, true});
+        std::vector<json::object> out;
+        run->writer->end_abruptly(true, out);
+        reg->record(run, out);
+        co_await finish_run(reg, run, true);
+        co_return;
+    }
     struct interruption
     {
         asio::cancellation_slot slot;
@@ -407,7 +428,13 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
             run->writer->end_abruptly(false, out);
         reg->record(run, out);
     }
+    co_await finish_run(reg, run, cancelled);
+}
 
+// On the run's strand, once its last event is written: the thread stored, then that event sent.
+inline asio::awaitable<void> finish_run(std::shared_ptr<run_registry> reg, std::shared_ptr<live_run> run,
+    bool cancelled)
+{
     // The journal caught up, then its last events go with the end.
     run->ending = true;
     run->gather.cancel();
@@ -429,7 +456,9 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
         auto const status = cancelled ? threads::run_status::cancelled
             : outcome == "error"      ? threads::run_status::failed
                                       : threads::run_status::completed;
-        if(status == threads::run_status::completed)
+        if(status != threads::run_status::completed)
+            run->fresh.clear(); // the question stays only with its answer, as the Chat Completions sessions keep it
+        if(status == threads::run_status::completed || run->cancel_at_once)
         {
             if(!run->resumed_calls.empty())
             {
@@ -441,10 +470,9 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
                 if(!results.content.empty())
                     run->fresh.insert(run->fresh.begin(), std::move(results));
             }
-            run->fresh.push_back(run->answer.assistant_message());
+            if(status == threads::run_status::completed)
+                run->fresh.push_back(run->answer.assistant_message());
         }
-        if(status != threads::run_status::completed)
-            run->fresh.clear(); // the question stays only with its answer, as the Chat Completions sessions keep it
         auto last = std::exchange(run->unjournaled, {});
         if(!run->journal_broken)
             for(auto& e : final_records)
@@ -464,10 +492,19 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
     }
 }
 
+// Where a follower's events go: false when it wants no more (its client left).
+using event_emitter = std::function<asio::awaitable<bool>(threads::event_record const&)>;
+
+// An event that is not the run's (no id): the follower learns why it ends.
+inline threads::event_record follower_error(std::string message, std::string_view code)
+{
+    return {0, "RUN_ERROR", to_json_text(run_error(std::move(message), code))};
+}
+
 // Follows a run: its events after `after`, then live until its last.
 inline asio::awaitable<void> follow(std::shared_ptr<run_registry> reg, threads::thread_store* store,
     std::shared_ptr<live_run> local, std::string run_id, std::string owner, std::int64_t after,
-    sse::basic_writer<http::any_stream>& out)
+    event_emitter const& emit)
 {
     std::int64_t last = after;
     for(;;)
@@ -481,16 +518,15 @@ inline asio::awaitable<void> follow(std::shared_ptr<run_registry> reg, threads::
             auto stored = co_await store->events_after(run_id, last, 256);
             if(!stored)
             {
-                auto const ev = run_error("The run's events could not be read: " + stored.error().message,
-                    "store_failed");
-                (void)co_await out.send("", to_json_text(ev));
+                (void)co_await emit(follower_error("The run's events could not be read: " + stored.error().message,
+                    "store_failed"));
                 co_return;
             }
             batch = std::move(*stored);
         }
         for(auto const& e : batch)
         {
-            if(co_await out.send("", e.data, std::to_string(e.id)))
+            if(!co_await emit(e))
                 co_return; // the client left
             last = e.id;
             if(final_event(e))
@@ -514,16 +550,12 @@ inline asio::awaitable<void> follow(std::shared_ptr<run_registry> reg, threads::
         if(ended && info.last_event_id <= last)
         {
             if(last == 0) // it ended before it said anything
-            {
-                auto const ev = run_error("The run ended without events.", "run_lost");
-                (void)co_await out.send("", to_json_text(ev));
-            }
+                (void)co_await emit(follower_error("The run ended without events.", "run_lost"));
             co_return;
         }
         if(!ended && info.lease_expires_at < threads::now())
         {
-            auto const ev = run_error("The run was lost: the process running it stopped.", "run_lost");
-            (void)co_await out.send("", to_json_text(ev));
+            (void)co_await emit(follower_error("The run was lost: the process running it stopped.", "run_lost"));
             co_return;
         }
         co_await store->hub().wait(run_id, last, reg->reader_poll);
@@ -555,10 +587,15 @@ inline asio::awaitable<void> stream_run(std::shared_ptr<run_registry> reg, threa
         co_return;
     }
     // A client that leaves stops its reading at once (the writer's signal); the run goes on.
+    event_emitter const emit = [&out](threads::event_record const& e) -> asio::awaitable<bool> {
+        std::string const id = e.id > 0 ? std::to_string(e.id) : std::string(); // named: GCC 12 and temporaries
+        auto const failed = co_await out.send("", e.data, id);
+        co_return !failed;
+    };
     try
     {
         auto const ex = co_await asio::this_coro::executor;
-        co_await asio::co_spawn(ex, follow(reg, store, local, std::move(run_id), std::move(owner), after, out),
+        co_await asio::co_spawn(ex, follow(reg, store, local, std::move(run_id), std::move(owner), after, emit),
             asio::bind_cancellation_slot(out.disconnect_slot(), asio::use_awaitable));
     }
     catch(boost::system::system_error const&)
@@ -591,36 +628,6 @@ inline std::vector<std::string> pending_calls(llm::message const* last)
             if(auto const* call = std::get_if<llm::tool_use_block>(&b))
                 ids.push_back(call->id);
     return ids;
-}
-
-// A run on a turn that waits answers its interrupts, each one, and nothing else.
-inline std::optional<input_error> check_resume(run_input const& input, std::vector<std::string> const& waiting)
-{
-    auto const quoted = [](std::vector<std::string> const& ids) {
-        std::string out;
-        for(auto const& id : ids)
-            out.append(out.empty() ? "'" : ", '").append(id).append("'");
-        return out;
-    };
-    if(input.resume.empty())
-    {
-        if(waiting.empty())
-            return std::nullopt;
-        return input_error{"resume",
-            "resume: the thread '" + input.thread_id + "' waits for decisions on " + quoted(waiting) +
-                ", the interrupts of its last run; answer each in resume."};
-    }
-    for(std::size_t i = 0; i < input.resume.size(); ++i)
-    {
-        auto const& id = input.resume[i].interrupt_id;
-        if(std::find(waiting.begin(), waiting.end(), id) == waiting.end())
-        {
-            auto const field = "resume[" + std::to_string(i) + "].interruptId";
-            return input_error{field,
-                field + ": '" + id + "' names no pending interrupt of the thread '" + input.thread_id + "'."};
-        }
-    }
-    return std::nullopt;
 }
 
 inline std::optional<input_error> check_id(std::string const& id, std::string_view field)
@@ -694,65 +701,111 @@ AGENTIO_DECL void endpoint::add_routes(http::router<>& routes) const
 
 namespace detail {
 
-// The body of endpoint::run, inline so that its lambdas have linkage.
-inline asio::awaitable<std::optional<beast::http::message_generator>>
-serve_run(chat_completions::endpoint const& models, endpoint_options const& options,
-    std::shared_ptr<run_registry> const& reg, http::request&& req, http::any_stream& stream, std::string agent)
+// How a run reads its thread: the input's conversation as sent (AG-UI sends the whole of it each run), or
+// the thread as stored and the input's messages after it (A2A sends only what is new).
+enum class conversation_from
 {
-    auto who = cc::serving::who_asks(options.authenticate, req);
-    if(!who)
-        co_return cc::serving::error_response(who.error(), req);
-    std::string user = std::move(*who);
-    auto body = read_body(req, options.max_body_bytes);
-    if(!body)
-        co_return one_event(req, input_error_event(body.error()));
-    auto input = parse_run_input(*body, options.limits);
-    if(!input)
-        co_return one_event(req, input_error_event(input.error()));
-    if(agent.empty())
-        agent = options.default_agent.empty() && !models.models().empty() ? models.models().front()->card().id
-                                                                          : options.default_agent;
-    auto const model = models.find(agent);
-    if(!model)
-        co_return cc::serving::error_response({404, "The agent '" + agent + "' does not exist.",
-                                                  "invalid_request_error", "agent", "agent_not_found"},
-            req);
-    if(auto bad = check_id(input->thread_id, "threadId"))
-        co_return one_event(req, input_error_event(*bad));
-    if(auto bad = check_id(input->run_id, "runId"))
-        co_return one_event(req, input_error_event(*bad));
+    input,
+    thread_then_input
+};
+
+// A run to start, from either protocol.
+struct run_start
+{
+    std::string user;
+    std::string agent;
+    std::shared_ptr<cc::model> model;
+    std::string thread_id;
+    std::string run_id;
+    cc::request request; // the messages, the client's tools, the decisions
+    conversation_from reading = conversation_from::input;
+    // How a refusal of the decisions names its fields ("{i}": the decision's index).
+    std::string decision_field = "resume[{i}].interruptId";
+    std::string decisions_field = "resume";
+    // RUN_STARTED's `metadata.agentio`: what another protocol finds again in the journal.
+    json::object started_metadata;
+    // False: nobody following never cancels the run (an A2A task outlives its streams).
+    bool cancel_when_unfollowed = true;
+    // The waiting calls answered as rejected, and the run cancelled before the model is asked (a task
+    // cancelled while it waited for input): the thread no longer waits.
+    bool cancel_at_once = false;
+};
+
+// A thread whose last turn waits is answered by decisions, on each of its calls that needs one, and no other.
+inline std::optional<input_error> check_decisions(run_start const& s, std::vector<std::string> const& waiting)
+{
+    auto const quoted = [](std::vector<std::string> const& ids) {
+        std::string out;
+        for(auto const& id : ids)
+            out.append(out.empty() ? "'" : ", '").append(id).append("'");
+        return out;
+    };
+    auto const& decisions = s.request.decisions;
+    if(decisions.empty())
+    {
+        if(waiting.empty())
+            return std::nullopt;
+        return input_error{s.decisions_field,
+            s.decisions_field + ": the thread '" + s.thread_id + "' waits for decisions on " + quoted(waiting) +
+                ", the interrupts of its last run; answer each."};
+    }
+    for(std::size_t i = 0; i < decisions.size(); ++i)
+    {
+        auto const& id = decisions[i].tool_call_id;
+        if(std::find(waiting.begin(), waiting.end(), id) == waiting.end())
+        {
+            auto field = s.decision_field;
+            if(auto const at = field.find("{i}"); at != std::string::npos)
+                field.replace(at, 3, std::to_string(i));
+            return input_error{field,
+                field + ": '" + id + "' names no pending interrupt of the thread '" + s.thread_id + "'."};
+        }
+    }
+    return std::nullopt;
+}
+
+// Starts a run on its own strand: the run, or the error event that refuses it.
+inline asio::awaitable<boost::system::result<std::shared_ptr<live_run>, json::object>> start_run(
+    endpoint_options const& options, std::shared_ptr<run_registry> const& reg, run_start s, http::request const& req)
+{
+    using result_type = boost::system::result<std::shared_ptr<live_run>, json::object>;
+    auto const refuse = [](json::object e) { return result_type(boost::system::in_place_error, std::move(e)); };
     auto const run_exists = [&] {
-        return run_error("runId: the run '" + input->run_id + "' exists already; follow it with POST " + options.path +
+        return run_error("runId: the run '" + s.run_id + "' exists already; follow it with POST " + options.path +
                 "/connect, or start a run with a new id.",
             "run_exists");
     };
-    if(reg->find(input->run_id))
-        co_return one_event(req, run_exists());
+    if(reg->find(s.run_id))
+        co_return refuse(run_exists());
 
     auto const ex = co_await asio::this_coro::executor;
-    auto run = std::make_shared<live_run>(ex, input->request);
-    run->id = input->run_id;
-    run->thread_id = input->thread_id;
-    run->owner = user;
-    run->agent = agent;
-    run->writer.emplace(input->thread_id, input->run_id);
-    auto& asked = input->request;
-    asked.model = agent;
-    bool const resuming = !input->resume.empty();
+    auto run = std::make_shared<live_run>(ex, s.request);
+    run->id = s.run_id;
+    run->thread_id = s.thread_id;
+    run->owner = s.user;
+    run->agent = s.agent;
+    run->writer.emplace(s.thread_id, s.run_id);
+    run->started_metadata = std::move(s.started_metadata);
+    run->cancel_when_unfollowed = s.cancel_when_unfollowed;
+    run->cancel_at_once = s.cancel_at_once;
+    auto& asked = s.request;
+    asked.model = s.agent;
+    bool const resuming = !asked.decisions.empty();
+    bool const appending = s.reading == conversation_from::thread_then_input;
     // A resumed turn is the thread's as stored: what a person approves is what the model asked.
-    bool const from_store = (asked.messages.empty() || resuming) && options.store;
+    bool const from_store = (asked.messages.empty() || resuming || appending) && options.store;
     std::vector<std::string> waiting; // the calls of the conversation's last turn, the model's, if it waits
     if(options.store)
     {
         auto const store = options.store->under(cc::serving::request_traceparent(req));
-        auto existing = co_await store->find_run(input->run_id, user);
+        auto existing = co_await store->find_run(s.run_id, s.user);
         if(existing && *existing)
-            co_return one_event(req, run_exists());
+            co_return refuse(run_exists());
         threads::turn_request wanted;
-        wanted.thread_id = input->thread_id;
-        wanted.owner = user;
-        wanted.agent = agent;
-        wanted.run_id = input->run_id;
+        wanted.thread_id = s.thread_id;
+        wanted.owner = s.user;
+        wanted.agent = s.agent;
+        wanted.run_id = s.run_id;
         wanted.traceparent = cc::serving::request_traceparent(req);
         for(auto m = asked.messages.rbegin(); m != asked.messages.rend() && wanted.title.empty(); ++m)
             if(m->role == llm::role::user)
@@ -762,14 +815,13 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
         {
             auto const& e = begun.error();
             if(e.code == threads::errc::not_found)
-                co_return one_event(req,
-                    run_error("threadId: the thread '" + input->thread_id + "' does not exist.", "thread_not_found"));
+                co_return refuse(run_error("threadId: the thread '" + s.thread_id + "' does not exist.",
+                    "thread_not_found"));
             if(e.code == threads::errc::thread_busy)
-                co_return one_event(req,
-                    run_error("threadId: the thread '" + input->thread_id +
-                            "' is answering another run; send this one when that run ends.",
-                        "thread_busy"));
-            co_return one_event(req, run_error("The thread store failed: " + e.message, "store_failed"));
+                co_return refuse(run_error("threadId: the thread '" + s.thread_id +
+                        "' is answering another run; send this one when that run ends.",
+                    "thread_busy"));
+            co_return refuse(run_error("The thread store failed: " + e.message, "store_failed"));
         }
         run->turn.emplace(std::move(*begun));
         // Interrupts: a thread whose last turn, the model's, waits for decisions says so (the client's copy
@@ -787,23 +839,30 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
         });
         if(from_store)
         {
-            // A run on the thread as stored.
+            // A run on the thread as stored (and, appending, the input's messages after it).
             auto const summary = run->turn->summary();
             std::size_t first = 0;
-            asked.messages = cc::serving::memory_window(run->turn->history(), options.max_stored_messages,
+            auto stored = cc::serving::memory_window(run->turn->history(), options.max_stored_messages,
                 summary ? summary->covers : 0, first);
+            if(appending && !resuming)
+            {
+                run->fresh = asked.messages;
+                for(auto& m : asked.messages)
+                    cc::serving::push_merged(stored, std::move(m));
+            }
+            asked.messages = std::move(stored);
             if(summary)
                 run->ctx.summary = llm::conversation_summary{summary->text, 0};
         }
     }
-    // Without a store the client's conversation says whether its last turn waits; `resume` answers it.
+    // Without a store the client's conversation says whether its last turn waits; the decisions answer it.
     if(!run->turn && !asked.messages.empty())
         waiting = pending_calls(&asked.messages.back());
-    if(auto refusal = check_resume(*input, waiting))
+    if(auto refusal = check_decisions(s, waiting))
     {
         if(run->turn)
             (void)co_await run->turn->finish({}, threads::run_status::failed);
-        co_return one_event(req, input_error_event(*refusal));
+        co_return refuse(input_error_event(*refusal));
     }
     if(resuming)
         run->resumed_calls = waiting;
@@ -814,12 +873,60 @@ serve_run(chat_completions::endpoint const& models, endpoint_options const& opti
         run->fresh.assign(last_answer.base(), asked.messages.end());
     run->http = req;
     run->request = std::move(asked);
-    run->ctx.user = user;
-    run->ctx.session = input->thread_id;
+    run->ctx.user = s.user;
+    run->ctx.session = s.thread_id;
     run->ctx.http = &run->http;
     if(!reg->add(run))
-        co_return one_event(req, run_exists());
-    asio::co_spawn(run->strand, execute(reg, run, model), asio::detached);
+        co_return refuse(run_exists());
+    asio::co_spawn(run->strand, execute(reg, run, s.model), asio::detached);
+    co_return result_type(boost::system::in_place_value, std::move(run));
+}
+
+// The model an agent's name serves: the default for an empty name.
+inline std::shared_ptr<cc::model> find_agent(chat_completions::endpoint const& models, endpoint_options const& options,
+    std::string& agent)
+{
+    if(agent.empty())
+        agent = options.default_agent.empty() && !models.models().empty() ? models.models().front()->card().id
+                                                                          : options.default_agent;
+    return models.find(agent);
+}
+
+// The body of endpoint::run, inline so that its lambdas have linkage.
+inline asio::awaitable<std::optional<beast::http::message_generator>>
+serve_run(chat_completions::endpoint const& models, endpoint_options const& options,
+    std::shared_ptr<run_registry> const& reg, http::request&& req, http::any_stream& stream, std::string agent)
+{
+    auto who = cc::serving::who_asks(options.authenticate, req);
+    if(!who)
+        co_return cc::serving::error_response(who.error(), req);
+    std::string user = std::move(*who);
+    auto body = read_body(req, options.max_body_bytes);
+    if(!body)
+        co_return one_event(req, input_error_event(body.error()));
+    auto input = parse_run_input(*body, options.limits);
+    if(!input)
+        co_return one_event(req, input_error_event(input.error()));
+    auto model = find_agent(models, options, agent);
+    if(!model)
+        co_return cc::serving::error_response({404, "The agent '" + agent + "' does not exist.",
+                                                  "invalid_request_error", "agent", "agent_not_found"},
+            req);
+    if(auto bad = check_id(input->thread_id, "threadId"))
+        co_return one_event(req, input_error_event(*bad));
+    if(auto bad = check_id(input->run_id, "runId"))
+        co_return one_event(req, input_error_event(*bad));
+    run_start s;
+    s.user = user;
+    s.agent = std::move(agent);
+    s.model = std::move(model);
+    s.thread_id = input->thread_id;
+    s.run_id = input->run_id;
+    s.request = std::move(input->request);
+    auto started = co_await start_run(options, reg, std::move(s), req);
+    if(!started)
+        co_return one_event(req, started.error());
+    auto run = std::move(*started);
     co_await stream_run(reg, options.store, run, run->id, user, 0, req, stream);
     co_return std::nullopt;
 }
@@ -933,7 +1040,155 @@ inline asio::awaitable<beast::http::message_generator> serve_cancel(endpoint_opt
     co_return http::json_response(beast::http::status::ok, done, req);
 }
 
+inline asio::awaitable<boost::system::result<void, json::object>> serve_start(chat_completions::endpoint const& models,
+    endpoint_options const& options, std::shared_ptr<run_registry> const& reg, run_request r, http::request const& req)
+{
+    using result_type = boost::system::result<void, json::object>;
+    auto model = find_agent(models, options, r.agent);
+    if(!model)
+        co_return result_type(boost::system::in_place_error,
+            run_error("The agent '" + r.agent + "' does not exist.", "agent_not_found"));
+    if(auto bad = check_id(r.thread_id, "threadId"))
+        co_return result_type(boost::system::in_place_error, input_error_event(*bad));
+    if(auto bad = check_id(r.run_id, "runId"))
+        co_return result_type(boost::system::in_place_error, input_error_event(*bad));
+    run_start s;
+    s.user = std::move(r.user);
+    s.agent = std::move(r.agent);
+    s.model = std::move(model);
+    s.thread_id = std::move(r.thread_id);
+    s.run_id = std::move(r.run_id);
+    s.request = std::move(r.request);
+    s.request.stream = true;
+    s.reading = conversation_from::thread_then_input;
+    s.decision_field = std::move(r.decision_field);
+    s.decisions_field = std::move(r.decisions_field);
+    s.started_metadata = std::move(r.started_metadata);
+    s.cancel_when_unfollowed = r.cancel_when_unfollowed;
+    s.cancel_at_once = r.cancel_at_once;
+    auto started = co_await start_run(options, reg, std::move(s), req);
+    if(!started)
+        co_return result_type(boost::system::in_place_error, std::move(started.error()));
+    co_return result_type();
+}
+
+inline bool ended(threads::run_status s)
+{
+    return s == threads::run_status::completed || s == threads::run_status::failed ||
+        s == threads::run_status::cancelled;
+}
+
+inline asio::awaitable<boost::system::result<std::optional<run_snapshot>, std::string>>
+serve_find(threads::thread_store* store, std::shared_ptr<run_registry> const& reg, std::string run_id, std::string user)
+{
+    using result_type = boost::system::result<std::optional<run_snapshot>, std::string>;
+    if(auto local = reg->find(run_id))
+    {
+        if(local->owner != user)
+            co_return result_type(std::optional<run_snapshot>());
+        run_snapshot snap;
+        snap.thread_id = local->thread_id;
+        snap.events = reg->events_after(*local, 0, snap.over);
+        co_return result_type(std::optional<run_snapshot>(std::move(snap)));
+    }
+    if(!store)
+        co_return result_type(std::optional<run_snapshot>());
+    auto found = co_await store->find_run(run_id, user);
+    if(!found)
+        co_return result_type(boost::system::in_place_error, found.error().message);
+    if(!*found)
+        co_return result_type(std::optional<run_snapshot>());
+    run_snapshot snap;
+    snap.thread_id = (*found)->thread_id;
+    snap.over = ended((*found)->status);
+    for(std::int64_t last = 0;;)
+    {
+        auto batch = co_await store->events_after(run_id, last, 256);
+        if(!batch)
+            co_return result_type(boost::system::in_place_error, batch.error().message);
+        if(batch->empty())
+            break;
+        last = batch->back().id;
+        for(auto& e : *batch)
+            snap.events.push_back(std::move(e));
+    }
+    if(!snap.over && (*found)->lease_expires_at < threads::now())
+    {
+        // Its process stopped: the run says no more.
+        snap.events.push_back(follower_error("The run was lost: the process running it stopped.", "run_lost"));
+        snap.over = true;
+    }
+    co_return result_type(std::optional<run_snapshot>(std::move(snap)));
+}
+
+inline asio::awaitable<void> serve_follow(threads::thread_store* store, std::shared_ptr<run_registry> reg,
+    std::string run_id, std::string user, std::int64_t after, event_emitter on_event)
+{
+    auto local = reg->find(run_id);
+    if(local && local->owner != user)
+        co_return;
+    if(local)
+        reg->attach(local);
+    struct detach_guard
+    {
+        std::shared_ptr<run_registry> const& reg;
+        std::shared_ptr<live_run> const& run;
+        ~detach_guard()
+        {
+            if(run)
+                reg->detach(run);
+        }
+    } guard{reg, local};
+    if(!local && !store)
+        co_return;
+    co_await follow(reg, store, local, run_id, user, after, on_event);
+}
+
+inline asio::awaitable<boost::system::result<bool, std::string>> serve_stop(threads::thread_store* store,
+    std::shared_ptr<run_registry> const& reg, std::string run_id, std::string user)
+{
+    using result_type = boost::system::result<bool, std::string>;
+    if(auto local = reg->find(run_id))
+    {
+        if(local->owner != user || reg->is_over(*local))
+            co_return result_type(false);
+        run_registry::stop(local, "cancelled");
+        co_return result_type(true);
+    }
+    if(!store)
+        co_return result_type(false);
+    auto asked = co_await store->request_cancel(run_id, user); // its process learns at its next lease renewal
+    if(!asked)
+        co_return result_type(boost::system::in_place_error, asked.error().message);
+    co_return result_type(*asked);
+}
+
 } // namespace detail
+
+AGENTIO_DECL asio::awaitable<boost::system::result<void, json::object>> endpoint::start(run_request r,
+    http::request const& req) const
+{
+    return detail::serve_start(models_, options_, runs_, std::move(r), req);
+}
+
+AGENTIO_DECL asio::awaitable<boost::system::result<std::optional<run_snapshot>, std::string>>
+endpoint::find(std::string_view run_id, std::string_view user) const
+{
+    return detail::serve_find(options_.store, runs_, std::string(run_id), std::string(user));
+}
+
+AGENTIO_DECL asio::awaitable<void> endpoint::follow(std::string_view run_id, std::string_view user, std::int64_t after,
+    std::function<asio::awaitable<bool>(threads::event_record const&)> on_event) const
+{
+    return detail::serve_follow(options_.store, runs_, std::string(run_id), std::string(user), after,
+        std::move(on_event));
+}
+
+AGENTIO_DECL asio::awaitable<boost::system::result<bool, std::string>> endpoint::stop(std::string_view run_id,
+    std::string_view user) const
+{
+    return detail::serve_stop(options_.store, runs_, std::string(run_id), std::string(user));
+}
 
 AGENTIO_DECL asio::awaitable<std::optional<beast::http::message_generator>> endpoint::run(http::request&& req,
     http::any_stream& stream, std::string_view agent) const

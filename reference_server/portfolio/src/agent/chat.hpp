@@ -138,6 +138,18 @@ public:
     /// Who asks: the owner of threads and runs ("" without AGENT_API_KEYS), or nothing when the key is wrong.
     std::optional<std::string> owner_of(agentio::http::request const& req) const;
 
+    /// The agent's tools (none before `start`): the skills its A2A card lists.
+    std::vector<agentio::tool_descriptor> tools() const
+    {
+        if(!agent_)
+            return {};
+        auto const d = agent_->tools().descriptors();
+        return {d.begin(), d.end()};
+    }
+
+    /// Whether AGENT_API_KEYS asks callers for a key.
+    bool keyed() const noexcept { return keys_.required(); }
+
     /// Where the chat's threads and runs are kept.
     agentio::threads::thread_store& store() const noexcept { return store_; }
 

@@ -11,6 +11,7 @@
 #include <agentio/run.hpp>
 #include <agentio/threads/observed_store.hpp>
 #include <agentio/threads/open_store.hpp>
+#include <agentio/version.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -247,6 +248,17 @@ app_handler::app_handler(api::rest_api api, std::shared_ptr<agent::chat_service>
         openai_ = openai;
         ag_ui_ = std::make_shared<agentio::ag_ui::endpoint>(*openai, std::move(ag));
         ag_ui_->add_routes(routes_);
+        // ... and over A2A, to other agents: the same runs, keys and threads.
+        agentio::a2a::endpoint_options a2a;
+        a2a.card.name = "agentio-portfolio";
+        a2a.card.description =
+            "El asistente de la cartera de proyectos: busca iniciativas, cuenta, totaliza importes y dibuja gráficos.";
+        a2a.card.version = AGENTIO_VERSION_STRING;
+        a2a.card.security = p->chat->keyed() ? agentio::a2a::card_security::api_key : agentio::a2a::card_security::none;
+        a2a.card.api_key_header = "X-API-Key";
+        a2a.list_skills = [chat = p->chat] { return agentio::a2a::skills_of(chat->tools()); }; // known once it runs
+        a2a_ = std::make_shared<agentio::a2a::endpoint>(*ag_ui_, std::move(a2a));
+        a2a_->add_routes(routes_);
     }
     if(metrics)
         agentio::http::add_metrics_route(routes_, *metrics);

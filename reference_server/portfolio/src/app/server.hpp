@@ -11,6 +11,7 @@
 #include "api/rest_api.hpp"
 #include "app/web_assets.hpp"
 
+#include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
 #include <agentio/chat_completions/endpoint.hpp>
 #include <agentio/app/telemetry.hpp>
@@ -89,6 +90,7 @@ private:
     agentio::http::router<agentio::http::any_stream> routes_;
     std::shared_ptr<agentio::chat_completions::endpoint const> openai_; // what ag_ui_ serves from
     std::shared_ptr<agentio::ag_ui::endpoint> ag_ui_;                   // POST /ag-ui
+    std::shared_ptr<agentio::a2a::endpoint> a2a_;                       // POST /a2a, over ag_ui_'s runs
 };
 
 class portfolio_server

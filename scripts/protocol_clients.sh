@@ -3,24 +3,31 @@
 # Distributed under the Boost Software License, Version 1.0. (See accompanying
 # file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 #
-# The four agent applications under the official AG-UI client: @ag-ui/client's
-# HttpAgent (its event verification and state building) drives POST /ag-ui of
+# The four agent applications under the official clients of the protocols
+# agents speak to interfaces and to each other: @ag-ui/client's HttpAgent
+# (its event verification and state building) drives POST /ag-ui, and
+# @a2a-js/sdk's client (A2A 1.0) the agent card and POST /a2a, of
 # agentio-portfolio, agentio-platform, agentio-facturas (its SQL through
 # agentio-sqlite-mcp) and agentio-normativa (over the Estatuto that
 # scripts/data.sh puts in <build-dir>/data), each with its own authentication
-# (API keys, a JWT, none), against the fake LLM with tests/ag-ui/scenarios.json:
-# a streamed answer, the agent's own tool call, a frontend tool and a call that
-# waits for a person's approval (the portfolio and the platform, whose agents
-# take the client's tools and name tools that need approval), a cancellation, a client
-# that leaves and follows the run again, bad input (tests/ag-ui/flows.mjs).
-#   scripts/ag_ui_clients.sh [build-dir]     (default build/release)
+# (API keys, a JWT, none), against the fake LLM with tests/ag-ui/scenarios.json.
+# AG-UI (tests/ag-ui/flows.mjs): a streamed answer, the agent's own tool call,
+# a frontend tool and a call that waits for a person's approval (the portfolio
+# and the platform, whose agents take the client's tools and name tools that
+# need approval), a cancellation, a client that leaves and follows the run
+# again, bad input. A2A (tests/a2a/flows.mjs): the card, a streamed answer with
+# GetTask and ListTasks, a tool call, an approval (INPUT_REQUIRED) resumed on
+# the same task, a cancellation, a client that leaves and subscribes again, the
+# version rule.
+#   scripts/protocol_clients.sh [build-dir]     (default build/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build/release}")
 bash scripts/setup.sh python3
-say() { echo "ag_ui_clients: $*" >&2; }
+say() { echo "protocol_clients: $*" >&2; }
 source scripts/node.sh
 npm ci --prefix tests/ag-ui --no-audit --no-fund --silent
+npm ci --prefix tests/a2a --no-audit --no-fund --silent
 
 # The caller's settings scrubbed, $work, start_app; the applications' data built afresh.
 source scripts/apps.sh
@@ -70,6 +77,14 @@ flows() { # name config-json
         exit 1
     }
 }
+a2a_flows() { # name config-json
+    local name=$1
+    node tests/a2a/flows.mjs "$2" || {
+        say "agentio-$name failed the A2A flows (its log below)"
+        cat "$work/$name.txt.err" >&2
+        exit 1
+    }
+}
 flows portfolio '{"name": "portfolio", "url": "'"$portfolio"'/ag-ui", "keyed": true,
   "headers": {"Authorization": "Bearer clave-portfolio"},
   "answer": {"question": "Hola", "match": "asistente de la cartera"},
@@ -94,3 +109,26 @@ flows normativa '{"name": "normativa", "url": "'"$normativa"'/ag-ui", "keyed": t
   "tool": {"question": "¿Cuántos días de vacaciones anuales?", "name": "search_normativa", "match": "artículo 38"},
   "slow": {"question": "Explícame despacio las vacaciones", "match": "antes de que acabe"}}'
 say "the four applications passed under @ag-ui/client"
+
+a2a_flows portfolio '{"name": "portfolio", "base": "'"$portfolio"'", "keyed": true,
+  "headers": {"Authorization": "Bearer clave-portfolio"},
+  "answer": {"question": "Hola", "match": "asistente de la cartera"},
+  "tool": {"question": "¿Cuántas iniciativas hay? cuenta", "name": "contar_iniciativas"},
+  "approval": {"question": "Totaliza el presupuesto por estado", "tool": "totalizar_importes", "match": "Según la herramienta"},
+  "slow": {"question": "Escribe un ensayo", "match": "antes de que acabe"}}'
+a2a_flows platform '{"name": "platform", "base": "'"$platform"'", "keyed": true,
+  "headers": {"Authorization": "Bearer '"$token"'"},
+  "answer": {"question": "Hola", "match": "plataforma de agentes"},
+  "tool": {"question": "calcula 6*7", "name": "math_calc"},
+  "approval": {"question": "calcula con SQL el producto", "tool": "sql_query", "match": "Resultado"},
+  "slow": {"question": "Escribe un ensayo", "match": "antes de que acabe"}}'
+a2a_flows facturas '{"name": "facturas", "base": "'"$facturas"'", "keyed": false, "headers": {},
+  "answer": {"question": "¿Cuántas facturas hay?", "match": "412 facturas"},
+  "tool": {"question": "¿Cuántas facturas hay en total?", "name": "sqlite_run_select"},
+  "slow": {"question": "Cuéntame despacio cuántas facturas hay", "match": "antes de que acabe"}}'
+a2a_flows normativa '{"name": "normativa", "base": "'"$normativa"'", "keyed": true,
+  "headers": {"x-api-key": "clave-normativa"},
+  "answer": {"question": "¿Cuántos días de vacaciones tengo?", "match": "treinta días"},
+  "tool": {"question": "¿Cuántos días de vacaciones anuales?", "name": "search_normativa"},
+  "slow": {"question": "Explícame despacio las vacaciones", "match": "antes de que acabe"}}'
+say "the four applications passed under @a2a-js/sdk"
