@@ -3,16 +3,17 @@
 # Distributed under the Boost Software License, Version 1.0. (See accompanying
 # file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 #
-# AG-UI beside agentio-portfolio's own doors, in one run (figures in
+# AG-UI and A2A beside agentio-portfolio's own doors, in one run (figures in
 # docs/notes/benchmarks.md, "AG-UI"). The same agent, the same process, the same
 # answer from the fake LLM (534 characters in word-sized pieces):
 #  1. CONCURRENT streams at once through each door, the fake answering at once:
 #     the portfolio chat's own SSE (POST /api/v1/agent/chat, a durable run),
 #     OpenAI's stream (POST /v1/chat/completions) and AG-UI (POST /ag-ui, a run
-#     holding its thread, journaled). Events received per second, each stream's
+#     holding its thread, journaled) and A2A (POST /a2a SendStreamingMessage, a
+#     task over the same runs). Events received per second, each stream's
 #     first event and end (p50, p99). Three rounds, the doors in turn.
 #  2. MANY streams at once at 20 pieces a second (the fake's load-20tps), through
-#     AG-UI and through the chat's own SSE: completed, failed, RSS per stream.
+#     AG-UI, A2A and the chat's own SSE: completed, failed, RSS per stream.
 #   bash bench/ag_ui_bench.sh [concurrent=100] [many=10000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,15 +56,19 @@ door() { # name n round
     ag-ui) "$build/bench/agentio_chat_load" 127.0.0.1 "$port" "$n" "$srv" --path /ag-ui \
         --body '{"threadId": "t-'"$round"'-{n}", "runId": "r-'"$round"'-{n}", "messages": [{"id": "m-1", "role": "user", "content": "'"$question"'"}]}' \
         --done '"RUN_FINISHED"' --error '"RUN_ERROR"' ;;
+    a2a) "$build/bench/agentio_chat_load" 127.0.0.1 "$port" "$n" "$srv" --path /a2a --header 'A2A-Version: 1.0' \
+        --body '{"jsonrpc": "2.0", "id": {n}, "method": "SendStreamingMessage", "params": {"message": {"messageId": "m-'"$round"'-{n}", "role": "ROLE_USER", "parts": [{"text": "'"$question"'"}]}}}' \
+        --done '"TASK_STATE_COMPLETED"' --error '"error":{' ;;
     esac
 }
 
 echo "== 1. $concurrent streams at once per door, the fake answering at once ($(date -u +%F))"
 portfolio load-fast
 door ag-ui 20 warm >/dev/null || true
+door a2a 20 warm >/dev/null || true
 door chat-sse 20 warm >/dev/null || true
 for round in 1 2 3; do
-    for name in chat-sse openai ag-ui; do
+    for name in chat-sse openai ag-ui a2a; do
         echo "-- round $round, $name"
         door "$name" "$concurrent" "$round" | grep -v '^server RSS' || true
     done
@@ -71,7 +76,7 @@ done
 kill "$srv"; wait "$srv" 2>/dev/null || true
 
 echo "== 2. $many streams at once at 20 pieces a second"
-for name in ag-ui chat-sse; do
+for name in ag-ui a2a chat-sse; do
     portfolio load-20tps
     echo "-- $name"
     door "$name" "$many" many || true

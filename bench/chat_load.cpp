@@ -76,7 +76,7 @@ int main(int argc, char** argv)
     {
         std::fprintf(stderr,
             "usage: agentio_chat_load HOST PORT[,PORT...] N SERVER_PID[,SERVER_PID...] [--path P] "
-            "[--body JSON] [--done TEXT] [--error TEXT]\n");
+            "[--body JSON] [--done TEXT] [--error TEXT] [--header 'NAME: VALUE']...\n");
         return 2;
     }
     std::string const host = argv[1], ports = argv[2], pid = argv[4];
@@ -84,6 +84,7 @@ int main(int argc, char** argv)
     std::string path = "/api/v1/agent/chat";
     std::string body = R"({"messages":[{"role":"user","content":"¿Cuántas iniciativas hay en ejecución?"}]})";
     std::string done_marker = "event: done", error_marker = "event: error";
+    std::string headers; // more request header lines, each ending in CRLF
     for(int i = 5; i + 1 < argc; i += 2)
     {
         std::string_view const flag = argv[i];
@@ -95,6 +96,8 @@ int main(int argc, char** argv)
             done_marker = argv[i + 1];
         else if(flag == "--error")
             error_marker = argv[i + 1];
+        else if(flag == "--header")
+            headers.append(argv[i + 1]).append("\r\n");
         else
         {
             std::fprintf(stderr, "agentio_chat_load: unknown option %s\n", argv[i]);
@@ -105,10 +108,8 @@ int main(int argc, char** argv)
         std::string b = body;
         for(auto at = b.find("{n}"); at != std::string::npos; at = b.find("{n}", at))
             b.replace(at, 3, std::to_string(number));
-        return "POST " + path + " HTTP/1.1\r\nHost: " + host +
-            "\r\nContent-Type: application/json\r\n"
-            "Content-Length: " +
-            std::to_string(b.size()) + "\r\n\r\n" + b;
+        return "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" + headers +
+            "Content-Length: " + std::to_string(b.size()) + "\r\n\r\n" + b;
     };
 
     asio::io_context ioc;

@@ -415,13 +415,13 @@ AGENTIO_DECL void task_view::asked(json::object message)
     history_.push_back(std::move(message));
 }
 
-json::object task_view::agent_message(json::array parts) const
+AGENTIO_DECL json::object task_view::agent_message(json::array parts) const
 {
     return json::object{{"messageId", id_ + "-" + std::to_string(counter_)}, {"contextId", context_id_},
         {"taskId", id_}, {"role", "ROLE_AGENT"}, {"parts", std::move(parts)}};
 }
 
-json::object task_view::status(task_state s, std::optional<json::object> message)
+AGENTIO_DECL json::object task_view::status(task_state s, std::optional<json::object> message)
 {
     state_ = s;
     updated_ = timestamp_now();
@@ -432,20 +432,20 @@ json::object task_view::status(task_state s, std::optional<json::object> message
     return out;
 }
 
-json::object task_view::status_update(json::object status) const
+AGENTIO_DECL json::object task_view::status_update(json::object status) const
 {
     return json::object{
         {"statusUpdate", json::object{{"taskId", id_}, {"contextId", context_id_}, {"status", status}}}};
 }
 
-void task_view::set(task_state s, std::optional<json::object> message, std::vector<json::object>& out)
+AGENTIO_DECL void task_view::set(task_state s, std::optional<json::object> message, std::vector<json::object>& out)
 {
     ++counter_;
     status_ = status(s, std::move(message));
     out.push_back(status_update(status_));
 }
 
-json::object task_view::artifact_update(std::string text, bool append, bool last) const
+AGENTIO_DECL json::object task_view::artifact_update(std::string text, bool append, bool last) const
 {
     json::object artifact{{"artifactId", "answer"}, {"name", "answer"},
         {"parts", json::array{json::object{{"text", std::move(text)}}}}};
