@@ -13,6 +13,7 @@
 #ifndef AGENTIO_A2A_HPP
 #define AGENTIO_A2A_HPP
 
+#include <agentio/a2a/client.hpp>
 #include <agentio/a2a/endpoint.hpp>
 #include <agentio/a2a/protocol.hpp>
 

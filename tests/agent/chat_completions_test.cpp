@@ -1907,3 +1907,267 @@ BOOST_AUTO_TEST_CASE(an_approval_is_input_required_and_the_next_message_resumes_
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// --- the A2A client: agentio's own A2A server, reached as a remote agent --------------
+
+namespace {
+
+namespace a2a = agentio::a2a;
+
+a2a::client remote_of(served& s, std::string user = "ana", std::chrono::steady_clock::duration timeout = 30s)
+{
+    a2a::client_options o;
+    o.url = "http://127.0.0.1:" + std::to_string(s.ep.port());
+    if(!user.empty())
+        o.headers.set("X-User", user);
+    o.timeout = timeout;
+    return a2a::client(s.client, std::move(o));
+}
+
+struct seen_updates
+{
+    std::vector<std::string> kinds; // which member each stream response had
+};
+
+asio::awaitable<boost::system::result<a2a::remote_task, a2a::remote_error>> send_counting(a2a::client remote,
+    std::string text, a2a::message_options options, std::shared_ptr<seen_updates> seen)
+{
+    a2a::update_handler on_update = [seen](a2a::remote_task const&, json::object const& response) {
+        seen->kinds.emplace_back(response.begin()->key());
+    };
+    co_return co_await remote.send(std::move(text), std::move(options), std::move(on_update));
+}
+
+// Sends, and gives up after `after` (the `||` of awaitable operators): the caller that stops.
+asio::awaitable<bool> send_then_stop(a2a::client remote, std::string text, std::chrono::milliseconds after)
+{
+    using namespace asio::experimental::awaitable_operators;
+    asio::steady_timer timer(co_await asio::this_coro::executor, after);
+    a2a::message_options options;
+    a2a::update_handler none;
+    auto done = co_await (remote.send(std::move(text), std::move(options), std::move(none)) ||
+        timer.async_wait(asio::use_awaitable));
+    co_return done.index() == 1;
+}
+
+asio::awaitable<agentio::tool_result> call_tool(agentio::dynamic_tools const& tools, std::string name,
+    json::value arguments)
+{
+    agentio::tool_context ctx;
+    co_return co_await tools.call(name, arguments, ctx);
+}
+
+asio::awaitable<std::vector<cc::output>> complete_with(std::shared_ptr<a2a::remote_model> model, cc::request r)
+{
+    auto outputs = std::make_shared<std::vector<cc::output>>();
+    cc::call_context ctx;
+    cc::output_sink sink = [outputs](cc::output o) { outputs->push_back(std::move(o)); };
+    co_await model->complete(std::move(r), ctx, std::move(sink));
+    co_return std::move(*outputs);
+}
+
+// A scenario whose first round answers by the question's words: `(word, answer)` in order, the last one always.
+void answers_by_words(served& s, std::string name,
+    std::vector<std::pair<std::string, testing::scripted_response>> first_round,
+    std::vector<testing::scripted_response> later_rounds = {})
+{
+    testing::scenario sc;
+    sc.name = std::move(name);
+    std::vector<testing::scripted_response> round;
+    for(auto& [word, answer] : first_round)
+    {
+        answer.when_user_message_contains = word;
+        round.push_back(std::move(answer));
+    }
+    sc.turns.push_back(std::move(round));
+    for(auto& later : later_rounds)
+        sc.turns.push_back({std::move(later)});
+    s.fake.add_scenario(std::move(sc));
+}
+
+std::string tool_text(agentio::tool_result const& r)
+{
+    std::string out;
+    for(auto const& block : r.content)
+        if(auto const* t = std::get_if<agentio::text_content>(&block))
+            out += t->text + "\n";
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(a2a_client)
+
+BOOST_AUTO_TEST_CASE(the_card_a_streamed_task_and_the_task_found_again)
+{
+    temporary_store t;
+    served s(who_is_x_user(), ag_ui_with(t.store.get()));
+    answers_by_words(s, "agente-scenario",
+        {{"ahora", says("Siguen siendo cuatro.")}, {"", says("Hay cuatro iniciativas en total.")}});
+    s.run(2);
+    auto remote = remote_of(s);
+    auto card = on_served(s, remote.card());
+    BOOST_TEST_REQUIRE(card.has_value(), card.error().message);
+    BOOST_TEST(card->name == "agente-de-pruebas");
+    BOOST_TEST(card->streaming);
+    BOOST_TEST(card->endpoint == "http://127.0.0.1:" + std::to_string(s.ep.port()) + "/a2a");
+    BOOST_TEST_REQUIRE(card->skills.size() == 1u);
+    BOOST_TEST(card->skills[0].id == "contar_iniciativas");
+    // Read again with its ETag: the same card (a 304 the client answers from what it has).
+    auto again = on_served(s, remote.card(true));
+    BOOST_TEST_REQUIRE(again.has_value());
+    BOOST_TEST(again->name == "agente-de-pruebas");
+
+    auto seen = std::make_shared<seen_updates>();
+    auto task = on_served(s, send_counting(remote, "¿Cuántas iniciativas hay?", {}, seen));
+    BOOST_TEST_REQUIRE(task.has_value(), task.error().message);
+    BOOST_TEST((task->state() == a2a::task_state::completed));
+    BOOST_TEST(task->text() == "Hay cuatro iniciativas en total.");
+    BOOST_TEST(!task->context_id().empty());
+    BOOST_TEST_REQUIRE(seen->kinds.size() >= 3u);
+    BOOST_TEST(seen->kinds.front() == "task");
+    BOOST_TEST(seen->kinds.back() == "statusUpdate");
+    BOOST_TEST(std::count(seen->kinds.begin(), seen->kinds.end(), "artifactUpdate") >= 2);
+
+    // The same conversation goes on under its context: the thread holds both turns.
+    a2a::message_options same;
+    same.context_id = task->context_id();
+    auto second = on_served(s, send_counting(remote, "¿Y ahora?", same, std::make_shared<seen_updates>()));
+    BOOST_TEST_REQUIRE(second.has_value(), second.error().message);
+    BOOST_TEST(second->text() == "Siguen siendo cuatro.");
+    BOOST_TEST(second->context_id() == task->context_id());
+    BOOST_TEST(second->id() != task->id());
+    auto items = on_served(s, t.store->load_items(task->context_id()));
+    BOOST_TEST_REQUIRE(items.has_value());
+    BOOST_TEST(items->size() == 4u);
+
+    auto found = on_served(s, remote.get_task(task->id()));
+    BOOST_TEST_REQUIRE(found.has_value(), found.error().message);
+    BOOST_TEST((found->state() == a2a::task_state::completed));
+    BOOST_TEST(found->text() == "Hay cuatro iniciativas en total.");
+    // The specification's errors come back as JSON-RPC codes; the application's 401 as a status.
+    auto ended = on_served(s, remote.cancel_task(task->id()));
+    BOOST_TEST_REQUIRE(!ended.has_value());
+    BOOST_TEST((ended.error().kind == a2a::remote_failure::rpc));
+    BOOST_TEST(ended.error().code == -32002);
+    auto unknown = on_served(s, remote.get_task("no-such-task"));
+    BOOST_TEST_REQUIRE(!unknown.has_value());
+    BOOST_TEST(unknown.error().code == -32001);
+    auto theirs = on_served(s, remote_of(s, "eva").get_task(task->id()));
+    BOOST_TEST_REQUIRE(!theirs.has_value());
+    BOOST_TEST(theirs.error().code == -32001);
+    auto anonymous = on_served(s, remote_of(s, "").get_task(task->id()));
+    BOOST_TEST_REQUIRE(!anonymous.has_value());
+    BOOST_TEST((anonymous.error().kind == a2a::remote_failure::http_status));
+    BOOST_TEST(anonymous.error().code == 401);
+    // Nobody there: a transport error naming the card's URL.
+    a2a::client_options nowhere;
+    nowhere.url = "http://127.0.0.1:1";
+    auto refused = on_served(s, a2a::client(s.client, nowhere).card());
+    BOOST_TEST_REQUIRE(!refused.has_value());
+    BOOST_TEST((refused.error().kind == a2a::remote_failure::transport));
+    BOOST_TEST(refused.error().message.find("/.well-known/agent-card.json") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_remote_agent_as_a_tool_and_as_a_model)
+{
+    temporary_store t;
+    auto options = ag_ui_with(t.store.get());
+    options.default_agent = "cauto";
+    served s(who_is_x_user(), std::move(options));
+    s.add("cauto", "cauto-scenario", 0ms, {"sumar_presupuesto"});
+    answers_by_words(s, "cauto-scenario",
+        {{"Cuenta", calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado"}})},
+            {"Suma",
+                calls("sumar_presupuesto",
+                    json::object{{"campo_agrupacion", "unidad"}, {"campo_importe", "presupuesto_aprobado"}})},
+            {"", says("Primera.")}},
+        {says("Hay {{last_tool_result}}.")});
+    s.run(2);
+    auto remote = remote_of(s);
+
+    agentio::dynamic_tools tools;
+    auto added = on_served(s, a2a::add_agent(remote, tools));
+    BOOST_TEST_REQUIRE(added.has_value(), added.error());
+    BOOST_TEST(*added == "agente-de-pruebas");
+    auto const descriptors = tools.descriptors();
+    BOOST_TEST_REQUIRE(descriptors.size() == 1u);
+    BOOST_TEST(std::string(descriptors[0].description).find("Cuenta iniciativas") != std::string::npos);
+    // Arguments the schema refuses never leave.
+    auto refused = on_served(s, call_tool(tools, *added, json::object{{"mensaje", "hola"}}));
+    BOOST_TEST(refused.is_error);
+    // An answer: the artifacts' text, and the context to go on with.
+    auto answered = on_served(s, call_tool(tools, *added, json::object{{"message", "Cuenta las iniciativas"}}));
+    BOOST_TEST(!answered.is_error, tool_text(answered));
+    BOOST_TEST(tool_text(answered).find("Hay ") == 0u, tool_text(answered));
+    BOOST_TEST_REQUIRE(answered.structured.has_value());
+    std::string const context(answered.structured->at("contextId").as_string());
+    BOOST_TEST(tool_text(answered).find("contextId: " + context) != std::string::npos);
+    // A remote approval is not the caller's to give: an error naming the task and the call, nothing run.
+    auto waiting = on_served(s, call_tool(tools, *added, json::object{{"message", "Suma"}, {"contextId", context}}));
+    BOOST_TEST(waiting.is_error);
+    BOOST_TEST(tool_text(waiting).find("waits for input") != std::string::npos, tool_text(waiting));
+    BOOST_TEST(tool_text(waiting).find("sumar_presupuesto(") != std::string::npos, tool_text(waiting));
+    BOOST_TEST(tool_text(waiting).find("TASK_STATE_INPUT_REQUIRED") != std::string::npos);
+    BOOST_TEST(s.counters.calls.load() == 1); // the count only; the sum waits remotely
+
+    // As a model: the answer streamed as content, then finished; the earlier turns as a transcript.
+    a2a::remote_model_options mo;
+    mo.card.id = "remoto";
+    auto model = std::make_shared<a2a::remote_model>(remote_of(s, "bea"), mo);
+    cc::request r = parsed(R"({"model": "remoto", "messages": [{"role": "user", "content": "Hola"},
+        {"role": "assistant", "content": "Buenas"}, {"role": "user", "content": "¿Qué tal?"}]})");
+    auto outputs = on_served(s, complete_with(model, r));
+    std::string content;
+    bool finished = false;
+    for(auto const& o : outputs)
+    {
+        if(auto const* d = std::get_if<cc::content_delta>(&o))
+            content += d->text;
+        finished = finished || std::holds_alternative<cc::finished>(o);
+    }
+    BOOST_TEST(content == "Primera.");
+    BOOST_TEST(finished);
+    auto const asked = json::serialize(s.fake.requests().back().body);
+    BOOST_TEST(asked.find("Conversation so far:") != std::string::npos, asked);
+    BOOST_TEST(asked.find("assistant: Buenas") != std::string::npos, asked);
+}
+
+BOOST_AUTO_TEST_CASE(a_deadline_or_a_caller_that_stops_cancels_the_remote_task)
+{
+    temporary_store t;
+    served s(who_is_x_user(), ag_ui_with(t.store.get()));
+    s.counters.block_first = true; // the first call waits a minute, unless stopped
+    s.scenario("agente-scenario",
+        {calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado"}}), says("Ya está."),
+            calls("contar_iniciativas", json::object{{"campo_agrupacion", "estado"}}), says("Ya está.")});
+    s.run(2);
+    auto const tasks_of = [&](std::string const& state) {
+        auto const listed = a2a_result(a2a_call(s, "ListTasks", R"({"status": ")" + state + R"("})"));
+        return listed.at("tasks").as_array().size();
+    };
+    // The deadline passes while the remote tool runs: a timeout, and the task cancelled.
+    auto late = on_served(s, send_counting(remote_of(s, "ana", 300ms), "Cuenta", {}, std::make_shared<seen_updates>()));
+    BOOST_TEST_REQUIRE(!late.has_value());
+    BOOST_TEST((late.error().kind == a2a::remote_failure::timeout), late.error().message);
+    std::size_t cancelled = 0;
+    for(int i = 0; i < 200 && cancelled == 0; ++i)
+    {
+        std::this_thread::sleep_for(10ms);
+        cancelled = tasks_of("TASK_STATE_CANCELED");
+    }
+    BOOST_TEST(cancelled == 1u);
+
+    // The caller stops waiting (the other side of `||` won): cancelled too.
+    s.counters.calls = 0;
+    BOOST_TEST(on_served(s, send_then_stop(remote_of(s), "Cuenta otra vez", 300ms)));
+    for(int i = 0; i < 200 && cancelled == 1; ++i)
+    {
+        std::this_thread::sleep_for(10ms);
+        cancelled = tasks_of("TASK_STATE_CANCELED");
+    }
+    BOOST_TEST(cancelled == 2u);
+    BOOST_TEST(tasks_of("TASK_STATE_WORKING") == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

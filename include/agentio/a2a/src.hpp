@@ -19,10 +19,12 @@
 #error Define AGENTIO_SEPARATE_COMPILATION in every file of the program that includes this source.
 #endif
 
+#include <agentio/a2a/client.hpp>
 #include <agentio/a2a/endpoint.hpp>
 #include <agentio/a2a/protocol.hpp>
 
 #include <agentio/a2a/impl/protocol.ipp>
 #include <agentio/a2a/impl/endpoint.ipp>
+#include <agentio/a2a/impl/client.ipp>
 
 #endif

@@ -272,7 +272,33 @@ application::application(settings config, agentio::http::client& http, llm::any_
             .run = {}};
         log_.write(agentio::log::level::info, "agent.step", about, {{"step", line}});
     };
-    auto tools = make_tools(resources_, http, config_.web);
+    // The asistente's tools: the platform's own and, by name, the remote agents (held here, seen by the model).
+    asistente_tools_ = std::make_unique<agentio::combined_toolset<asistente_tools>>(make_tools(resources_, http,
+        config_.web));
+    auto& tools = *asistente_tools_;
+    // PLATFORM_A2A_AGENTS: each remote agent a tool of the asistente and a model of its own.
+    for(auto const& [name, url] : config_.a2a_agents)
+    {
+        agentio::a2a::client_options o;
+        o.url = url;
+        if(!config_.a2a_token.empty())
+            o.headers.set(boost::beast::http::field::authorization, "Bearer " + config_.a2a_token);
+        agentio::a2a::client remote(http_, std::move(o));
+        auto added = tools.add(agentio::a2a::agent_tool(remote, name,
+            "The remote agent '" + name + "' (A2A, " + url +
+                "): send it a message in words and it answers in words; pass the contextId it returned to go on "
+                "with the same conversation."));
+        if(!added)
+            throw std::runtime_error("PLATFORM_A2A_AGENTS: " + added.error());
+        agentio::a2a::remote_model_options m;
+        m.card.id = name;
+        m.card.created = 1764115200;
+        m.card.extra["a2a"] = url;
+        m.transcript_heading = "Conversación hasta ahora:";
+        m.card.extra["description"] = "The remote A2A agent at " + url;
+        remote_agents_.emplace_back(name, remote);
+        api_.add(std::make_shared<agentio::a2a::remote_model>(std::move(remote), std::move(m)));
+    }
     skills_ = agentio::a2a::skills_of(tools.descriptors());
     // PLATFORM_APPROVAL_TOOLS: names the asistente knows, or the server does not start.
     for(auto const& name : config_.approval_tools)
@@ -286,8 +312,8 @@ application::application(settings config, agentio::http::client& http, llm::any_
         asistente.tools.requires_approval = [names = config_.approval_tools](std::string_view tool) {
             return std::find(names.begin(), names.end(), tool) != names.end();
         };
-    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, asistente_tools>>(provider_, std::move(tools),
-        std::move(asistente)));
+    api_.add(std::make_shared<cc::strategy_model<llm::any_provider, agentio::tool_catalog_ref>>(provider_,
+        agentio::tool_catalog_ref(tools), std::move(asistente)));
 
     // The siblings: their own APIs, as they are configured and run.
     for(auto const& [name, url] : config_.upstreams)
@@ -383,6 +409,13 @@ asio::awaitable<void> application::start()
         }
     }
     co_await open_documents();
+    // The remote A2A agents' cards, read once now: one that cannot be had is reported (its calls will say why).
+    for(auto& [name, remote] : remote_agents_)
+    {
+        auto card = co_await remote.card();
+        if(!card)
+            warnings_.push_back("PLATFORM_A2A_AGENTS: " + name + ": " + card.error().message);
+    }
 }
 
 namespace {

@@ -3,10 +3,11 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 // The platform: the agents of this repository as OpenAI-compatible models.
-//   asistente   the platform's general agent (math_calc, sql_query, rag_retrieval);
+//   asistente   the platform's general agent (math_calc, sql_query, rag_retrieval, …, and the remote A2A agents);
 //   portfolio,  the sibling applications, each configured and run as its own
 //   facturas,   application, reached through its own /v1 (PLATFORM_AGENT_*);
 //   normativa
+//   and each remote A2A agent of PLATFORM_A2A_AGENTS, by its name.
 // GET /health answers at once and says whether the provider answers; GET /metrics is Prometheus's.
 #pragma once
 
@@ -102,12 +103,16 @@ private:
     std::unique_ptr<retrieval_state> retrieval_;
     std::unique_ptr<documents_state> documents_;
     std::vector<std::unique_ptr<agentio::llm::openai_provider>> upstream_providers_;
+    /// The asistente's tools (the platform's and the remote A2A agents'), before `api_`, whose model views them.
+    std::unique_ptr<agentio::combined_toolset<asistente_tools>> asistente_tools_;
     agentio::chat_completions::endpoint api_;
     /// POST /ag-ui: the same models over AG-UI (made with the routes, when the models are all there).
     std::unique_ptr<agentio::ag_ui::endpoint> ag_ui_;
     /// POST /a2a and the agent card: the asistente over A2A, on ag_ui_'s runs.
     std::unique_ptr<agentio::a2a::endpoint> a2a_;
     std::vector<agentio::a2a::skill> skills_; // the asistente's tools, for the card
+    /// PLATFORM_A2A_AGENTS: the remote agents, by name (each a model and a tool of the asistente).
+    std::vector<std::pair<std::string, agentio::a2a::client>> remote_agents_;
     std::vector<std::string> warnings_;
     std::optional<agentio::http::jwt::verifier> jwt_;
     agentio::agent::keyword_rules rules_;

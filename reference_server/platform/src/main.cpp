@@ -47,6 +47,8 @@ PLATFORM_MEMORY (on | off), PLATFORM_MEMORY_MESSAGES (40); PLATFORM_SQL_DB (the
 database of sql_query), PLATFORM_SQLITE_MCP, PLATFORM_SQL_MAX_ROWS (200);
 PLATFORM_RAG_INDEX (the index of rag_retrieval); PLATFORM_AGENT_PORTFOLIO,
 PLATFORM_AGENT_FACTURAS, PLATFORM_AGENT_NORMATIVA (each application's /v1 URL);
+PLATFORM_A2A_AGENTS (remote A2A agents, name=url,...: each a model and a tool
+of the asistente), PLATFORM_A2A_TOKEN (their Authorization: Bearer);
 PLATFORM_MAX_ROUNDS (8), PLATFORM_MAX_ITERATIONS (5), PLATFORM_APPROVAL_TOOLS
 (tools that wait for a person's approval); PLATFORM_UPLOADS
 (data/uploads), PLATFORM_MAX_UPLOAD_BYTES (20971520), PLATFORM_DOCUMENTS_INDEX

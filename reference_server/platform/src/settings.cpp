@@ -6,6 +6,7 @@
 
 #include <agentio/app/telemetry.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -53,6 +54,9 @@ std::vector<variable_doc> const& documented_variables()
         {"PLATFORM_AGENT_PORTFOLIO", "", "agentio-portfolio's /v1 URL: served as the model portfolio"},
         {"PLATFORM_AGENT_FACTURAS", "", "agentio-facturas' /v1 URL: served as the model facturas"},
         {"PLATFORM_AGENT_NORMATIVA", "", "agentio-normativa's /v1 URL: served as the model normativa"},
+        {"PLATFORM_A2A_AGENTS", "",
+            "remote A2A agents, name=url,... (the agent's base URL): each a model and a tool of the asistente"},
+        {"PLATFORM_A2A_TOKEN", "", "sent to the A2A agents as Authorization: Bearer, if set"},
         {"PLATFORM_ROUTER", "model", "how a strategy is chosen: model (a classifying call) or keywords"},
         {"PLATFORM_ROUTER_MODEL", "", "the model that classifies; empty: AGENT_MODEL"},
         {"PLATFORM_UPLOADS", "data/uploads", "where uploaded files' bytes are kept"},
@@ -107,6 +111,26 @@ agentio::tools::web_tools_settings spanish_web_tools()
     web.weather.texts = agentio::spanish_messages; // the sky in Spanish words
     return web;
 }
+
+namespace {
+
+// The non-empty items of a comma-separated list, without the blanks around them.
+std::vector<std::string> split_list(std::string_view list)
+{
+    std::vector<std::string> out;
+    while(!list.empty())
+    {
+        auto const comma = list.find(',');
+        auto item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        auto const first = item.find_first_not_of(" \t");
+        if(first != std::string_view::npos)
+            out.emplace_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
+    }
+    return out;
+}
+
+} // namespace
 
 boost::system::result<settings, std::string> settings::from_environment(agentio::environment_lookup const& lookup)
 {
@@ -181,23 +205,35 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
                 return std::string(variable) + ": expected an http:// or https:// URL, got '" + *url + "'";
             s.upstreams[name] = *url;
         }
+    if(auto agents = lookup("PLATFORM_A2A_AGENTS"))
+        for(auto const& item : split_list(*agents))
+        {
+            auto const equals = item.find('=');
+            std::string const name(item.substr(0, equals));
+            std::string const url = equals == std::string_view::npos ? std::string()
+                                                                     : std::string(item.substr(equals + 1));
+            bool const named = !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+            });
+            if(!named)
+                return "PLATFORM_A2A_AGENTS: expected name=url with a name of a-z, 0-9, _ and -, got '" +
+                    std::string(item) + "'";
+            if(!url.starts_with("http://") && !url.starts_with("https://"))
+                return "PLATFORM_A2A_AGENTS: expected an http:// or https:// URL for '" + name + "', got '" + url + "'";
+            bool const taken = name == "asistente" || s.upstreams.contains(name) ||
+                std::any_of(s.a2a_agents.begin(), s.a2a_agents.end(), [&](auto const& a) { return a.first == name; });
+            if(taken)
+                return "PLATFORM_A2A_AGENTS: the model name '" + name + "' is taken";
+            s.a2a_agents.emplace_back(name, url);
+        }
+    s.a2a_token = lookup("PLATFORM_A2A_TOKEN").value_or("");
     s.uploads = lookup("PLATFORM_UPLOADS").value_or(s.uploads);
     if(s.uploads.empty())
         return std::string("PLATFORM_UPLOADS: empty; name the folder for uploaded files");
     s.documents_index = lookup("PLATFORM_DOCUMENTS_INDEX").value_or(s.documents_index);
     if(auto tools = lookup("PLATFORM_APPROVAL_TOOLS"))
-        for(std::string_view list = *tools; !list.empty();)
-        {
-            auto const comma = list.find(',');
-            auto item = list.substr(0, comma);
-            while(!item.empty() && item.front() == ' ')
-                item.remove_prefix(1);
-            while(!item.empty() && item.back() == ' ')
-                item.remove_suffix(1);
-            if(!item.empty())
-                s.approval_tools.emplace_back(item);
-            list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-        }
+        for(auto const& item : split_list(*tools))
+            s.approval_tools.emplace_back(item);
     if(auto v = lookup("PLATFORM_MAX_UPLOAD_BYTES"))
     {
         std::uint64_t n = 0;

@@ -91,6 +91,11 @@ struct settings
     /// over AG-UI an interrupt, resumed by the next run; the OpenAI door answers 409 approval_required).
     std::vector<std::string> approval_tools;
 
+    /// PLATFORM_A2A_AGENTS: remote A2A agents (name, base URL), each served as a model and a tool of the asistente.
+    std::vector<std::pair<std::string, std::string>> a2a_agents;
+    /// PLATFORM_A2A_TOKEN: sent to them as `Authorization: Bearer`; empty: nothing.
+    std::string a2a_token;
+
     unsigned max_rounds = 8;     // PLATFORM_MAX_ROUNDS: model calls of a tool loop
     unsigned max_iterations = 5; // PLATFORM_MAX_ITERATIONS: ReAct steps
 

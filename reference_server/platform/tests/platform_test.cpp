@@ -33,6 +33,8 @@
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -173,7 +175,9 @@ BOOST_AUTO_TEST_CASE(the_env_template_names_every_variable_read)
     for(std::size_t at = source.find("\"PLATFORM_"); at != std::string::npos; at = source.find("\"PLATFORM_", at + 1))
     {
         auto end = at + 1;
-        while(end < source.size() && (std::isupper(static_cast<unsigned char>(source[end])) || source[end] == '_'))
+        while(end < source.size() &&
+            (std::isupper(static_cast<unsigned char>(source[end])) ||
+                std::isdigit(static_cast<unsigned char>(source[end])) || source[end] == '_'))
             ++end;
         read.insert(source.substr(at + 1, end - at - 1));
     }
@@ -387,6 +391,8 @@ struct platform_server
                 announced = true;
                 continue;
             }
+            if(w.starts_with("PLATFORM_A2A_AGENTS: caido: the agent card at http://127.0.0.1:1/"))
+                continue; // the remote agent a test names where nobody listens
             BOOST_TEST((w.starts_with("rag_retrieval: ") && w.find("sparse") != std::string::npos), w);
         }
         BOOST_TEST(announced == !authenticates);
@@ -835,6 +841,51 @@ BOOST_AUTO_TEST_CASE(sibling_agents_through_their_own_api)
         sibling_ioc.stop();
     });
     sibling_thread.join();
+}
+
+BOOST_AUTO_TEST_CASE(remote_a2a_agents_as_models_and_as_the_asistentes_tools)
+{
+    // The remote agent: another platform, reached over A2A only (its card, its JSON-RPC).
+    platform_server remote;
+    remote.scenario("asistente-scenario", {says("Se facturaron 1.234 € en 2024.")});
+    remote.run();
+    std::string const url = "http://127.0.0.1:" + std::to_string(remote.ep.port());
+    BOOST_TEST(!platform::settings::from_environment(lookup_of({{"PLATFORM_A2A_AGENTS", "Mal Nombre=" + url}})));
+    BOOST_TEST(!platform::settings::from_environment(lookup_of({{"PLATFORM_A2A_AGENTS", "remoto=ftp://x"}})));
+    BOOST_TEST(!platform::settings::from_environment(lookup_of({{"PLATFORM_A2A_AGENTS", "asistente=" + url}})));
+
+    platform_server p({{"PLATFORM_A2A_AGENTS", "remoto=" + url + ", " + "caido=http://127.0.0.1:1"}});
+    p.scenario("asistente-scenario",
+        {calls("remoto", {{"message", "¿Cuánto se facturó en 2024?"}}), says("Según el remoto: {{last_tool_result}}")});
+    p.run();
+    auto const models = test_http::get(p.ep, "/v1/models").json();
+    std::vector<std::string> ids;
+    for(auto const& m : models.at("data").as_array())
+        ids.emplace_back(m.at("id").as_string());
+    std::sort(ids.begin(), ids.end());
+    BOOST_TEST((ids == std::vector<std::string>{"asistente", "caido", "remoto"}), agentio::to_json_text(models));
+
+    // As a model: the remote's answer, streamed through.
+    auto const direct = test_http::post(p.ep, "/v1/chat/completions",
+        R"({"model": "remoto", "messages": [{"role": "user", "content": "¿Cuánto se facturó?"}]})");
+    BOOST_TEST_REQUIRE(direct.status == 200u, direct.body);
+    BOOST_TEST(direct.json().at("choices").at(0).at("message").at("content").as_string() ==
+        "Se facturaron 1.234 € en 2024.");
+    BOOST_TEST(remote.fake.requests().size() == 1u);
+    // One that cannot be reached: the provider's error shape, naming it.
+    auto const down = test_http::post(p.ep, "/v1/chat/completions",
+        R"({"model": "caido", "messages": [{"role": "user", "content": "Hola"}]})");
+    BOOST_TEST(down.status == 502u, down.body);
+    BOOST_TEST(down.body.find("127.0.0.1:1") != std::string::npos, down.body);
+
+    // As the asistente's tool: called by name, its answer read back by the model.
+    auto const r = test_http::post(p.ep, "/v1/chat/completions", question("¿Cuánto es lo facturado según el remoto?"));
+    BOOST_TEST_REQUIRE(r.status == 200u, r.body);
+    auto const content = std::string(r.json().at("choices").at(0).at("message").at("content").as_string());
+    BOOST_TEST(content.find("Se facturaron 1.234 € en 2024.") != std::string::npos, content);
+    BOOST_TEST(remote.fake.requests().size() == 2u);
+    auto const asked = agentio::to_json_text(remote.fake.requests().back().body.at("messages"));
+    BOOST_TEST(asked.find("¿Cuánto se facturó en 2024?") != std::string::npos, asked);
 }
 
 namespace {
