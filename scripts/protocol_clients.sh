@@ -12,9 +12,10 @@
 # scripts/data.sh puts in <build-dir>/data), each with its own authentication
 # (API keys, a JWT, none), against the fake LLM with tests/ag-ui/scenarios.json.
 # AG-UI (tests/ag-ui/flows.mjs): a streamed answer, the agent's own tool call,
-# a frontend tool and a call that waits for a person's approval (the portfolio
-# and the platform, whose agents take the client's tools and name tools that
-# need approval), a cancellation, a client that leaves and follows the run
+# a frontend tool (the portfolio and the platform, whose agents take the
+# client's tools), a call that waits for a person's approval (all four: tools
+# named to need it; facturas' queries of personal data, normativa's
+# get_article), a cancellation, a client that leaves and follows the run
 # again, bad input. A2A (tests/a2a/flows.mjs): the card, a streamed answer with
 # GetTask and ListTasks, a tool call, an approval (INPUT_REQUIRED) resumed on
 # the same task, a cancellation, a client that leaves and subscribes again, the
@@ -62,10 +63,12 @@ start_app "$work/sqlite-mcp.txt" "$sqlite_mcp_exe" --db "$work/chinook.db" --tra
 sqlite_mcp=$url
 start_app "$work/facturas.txt" env ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="$fake" AGENT_MODEL=ag-ui-facturas \
     INVOICE_AGENT_MCP_URL="$sqlite_mcp/mcp" INVOICE_AGENT_STORE="$work/facturas-threads.db" \
+    INVOICE_AGENT_APPROVAL_TABLES=Customer,Employee \
     "$facturas_exe" serve --db "$work/chinook.db" --port 0
 facturas=$url
 start_app "$work/normativa.txt" env ANTHROPIC_API_KEY=k ANTHROPIC_BASE_URL="$fake" AGENT_MODEL=ag-ui-normativa \
     RAG_API_KEYS=clave-normativa RAG_INDEX="$work/normativa.db" RAG_STORE="$work/normativa-threads.db" \
+    RAG_APPROVAL_TOOLS=get_article \
     "$normativa_exe" serve --port 0
 normativa=$url
 
@@ -102,11 +105,13 @@ flows platform '{"name": "platform", "url": "'"$platform"'/ag-ui", "keyed": true
 flows facturas '{"name": "facturas", "url": "'"$facturas"'/ag-ui", "keyed": false, "headers": {},
   "answer": {"question": "¿Cuántas facturas hay?", "match": "412 facturas"},
   "tool": {"question": "¿Cuántas facturas hay en total?", "name": "sqlite_run_select", "match": "412 facturas"},
+  "approval": {"question": "¿Qué clientes gastaron más?", "tool": "sqlite_run_select", "match": "Los clientes que más gastaron"},
   "slow": {"question": "Cuéntame despacio cuántas facturas hay", "match": "antes de que acabe"}}'
 flows normativa '{"name": "normativa", "url": "'"$normativa"'/ag-ui", "keyed": true,
   "headers": {"x-api-key": "clave-normativa"},
   "answer": {"question": "¿Cuántos días de vacaciones tengo?", "match": "treinta días"},
   "tool": {"question": "¿Cuántos días de vacaciones anuales?", "name": "search_normativa", "match": "artículo 38"},
+  "approval": {"question": "Léeme el artículo 38 entero", "tool": "get_article", "match": "artículo 38"},
   "slow": {"question": "Explícame despacio las vacaciones", "match": "antes de que acabe"}}'
 say "the four applications passed under @ag-ui/client"
 
@@ -125,10 +130,12 @@ a2a_flows platform '{"name": "platform", "base": "'"$platform"'", "keyed": true,
 a2a_flows facturas '{"name": "facturas", "base": "'"$facturas"'", "keyed": false, "headers": {},
   "answer": {"question": "¿Cuántas facturas hay?", "match": "412 facturas"},
   "tool": {"question": "¿Cuántas facturas hay en total?", "name": "sqlite_run_select"},
+  "approval": {"question": "¿Qué clientes gastaron más?", "tool": "sqlite_run_select", "match": "Los clientes que más gastaron"},
   "slow": {"question": "Cuéntame despacio cuántas facturas hay", "match": "antes de que acabe"}}'
 a2a_flows normativa '{"name": "normativa", "base": "'"$normativa"'", "keyed": true,
   "headers": {"x-api-key": "clave-normativa"},
   "answer": {"question": "¿Cuántos días de vacaciones tengo?", "match": "treinta días"},
   "tool": {"question": "¿Cuántos días de vacaciones anuales?", "name": "search_normativa"},
+  "approval": {"question": "Léeme el artículo 38 entero", "tool": "get_article", "match": "artículo 38"},
   "slow": {"question": "Explícame despacio las vacaciones", "match": "antes de que acabe"}}'
 say "the four applications passed under @a2a-js/sdk"

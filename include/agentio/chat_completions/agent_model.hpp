@@ -116,6 +116,25 @@ inline void forward_tool_activity(agent::event const& e, output_sink const& sink
         sink(tool_activity{phase::finished, done->tool_call_id, done->tool, {}, done->result_summary, done->is_error});
 }
 
+/** The `awaiting_approval` an orchestrator's `approval_required` stops
+    the answer with: each call that needs a decision, with the question
+    `question(call)` words for it (a `std::string(agent::approval_request
+    const&)`), and the whole turn. For a model that runs an orchestrator of
+    its own, as @ref agent_model does. */
+template<class Question>
+awaiting_approval stop_for_approval(agent::approval_required const& wait, Question const& question)
+{
+    awaiting_approval stop{{}, {}, wait.usage};
+    for(auto const& c : wait.calls)
+        stop.calls.push_back({c.tool_call_id, c.tool, to_json_text(c.input), question(c), c.in_doubt});
+    if(!wait.messages.empty())
+        for(auto const& block : wait.messages.back().content)
+            if(auto const* call = std::get_if<llm::tool_use_block>(&block))
+                stop.turn.push_back({call->id, call->name,
+                    call->raw_input.empty() ? to_json_text(call->input) : call->raw_input});
+    return stop;
+}
+
 /// How an @ref agent_model behaves.
 struct agent_model_options
 {
@@ -317,14 +336,7 @@ private:
             if(!client)
             {
                 // The agent's own calls wait for a person: the turn stops, to be resumed with the decisions.
-                awaiting_approval stop{{}, {}, wait->usage};
-                for(auto const& c : wait->calls)
-                    stop.calls.push_back({c.tool_call_id, c.tool, to_json_text(c.input), question(c), c.in_doubt});
-                for(auto const& block : wait->messages.back().content)
-                    if(auto const* call = std::get_if<llm::tool_use_block>(&block))
-                        stop.turn.push_back({call->id, call->name,
-                            call->raw_input.empty() ? to_json_text(call->input) : call->raw_input});
-                sink(std::move(stop));
+                sink(stop_for_approval(*wait, [this](agent::approval_request const& c) { return question(c); }));
                 return;
             }
             // The client's calls; the agent's own calls of that round are not run

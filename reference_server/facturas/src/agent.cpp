@@ -575,7 +575,7 @@ void stop_if_interrupted(std::optional<agentio::threads::turn> const& held)
 } // namespace
 
 asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::string question,
-    ask_observer const& observer)
+    ask_observer const& observer, std::optional<std::string> approved_sql)
 {
     ask_result r;
     r.session_id = session_id;
@@ -606,22 +606,29 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             held.emplace(std::move(*begun));
         auto const turns = held ? history(held->history()) : std::vector<exchange>{};
 
-        notify(observer, "schema", "Consultando el esquema de la base de datos");
-        auto const schema_object = co_await schema();
-        auto const schema_text = describe_schema(schema_object);
-
-        notify(observer, "generate_sql", "Generando la consulta SQL");
-        std::string const system = sql_system_prompt(schema_text, max_rows);
+        std::string system;
         std::vector<llm::message> messages;
-        for(auto const& t : turns)
+        std::string text;
+        if(approved_sql)
+            text = *approved_sql; // what the person approved: neither generated again nor changed
+        else
         {
-            messages.push_back(llm::message::user(t.question));
-            messages.push_back(llm::message::assistant(t.sql.empty() ? t.answer : t.sql));
+            notify(observer, "schema", "Consultando el esquema de la base de datos");
+            auto const schema_object = co_await schema();
+            auto const schema_text = describe_schema(schema_object);
+
+            notify(observer, "generate_sql", "Generando la consulta SQL");
+            system = sql_system_prompt(schema_text, max_rows);
+            for(auto const& t : turns)
+            {
+                messages.push_back(llm::message::user(t.question));
+                messages.push_back(llm::message::assistant(t.sql.empty() ? t.answer : t.sql));
+            }
+            messages.push_back(llm::message::user(question));
+            text = co_await complete(system, messages, nullptr, report);
+            // A safe point between steps: a question sent meanwhile with AGENT_BUSY_POLICY=interrupt goes first.
+            stop_if_interrupted(held);
         }
-        messages.push_back(llm::message::user(question));
-        std::string text = co_await complete(system, messages, nullptr, report);
-        // A safe point between steps: a question sent meanwhile with AGENT_BUSY_POLICY=interrupt goes first.
-        stop_if_interrupted(held);
 
         json::object result;
         for(int round = 0;; ++round)
@@ -633,6 +640,11 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             r.sql = strip_code_fences(text);
             if(observer.on_sql)
                 observer.on_sql(r.sql);
+            // Personal data is read only once a person says so: the query waits, unrun.
+            if(observer.may_pause && !approved_sql)
+                r.awaiting_approval = mentioned_tables(r.sql, settings_.approval_tables);
+            if(!r.awaiting_approval.empty())
+                break;
 
             notify(observer, "execute_sql", "Ejecutando la consulta en el servidor MCP");
             std::string rejected;
@@ -642,7 +654,7 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             }
             catch(failure const& f)
             {
-                if(f.code() != "sql_error" || round == 1)
+                if(f.code() != "sql_error" || round == 1 || approved_sql) // an approved query is not rewritten
                     throw;
                 rejected = f.detail().empty() ? f.what() : f.detail();
             }
@@ -654,22 +666,26 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
             messages.push_back(llm::message::user(repair_message(rejected)));
             text = co_await complete(system, messages, nullptr, report);
         }
-        if(auto const* c = result.if_contains("columns"); c && c->is_array())
-            r.columns = c->get_array();
-        if(auto const* rows = result.if_contains("rows"); rows && rows->is_array())
-            r.rows = rows->get_array();
-        r.row_count = static_cast<std::int64_t>(r.rows.size());
-        if(auto const* t = result.if_contains("truncated"); t && t->is_bool())
-            r.truncated = t->get_bool() || r.rows.size() >= max_rows;
-        if(observer.on_rows)
-            observer.on_rows(r);
-        stop_if_interrupted(held);
+        if(r.awaiting_approval.empty())
+        {
+            if(auto const* c = result.if_contains("columns"); c && c->is_array())
+                r.columns = c->get_array();
+            if(auto const* rows = result.if_contains("rows"); rows && rows->is_array())
+                r.rows = rows->get_array();
+            r.row_count = static_cast<std::int64_t>(r.rows.size());
+            if(auto const* t = result.if_contains("truncated"); t && t->is_bool())
+                r.truncated = t->get_bool() || r.rows.size() >= max_rows;
+            if(observer.on_rows)
+                observer.on_rows(r);
+            stop_if_interrupted(held);
 
-        notify(observer, "generate_answer", "Redactando la respuesta");
-        std::vector<llm::message> const answer_messages{llm::message::user(answer_message(question, r.sql, result))};
-        r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk, report);
-        if(r.answer.empty())
-            throw failure("llm_unavailable", "El modelo devolvió una respuesta vacía.");
+            notify(observer, "generate_answer", "Redactando la respuesta");
+            std::vector<llm::message> const answer_messages{
+                llm::message::user(answer_message(question, r.sql, result))};
+            r.answer = co_await complete(answer_system_prompt(), answer_messages, &observer.on_chunk, report);
+            if(r.answer.empty())
+                throw failure("llm_unavailable", "El modelo devolvió una respuesta vacía.");
+        }
     }
     catch(failure const& f)
     {
@@ -687,7 +703,15 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
         if(r.error_code != "sql_error" && r.error_code != "query_validation_failed")
             r.columns.clear(), r.rows.clear(), r.row_count = 0;
     }
-    if(held)
+    if(held && !r.awaiting_approval.empty())
+    {
+        // Nothing happened yet: the session's history gets the exchange once the query runs.
+        auto saved = co_await held->finish({}, agentio::threads::run_status::cancelled);
+        if(!saved)
+            std::fprintf(stderr, "agentio-facturas: the turn of session %s was not ended: %s\n", session_id.c_str(),
+                saved.error().message.c_str());
+    }
+    else if(held)
     {
         auto const messages = turn_messages(question, r);
         auto const status = r.error_code.empty() ? agentio::threads::run_status::completed
@@ -699,9 +723,10 @@ asio::awaitable<ask_result> invoice_agent::ask(std::string session_id, std::stri
                 saved.error().message.c_str());
     }
     agentio::agent::run_summary summary;
-    summary.status = r.error_code.empty() ? agentio::agent::outcome::completed
-        : r.error_code == "interrupted"   ? agentio::agent::outcome::cancelled
-                                          : agentio::agent::outcome::failed;
+    summary.status = !r.awaiting_approval.empty() ? agentio::agent::outcome::suspended
+        : r.error_code.empty()                    ? agentio::agent::outcome::completed
+        : r.error_code == "interrupted"           ? agentio::agent::outcome::cancelled
+                                                  : agentio::agent::outcome::failed;
     summary.answer = r.answer;
     if(summary.status == agentio::agent::outcome::failed)
         summary.error_message = r.error_code + ": " + r.error_message;

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace facturas {
 
@@ -43,6 +44,8 @@ struct ask_result
     bool truncated = false;
     std::string error_code;    // empty on success
     std::string error_message; // Spanish, for a person
+    /// The tables of INVOICE_AGENT_APPROVAL_TABLES the query reads: it was not run, it waits for a person.
+    std::vector<std::string> awaiting_approval;
 
     boost::json::object to_json() const;
 };
@@ -56,6 +59,9 @@ struct ask_observer
     std::function<void(std::string_view text)> on_chunk;
     /// The request's `traceparent` (its server span's): the question's spans join its trace.
     std::string traceparent;
+    /// A query that reads a table of INVOICE_AGENT_APPROVAL_TABLES stops before it runs (`awaiting_approval`):
+    /// for the doors that can ask a person (AG-UI, A2A), not for /ask.
+    bool may_pause = false;
 };
 
 /// Where the MCP server is: a command to spawn (stdio) or a URL (Streamable HTTP).
@@ -73,7 +79,15 @@ public:
 
     /// Answers one question of a session; never throws for the pipeline's own failures.
     boost::asio::awaitable<ask_result> ask(std::string session_id, std::string question,
-        ask_observer const& observer = {});
+        ask_observer const& observer = {})
+    {
+        return ask(std::move(session_id), std::move(question), observer, std::nullopt);
+    }
+
+    /** Answers it with `approved_sql` when there is one: the query a person approved for this question, run as
+        it is (validated again, not generated, not repaired). */
+    boost::asio::awaitable<ask_result> ask(std::string session_id, std::string question, ask_observer const& observer,
+        std::optional<std::string> approved_sql);
 
     /// The MCP server's schema (cached for INVOICE_AGENT_SCHEMA_TTL).
     boost::asio::awaitable<boost::json::object> schema();

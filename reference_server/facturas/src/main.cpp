@@ -58,6 +58,8 @@ Variables (también en .env): AGENT_PROVIDER (anthropic | openai), ANTHROPIC_API
 ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, OPENAI_API_KEY, OPENAI_BASE_URL,
 AGENT_MODEL, INVOICE_AGENT_MAX_HISTORY_TURNS (5), INVOICE_AGENT_SQL_MAX_ROWS
 (200), INVOICE_AGENT_MCP_TIMEOUT (30 s), INVOICE_AGENT_SCHEMA_TTL (300 s),
+INVOICE_AGENT_APPROVAL_TABLES (tablas cuya lectura espera la aprobación de una
+persona por AG-UI y A2A, p. ej. Customer,Employee),
 INVOICE_AGENT_MCP_COMMAND (por defecto: agentio-sqlite-mcp --db RUTA),
 INVOICE_AGENT_MCP_URL (un servidor MCP por HTTP en su lugar),
 INVOICE_AGENT_STORE (las conversaciones: un fichero SQLite, data/facturas_threads.db,

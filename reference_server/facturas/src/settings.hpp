@@ -16,6 +16,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace facturas {
 
@@ -35,6 +36,9 @@ struct settings
     std::string mcp_command;                        // INVOICE_AGENT_MCP_COMMAND; empty: agentio-sqlite-mcp --db DB
     std::string mcp_url;                            // INVOICE_AGENT_MCP_URL: a Streamable HTTP server instead
     std::string store = "data/facturas_threads.db"; // INVOICE_AGENT_STORE: the conversations (SQLite, or postgresql://)
+    /// INVOICE_AGENT_APPROVAL_TABLES: a query that reads one of these tables (personal data: `Customer,Employee`)
+    /// waits for a person's approval before it runs, over AG-UI (an interrupt) and A2A (INPUT_REQUIRED); empty: none.
+    std::vector<std::string> approval_tables;
 
     /// Reads the variables; a malformed value is an error naming it.
     static boost::system::result<settings, std::string> from_environment();

@@ -4,6 +4,7 @@
 
 #include "sql_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace facturas {
@@ -187,6 +188,35 @@ boost::system::result<std::string, std::string> prepare_query(std::string_view t
     // keeps a final '--' comment from swallowing the parenthesis.
     return query_result(boost::system::in_place_value,
         "SELECT * FROM (\n" + sql + "\n) LIMIT " + std::to_string(max_rows));
+}
+
+std::vector<std::string> mentioned_tables(std::string_view sql, std::vector<std::string> const& among)
+{
+    auto const lower = [](std::string_view text) {
+        std::string out(text);
+        for(auto& c : out)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    std::vector<std::string> words;
+    for(std::size_t i = 0; i < sql.size();)
+    {
+        auto const c = static_cast<unsigned char>(sql[i]);
+        if(!std::isalnum(c) && c != '_')
+        {
+            ++i;
+            continue;
+        }
+        auto const start = i;
+        while(i < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[i])) || sql[i] == '_'))
+            ++i;
+        words.push_back(lower(sql.substr(start, i - start)));
+    }
+    std::vector<std::string> out;
+    for(auto const& table : among)
+        if(std::find(words.begin(), words.end(), lower(table)) != words.end())
+            out.push_back(table);
+    return out;
 }
 
 } // namespace facturas

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace facturas {
 
@@ -24,5 +25,10 @@ std::string strip_code_fences(std::string_view text);
 */
 boost::system::result<std::string, std::string> prepare_query(std::string_view text, unsigned max_rows,
     std::size_t max_bytes = 100 * 1024);
+
+/** The tables of `among` that `sql` names, compared without case as whole
+    identifiers (quoted or not). A column named as a table counts too: an
+    extra approval asked, never one missed. */
+std::vector<std::string> mentioned_tables(std::string_view sql, std::vector<std::string> const& among);
 
 } // namespace facturas

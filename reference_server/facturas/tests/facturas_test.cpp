@@ -652,6 +652,105 @@ BOOST_AUTO_TEST_CASE(sql_text_is_unfenced_checked_and_limited)
                    .has_value());
 }
 
+BOOST_AUTO_TEST_CASE(the_tables_a_query_names_are_found_whole_and_without_case)
+{
+    std::vector<std::string> const personal{"Customer", "Employee"};
+    using names = std::vector<std::string>;
+    BOOST_TEST(facturas::mentioned_tables("SELECT * FROM customer c JOIN Invoice i", personal) == names{"Customer"});
+    BOOST_TEST(facturas::mentioned_tables("SELECT 1 FROM \"Employee\" JOIN [Customer]", personal) ==
+        (names{"Customer", "Employee"}));
+    BOOST_TEST(facturas::mentioned_tables("SELECT CustomerId FROM Invoice", personal).empty()); // not the word
+    BOOST_TEST(facturas::mentioned_tables("SELECT COUNT(*) FROM Invoice", personal).empty());
+    BOOST_TEST(facturas::mentioned_tables("SELECT * FROM Customer", {}).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// A model's answer to `r`, its outputs in order.
+std::vector<agentio::chat_completions::output> complete(fixture& f, agentio::chat_completions::model& m,
+    agentio::chat_completions::request r)
+{
+    auto outputs = std::make_shared<std::vector<agentio::chat_completions::output>>();
+    auto const ctx = std::make_shared<agentio::chat_completions::call_context>();
+    ctx->session = "aprobaciones";
+    f.run([](agentio::chat_completions::model& model, agentio::chat_completions::request req,
+              std::shared_ptr<agentio::chat_completions::call_context> c,
+              std::shared_ptr<std::vector<agentio::chat_completions::output>> out) -> asio::awaitable<int> {
+        agentio::chat_completions::output_sink sink = [out](agentio::chat_completions::output o) {
+            out->push_back(std::move(o));
+        };
+        co_await model.complete(std::move(req), *c, std::move(sink));
+        co_return 0;
+    }(m, std::move(r), ctx, outputs));
+    return *outputs;
+}
+
+std::string content_of(std::vector<agentio::chat_completions::output> const& outputs)
+{
+    std::string text;
+    for(auto const& o : outputs)
+        if(auto const* d = std::get_if<agentio::chat_completions::content_delta>(&o))
+            text += d->text;
+    return text;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(facturas_approvals)
+
+BOOST_AUTO_TEST_CASE(personal_data_waits_for_a_person_and_runs_as_approved)
+{
+    namespace cc = agentio::chat_completions;
+    fixture f([](facturas::settings& s) { s.approval_tables = {"Customer", "Employee"}; });
+    auto model = facturas::make_openai_model(*f.agent);
+    auto const& customers = questions[2]; // the five customers who spent most: reads Customer
+    cc::request asked;
+    asked.model = "facturas";
+    asked.messages.push_back(llm::message::user(customers.question));
+    auto const first = complete(f, *model, asked);
+    BOOST_TEST_REQUIRE(!first.empty());
+    auto const* waiting = std::get_if<cc::awaiting_approval>(&first.back());
+    BOOST_TEST_REQUIRE(waiting != nullptr);
+    BOOST_TEST_REQUIRE(waiting->calls.size() == 1u);
+    auto const call = waiting->calls[0];
+    BOOST_TEST(call.name == "sqlite_run_select");
+    BOOST_TEST(call.question.find("Customer") != std::string::npos, call.question);
+    BOOST_TEST(call.arguments.find("FROM Customer c") != std::string::npos, call.arguments);
+    BOOST_TEST(content_of(first).empty());      // nothing answered, nothing run
+    BOOST_TEST(f.fake.requests().size() == 1u); // the SQL only: no answer step
+    // A question that reads no personal data does not wait.
+    cc::request plain = asked;
+    plain.messages = {llm::message::user(questions[0].question)};
+    auto const by_country = complete(f, *model, plain);
+    BOOST_TEST(std::holds_alternative<cc::finished>(by_country.back()));
+
+    // The resumption: the question, the turn that waited, the decision.
+    auto const resumed_with = [&](bool approved, std::string id) {
+        cc::request r = asked;
+        llm::message turn{llm::role::assistant, {}};
+        turn.content.push_back(llm::tool_use_block{call.id, call.name, json::parse(call.arguments), call.arguments});
+        r.messages.push_back(std::move(turn));
+        r.decisions.push_back({std::move(id), approved, approved ? "" : "son datos personales"});
+        return complete(f, *model, std::move(r));
+    };
+    auto const unknown = resumed_with(true, "otra");
+    auto const* refused = std::get_if<cc::failed>(&unknown.back());
+    BOOST_TEST_REQUIRE(refused != nullptr);
+    BOOST_TEST(refused->error.param == "decisions[0].tool_call_id");
+    auto const no = resumed_with(false, call.id);
+    BOOST_TEST(content_of(no).find("no se aprobó (son datos personales)") != std::string::npos, content_of(no));
+    auto const yes = resumed_with(true, call.id);
+    BOOST_TEST(std::holds_alternative<cc::finished>(yes.back()));
+    BOOST_TEST(content_of(yes) == "Según las facturas, este es el resultado que pediste.");
+    bool result_of_the_call = false;
+    for(auto const& o : yes)
+        if(auto const* a = std::get_if<cc::tool_activity>(&o); a && a->what == cc::tool_activity::phase::finished)
+            result_of_the_call = a->id == call.id && a->result == "5 filas" && !a->is_error;
+    BOOST_TEST(result_of_the_call);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(facturas_http)

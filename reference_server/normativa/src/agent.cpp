@@ -295,6 +295,8 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
         conversation.push_back(std::move(item.message));
     auto const first_new = conversation.size();
     conversation.push_back(llm::message::user(run->message));
+    if(run->paused_turn)
+        conversation.push_back(*run->paused_turn); // its calls run now, as the decisions say
 
     agentio::agent::options options;
     options.model = settings_.model.effective_model();
@@ -311,6 +313,11 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     options.texts = agentio::spanish_messages;
     options.describe_error = [this](llm::error const& e) { return describe_provider_error(e, settings_); };
     options.telemetry = telemetry_;
+    if(run->may_pause && !settings_.approval_tools.empty())
+        options.requires_approval = [this](std::string_view tool) {
+            return std::find(settings_.approval_tools.begin(), settings_.approval_tools.end(), tool) !=
+                settings_.approval_tools.end();
+        };
     agentio::agent::orchestrator<llm::any_provider, normativa_tools> agent{*provider_, tools_, std::move(options)};
 
     source_list sources;
@@ -333,6 +340,7 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
     agentio::agent::run_options how{.summary = run->turn.summary(), .idempotency_scope = thread_id};
     how.traceparent = run->traceparent;
     how.conversation_id = thread_id;
+    how.decisions = run->decisions;
     // A message sent with busyPolicy 'interrupt' stops this run at its next safe point.
     auto const ex = co_await asio::this_coro::executor;
     auto const result = co_await asio::co_spawn(ex, agent.run(conversation, on_event, how),
@@ -349,16 +357,21 @@ asio::awaitable<void> rag_service::run(std::shared_ptr<prepared> run, event_sink
             sources.sources().size(), std::chrono::steady_clock::now() - started);
     auto const keep = completed || interrupted ? std::span<llm::message const>(conversation).subspan(first_new)
                                                : std::span<llm::message const>(conversation).subspan(first_new, 1);
+    // A run that waits for a person ends here with its question: the door that asked keeps the turn, and the
+    // decisions go on in a run of their own.
+    bool const suspended = result.status == agentio::agent::run_result::outcome::suspended;
     auto saved = co_await run->turn.finish(keep,
-        completed         ? agentio::threads::run_status::completed
-            : interrupted ? agentio::threads::run_status::cancelled
-                          : agentio::threads::run_status::failed);
+        completed                      ? agentio::threads::run_status::completed
+            : interrupted || suspended ? agentio::threads::run_status::cancelled
+                                       : agentio::threads::run_status::failed);
     if(!saved)
     {
         sink({"error", event_json({{"message", "No se pudo guardar la conversación: " + saved.error().message}})});
         co_return;
     }
-    if(completed)
+    if(suspended)
+        sink({"approval", event_json({{"threadId", thread_id}})});
+    else if(completed)
         sink({"done", event_json({{"threadId", thread_id}, {"sources", sources.sources()}})});
     else if(interrupted)
         sink({"error",

@@ -111,6 +111,12 @@ public:
         std::string message;
         /// The request's `traceparent` (its server span's): the run's spans join its trace.
         std::string traceparent = {};
+        /// Calls of RAG_APPROVAL_TOOLS stop the run for a person (the doors that can ask one set it).
+        bool may_pause = false;
+        /// A run that goes on after a person decided: the model's turn that waited, after the question.
+        std::optional<agentio::llm::message> paused_turn = {};
+        /// The decisions on that turn's calls.
+        std::vector<agentio::agent::approval_decision> decisions = {};
     };
 
     /// Checks the request against the store: 404, 409, 503 as api_error.

@@ -51,7 +51,7 @@ namespace {
 constexpr char const* about =
     "El índice es data/normativa.db salvo que --index o RAG_INDEX digan otra cosa.\n"
     "Variables (también en .env): RAG_API_KEYS, RAG_STORE, RAG_EMBEDDER (lsa | openai), RAG_FUSION_WEIGHTS, "
-    "RAG_COLLECTION_WEIGHTS,\n"
+    "RAG_COLLECTION_WEIGHTS,\nRAG_APPROVAL_TOOLS (herramientas cuyas llamadas esperan una aprobación por AG-UI y A2A), "
     "AGENT_PROVIDER, ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL, AGENT_MODEL; el registro: AGENTIO_LOG_LEVEL\n"
     "(info), AGENTIO_LOG_FORMAT (text | json), AGENTIO_LOG_FILE (sin ella: stderr) (docs/apps/normativa.md).";
 

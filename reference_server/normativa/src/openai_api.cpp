@@ -8,6 +8,10 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
+#include <optional>
+#include <variant>
+
 namespace normativa {
 
 namespace asio = boost::asio;
@@ -35,11 +39,46 @@ private:
     {
         return {"El último mensaje debe ser la pregunta del usuario, con texto.",
             "El modelo '{model}' no llama a herramientas del cliente.",
-            "El modelo '{model}' nunca espera aprobaciones: no hay nada que decidir."};
+            "El modelo '{model}' nunca espera aprobaciones: no hay nada que decidir.",
+            "Las decisiones responden a las llamadas del modelo: el último mensaje debe ser su turno con ellas.",
+            "La decisión sobre '{id}' no responde a ninguna llamada del último turno."};
     }
+
+    bool pauses_for_approval() const noexcept override { return !service_.config().approval_tools.empty(); }
 
     asio::awaitable<void> answer(std::string asked, cc::request, cc::call_context const& ctx,
         cc::output_sink sink) override
+    {
+        std::optional<cc::paused_answer> fresh; // named: GCC 12 destroys a co_await's temporaries twice
+        co_await run(std::move(asked), ctx, std::move(sink), std::move(fresh));
+    }
+
+    // The turn a person decided on, run on from where it waited (in a thread of its own, as each question is).
+    asio::awaitable<void> resume(cc::paused_answer paused, cc::request, cc::call_context const& ctx,
+        cc::output_sink sink) override
+    {
+        auto const& tools = service_.config().approval_tools;
+        for(auto const& block : paused.turn.content)
+            if(auto const* call = std::get_if<agentio::llm::tool_use_block>(&block))
+            {
+                bool const needs = std::find(tools.begin(), tools.end(), call->name) != tools.end();
+                bool const decided = std::any_of(paused.decisions.begin(), paused.decisions.end(),
+                    [&](cc::approval const& d) { return d.tool_call_id == call->id; });
+                if(needs && !decided)
+                {
+                    sink(cc::failed{cc::invalid_request("La llamada '" + call->id + "' a «" + call->name +
+                            "» también espera una decisión.",
+                        "decisions", "missing_decision")});
+                    co_return;
+                }
+            }
+        std::string question = std::move(paused.question);
+        std::optional<cc::paused_answer> resumed = std::move(paused);
+        co_await run(std::move(question), ctx, std::move(sink), std::move(resumed));
+    }
+
+    asio::awaitable<void> run(std::string asked, cc::call_context const& ctx, cc::output_sink sink,
+        std::optional<cc::paused_answer> resumed)
     {
         agent_request question{std::move(asked), std::nullopt};
         question.traceparent = std::string(ctx.traceparent());
@@ -48,6 +87,13 @@ private:
         {
             sink(cc::failed{{prepared.error().status, prepared.error().message, {}, {}, {}}});
             co_return;
+        }
+        (*prepared)->may_pause = true;
+        if(resumed)
+        {
+            (*prepared)->paused_turn = std::move(resumed->turn);
+            for(auto const& d : resumed->decisions)
+                (*prepared)->decisions.push_back({d.tool_call_id, d.approved, d.reason});
         }
         bool ended = false;
         event_sink events = [&sink, &ended](sse_event const& e) {
@@ -100,8 +146,19 @@ private:
             }
         };
         auto calls = [&sink, &ended](agentio::agent::event const& e) {
-            if(!ended)
-                cc::forward_tool_activity(e, sink);
+            if(ended)
+                return;
+            cc::forward_tool_activity(e, sink);
+            // A call of RAG_APPROVAL_TOOLS: the answer stops, to be resumed with the person's decision.
+            if(auto const* wait = std::get_if<agentio::agent::approval_required>(&e))
+            {
+                sink(cc::stop_for_approval(*wait, [](agentio::agent::approval_request const& call) {
+                    return call.in_doubt
+                        ? "La llamada a «" + call.tool + "» empezó y puede haberse hecho ya: ¿la repito?"
+                        : "¿Apruebas la llamada a «" + call.tool + "» con " + agentio::to_json_text(call.input) + "?";
+                }));
+                ended = true;
+            }
         };
         co_await service_.run(std::move(*prepared), std::move(events), std::move(calls));
     }

@@ -3,6 +3,7 @@
 // file LICENSE or copy at https://www.boost.org/LICENSE_1_0.txt)
 
 #include "settings.hpp"
+#include "tools.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -94,6 +95,21 @@ boost::system::result<settings, std::string> settings::from_environment()
                 s.api_keys.emplace_back(key);
         }
     }
+    if(auto tools = process_environment("RAG_APPROVAL_TOOLS"))
+        for(std::string_view list = *tools; !list.empty();)
+        {
+            auto const comma = list.find(',');
+            auto item = list.substr(0, comma);
+            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+            auto const first = item.find_first_not_of(" \t");
+            if(first == std::string_view::npos)
+                continue;
+            std::string name(item.substr(first, item.find_last_not_of(" \t") - first + 1));
+            if(!normativa_tools::index_of(name).has_value())
+                return "RAG_APPROVAL_TOOLS: el agente no tiene la herramienta '" + name +
+                    "' (search_normativa, search_sentencias, get_article, get_related_chunks)";
+            s.approval_tools.push_back(std::move(name));
+        }
     s.host = process_environment("RAG_HOST").value_or(s.host);
     s.web_dir = process_environment("RAG_WEB_DIR").value_or("");
     if(auto e = process_environment("RAG_EMBEDDER"))

@@ -47,6 +47,9 @@ struct settings
         {"sentencias", 0.8}};          // RAG_COLLECTION_WEIGHTS
     unsigned max_message_chars = 4000; // RAG_MAX_MESSAGE_CHARS
     unsigned max_tool_rounds = 6;      // RAG_MAX_TOOL_ROUNDS
+    /// RAG_APPROVAL_TOOLS: the agent's tools whose calls wait for a person's approval (comma-separated), over the
+    /// doors that can ask one (AG-UI, A2A; /v1 answers 409); the page's /api/chat never waits. Empty: none.
+    std::vector<std::string> approval_tools;
     // AGENT_BUSY_POLICY: a message while its conversation answers another is refused (409), waits, or interrupts.
     agentio::threads::busy_policy busy_policy = agentio::threads::busy_policy::reject;
 

@@ -421,7 +421,8 @@ struct server_fixture
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
     std::thread runner;
 
-    explicit server_fixture(bool with_index = true, std::optional<agentio::log::settings> log_settings = {})
+    explicit server_fixture(bool with_index = true, std::optional<agentio::log::settings> log_settings = {},
+        std::vector<std::string> approval_tools = {})
     {
         if(log_settings)
             app_log.emplace(std::move(*log_settings));
@@ -436,6 +437,7 @@ struct server_fixture
         s.model.anthropic_api_key = "test";
         s.model.model = "normativa-test";
         s.max_message_chars = 4000;
+        s.approval_tools = std::move(approval_tools);
         loaded = run_on(ioc, normativa::open_index((dir.path / "index.db").string(), s, http));
         fake.start().value();
         llm::provider_options p;
@@ -709,6 +711,89 @@ BOOST_AUTO_TEST_CASE(the_agent_as_an_openai_model)
     BOOST_TEST(reasoning.find("Art. 38 (Estatuto de los Trabajadores)") != std::string::npos, reasoning);
     auto const models = json::parse(f.request(bhttp::verb::get, "/v1/models", "").body);
     BOOST_TEST(models.at("data").at(0).at("id") == "normativa");
+}
+
+namespace {
+
+// A model's answer to `r`, its outputs in order.
+std::vector<agentio::chat_completions::output> complete(asio::io_context& ioc, agentio::chat_completions::model& m,
+    agentio::chat_completions::request r)
+{
+    auto outputs = std::make_shared<std::vector<agentio::chat_completions::output>>();
+    run_on(ioc,
+        [](agentio::chat_completions::model& model, agentio::chat_completions::request req,
+            std::shared_ptr<std::vector<agentio::chat_completions::output>> out) -> asio::awaitable<int> {
+            agentio::chat_completions::call_context ctx;
+            ctx.user = "clave-a";
+            agentio::chat_completions::output_sink sink = [out](agentio::chat_completions::output o) {
+                out->push_back(std::move(o));
+            };
+            co_await model.complete(std::move(req), ctx, std::move(sink));
+            co_return 0;
+        }(m, std::move(r), outputs));
+    return *outputs;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_call_of_an_approval_tool_waits_for_a_person_over_the_agent_doors)
+{
+    namespace cc = agentio::chat_completions;
+    server_fixture f(true, {}, {"get_article"});
+    testing::scenario sc;
+    sc.name = "normativa-test";
+    sc.turns = {{calls("", "get_article", json::object{{"article_number", "38"}, {"law_name", "ET"}})},
+        {says("", "Según el artículo 38 del Estatuto, treinta días naturales.", "Artículo 38"),
+            says("", "No lo he leído.")}};
+    f.fake.add_scenario(sc);
+    auto model = normativa::make_openai_model(*f.service);
+    cc::request asked;
+    asked.model = "normativa";
+    asked.messages.push_back(llm::message::user("Léeme el artículo 38 entero"));
+    auto const first = complete(f.ioc, *model, asked);
+    BOOST_TEST_REQUIRE(!first.empty());
+    auto const* waiting = std::get_if<cc::awaiting_approval>(&first.back());
+    BOOST_TEST_REQUIRE(waiting != nullptr);
+    BOOST_TEST_REQUIRE(waiting->calls.size() == 1u);
+    auto const call = waiting->calls[0];
+    BOOST_TEST(call.name == "get_article");
+    BOOST_TEST(call.question.find("¿Apruebas la llamada a «get_article»") == 0u, call.question);
+    BOOST_TEST_REQUIRE(waiting->turn.size() == 1u);
+    BOOST_TEST(f.fake.requests().size() == 1u); // the call waits: no second round
+    // The OpenAI door cannot ask anyone: 409; the page's own API never waits.
+    auto const door = f.request(bhttp::verb::post, "/v1/chat/completions",
+        R"({"model": "normativa", "messages": [{"role": "user", "content": "Léeme el artículo 38 entero"}]})");
+    BOOST_TEST(door.status == 409u, door.body);
+    auto const page = f.ask({{"message", "Léeme el artículo 38 entero"}});
+    BOOST_TEST(page.types.back() == "done", page.body);
+    BOOST_TEST(page.text() == "Según el artículo 38 del Estatuto, treinta días naturales.");
+
+    auto const resumed_with = [&](bool approved) {
+        cc::request r = asked;
+        llm::message turn{llm::role::assistant, {}};
+        turn.content.push_back(llm::tool_use_block{call.id, call.name, json::parse(call.arguments), call.arguments});
+        r.messages.push_back(std::move(turn));
+        r.decisions.push_back({call.id, approved, approved ? "" : "no hace falta"});
+        return complete(f.ioc, *model, std::move(r));
+    };
+    auto const text_of = [](std::vector<cc::output> const& outputs) {
+        std::string text;
+        for(auto const& o : outputs)
+            if(auto const* d = std::get_if<cc::content_delta>(&o))
+                text += d->text;
+        return text;
+    };
+    auto const yes = resumed_with(true);
+    BOOST_TEST(std::holds_alternative<cc::finished>(yes.back()));
+    BOOST_TEST(text_of(yes) == "Según el artículo 38 del Estatuto, treinta días naturales.");
+    bool ran = false;
+    for(auto const& o : yes)
+        if(auto const* a = std::get_if<cc::tool_activity>(&o); a && a->what == cc::tool_activity::phase::finished)
+            ran = a->id == call.id && !a->is_error;
+    BOOST_TEST(ran);
+    auto const no = resumed_with(false);
+    BOOST_TEST(std::holds_alternative<cc::finished>(no.back()));
+    BOOST_TEST(text_of(no) == "No lo he leído."); // the refusal went back to the model as the call's result
 }
 
 BOOST_AUTO_TEST_CASE(article_then_its_references)
