@@ -74,6 +74,26 @@ inline std::optional<std::string> process_environment(char const* name)
 }
 
 /// `text` as a whole number in [lo, hi] (digits only), or nothing.
+/** The items of a comma-separated list (`AGENT_API_KEYS=a, b`), each
+    without the spaces and tabs around it; empty items are left out, so
+    `"a,,b,"` is two. */
+inline std::vector<std::string> split_list(std::string_view list)
+{
+    std::vector<std::string> out;
+    while(!list.empty())
+    {
+        auto const comma = list.find(',');
+        auto item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        auto const first = item.find_first_not_of(" \t");
+        if(first == std::string_view::npos)
+            continue;
+        item = item.substr(first, item.find_last_not_of(" \t") - first + 1);
+        out.emplace_back(item);
+    }
+    return out;
+}
+
 inline std::optional<unsigned> parse_unsigned(std::string_view text, unsigned lo, unsigned hi) noexcept
 {
     unsigned v = 0;

@@ -54,6 +54,17 @@ BOOST_AUTO_TEST_CASE(whole_numbers_in_a_range_or_an_error_naming_the_variable)
     BOOST_TEST(agentio::to_string({"MODE", "x", {"a", "b"}}) == "MODE: expected 'a' or 'b', got 'x'");
 }
 
+BOOST_AUTO_TEST_CASE(lists_are_split_on_commas_without_blanks_or_empty_items)
+{
+    using list = std::vector<std::string>;
+    BOOST_TEST(agentio::split_list("a, b ,\tc") == (list{"a", "b", "c"}));
+    BOOST_TEST(agentio::split_list("a,,b,") == (list{"a", "b"}));
+    BOOST_TEST(agentio::split_list(" , ,") == list{});
+    BOOST_TEST(agentio::split_list("") == list{});
+    BOOST_TEST(agentio::split_list("name=http://h:1/x?a=1") == (list{"name=http://h:1/x?a=1"}));
+    BOOST_TEST(agentio::split_list("una clave con espacios") == (list{"una clave con espacios"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_companion_program_beside_this_one_or_in_a_build_folder)
 {
     auto const me = self();

@@ -4,6 +4,8 @@
 
 #include "settings.hpp"
 
+#include <agentio/environment.hpp>
+
 #include <agentio/app/telemetry.hpp>
 
 namespace facturas {
@@ -61,15 +63,7 @@ boost::system::result<settings, std::string> settings::from_environment()
         return std::string("INVOICE_AGENT_MCP_COMMAND e INVOICE_AGENT_MCP_URL: se admite uno solo de los dos");
     s.store = process_environment("INVOICE_AGENT_STORE").value_or(s.store);
     if(auto tables = process_environment("INVOICE_AGENT_APPROVAL_TABLES"))
-        for(std::string_view list = *tables; !list.empty();)
-        {
-            auto const comma = list.find(',');
-            auto item = list.substr(0, comma);
-            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-            auto const first = item.find_first_not_of(" \t");
-            if(first != std::string_view::npos)
-                s.approval_tables.emplace_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
-        }
+        s.approval_tables = agentio::split_list(*tables);
     unsigned mcp_timeout = static_cast<unsigned>(s.mcp_timeout.count());
     unsigned schema_ttl = static_cast<unsigned>(s.schema_ttl.count());
     for(auto read : {agentio::read_unsigned("INVOICE_AGENT_MAX_HISTORY_TURNS", s.max_history_turns, 0, 50),

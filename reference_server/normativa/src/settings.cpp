@@ -5,6 +5,8 @@
 #include "settings.hpp"
 #include "tools.hpp"
 
+#include <agentio/environment.hpp>
+
 #include <charconv>
 #include <cmath>
 
@@ -80,31 +82,10 @@ boost::system::result<settings, std::string> settings::from_environment()
     s.index = process_environment("RAG_INDEX").value_or(s.index);
     s.store = process_environment("RAG_STORE").value_or(s.store);
     if(auto keys = process_environment("RAG_API_KEYS"))
-    {
-        std::string_view rest = *keys;
-        while(!rest.empty())
-        {
-            auto const comma = rest.find(',');
-            auto key = rest.substr(0, comma);
-            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-            while(!key.empty() && key.front() == ' ')
-                key.remove_prefix(1);
-            while(!key.empty() && key.back() == ' ')
-                key.remove_suffix(1);
-            if(!key.empty())
-                s.api_keys.emplace_back(key);
-        }
-    }
+        s.api_keys = agentio::split_list(*keys);
     if(auto tools = process_environment("RAG_APPROVAL_TOOLS"))
-        for(std::string_view list = *tools; !list.empty();)
+        for(auto& name : agentio::split_list(*tools))
         {
-            auto const comma = list.find(',');
-            auto item = list.substr(0, comma);
-            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-            auto const first = item.find_first_not_of(" \t");
-            if(first == std::string_view::npos)
-                continue;
-            std::string name(item.substr(first, item.find_last_not_of(" \t") - first + 1));
             if(!normativa_tools::index_of(name).has_value())
                 return "RAG_APPROVAL_TOOLS: el agente no tiene la herramienta '" + name +
                     "' (search_normativa, search_sentencias, get_article, get_related_chunks)";

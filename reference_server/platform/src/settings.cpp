@@ -5,6 +5,7 @@
 #include "settings.hpp"
 
 #include <agentio/app/telemetry.hpp>
+#include <agentio/environment.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -112,26 +113,6 @@ agentio::tools::web_tools_settings spanish_web_tools()
     return web;
 }
 
-namespace {
-
-// The non-empty items of a comma-separated list, without the blanks around them.
-std::vector<std::string> split_list(std::string_view list)
-{
-    std::vector<std::string> out;
-    while(!list.empty())
-    {
-        auto const comma = list.find(',');
-        auto item = list.substr(0, comma);
-        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-        auto const first = item.find_first_not_of(" \t");
-        if(first != std::string_view::npos)
-            out.emplace_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
-    }
-    return out;
-}
-
-} // namespace
-
 boost::system::result<settings, std::string> settings::from_environment(agentio::environment_lookup const& lookup)
 {
     settings s;
@@ -206,7 +187,7 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
             s.upstreams[name] = *url;
         }
     if(auto agents = lookup("PLATFORM_A2A_AGENTS"))
-        for(auto const& item : split_list(*agents))
+        for(auto const& item : agentio::split_list(*agents))
         {
             auto const equals = item.find('=');
             std::string const name(item.substr(0, equals));
@@ -232,7 +213,7 @@ boost::system::result<settings, std::string> settings::from_environment(agentio:
         return std::string("PLATFORM_UPLOADS: empty; name the folder for uploaded files");
     s.documents_index = lookup("PLATFORM_DOCUMENTS_INDEX").value_or(s.documents_index);
     if(auto tools = lookup("PLATFORM_APPROVAL_TOOLS"))
-        for(auto const& item : split_list(*tools))
+        for(auto const& item : agentio::split_list(*tools))
             s.approval_tools.emplace_back(item);
     if(auto v = lookup("PLATFORM_MAX_UPLOAD_BYTES"))
     {

@@ -6,6 +6,8 @@
 
 #include "app/config.hpp"
 
+#include <agentio/environment.hpp>
+
 #include <charconv>
 
 namespace portfolio::agent {
@@ -34,25 +36,6 @@ bool read_number(char const* name, Number& out, Number lo, Number hi, std::strin
     }
     out = v;
     return true;
-}
-
-// The non-empty items of a comma-separated list, without surrounding spaces.
-std::vector<std::string> split_list(std::string_view list)
-{
-    std::vector<std::string> out;
-    while(!list.empty())
-    {
-        auto const comma = list.find(',');
-        auto item = list.substr(0, comma);
-        while(!item.empty() && item.front() == ' ')
-            item.remove_prefix(1);
-        while(!item.empty() && item.back() == ' ')
-            item.remove_suffix(1);
-        if(!item.empty())
-            out.emplace_back(item);
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    }
-    return out;
 }
 
 } // namespace
@@ -115,10 +98,10 @@ boost::system::result<chat_settings, std::string> chat_settings::from_environmen
         s.store = *store;
     }
     if(auto tools = env("AGENT_APPROVAL_TOOLS"))
-        s.approval_tools = split_list(*tools);
+        s.approval_tools = agentio::split_list(*tools);
     if(auto keys = env("AGENT_API_KEYS"))
     {
-        s.api_keys = split_list(*keys);
+        s.api_keys = agentio::split_list(*keys);
         if(s.api_keys.empty())
             return std::string("AGENT_API_KEYS: ninguna clave (se esperaban claves separadas por comas)");
     }
