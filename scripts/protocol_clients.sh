@@ -15,7 +15,7 @@
 # a frontend tool (the portfolio and the platform, whose agents take the
 # client's tools), a call that waits for a person's approval (all four: tools
 # named to need it; facturas' queries of personal data, normativa's
-# get_article), a cancellation, a client that leaves and follows the run
+# get_article), a plan's steps and state (the platform), a cancellation, a client that leaves and follows the run
 # again, bad input. A2A (tests/a2a/flows.mjs): the card, a streamed answer with
 # GetTask and ListTasks, a tool call, an approval (INPUT_REQUIRED) resumed on
 # the same task, a cancellation, a client that leaves and subscribes again, the
@@ -101,6 +101,7 @@ flows platform '{"name": "platform", "url": "'"$platform"'/ag-ui", "keyed": true
   "tool": {"question": "calcula 6*7", "name": "math_calc", "match": "Resultado: .*42"},
   "clientTool": {"question": "confirma antes de seguir", "match": "Confirmado por la persona"},
   "approval": {"question": "calcula con SQL el producto", "tool": "sql_query", "match": "Resultado"},
+  "plan": {"question": "planifica cómo multiplicar seis por siete", "steps": 2, "match": "Plan cumplido"},
   "slow": {"question": "Escribe un ensayo", "match": "antes de que acabe"}}'
 flows facturas '{"name": "facturas", "url": "'"$facturas"'/ag-ui", "keyed": false, "headers": {},
   "answer": {"question": "¿Cuántas facturas hay?", "match": "412 facturas"},

@@ -7,7 +7,8 @@
 // its state building makes the messages a front end shows. The flows: a
 // streamed answer, the agent's own tool call, a call of the client's tool
 // (a frontend tool) answered in a second run, a call that needs a person's
-// approval (an interrupt, resumed by the next run), a cancellation through the
+// approval (an interrupt, resumed by the next run; the thread's messages
+// given back first), a plan's steps and state, a cancellation through the
 // cancel route, a client that leaves mid-stream and follows the run again
 // (`POST {url}/connect`, the run going on without it), the application's
 // authentication, and bad input answered with the protocol's RUN_ERROR.
@@ -16,6 +17,7 @@
 //
 // config: {name, url, headers, answer: {question, match}, tool: {question, name, match},
 //          clientTool: {question, match} (optional), approval: {question, tool, match} (optional),
+//          plan: {question, steps, match} (optional: an agent that plans),
 //          slow: {question, match}, keyed: bool}
 import { HttpAgent, runHttpRequest, transformHttpEventStream } from "@ag-ui/client";
 import assert from "node:assert/strict";
@@ -152,6 +154,9 @@ if (config.approval) {
     resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }],
   });
   assert.ok(r2.events.some((e) => e.type === "TOOL_CALL_RESULT" && e.toolCallId === interrupt.toolCallId));
+  // The resumed run gives the thread's messages first: the client's are the thread's.
+  assert.equal(r2.types[1], "MESSAGES_SNAPSHOT", `${r2.types}`);
+  assert.ok(r2.events[1].messages.some((m) => (m.toolCalls ?? []).some((c) => c.id === interrupt.toolCallId)));
   assert.equal(r2.finished.outcome, "success");
   assert.deepEqual(agent.pendingInterrupts ?? [], []);
   assert.match(answerText(agent), new RegExp(config.approval.match));
@@ -159,6 +164,29 @@ if (config.approval) {
   userSays(agent, config.answer.question);
   assert.equal((await run(agent)).finished.outcome, "success");
   say(`approval of ${interrupt.metadata.agentio.tool}: interrupted ("${interrupt.message}"), resumed, answered`);
+}
+
+// 3c. A plan: its steps as STEP_STARTED/FINISHED, the plan as the run's state (a snapshot, then JSON Patches
+// the client applies), the strategy forced through forwardedProps as the OpenAI door's `agent_type`.
+if (config.plan) {
+  const agent = new HttpAgent({ url, headers });
+  userSays(agent, config.plan.question);
+  const r = await run(agent, { forwardedProps: { agent_type: "plan_execute" } });
+  assert.equal(r.finished.outcome, "success");
+  const steps = r.events.filter((e) => e.type === "STEP_STARTED").map((e) => e.stepName);
+  assert.equal(steps.length, config.plan.steps, `${r.types}`);
+  assert.equal(r.types.filter((t) => t === "STEP_FINISHED").length, steps.length);
+  assert.equal(r.types.filter((t) => t === "STATE_SNAPSHOT").length, 1);
+  assert.ok(r.types.includes("STATE_DELTA"), `${r.types}`);
+  // The state the client built from the snapshot and the patches: every step done.
+  assert.equal(agent.state.plan.steps.length, config.plan.steps, JSON.stringify(agent.state));
+  assert.deepEqual(
+    agent.state.plan.steps.map((s) => s.status),
+    Array(config.plan.steps).fill("done"),
+    JSON.stringify(agent.state)
+  );
+  assert.match(answerText(agent), new RegExp(config.plan.match));
+  say(`plan of ${steps.length} steps (${steps.join(" | ")}), its state patched to the end`);
 }
 
 // 4. A cancellation, through the cancel route (AG-UI has none of its own).

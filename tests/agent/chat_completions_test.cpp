@@ -11,6 +11,7 @@
 #include <agentio/chat_completions.hpp>
 #include <agentio/a2a.hpp>
 #include <agentio/ag_ui.hpp>
+#include <agentio/json_patch.hpp>
 
 #include <agentio/llm/openai.hpp>
 #include <agentio/threads/sqlite_store.hpp>
@@ -1442,6 +1443,81 @@ BOOST_AUTO_TEST_CASE(the_agents_tools_and_the_clients_tools)
     BOOST_TEST(json::parse(args).at("city").as_string() == "Madrid");
 }
 
+// A plan over AG-UI: its steps as STEP_STARTED/FINISHED and the plan as the run's state, a snapshot and then
+// patches, which a client applying them in order ends with every step done.
+BOOST_AUTO_TEST_CASE(a_plans_steps_and_its_state)
+{
+    served s({}, ag_ui_with());
+    s.scenario("plan-planner", {says(R"({"steps": ["Contar las iniciativas por estado", "Resumir el recuento"]})")});
+    s.scenario("agente-scenario", {says("Recuento hecho.")});
+    s.scenario("plan-answer", {says("Hay 47 iniciativas.")});
+    s.scenario("plan-verifier", {says("SI")});
+    auto react_act = says("Thought: cuento.\nAction: contar_iniciativas\n"
+                          "Action Input: {\"campo_agrupacion\": \"estado_de_la_iniciativa\"}");
+    react_act.when_user_message_contains = "Question:";
+    auto react_answer = says("Thought: ya lo sé.\nFinal Answer: Hay 47.");
+    react_answer.when_user_message_contains = "Observation:";
+    testing::scenario react_scenario;
+    react_scenario.name = "react-scenario";
+    react_scenario.turns.push_back({react_act, react_answer});
+    s.fake.add_scenario(react_scenario);
+    s.run(2);
+    // The strategy forced as the OpenAI door's `agent_type`: a member of forwardedProps.
+    auto const forced = [](std::string const& thread, std::string const& run, std::string const& question,
+                            std::string const& strategy) {
+        auto body = run_input(thread, run, user_says(question));
+        std::string const none = R"("forwardedProps": {})";
+        body.replace(body.find(none), none.size(), R"("forwardedProps": {"agent_type": ")" + strategy + R"("})");
+        return body;
+    };
+    auto const events = ag_ui_events(ag_ui_post(s, "/ag-ui/agents/estrategias",
+        forced("t-1", "r-1", "Cuenta y resume", "plan_execute")));
+    auto const types = types_of(events);
+    BOOST_TEST_REQUIRE(types.back() == "RUN_FINISHED", json::serialize(events.back()));
+    std::vector<std::string> steps;
+    std::optional<json::value> state;
+    std::size_t deltas = 0;
+    for(auto const& e : events)
+    {
+        auto const type = e.at("type").as_string();
+        if(type == "STEP_STARTED" || type == "STEP_FINISHED")
+            steps.push_back(std::string(type) + " " + std::string(e.at("stepName").as_string()));
+        else if(type == "STATE_SNAPSHOT")
+        {
+            BOOST_TEST(!state.has_value()); // one snapshot, then patches
+            state = e.at("snapshot");
+        }
+        else if(type == "STATE_DELTA")
+        {
+            BOOST_TEST_REQUIRE(state.has_value());
+            BOOST_TEST(agentio::json_patch::apply(*state, e.at("delta").as_array()) == "");
+            ++deltas;
+        }
+    }
+    BOOST_TEST((steps ==
+        std::vector<std::string>{"STEP_STARTED 1. Contar las iniciativas por estado",
+            "STEP_FINISHED 1. Contar las iniciativas por estado", "STEP_STARTED 2. Resumir el recuento",
+            "STEP_FINISHED 2. Resumir el recuento"}));
+    BOOST_TEST(deltas == 4u); // each step running, then done
+    BOOST_TEST_REQUIRE(state.has_value());
+    BOOST_TEST(*state == json::parse(R"({"plan": {"revision": 1, "steps": [
+        {"step": "Contar las iniciativas por estado", "status": "done"},
+        {"step": "Resumir el recuento", "status": "done"}]}})"));
+
+    // ReAct: an action and its observation are a step.
+    auto const react = ag_ui_events(ag_ui_post(s, "/ag-ui/agents/estrategias",
+        forced("t-2", "r-2", "¿Cuántas hay?", "react")));
+    BOOST_TEST(react.back().at("outcome").at("type") == "success");
+    std::vector<std::string> react_steps;
+    for(auto const& e : react)
+        if(e.at("type") == "STEP_STARTED" || e.at("type") == "STEP_FINISHED")
+            react_steps.push_back(std::string(e.at("type").as_string()) + " " +
+                std::string(e.at("stepName").as_string()));
+    BOOST_TEST((react_steps ==
+        std::vector<std::string>{"STEP_STARTED react 1: contar_iniciativas",
+            "STEP_FINISHED react 1: contar_iniciativas"}));
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_is_the_protocols_own_error_naming_the_field)
 {
     served s(who_is_x_user(), ag_ui_with());
@@ -1531,6 +1607,12 @@ BOOST_AUTO_TEST_CASE(an_approval_is_an_interrupt_that_the_next_run_resumes)
     auto const resumed_types = types_of(resumed);
     BOOST_TEST(s.counters.calls.load() == 1);
     BOOST_TEST(count_of(resumed_types, "TOOL_CALL_START") == 0u); // the call is the client's already
+    // The client's messages become the thread's first: the question and the call that waited.
+    BOOST_TEST_REQUIRE(resumed_types.at(1) == "MESSAGES_SNAPSHOT");
+    auto const& thread = resumed.at(1).at("messages").as_array();
+    BOOST_TEST_REQUIRE(thread.size() == 2u);
+    BOOST_TEST(thread[0].at("content") == "Suma los presupuestos por unidad");
+    BOOST_TEST(thread[1].at("toolCalls").at(0).at("id").as_string() == call_id);
     auto const result = std::find_if(resumed.begin(), resumed.end(),
         [](json::object const& e) { return e.at("type").as_string() == "TOOL_CALL_RESULT"; });
     BOOST_TEST_REQUIRE((result != resumed.end()));
@@ -1607,7 +1689,13 @@ BOOST_AUTO_TEST_CASE(with_a_store_the_thread_keeps_each_run_and_belongs_to_its_u
         s.scenario("agente-scenario", {says("Te llamas Ana.")});
         auto const stored = ag_ui_events(ag_ui_post(s, "/ag-ui", run_input("t-1", "r-2", "[]"), "ana"));
         BOOST_TEST(stored.back().at("outcome").at("type").as_string() == "success");
-        auto const sent = s.fake.requests().back().body.at("messages").as_array();
+        BOOST_TEST_REQUIRE(stored.at(1).at("type") == "MESSAGES_SNAPSHOT");
+        BOOST_TEST(stored.at(1).at("messages").as_array().size() == 2u);
+        // A run given the conversation, the client's own, gets none.
+        BOOST_TEST(count_of(types_of(ag_ui_events(ag_ui_post(s, "/ag-ui",
+                                run_input("t-1", "r-3", user_says("¿Y bien?")), "ana"))),
+                       "MESSAGES_SNAPSHOT") == 0u);
+        auto const sent = s.fake.requests().at(s.fake.requests().size() - 2).body.at("messages").as_array();
         BOOST_TEST(sent.size() == 3u); // the system prompt, the question and the answer stored
     }
 }

@@ -190,6 +190,24 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(a2a_task_view)
 
+BOOST_AUTO_TEST_CASE(steps_are_working_statuses_and_state_is_not_the_tasks)
+{
+    a2a::task_view t("t1", "c1");
+    std::vector<json::object> out;
+    for(auto const* e : {R"({"type":"RUN_STARTED","threadId":"c1","runId":"t1"})",
+            R"({"type":"STATE_SNAPSHOT","snapshot":{"plan":{"revision":1,"steps":[]}}})",
+            R"({"type":"STEP_STARTED","stepName":"1. Buscar"})", R"({"type":"STEP_FINISHED","stepName":"1. Buscar"})",
+            R"({"type":"STATE_DELTA","delta":[]})", R"({"type":"MESSAGES_SNAPSHOT","messages":[]})"})
+        t.take(event(e), out);
+    BOOST_TEST((kinds(out) == std::vector<std::string>{"statusUpdate", "statusUpdate", "statusUpdate"}));
+    auto const step = [&](std::size_t i) {
+        return out[i].at("statusUpdate").at("status").at("message").at("parts").at(0).at("data").at("step");
+    };
+    BOOST_TEST(step(1) == json::parse(R"({"name": "1. Buscar", "status": "started"})"));
+    BOOST_TEST(step(2).at("status") == "finished");
+    BOOST_TEST(out[2].at("statusUpdate").at("status").at("state") == "TASK_STATE_WORKING");
+}
+
 BOOST_AUTO_TEST_CASE(a_run_with_a_tool_call_is_a_task_that_completes)
 {
     a2a::task_view t("t1", "c1");

@@ -9,6 +9,8 @@
 // Test that header file is self-contained.
 #include <agentio/ag_ui/protocol.hpp>
 
+#include <agentio/json_patch.hpp>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
@@ -40,7 +42,7 @@ std::string field_of(std::string_view text)
 // the end. Returns the first rule broken, or "".
 std::string verify(std::vector<json::object> const& events)
 {
-    std::set<std::string> text, reasoning, reasoning_messages, calls;
+    std::set<std::string> text, reasoning, reasoning_messages, calls, steps;
     bool started = false, ended = false;
     for(std::size_t i = 0; i < events.size(); ++i)
     {
@@ -75,6 +77,10 @@ std::string verify(std::vector<json::object> const& events)
             return "a call started twice";
         else if((type == "TOOL_CALL_ARGS" || type == "TOOL_CALL_END") && !calls.contains(id("toolCallId")))
             return type + " of a call not open";
+        else if(type == "STEP_STARTED" && !steps.insert(id("stepName")).second)
+            return "a step started while open";
+        else if(type == "STEP_FINISHED" && steps.erase(id("stepName")) == 0)
+            return "STEP_FINISHED of a step not started";
         if(type == "TEXT_MESSAGE_END")
             text.erase(id("messageId"));
         if(type == "REASONING_MESSAGE_END")
@@ -85,7 +91,7 @@ std::string verify(std::vector<json::object> const& events)
             calls.erase(id("toolCallId"));
         if(type == "RUN_FINISHED")
         {
-            if(!text.empty() || !reasoning.empty() || !reasoning_messages.empty() || !calls.empty())
+            if(!text.empty() || !reasoning.empty() || !reasoning_messages.empty() || !calls.empty() || !steps.empty())
                 return "RUN_FINISHED with something open";
             ended = true;
         }
@@ -301,6 +307,97 @@ BOOST_AUTO_TEST_CASE(an_answer_with_reasoning_and_the_agents_own_call)
     BOOST_TEST(usage.at("totalTokens") == 15);
     BOOST_TEST(usage.at("cachedInputTokens") == 2);
     BOOST_TEST(usage.at("provider") == "anthropic");
+}
+
+BOOST_AUTO_TEST_CASE(steps_begin_and_end_by_name)
+{
+    auto const events = run({cc::step_boundary{"1. a", false}, cc::content_delta{"x"},
+        cc::step_boundary{"2. b", false},                                 // a step that begins ends the one before
+        cc::step_boundary{"2. b", true}, cc::step_boundary{"2. b", true}, // a step ends once
+        cc::step_boundary{"3. c", false}, cc::finished{cc::finish_reason::stop, {}}}); // the run's end ends it
+    BOOST_TEST(verify(events) == "");
+    BOOST_TEST(types(events) ==
+        "RUN_STARTED STEP_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END "
+        "STEP_FINISHED STEP_STARTED STEP_FINISHED STEP_STARTED STEP_FINISHED RUN_FINISHED");
+    BOOST_TEST(events[1].at("stepName") == "1. a");
+    BOOST_TEST(events[5].at("stepName") == "1. a");
+    BOOST_TEST(events[6].at("stepName") == "2. b");
+    BOOST_TEST(events[7].at("stepName") == "2. b");
+    BOOST_TEST(events[9].at("stepName") == "3. c");
+
+    // A failure or a stop closes the open step too.
+    auto const failed = run({cc::step_boundary{"1. a", false},
+        cc::failed{cc::api_error{500, "no", "server_error", {}, {}}}});
+    BOOST_TEST(types(failed) == "RUN_STARTED STEP_STARTED STEP_FINISHED RUN_ERROR");
+    ag_ui::run_events w("t1", "r1");
+    std::vector<json::object> stopped{w.started()};
+    w.take(cc::step_boundary{"react 1: buscar", false}, stopped);
+    w.end_abruptly(true, stopped);
+    BOOST_TEST(verify(stopped) == "");
+    BOOST_TEST(types(stopped) == "RUN_STARTED STEP_STARTED STEP_FINISHED RUN_FINISHED");
+}
+
+BOOST_AUTO_TEST_CASE(the_first_state_is_a_snapshot_and_the_next_ones_patches_of_it)
+{
+    json::value const first = json::parse(
+        R"({"plan": {"revision": 1, "steps": [{"step": "a", "status": "running"}, {"step": "b", "status": "pending"}]}})");
+    json::value const second = json::parse(
+        R"({"plan": {"revision": 1, "steps": [{"step": "a", "status": "done"}, {"step": "b", "status": "pending"}]}})");
+    json::value const third =
+        json::parse(R"({"plan": {"revision": 2, "steps": [{"step": "c", "status": "pending"}]}})");
+    auto const events = run({cc::state_update{first}, cc::state_update{second}, cc::state_update{second},
+        cc::state_update{third}, cc::finished{cc::finish_reason::stop, {}}});
+    BOOST_TEST(verify(events) == "");
+    // The same state twice is no event.
+    BOOST_TEST(types(events) == "RUN_STARTED STATE_SNAPSHOT STATE_DELTA STATE_DELTA RUN_FINISHED");
+    BOOST_TEST(events[1].at("snapshot") == first);
+    // Only what changed travels, and the patches, applied in order as a client does, give each state.
+    BOOST_TEST(json::serialize(events[2].at("delta")) ==
+        R"([{"op":"replace","path":"/plan/steps/0/status","value":"done"}])");
+    json::value state = events[1].at("snapshot");
+    BOOST_TEST(agentio::json_patch::apply(state, events[2].at("delta").as_array()) == "");
+    BOOST_TEST(state == second);
+    BOOST_TEST(agentio::json_patch::apply(state, events[3].at("delta").as_array()) == "");
+    BOOST_TEST(state == third);
+}
+
+BOOST_AUTO_TEST_CASE(a_conversation_as_a_messages_snapshot_reads_back_as_it_was)
+{
+    std::vector<llm::message> conversation{{llm::role::user, {llm::text_block{"¿Cuántas hay?"}}},
+        {llm::role::assistant,
+            {llm::thinking_block{"pienso", "sig"}, llm::text_block{"Cuento."},
+                llm::tool_use_block{"c1", "contar", json::parse(R"({"campo": "estado"})"), R"({"campo": "estado"})"},
+                llm::tool_use_block{"c2", "fallar", json::object{}, ""}}},
+        {llm::role::user,
+            {llm::tool_result_block{"c1", {llm::text_block{"7"}}, false},
+                llm::tool_result_block{"c2", {llm::text_block{"no existe"}}, true}}},
+        {llm::role::assistant, {llm::text_block{"Hay 7."}}},
+        {llm::role::user, {llm::text_block{"mira"}, llm::image_block{"image/png", "iVBORw0KGgo="}}}};
+    auto const snapshot = ag_ui::messages_snapshot(conversation, "t1-");
+    BOOST_TEST(snapshot.at("type") == "MESSAGES_SNAPSHOT");
+    auto const& messages = snapshot.at("messages").as_array();
+    BOOST_TEST_REQUIRE(messages.size() == 6u);
+    BOOST_TEST(messages[0] == json::parse(R"({"id": "t1-0", "role": "user", "content": "¿Cuántas hay?"})"));
+    BOOST_TEST(messages[1].at("content") == "Cuento."); // the reasoning is not a message
+    BOOST_TEST(messages[1].at("toolCalls").at(0) ==
+        json::parse(
+            R"({"id": "c1", "type": "function", "function": {"name": "contar", "arguments": "{\"campo\": \"estado\"}"}})"));
+    BOOST_TEST(messages[1].at("toolCalls").at(1).at("function").at("arguments") == "{}");
+    BOOST_TEST(messages[2] == json::parse(R"({"id": "t1-2-c1", "role": "tool", "toolCallId": "c1", "content": "7"})"));
+    BOOST_TEST(messages[3].at("error") == "no existe");
+    BOOST_TEST(messages[5].at("content").at(1).at("source").at("mimeType") == "image/png");
+
+    // Read back as a RunAgentInput, it is the same conversation (the reasoning aside).
+    json::object input{{"threadId", "t1"}, {"runId", "r2"}, {"messages", messages}};
+    auto const read = ag_ui::parse_run_input(input);
+    BOOST_TEST_REQUIRE(read.has_value(), read.error().message);
+    auto const& back = read->request.messages;
+    BOOST_TEST_REQUIRE(back.size() == conversation.size());
+    BOOST_TEST(std::get<llm::tool_use_block>(back[1].content[1]).input == json::parse(R"({"campo": "estado"})"));
+    auto const& failure = std::get<llm::tool_result_block>(back[2].content[1]);
+    BOOST_TEST(failure.is_error);
+    BOOST_TEST(std::get<llm::text_block>(failure.content[0]).text == "no existe"); // said once
+    BOOST_TEST(std::get<llm::image_block>(back[4].content[1]).base64_data == "iVBORw0KGgo=");
 }
 
 BOOST_AUTO_TEST_CASE(the_clients_call_ends_the_run_pending)

@@ -231,7 +231,8 @@ AGENTIO_DECL json::object agent_card(card_options const& options, std::vector<sk
     `take` reads each event in order and appends the A2A stream responses it
     gives: the answer's text as `artifactUpdate`s of the artifact `answer`,
     each call and result as a `WORKING` status whose message carries it as
-    data, the end as the last artifact chunk and the final status
+    data (`toolCall`, `toolResult`; a step begun or finished as
+    `{"step": {name, status}}`), the end as the last artifact chunk and the final status
     (`COMPLETED`, `FAILED` with the error, `CANCELED`), and an approval
     interrupt as `INPUT_REQUIRED` whose message lists the calls
     (`{"approvals": [{toolCallId, tool, input, question, inDoubt?}]}`). A

@@ -88,7 +88,10 @@ struct run_input
     chat_completions::request request = {};
     std::vector<context_item> context = {};
     std::vector<resume_answer> resume = {};
-    /// Passed through from the front end; read, not acted on.
+    /** Passed through from the front end. When an object, its members are
+        also the request's own fields (`request.extra`), as the
+        OpenAI-compatible door's unknown fields are: `{"agent_type":
+        "react"}` forces a strategy_model's strategy. */
     json::value forwarded_props = {};
 };
 
@@ -126,6 +129,16 @@ AGENTIO_DECL std::string frame(json::object const& event);
     field, `code` is `invalid_input`, and `metadata.agentio.field` holds it. */
 AGENTIO_DECL json::object input_error_event(input_error const& e);
 
+/** `MESSAGES_SNAPSHOT`: a conversation as AG-UI messages, for a client to
+    take in place of its own (a run on a stored thread: the thread's
+    messages). Text of a user turn is a `user` message (`content` parts when
+    it holds images), each tool result a `tool` message (`error` set when
+    the call failed), an assistant turn one `assistant` message with its
+    text and `toolCalls`; reasoning is left out. Ids are `id_prefix`
+    followed by the message's index and, for tool results, the call's id,
+    so that a snapshot taken again names the same messages alike. */
+AGENTIO_DECL json::object messages_snapshot(std::vector<llm::message> const& messages, std::string_view id_prefix);
+
 /** A model's outputs (@ref chat_completions::output) as the AG-UI events
     of one run, in the order the client verifies.
 
@@ -141,7 +154,13 @@ AGENTIO_DECL json::object input_error_event(input_error const& e);
       `tool_call`, `id` and `toolCallId` the call's, `message` the question,
       `responseSchema` @ref approval_schema, `metadata.agentio` the tool and
       its arguments); the next run's `resume` answers them;
-    - `failed`: `RUN_ERROR` with the message and a code.
+    - `failed`: `RUN_ERROR` with the message and a code;
+    - steps (@ref chat_completions::step_boundary): `STEP_STARTED` and
+      `STEP_FINISHED` with the step's name; a step that begins ends the one
+      open, and the run's end ends it too, so every step is closed;
+    - state (@ref chat_completions::state_update): the first as
+      `STATE_SNAPSHOT`, each later one as `STATE_DELTA`, the JSON Patch
+      (RFC 6902) from the state before (none when nothing changed).
 
     After `RUN_FINISHED` or `RUN_ERROR` nothing more is written. */
 class run_events
@@ -170,6 +189,7 @@ private:
     void close_text(std::vector<json::object>& out);
     void close_reasoning(std::vector<json::object>& out);
     void close_calls(std::vector<json::object>& out);
+    void close_step(std::vector<json::object>& out);
     std::string const& assistant_message(std::vector<json::object>& out);
     std::string next_id(std::string_view kind);
 
@@ -184,6 +204,8 @@ private:
     std::set<std::string, std::less<>> open_calls_;
     std::set<std::string, std::less<>> begun_calls_;
     std::vector<std::string> pending_calls_; // the client's, to run
+    std::string open_step_;                  // the step begun and not yet finished; empty: none
+    std::optional<json::value> state_;       // the state the client was last sent
     bool ended_ = false;
 };
 

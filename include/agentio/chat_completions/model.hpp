@@ -19,6 +19,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -166,8 +167,26 @@ struct awaiting_approval
 };
 
 /// One output of a model, in order; `finished`, `failed` or `awaiting_approval` comes last.
+/** A step of the agent's work begins or ends (an iteration of ReAct, a step
+    of a plan): for clients that show steps (AG-UI's `STEP_STARTED` and
+    `STEP_FINISHED`). The OpenAI-compatible endpoint sends nothing for it:
+    its activity lines tell the same. A step ends under the name it began. */
+struct step_boundary
+{
+    std::string name = {};
+    bool finished = false;
+};
+
+/** The agent's state as it is now (a plan and how far it has got): for
+    clients that keep one (AG-UI's `STATE_SNAPSHOT`). Each is whole, not a
+    change. The OpenAI-compatible endpoint sends nothing for it. */
+struct state_update
+{
+    json::value snapshot = {};
+};
+
 using output = std::variant<content_delta, reasoning_delta, tool_call_output, finished, failed, tool_call_begun,
-    tool_call_arguments, tool_activity, awaiting_approval>;
+    tool_call_arguments, tool_activity, awaiting_approval, step_boundary, state_update>;
 
 /// Where a model writes its outputs. It never blocks: the endpoint queues.
 using output_sink = std::function<void(output)>;

@@ -236,6 +236,8 @@ private:
 
     // The agent's own calls: told by the activity lines of the reasoning here.
     void on(tool_activity&, std::vector<std::string>*) {}
+    void on(step_boundary&, std::vector<std::string>*) {} // the activity lines say the same
+    void on(state_update&, std::vector<std::string>*) {}
 
     void on(tool_call_begun& c, std::vector<std::string>* stream)
     {

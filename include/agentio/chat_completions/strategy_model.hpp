@@ -206,7 +206,27 @@ private:
         std::string answer = {};
         // Steps of the current plan, for the activity lines.
         std::size_t steps = 0;
+        // The plan as state (`state_update`): its revision and each step with its status.
+        unsigned revision = 0;
+        json::array plan = {};
     };
+
+    // The plan and how far it has got, whole: what an AG-UI client keeps as the run's state.
+    static state_update plan_state(run_state const& state)
+    {
+        return {json::object{{"plan", json::object{{"revision", state.revision}, {"steps", state.plan}}}}};
+    }
+
+    static std::string step_name(unsigned index, std::string_view text)
+    {
+        return std::to_string(index + 1) + ". " + std::string(text);
+    }
+
+    static void mark_step(run_state& state, unsigned index, std::string_view status)
+    {
+        if(index < state.plan.size())
+            state.plan[index].as_object()["status"] = status;
+    }
 
     void log(call_context const& ctx, std::string const& line) const
     {
@@ -276,10 +296,12 @@ private:
             },
             [&](ev::action const& a) {
                 log(ctx, "react step " + std::to_string(a.iteration) + ": " + a.tool);
+                sink(step_boundary{"react " + std::to_string(a.iteration) + ": " + a.tool, false});
                 sink(reasoning_delta{"→ " + a.tool + "(" + agent::summarize_input(a.input) + ")\n"});
             },
             [&](ev::observation const& o) {
                 sink(reasoning_delta{"← " + o.tool + (o.is_error ? " ✗ " : ": ") + first_line(o.text) + "\n"});
+                sink(step_boundary{"react " + std::to_string(o.iteration) + ": " + o.tool, true});
             },
             [&](ev::malformed const& m) {
                 log(ctx, "react step " + std::to_string(m.iteration) + ": malformed reply");
@@ -302,9 +324,14 @@ private:
                             {{"index", std::to_string(i + 1)}, {"step", p.steps[i]}}))
                         .append("\n");
                 state.steps = p.steps.size();
+                state.revision = p.revision;
+                state.plan.clear();
+                for(auto const& step : p.steps)
+                    state.plan.push_back(json::object{{"step", step}, {"status", "pending"}});
                 log(ctx,
                     "plan revision " + std::to_string(p.revision) + ": " + std::to_string(p.steps.size()) + " steps");
                 sink(reasoning_delta{format_message(texts().activity_plan, {{"steps", steps}})});
+                sink(plan_state(state));
             },
             [&](ev::plan_rejected const& r) {
                 sink(reasoning_delta{
@@ -312,6 +339,9 @@ private:
             },
             [&](ev::step_started const& s) {
                 log(ctx, "plan step " + std::to_string(s.index + 1) + "/" + std::to_string(state.steps));
+                sink(step_boundary{step_name(s.index, s.text), false});
+                mark_step(state, s.index, "running");
+                sink(plan_state(state));
                 sink(reasoning_delta{format_message(texts().activity_step,
                                          {{"index", std::to_string(s.index + 1)},
                                              {"count", std::to_string(state.steps)}, {"text", s.text}}) +
@@ -329,6 +359,14 @@ private:
                         sink(reasoning_delta{
                             "  ← " + call.tool + (call.is_error ? " ✗ " : ": ") + call.result_summary + "\n"});
                     });
+            },
+            [&](ev::step_finished const& f) {
+                std::string text;
+                if(f.index < state.plan.size())
+                    text = std::string(state.plan[f.index].at("step").as_string());
+                sink(step_boundary{step_name(f.index, text), true});
+                mark_step(state, f.index, "done");
+                sink(plan_state(state));
             },
             [&](ev::verification const& v) {
                 log(ctx, "plan verification: " + std::string(agent::plan_execute::to_string(v.verdict)));

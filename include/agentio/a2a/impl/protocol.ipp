@@ -519,6 +519,14 @@ AGENTIO_DECL void task_view::take(json::object const& event, std::vector<json::o
                 {"mediaType", "application/json"}}}),
             out);
     }
+    else if(type == "STEP_STARTED" || type == "STEP_FINISHED")
+    {
+        json::object step{{"name", text_of("stepName")}, {"status", type == "STEP_STARTED" ? "started" : "finished"}};
+        set(task_state::working,
+            agent_message(json::array{
+                json::object{{"data", json::object{{"step", std::move(step)}}}, {"mediaType", "application/json"}}}),
+            out);
+    }
     else if(type == "RUN_FINISHED")
     {
         json::object const* outcome = nullptr;

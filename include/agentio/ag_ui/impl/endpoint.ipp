@@ -82,8 +82,9 @@ struct live_run
     // A run that resumes a turn: the ids of that turn's calls, and what each gave (in their order).
     std::vector<std::string> resumed_calls;
     std::map<std::string, llm::tool_result_block, std::less<>> resumed_results;
-    json::object started_metadata;      // RUN_STARTED's metadata.agentio
-    bool cancel_when_unfollowed = true; // see run_start
+    json::object started_metadata;               // RUN_STARTED's metadata.agentio
+    std::optional<json::object> thread_snapshot; // MESSAGES_SNAPSHOT after RUN_STARTED: a run on the stored thread
+    bool cancel_when_unfollowed = true;          // see run_start
     bool cancel_at_once = false;
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
@@ -376,7 +377,10 @@ inline asio::awaitable<void> execute(std::shared_ptr<run_registry> reg, std::sha
     auto started = run->writer->started();
     if(!run->started_metadata.empty())
         started["metadata"] = json::object{{"agentio", run->started_metadata}};
-    reg->record(run, {std::move(started)});
+    std::vector<json::object> first{std::move(started)};
+    if(run->thread_snapshot)
+        first.push_back(std::move(*run->thread_snapshot));
+    reg->record(run, std::move(first));
     if(run->cancel_at_once)
     {
         // The calls the turn waited for are answered no; the model is not asked.
@@ -837,6 +841,15 @@ inline asio::awaitable<boost::system::result<std::shared_ptr<live_run>, json::ob
                 });
             });
         });
+        if(from_store && !appending)
+        {
+            // The client's messages become the thread's: what a resumed turn or a run without messages reads.
+            std::vector<llm::message> thread;
+            thread.reserve(run->turn->history().size());
+            for(auto const& item : run->turn->history())
+                thread.push_back(item.message);
+            run->thread_snapshot = messages_snapshot(thread, s.thread_id + "-");
+        }
         if(from_store)
         {
             // A run on the thread as stored (and, appending, the input's messages after it).

@@ -12,6 +12,7 @@
 
 #include <agentio/ag_ui/protocol.hpp>
 #include <agentio/chat_completions/serving.hpp>
+#include <agentio/json_patch.hpp>
 #include <agentio/json_text.hpp>
 
 #include <boost/json/parse.hpp>
@@ -336,8 +337,10 @@ inline input_result read_messages(json::value const& v, input_limits const& limi
             if(!failure)
                 return failure.error();
             llm::tool_result_block result{std::move(*id), {}, !failure->empty()};
-            std::string said = failure->empty() ? std::move(*text)
-                                                : (text->empty() ? std::move(*failure) : *text + "\n" + *failure);
+            // A failure whose content says the same (as messages_snapshot writes it) is said once.
+            std::string said = failure->empty()
+                ? std::move(*text)
+                : (text->empty() || *text == *failure ? std::move(*failure) : *text + "\n" + *failure);
             result.content.emplace_back(llm::text_block{std::move(said)});
             push_merged(r.messages, llm::message{llm::role::user, {std::move(result)}});
         }
@@ -391,7 +394,12 @@ AGENTIO_DECL boost::system::result<run_input, input_error> parse_run_input(json:
     if(auto const* state = o->if_contains("state"))
         in.state = *state;
     if(auto const* props = o->if_contains("forwardedProps"))
+    {
         in.forwarded_props = *props;
+        if(auto const* fields = props->if_object())
+            for(auto const& [key, value] : *fields)
+                in.request.extra.insert_or_assign(key, value);
+    }
     auto const* messages = o->if_contains("messages");
     if(!messages)
         return detail::wrong_type("messages", "an array of messages", nullptr);
@@ -496,6 +504,92 @@ AGENTIO_DECL json::object input_error_event(input_error const& e)
     return ev;
 }
 
+AGENTIO_DECL json::object messages_snapshot(std::vector<llm::message> const& messages, std::string_view id_prefix)
+{
+    json::array out;
+    for(std::size_t i = 0; i < messages.size(); ++i)
+    {
+        auto const& m = messages[i];
+        std::string const id = std::string(id_prefix) + std::to_string(i);
+        if(m.role == llm::role::assistant)
+        {
+            std::string text;
+            json::array calls;
+            for(auto const& b : m.content)
+            {
+                if(auto const* t = std::get_if<llm::text_block>(&b))
+                    text += t->text;
+                else if(auto const* call = std::get_if<llm::tool_use_block>(&b))
+                    calls.push_back(json::object{{"id", call->id}, {"type", "function"},
+                        {"function",
+                            json::object{{"name", call->name},
+                                {"arguments",
+                                    call->raw_input.empty() ? to_json_text(call->input) : call->raw_input}}}});
+            }
+            if(text.empty() && calls.empty())
+                continue; // reasoning alone: not the client's to show as a message
+            json::object a{{"id", id}, {"role", "assistant"}};
+            if(!text.empty())
+                a["content"] = std::move(text);
+            if(!calls.empty())
+                a["toolCalls"] = std::move(calls);
+            out.push_back(std::move(a));
+            continue;
+        }
+        // A user turn: its tool results as tool messages, its own words as a user message, in their order.
+        json::array parts;
+        bool images = false;
+        std::size_t stretches = 0; // of the turn's own words: the first has the turn's id
+        auto const flush = [&] {
+            if(parts.empty())
+                return;
+            json::object u{{"id", stretches++ == 0 ? id : id + "-" + std::to_string(stretches)}, {"role", "user"}};
+            if(images)
+                u["content"] = std::move(parts);
+            else
+            {
+                std::string text;
+                for(auto const& p : parts)
+                    text.append(text.empty() ? "" : "\n").append(p.at("text").as_string());
+                u["content"] = std::move(text);
+            }
+            out.push_back(std::move(u));
+            parts = {};
+            images = false;
+        };
+        for(auto const& b : m.content)
+        {
+            if(auto const* t = std::get_if<llm::text_block>(&b))
+                parts.push_back(json::object{{"type", "text"}, {"text", t->text}});
+            else if(auto const* image = std::get_if<llm::image_block>(&b))
+            {
+                images = true;
+                parts.push_back(json::object{{"type", "image"},
+                    {"source",
+                        json::object{{"type", "data"}, {"value", image->base64_data},
+                            {"mimeType", image->media_type}}}});
+            }
+            else if(auto const* result = std::get_if<llm::tool_result_block>(&b))
+            {
+                flush();
+                std::string text;
+                for(auto const& part : result->content)
+                    if(auto const* said = std::get_if<llm::text_block>(&part))
+                        text.append(text.empty() ? "" : "\n").append(said->text);
+                json::object tool{{"id", id + "-" + result->tool_use_id}, {"role", "tool"},
+                    {"toolCallId", result->tool_use_id}, {"content", text}};
+                if(result->is_error)
+                    tool["error"] = std::move(text);
+                out.push_back(std::move(tool));
+            }
+        }
+        flush();
+    }
+    auto ev = detail::event("MESSAGES_SNAPSHOT");
+    ev["messages"] = std::move(out);
+    return ev;
+}
+
 // --- run_events ---------------------------------------------------------------
 
 AGENTIO_DECL run_events::run_events(std::string thread_id, std::string run_id, std::string usage_provider,
@@ -550,6 +644,15 @@ AGENTIO_DECL void run_events::close_calls(std::vector<json::object>& out)
         out.push_back(std::move(ev));
     }
     open_calls_.clear();
+}
+
+AGENTIO_DECL void run_events::close_step(std::vector<json::object>& out)
+{
+    if(open_step_.empty())
+        return;
+    auto ev = detail::event("STEP_FINISHED");
+    ev["stepName"] = std::exchange(open_step_, {});
+    out.push_back(std::move(ev));
 }
 
 // The assistant message a call belongs to: the text just written, or a new id (the client creates it).
@@ -713,6 +816,7 @@ AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json:
         close_text(out);
         close_reasoning(out);
         close_calls(out);
+        close_step(out);
         auto ev = detail::event("RUN_FINISHED");
         ev["threadId"] = thread_id_;
         ev["runId"] = run_id_;
@@ -731,6 +835,37 @@ AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json:
         out.push_back(std::move(ev));
         ended_ = true;
     }
+    else if(auto* step = std::get_if<cc::step_boundary>(&o))
+    {
+        close_text(out);
+        close_reasoning(out);
+        if(!step->finished)
+        {
+            close_step(out); // a step that begins ends the one before
+            auto ev = detail::event("STEP_STARTED");
+            ev["stepName"] = step->name;
+            open_step_ = std::move(step->name);
+            out.push_back(std::move(ev));
+        }
+        else if(step->name.empty() || step->name == open_step_)
+            close_step(out); // a step ends under its own name, once
+    }
+    else if(auto* state = std::get_if<cc::state_update>(&o))
+    {
+        if(!state_)
+        {
+            auto ev = detail::event("STATE_SNAPSHOT");
+            ev["snapshot"] = state->snapshot;
+            out.push_back(std::move(ev));
+        }
+        else if(auto delta = json_patch::diff(*state_, state->snapshot); !delta.empty())
+        {
+            auto ev = detail::event("STATE_DELTA");
+            ev["delta"] = std::move(delta);
+            out.push_back(std::move(ev));
+        }
+        state_ = std::move(state->snapshot);
+    }
     else if(auto* wait = std::get_if<cc::awaiting_approval>(&o))
     {
         // The turn's calls as the client files them (those that did not stream), then the interrupts.
@@ -743,6 +878,7 @@ AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json:
         close_text(out);
         close_reasoning(out);
         close_calls(out);
+        close_step(out);
         json::array interrupts;
         for(auto& asked : wait->calls)
         {
@@ -766,6 +902,7 @@ AGENTIO_DECL void run_events::take(chat_completions::output o, std::vector<json:
     }
     else if(auto* failure = std::get_if<cc::failed>(&o))
     {
+        close_step(out);
         auto ev = detail::event("RUN_ERROR");
         ev["message"] = failure->error.message;
         ev["code"] = !failure->error.code.empty() ? failure->error.code
@@ -790,6 +927,7 @@ AGENTIO_DECL void run_events::end_abruptly(bool cancelled, std::vector<json::obj
     close_text(out);
     close_reasoning(out);
     close_calls(out);
+    close_step(out);
     auto ev = detail::event("RUN_FINISHED");
     ev["threadId"] = thread_id_;
     ev["runId"] = run_id_;
