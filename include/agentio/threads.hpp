@@ -74,7 +74,9 @@ enum class errc
     /// The schema is newer than this program knows.
     schema_too_new,
     /// The thread has a run that is not over: one run at a time per thread.
-    thread_busy
+    thread_busy,
+    /// The store cannot do what was asked (a store of another library without @ref thread_store::list_runs).
+    not_supported
 };
 
 /// The error category of @ref errc.
@@ -162,6 +164,19 @@ struct thread_listing
     /// At most this many (the store returns one more when more follow).
     std::size_t limit = 100;
     /// The threads after this one in that order (a page's last id); empty: from the first.
+    std::string after = {};
+};
+
+/// Which page of an owner's runs to list: the most recently changed first (then by id).
+struct run_listing
+{
+    /// Only the runs of this thread; empty: of every thread.
+    std::string thread_id = {};
+    /// Only turns (@ref run_kind::turn: a request's runs, as AG-UI's and A2A's are), not a run manager's.
+    bool turns_only = false;
+    /// At most this many (the store returns one more when more follow).
+    std::size_t limit = 100;
+    /// The runs after this one in that order (a page's last id); empty: from the first.
     std::string after = {};
 };
 
@@ -549,6 +564,18 @@ public:
     /// The thread's most recent run, or nothing (none yet, or another owner's thread).
     virtual asio::awaitable<result<std::optional<run_info>>> latest_run(std::string_view thread_id,
         std::string_view owner) = 0;
+    /** A page of the owner's runs, the most recently changed first (then by
+        id), as `which` says: one more than `which.limit` tells a caller that
+        more follow; an `after` that names none of the owner's runs gives
+        nothing. What lists a user's work across processes and restarts (A2A's
+        `ListTasks`). The stores of this library answer it from an index on
+        the owner; this default answers @ref errc::not_supported. */
+    virtual asio::awaitable<result<std::vector<run_info>>> list_runs(std::string_view owner, run_listing const& which)
+    {
+        (void)owner;
+        (void)which;
+        co_return error{make_error_code(errc::not_supported), "this store cannot list runs"};
+    }
     /** Records a completed round: the run's last events join its journal,
         the round's messages join the thread, and the run's round count and
         state move forward, together. Fenced by the lease; `events` must

@@ -1992,6 +1992,59 @@ BOOST_AUTO_TEST_CASE(an_approval_is_input_required_and_the_next_message_resumes_
     auto const next =
         a2a_result(call("SendMessage", a2a_text("Suma", R"("contextId": ")" + context + R"(")"))).at("task");
     BOOST_TEST(state_of(next) == "TASK_STATE_INPUT_REQUIRED", json::serialize(next));
+
+    // Listed from the store: each task once, whatever its runs (the approved one ran twice), newest first.
+    auto const listed = a2a_result(call("ListTasks", R"({"contextId": ")" + context + R"("})"));
+    std::vector<std::string> listed_ids;
+    for(auto const& task : listed.at("tasks").as_array())
+        listed_ids.push_back(std::string(task.at("id").as_string()));
+    BOOST_TEST((listed_ids == std::vector<std::string>{std::string(next.at("id").as_string()), second, id}));
+    BOOST_TEST(state_of(listed.at("tasks").at(2)) == "TASK_STATE_COMPLETED");
+}
+
+// ListTasks reads the store: a process that did not start the tasks (here, one started after the first ended)
+// lists them, newest first, filtered and paged, and only to their owner.
+BOOST_AUTO_TEST_CASE(tasks_are_listed_from_the_store_by_any_process)
+{
+    temporary_store t;
+    std::string first, second, first_context;
+    {
+        served s(who_is_x_user(), ag_ui_with(t.store.get()));
+        s.scenario("agente-scenario", {says("Hay cuatro iniciativas.")});
+        s.run(2);
+        auto const a = a2a_result(a2a_call(s, "SendMessage", a2a_text("¿Cuántas hay?"))).at("task");
+        std::this_thread::sleep_for(5ms); // each task changed at its own millisecond
+        auto const b = a2a_result(a2a_call(s, "SendMessage", a2a_text("¿Y ahora?"))).at("task");
+        first = std::string(a.at("id").as_string());
+        first_context = std::string(a.at("contextId").as_string());
+        second = std::string(b.at("id").as_string());
+    }
+    served s(who_is_x_user(), ag_ui_with(t.store.get()));
+    s.run(2);
+    auto const ids_of = [](json::value const& listed) {
+        std::vector<std::string> out;
+        for(auto const& task : listed.at("tasks").as_array())
+            out.push_back(std::string(task.at("id").as_string()));
+        return out;
+    };
+    auto const all = a2a_result(a2a_call(s, "ListTasks", "{}"));
+    BOOST_TEST((ids_of(all) == std::vector<std::string>{second, first}));
+    BOOST_TEST(all.at("totalSize") == 2);
+    BOOST_TEST(state_of(all.at("tasks").at(1)) == "TASK_STATE_COMPLETED");
+    // Its times are the journal's, not the listing's.
+    BOOST_TEST(all.at("tasks").at(1).at("status").at("timestamp").as_string() <
+        all.at("tasks").at(0).at("status").at("timestamp").as_string());
+    auto const in_context = a2a_result(a2a_call(s, "ListTasks", R"({"contextId": ")" + first_context + R"("})"));
+    BOOST_TEST((ids_of(in_context) == std::vector<std::string>{first}));
+    auto const working = a2a_result(a2a_call(s, "ListTasks", R"({"status": "TASK_STATE_WORKING"})"));
+    BOOST_TEST(working.at("tasks").as_array().empty());
+    auto const page = a2a_result(a2a_call(s, "ListTasks", R"({"pageSize": 1})"));
+    BOOST_TEST((ids_of(page) == std::vector<std::string>{second}));
+    std::string const token(page.at("nextPageToken").as_string());
+    auto const rest = a2a_result(a2a_call(s, "ListTasks", R"({"pageSize": 1, "pageToken": ")" + token + R"("})"));
+    BOOST_TEST((ids_of(rest) == std::vector<std::string>{first}));
+    BOOST_TEST(rest.at("nextPageToken").as_string() == "");
+    BOOST_TEST(a2a_result(a2a_call(s, "ListTasks", "{}", "eva")).at("tasks").as_array().empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

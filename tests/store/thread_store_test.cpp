@@ -627,6 +627,71 @@ threads::turn_request turn_on(std::string thread_id, std::string owner, std::str
         .messages = {llm::message::user(std::move(question))}};
 }
 
+// An owner's runs, the most recently changed first, by thread, turns only, and paged: what lists a user's tasks
+// across processes.
+asio::awaitable<void> runs_are_listed_by_owner_latest_first(threads::thread_store& s)
+{
+    struct turn_of
+    {
+        char const* run;
+        char const* thread;
+        char const* owner;
+    };
+    // (Pushed one by one: GCC 12 cannot keep an initializer list's array in a coroutine.)
+    std::vector<turn_of> asked;
+    asked.push_back({"lr-1", "l1", "ana"});
+    asked.push_back({"lr-2", "l2", "ana"});
+    asked.push_back({"lr-3", "l1", "ana"});
+    asked.push_back({"lr-4", "l3", "bea"});
+    for(auto const& t : asked)
+    {
+        auto request = turn_on(t.thread, t.owner, "Hola");
+        request.run_id = t.run;
+        auto turn = co_await threads::begin_turn(s, request);
+        BOOST_REQUIRE(turn);
+        std::vector<llm::message> const answer{llm::message::assistant("Hola.")};
+        (co_await turn->finish(answer)).value();
+        co_await sleep_for(std::chrono::milliseconds(5)); // each changed at its own millisecond
+    }
+    // A run manager's run of ana's, on her thread l2: a run, but not a turn.
+    auto durable = run_of("lr-durable", "l2", "replica");
+    durable.owner = "ana";
+    (co_await s.start_run(durable)).value();
+
+    // The ids in order, one string (GCC 12 cannot keep an initializer list's array in a coroutine).
+    auto const ids = [](std::vector<threads::run_info> const& runs) {
+        std::string out;
+        for(auto const& r : runs)
+            out.append(out.empty() ? "" : " ").append(r.id);
+        return out;
+    };
+    // Each listing named: the store reads it while the call is awaited.
+    threads::run_listing const everything;
+    auto const all = (co_await s.list_runs("ana", everything)).value();
+    BOOST_TEST((ids(all) == "lr-durable lr-3 lr-2 lr-1"));
+    BOOST_TEST(all[1].thread_id == "l1"sv);
+    BOOST_TEST(all[1].owner == "ana"sv);
+    BOOST_TEST(all[1].status == threads::run_status::completed);
+    threads::run_listing const turns_only{.thread_id = {}, .turns_only = true, .limit = 100, .after = {}};
+    auto const turns = (co_await s.list_runs("ana", turns_only)).value();
+    BOOST_TEST((ids(turns) == "lr-3 lr-2 lr-1"));
+    threads::run_listing const of_l1{.thread_id = "l1", .turns_only = false, .limit = 100, .after = {}};
+    auto const on_l1 = (co_await s.list_runs("ana", of_l1)).value();
+    BOOST_TEST((ids(on_l1) == "lr-3 lr-1"));
+    // Pages: one more than the limit says that more follow; the next page starts after the last id.
+    threads::run_listing const page_one{.thread_id = {}, .turns_only = true, .limit = 2, .after = {}};
+    auto const first = (co_await s.list_runs("ana", page_one)).value();
+    BOOST_TEST((ids(first) == "lr-3 lr-2 lr-1"));
+    threads::run_listing const page_two{.thread_id = {}, .turns_only = true, .limit = 2, .after = "lr-2"};
+    auto const second = (co_await s.list_runs("ana", page_two)).value();
+    BOOST_TEST((ids(second) == "lr-1"));
+    // Another owner's run is no place in the list, and its runs are not listed.
+    threads::run_listing const after_theirs{.thread_id = {}, .turns_only = false, .limit = 10, .after = "lr-4"};
+    BOOST_TEST((co_await s.list_runs("ana", after_theirs)).value().empty());
+    BOOST_TEST((ids((co_await s.list_runs("bea", everything)).value()) == "lr-4"));
+    BOOST_TEST((co_await s.list_runs("nadie", everything)).value().empty());
+}
+
 asio::awaitable<void> a_turn_holds_its_thread_until_it_finishes(threads::thread_store& s)
 {
     auto first = co_await threads::begin_turn(s, turn_on("c1", "ana", "¿Cuántas facturas hay?"));
@@ -1192,7 +1257,8 @@ asio::awaitable<void> file_records_are_scoped_by_owner_and_paged(threads::thread
     X(a_summary_stands_for_the_first_messages)                                                                         \
     X(a_busy_thread_keeps_its_line_in_order)                                                                           \
     X(turns_wait_in_line_or_interrupt)                                                                                 \
-    X(tool_calls_are_journaled_around_their_run)
+    X(tool_calls_are_journaled_around_their_run)                                                                       \
+    X(runs_are_listed_by_owner_latest_first)
 
 BOOST_AUTO_TEST_SUITE(thread_store_sqlite)
 
@@ -1486,6 +1552,44 @@ BOOST_AUTO_TEST_CASE(calls_are_timed_and_counted_by_operation)
     BOOST_TEST(has(R"(agentio_store_operation_duration_seconds_count{store="sessions",operation="save_summary"} 1)"));
     BOOST_TEST(has("agentio_store_operation_duration_seconds_bucket"
                    R"({store="sessions",operation="create_thread",le="+Inf"} 1)"));
+}
+
+// A process's turns are renewed together: one store call a period for all of them, whatever their number, and each
+// keeps its thread past several leases.
+BOOST_AUTO_TEST_CASE(the_turns_of_a_process_renew_their_leases_in_one_call)
+{
+    sqlite_backend backend;
+    agentio::metrics::registry registry({.process_metrics = false});
+    threads::observed_store store(backend.open(), registry, "turns");
+    run_check(store, [](threads::thread_store& s) -> asio::awaitable<void> {
+        threads::turn_options const options{.lease = 300ms, .check_every = 100ms};
+        std::vector<threads::turn> turns;
+        for(int i = 0; i < 20; ++i)
+        {
+            auto request = turn_on("lote-" + std::to_string(i), "", "¿Sigues?");
+            auto t = co_await threads::begin_turn(s, std::move(request), options);
+            BOOST_REQUIRE(t);
+            turns.push_back(std::move(*t));
+        }
+        co_await sleep_for(750ms); // past two leases: renewed meanwhile, together
+        for(int i = 0; i < 20; ++i)
+        {
+            auto request = turn_on("lote-" + std::to_string(i), "", "¿Ya?");
+            auto again = co_await threads::begin_turn(s, std::move(request));
+            BOOST_REQUIRE(!again);
+            BOOST_TEST(again.error().code == make_error_code(threads::errc::thread_busy));
+        }
+        for(auto& t : turns)
+            (co_await t.finish({})).value();
+    });
+    auto const text = registry.expose();
+    auto const at =
+        text.find(R"(agentio_store_operations_total{store="turns",operation="renew_leases",outcome="ok"} )");
+    BOOST_REQUIRE(at != std::string::npos);
+    auto const calls = std::stoi(text.substr(at + text.substr(at).find("} ") + 2));
+    // 750 ms at one call per 100 ms: about 7 (a call per turn would be 20 times as many).
+    BOOST_TEST(calls >= 4);
+    BOOST_TEST(calls <= 10);
 }
 
 // Given a tracer, the store a request or a run uses (`under` its context)

@@ -31,6 +31,7 @@
 #include <boost/system/result.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -258,7 +259,9 @@ public:
         `history_length` messages (all when none; omitted when 0). */
     AGENTIO_DECL json::object task(std::optional<std::size_t> history_length = {}, bool artifacts = true) const;
 
-    /// The status's time, ISO 8601 UTC with milliseconds (for `ListTasks`' order).
+    /** The status's time, ISO 8601 UTC with milliseconds (for `ListTasks`'
+        order): the `timestamp` of the event that set it, so that a task
+        folded again from its journal keeps its times. */
     std::string const& updated() const noexcept { return updated_; }
 
     /// The ids of the calls an `INPUT_REQUIRED` task waits for decisions on.
@@ -276,7 +279,8 @@ private:
     task_state state_ = task_state::submitted;
     json::object status_;
     std::string updated_;
-    std::string answer_; // the artifact's text so far
+    std::string event_time_; // the `timestamp` of the event being taken; empty: none (now)
+    std::string answer_;     // the artifact's text so far
     bool answer_open_ = false;
     json::array history_;
     std::size_t counter_ = 0;
@@ -292,6 +296,9 @@ private:
 
 /// Now, as A2A writes times: `2026-11-29T19:37:27.279Z`.
 AGENTIO_DECL std::string timestamp_now();
+
+/// A time given in milliseconds since the epoch (AG-UI's `timestamp`), as A2A writes times.
+AGENTIO_DECL std::string timestamp_at(std::int64_t unix_ms);
 
 } // namespace agentio::a2a
 

@@ -204,6 +204,10 @@ public:
     {
         return ops_.timed("latest_run", inner_.latest_run(thread_id, owner));
     }
+    asio::awaitable<result<std::vector<run_info>>> list_runs(std::string_view owner, run_listing const& which) override
+    {
+        return ops_.timed("list_runs", inner_.list_runs(owner, which));
+    }
     asio::awaitable<result<void>> checkpoint(std::string_view run_id, std::string_view holder,
         std::span<event_record const> events, std::span<llm::message const> messages, unsigned rounds,
         json::value const& state) override

@@ -97,6 +97,8 @@ public:
         std::string_view owner) override;
     asio::awaitable<threads::result<std::optional<threads::run_info>>> latest_run(std::string_view thread_id,
         std::string_view owner) override;
+    asio::awaitable<threads::result<std::vector<threads::run_info>>> list_runs(std::string_view owner,
+        threads::run_listing const& which) override;
     asio::awaitable<threads::result<void>> checkpoint(std::string_view run_id, std::string_view holder,
         std::span<threads::event_record const> events, std::span<llm::message const> messages, unsigned rounds,
         json::value const& state) override;

@@ -31,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 namespace agentio::a2a {
@@ -452,6 +453,62 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> subscribe(
     co_return std::nullopt;
 }
 
+// The ids of the user's latest tasks, newest change first: from the store when it can list runs (every process's,
+// across restarts: a task's runs are `<task>`, `<task>.2`, ...), else those this process started.
+inline asio::awaitable<boost::system::result<std::vector<std::string>, std::string>> recent_tasks(rpc_call& call,
+    std::string const& context)
+{
+    using result_type = boost::system::result<std::vector<std::string>, std::string>;
+    std::vector<std::string> ids;
+    if(auto* store = call.runs.options().store)
+    {
+        threads::run_listing which;
+        which.thread_id = context;
+        which.turns_only = true;
+        which.limit = task_index::max_per_user;
+        auto const scoped = store->under(cc::serving::request_traceparent(call.req));
+        auto runs = co_await scoped->list_runs(call.user, which);
+        if(runs)
+        {
+            if(runs->size() > which.limit)
+                runs->pop_back();
+            std::set<std::string, std::less<>> listed;
+            for(auto const& r : *runs)
+                listed.insert(r.id);
+            std::set<std::string, std::less<>> seen;
+            for(auto const& r : *runs)
+            {
+                std::string task = r.id;
+                // `<task>.<n>` continues the task `<task>` when that run is the user's.
+                if(auto const dot = r.id.rfind('.'); dot != std::string::npos && dot + 1 < r.id.size() &&
+                    r.id.find_first_not_of("0123456789", dot + 1) == std::string::npos)
+                {
+                    auto const first = r.id.substr(0, dot);
+                    bool known = listed.contains(first);
+                    if(!known)
+                    {
+                        auto found = co_await scoped->find_run(first, call.user);
+                        if(!found)
+                            co_return result_type(boost::system::in_place_error, found.error().message);
+                        known = found->has_value();
+                    }
+                    if(known)
+                        task = first;
+                }
+                if(seen.insert(task).second)
+                    ids.push_back(std::move(task));
+            }
+            co_return result_type(boost::system::in_place_value, std::move(ids));
+        }
+        if(runs.error().code != threads::make_error_code(threads::errc::not_supported))
+            co_return result_type(boost::system::in_place_error, runs.error().message);
+    }
+    for(auto const& e : call.tasks.of(call.user))
+        if(context.empty() || e.context_id == context)
+            ids.push_back(e.task_id);
+    co_return result_type(boost::system::in_place_value, std::move(ids));
+}
+
 inline asio::awaitable<std::optional<beast::http::message_generator>> list_tasks(rpc_call& call,
     json::object const& params)
 {
@@ -496,15 +553,19 @@ inline asio::awaitable<std::optional<beast::http::message_generator>> list_tasks
         auto const* a = params.if_contains("includeArtifacts");
         return a && a->is_bool() && a->get_bool();
     }();
+    auto ids = co_await recent_tasks(call, context);
+    if(!ids)
+        co_return fail({error_code::internal_error, "The thread store failed: " + ids.error(), {}});
     std::vector<loaded_task> found;
-    for(auto const& e : call.tasks.of(call.user))
+    for(auto const& task_id : *ids)
     {
-        if(!context.empty() && e.context_id != context)
-            continue;
-        auto loaded = co_await load_task(call.runs, e.task_id, call.user);
+        auto loaded = co_await load_task(call.runs, task_id, call.user);
         if(!loaded)
             co_return fail({error_code::internal_error, "The thread store failed: " + loaded.error(), {}});
-        if(!*loaded || (wanted && (*loaded)->view.state() != *wanted))
+        // A turn whose journal is not AG-UI's (a Chat Completions session's) never started as a task.
+        if(!*loaded || (*loaded)->view.state() == task_state::submitted ||
+            (!context.empty() && (*loaded)->view.context_id() != context) ||
+            (wanted && (*loaded)->view.state() != *wanted))
             continue;
         found.push_back(std::move(**loaded));
     }

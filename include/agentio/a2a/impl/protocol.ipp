@@ -386,17 +386,23 @@ AGENTIO_DECL json::object agent_card(card_options const& options, std::vector<sk
     return card;
 }
 
-AGENTIO_DECL std::string timestamp_now()
+AGENTIO_DECL std::string timestamp_at(std::int64_t unix_ms)
 {
-    auto const now = std::chrono::system_clock::now();
-    auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    std::time_t const t = std::chrono::system_clock::to_time_t(now);
+    auto const ms = ((unix_ms % 1000) + 1000) % 1000;
+    std::time_t const t = static_cast<std::time_t>((unix_ms - ms) / 1000);
     std::tm utc{};
     gmtime_r(&t, &utc);
     char out[64]; // room for any int GCC can imagine in each field
     std::snprintf(out, sizeof out, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
         utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms));
     return out;
+}
+
+AGENTIO_DECL std::string timestamp_now()
+{
+    return timestamp_at(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
 }
 
 // --- the task as the view of AG-UI events ----------------------------------------
@@ -424,7 +430,7 @@ AGENTIO_DECL json::object task_view::agent_message(json::array parts) const
 AGENTIO_DECL json::object task_view::status(task_state s, std::optional<json::object> message)
 {
     state_ = s;
-    updated_ = timestamp_now();
+    updated_ = event_time_.empty() ? timestamp_now() : event_time_;
     json::object out{{"state", to_string(s)}};
     if(message)
         out["message"] = std::move(*message);
@@ -460,6 +466,9 @@ AGENTIO_DECL void task_view::take(json::object const& event, std::vector<json::o
     if(!type_value || !type_value->is_string())
         return;
     std::string_view const type = type_value->get_string();
+    event_time_.clear();
+    if(auto const* when = event.if_contains("timestamp"); when && when->is_int64())
+        event_time_ = timestamp_at(when->get_int64());
     auto const text_of = [&](std::string_view key) {
         auto const* v = event.if_contains(key);
         return v && v->is_string() ? std::string(v->get_string()) : std::string();

@@ -133,6 +133,10 @@ CREATE TABLE agentio_files(
     metadata text NOT NULL,
     created_at bigint NOT NULL);
 CREATE INDEX agentio_files_by_owner ON agentio_files(owner, created_at, id);
+)sql",
+    // 8: an owner's runs, the most recently changed first (list_runs).
+    R"sql(
+CREATE INDEX agentio_runs_by_owner ON agentio_runs(owner, updated_at DESC, id);
 )sql"};
 
 inline constexpr char const* file_columns = "id, owner, filename, purpose, media_type, bytes, metadata, created_at";
@@ -937,6 +941,31 @@ thread_store::latest_run(std::string_view thread_id, std::string_view owner)
     auto const sql = detail::select_runs("thread_id = $1 AND owner = $2 ORDER BY n DESC LIMIT 1");
     auto const args = params(thread_id, owner);
     co_return co_await one_run(sql, args);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::run_info>>>
+thread_store::list_runs(std::string_view owner, threads::run_listing const& which)
+{
+    // A page after a run continues from its place in the order: updated_at DESC, then id.
+    auto const sql = std::string("SELECT ") + detail::run_columns +
+        " FROM agentio_runs t WHERE owner = $1 AND ($2 = '' OR thread_id = $2) AND ($3 = 0 OR kind = 'turn') AND "
+        "($4 = '' OR EXISTS (SELECT 1 FROM agentio_runs a WHERE a.id = $4 AND a.owner = $1 AND "
+        "(t.updated_at < a.updated_at OR (t.updated_at = a.updated_at AND t.id > a.id)))) "
+        "ORDER BY updated_at DESC, id LIMIT $5";
+    auto const capped = static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1);
+    auto const turns = static_cast<std::int64_t>(which.turns_only ? 1 : 0);
+    auto r = co_await pool_.query(sql, params(owner, which.thread_id, turns, which.after, capped));
+    if(!r)
+        co_return detail::failure(r.error());
+    std::vector<threads::run_info> out;
+    for(std::size_t i = 0; i < r->size(); ++i)
+    {
+        auto run = detail::read_run(*r, i);
+        if(!run)
+            co_return run.error();
+        out.push_back(std::move(*run));
+    }
+    co_return out;
 }
 
 // The clauses that journal a run's events in the statement that updates

@@ -116,6 +116,10 @@ CREATE TABLE agentio_files(
     metadata TEXT NOT NULL,
     created_at INTEGER NOT NULL);
 CREATE INDEX agentio_files_by_owner ON agentio_files(owner, created_at, id);
+)sql",
+    // 8: an owner's runs, the most recently changed first (list_runs).
+    R"sql(
+CREATE INDEX agentio_runs_by_owner ON agentio_runs(owner, updated_at DESC, id);
 )sql"};
 
 inline constexpr char const* file_columns = "id, owner, filename, purpose, media_type, bytes, metadata, created_at";
@@ -1097,6 +1101,41 @@ thread_store::latest_run(std::string_view thread_id, std::string_view owner)
             if(!s)
                 return detail::failure(c, s.error());
             return detail::one_run(c, *s);
+        },
+        asio::use_awaitable);
+}
+
+AGENTIO_DECL asio::awaitable<threads::result<std::vector<threads::run_info>>>
+thread_store::list_runs(std::string_view owner, threads::run_listing const& which)
+{
+    return readers_.async_run(
+        [owner, &which](connection& c) -> threads::result<std::vector<threads::run_info>> {
+            // A page after a run continues from its place in the order: updated_at DESC, then id.
+            auto s = detail::prepare(c,
+                std::string("SELECT ") + detail::run_columns +
+                    " FROM agentio_runs WHERE owner = ?1 AND (?2 = '' OR thread_id = ?2) AND "
+                    "(?3 = 0 OR kind = 'turn') AND (?4 = '' OR EXISTS (SELECT 1 FROM agentio_runs a "
+                    "WHERE a.id = ?4 AND a.owner = ?1 AND (agentio_runs.updated_at < a.updated_at OR "
+                    "(agentio_runs.updated_at = a.updated_at AND agentio_runs.id > a.id)))) "
+                    "ORDER BY updated_at DESC, id LIMIT ?5",
+                owner, which.thread_id, static_cast<std::int64_t>(which.turns_only ? 1 : 0), which.after,
+                static_cast<std::int64_t>(std::min<std::size_t>(which.limit, INT64_MAX - 1) + 1));
+            if(!s)
+                return detail::failure(c, s.error());
+            std::vector<threads::run_info> out;
+            for(;;)
+            {
+                auto row = s->step();
+                if(!row)
+                    return detail::failure(c, row.error());
+                if(!*row)
+                    break;
+                auto r = detail::read_run(*s);
+                if(!r)
+                    return r.error();
+                out.push_back(std::move(*r));
+            }
+            return out;
         },
         asio::use_awaitable);
 }

@@ -36,6 +36,7 @@ public:
         case errc::corrupt_data: return "stored data is not what this library writes";
         case errc::schema_too_new: return "the database schema is newer than this program";
         case errc::thread_busy: return "the thread has a run in progress";
+        case errc::not_supported: return "the store cannot do this";
         }
         return "unknown thread store error";
     }

@@ -16,7 +16,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/execution/context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/query.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -35,19 +37,28 @@ namespace agentio::threads {
 
 namespace detail {
 
-// What a turn shares with its lease keeper: the keeper outlives a moved-from
+// The lease holder of every turn of this process. A turn's run is never taken over, so a holder shared by the
+// process fences each turn's writes as one of its own would (they name their run), and lets one store call renew
+// the leases of all of them (lease_batch).
+inline std::string const& process_turn_holder()
+{
+    static std::string const holder = "turns:" + boost::uuids::to_string(boost::uuids::random_generator()());
+    return holder;
+}
+
+struct lease_batch;
+
+// What a turn shares with the keeper of its lease: the keeper outlives a moved-from
 // or destroyed turn until it sees `over`.
 struct turn_state
 {
     turn_state(asio::any_io_executor ex, thread_store& s, std::string run, turn_options const& o)
         : store(&s)
         , run_id(std::move(run))
-        , holder("turn:" + run_id)
+        , holder(process_turn_holder())
         , lease(o.lease)
         , check_every(std::min(o.check_every, o.lease / 3))
         , strand(asio::make_strand(ex))
-        , timer(strand)
-        , keeper_done(std::make_unique<async_queue<char>>(ex, 1))
     {
     }
 
@@ -60,12 +71,9 @@ struct turn_state
     std::chrono::milliseconds check_every;
     unsigned rounds = 0;
     bool finished = false;
-    asio::strand<asio::any_io_executor> strand;
-    asio::steady_timer timer; // used on `strand` only
+    asio::strand<asio::any_io_executor> strand; // the turn's background store calls
     std::atomic<bool> over{false};
-    // Closed when the keeper has ended: a finished turn has nothing of its own left in flight.
-    std::unique_ptr<async_queue<char>> keeper_done;
-    bool keeper_started = false;
+    std::shared_ptr<lease_batch> batch; // whose keeper renews this turn's lease
 
     // Interruption: the signal is emitted on `interrupt_ex` only.
     std::atomic<bool> interrupted{false};
@@ -116,26 +124,160 @@ inline void interrupt_turn(std::shared_ptr<turn_state> const& s)
         asio::post(*s->interrupt_ex, [s] { s->interrupt_signal.emit(asio::cancellation_type::terminal); });
 }
 
-// Renews the turn's lease (running, or waiting in line) until the turn is
-// over or the lease is lost (the turn's next write says so), and learns at
-// each renewal whether another message asked it to stop.
-inline asio::awaitable<void> keep_turn_lease(std::shared_ptr<turn_state> s)
+// The turns of this process whose leases one keeper renews in one store call every `check_every`: those on one
+// store, with one lease and period, on one execution context (the keeper runs there, and ends with it). A turn
+// learns at each renewal whether another message asked it to stop; a turn whose lease is gone is renewed no more
+// (its next write says so).
+struct lease_batch : std::enable_shared_from_this<lease_batch>
 {
-    std::vector<std::string> const runs{s->run_id};
-    while(!s->over)
+    struct key
     {
-        s->timer.expires_after(s->check_every);
-        system::error_code ec;
-        co_await s->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-        if(s->over)
-            break;
-        auto held = co_await s->store->renew_leases(s->holder, runs, s->lease);
-        if(held && held->empty())
-            break;
-        if(held && held->front().cancel_requested)
-            interrupt_turn(s);
+        thread_store* store;
+        std::int64_t lease_ms;
+        std::int64_t check_ms;
+        auto operator<=>(key const&) const = default;
+    };
+
+    lease_batch(key k, asio::any_io_executor ex) : id(k), strand(asio::make_strand(ex)), timer(strand) {}
+
+    key const id;
+    asio::strand<asio::any_io_executor> strand;
+    asio::steady_timer timer; // the keeper's, on `strand`
+
+    std::mutex mutex;
+    std::map<std::string, std::weak_ptr<turn_state>, std::less<>> turns; // guarded by mutex
+    bool keeping = false;                                                // a keeper runs; guarded by mutex
+    bool dead = false; // its keeper was destroyed with its context: a new batch takes the key; guarded by mutex
+
+    void join(std::shared_ptr<turn_state> const& s);
+    void leave(std::string_view run_id)
+    {
+        std::lock_guard lock(mutex);
+        if(auto it = turns.find(run_id); it != turns.end())
+            turns.erase(it);
     }
-    s->keeper_done->close();
+};
+
+// An execution context's lease batches, by key: a service, so that they end with their context (a context made
+// later at the same address starts with none).
+class lease_batches final : public asio::execution_context::service
+{
+public:
+    using key_type = lease_batches;
+    static inline asio::execution_context::id id;
+
+    explicit lease_batches(asio::execution_context& context) : asio::execution_context::service(context) {}
+
+    std::shared_ptr<lease_batch> of(lease_batch::key k, asio::any_io_executor const& ex)
+    {
+        std::lock_guard lock(mutex_);
+        std::erase_if(batches_, [](auto const& entry) { return entry.second.expired(); });
+        auto& slot = batches_[k];
+        auto batch = slot.lock();
+        if(batch)
+        {
+            std::lock_guard dead_lock(batch->mutex);
+            if(batch->dead)
+                batch.reset();
+        }
+        if(!batch)
+        {
+            batch = std::make_shared<lease_batch>(k, ex);
+            slot = batch;
+        }
+        return batch;
+    }
+
+private:
+    void shutdown() override
+    {
+        std::lock_guard lock(mutex_);
+        for(auto& [k, weak] : batches_)
+            if(auto batch = weak.lock())
+            {
+                std::lock_guard dead_lock(batch->mutex);
+                batch->dead = true;
+            }
+        batches_.clear();
+    }
+
+    std::mutex mutex_;
+    std::map<lease_batch::key, std::weak_ptr<lease_batch>> batches_;
+};
+
+inline asio::awaitable<void> keep_leases(std::shared_ptr<lease_batch> b)
+{
+    // Ends with the keeper, however it ends (its context destroyed too): a turn that joins later starts another.
+    struct keeping_flag
+    {
+        lease_batch& batch;
+        bool cleared = false;
+        ~keeping_flag()
+        {
+            if(cleared)
+                return;
+            // Destroyed unfinished: its context is going away, and this batch's strand with it.
+            std::lock_guard lock(batch.mutex);
+            batch.keeping = false;
+            batch.dead = true;
+        }
+    } flag{*b};
+    std::vector<std::string> ids;
+    std::vector<std::shared_ptr<turn_state>> live;
+    for(;;)
+    {
+        b->timer.expires_after(std::chrono::milliseconds(b->id.check_ms));
+        system::error_code ec;
+        co_await b->timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        ids.clear();
+        live.clear();
+        {
+            std::lock_guard lock(b->mutex);
+            for(auto it = b->turns.begin(); it != b->turns.end();)
+            {
+                auto s = it->second.lock();
+                if(!s || s->over)
+                {
+                    it = b->turns.erase(it);
+                    continue;
+                }
+                ids.push_back(it->first);
+                live.push_back(std::move(s));
+                ++it;
+            }
+            if(live.empty())
+            {
+                b->keeping = false; // under the lock a joining turn reads: it starts the next keeper
+                flag.cleared = true;
+                co_return;
+            }
+        }
+        std::chrono::milliseconds const lease(b->id.lease_ms);
+        auto held = co_await b->id.store->renew_leases(process_turn_holder(), ids, lease);
+        if(!held)
+            continue; // the store failed: again at the next tick, before any lease runs out
+        std::map<std::string_view, bool> cancel_asked; // of the leases still held
+        for(auto const& h : *held)
+            cancel_asked.emplace(h.run_id, h.cancel_requested);
+        for(auto const& s : live)
+        {
+            auto const h = cancel_asked.find(s->run_id);
+            if(h == cancel_asked.end())
+                b->leave(s->run_id); // lost: its next write says so
+            else if(h->second)
+                interrupt_turn(s);
+        }
+    }
+}
+
+inline void lease_batch::join(std::shared_ptr<turn_state> const& s)
+{
+    std::lock_guard lock(mutex);
+    turns[s->run_id] = s;
+    if(keeping || dead)
+        return;
+    keeping = true;
+    asio::co_spawn(strand, keep_leases(shared_from_this()), asio::detached);
 }
 
 inline void stop_keeping_lease(std::shared_ptr<turn_state> const& s)
@@ -143,7 +285,8 @@ inline void stop_keeping_lease(std::shared_ptr<turn_state> const& s)
     if(s->over.exchange(true))
         return;
     local_turns::instance().remove(s->run_id);
-    asio::dispatch(s->strand, [s] { s->timer.cancel(); });
+    if(s->batch)
+        s->batch->leave(s->run_id);
 }
 
 // A place in a thread's line, left (cancelled in the store, in the
@@ -304,8 +447,7 @@ AGENTIO_DECL asio::awaitable<result<void>> turn::finish(std::span<llm::message c
     auto written = co_await append(messages);
     state_->finished = true;
     detail::stop_keeping_lease(state_);
-    if(state_->keeper_started)
-        (void)co_await state_->keeper_done->pop(); // its renewal in flight, if any, is over
+    // A renewal in flight may still name the run: it extends only a running or queued run's lease.
     auto ended = co_await state_->traced->finish_run(state_->run_id, state_->holder, last_events,
         written ? status : run_status::failed, nullptr);
     if(!written)
@@ -397,8 +539,9 @@ AGENTIO_DECL asio::awaitable<result<turn>> begin_turn(thread_store& untraced, tu
         if(auto running_here = detail::local_turns::instance().find(admitted->interrupted_run))
             detail::interrupt_turn(running_here);
     detail::local_turns::instance().add(state);
-    state->keeper_started = true;
-    asio::co_spawn(state->strand, detail::keep_turn_lease(state), asio::detached);
+    state->batch = asio::use_service<detail::lease_batches>(asio::query(ex, asio::execution::context))
+                       .of({&untraced, state->lease.count(), state->check_every.count()}, ex);
+    state->batch->join(state);
     if(admitted->status == run_status::queued)
     {
         // In line: the keeper renews the place; it is left if this wait ends
