@@ -14,6 +14,8 @@
 #ifndef AGENTIO_JSON_PATCH_HPP
 #define AGENTIO_JSON_PATCH_HPP
 
+#include <agentio/detail/json_pointer.hpp>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -27,23 +29,6 @@
 namespace agentio::json_patch {
 
 namespace json = boost::json;
-
-/// `token` escaped as one reference token of a JSON Pointer (RFC 6901): `~` as `~0`, `/` as `~1`.
-inline std::string escape_token(std::string_view token)
-{
-    std::string out;
-    out.reserve(token.size());
-    for(char const c : token)
-    {
-        if(c == '~')
-            out += "~0";
-        else if(c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
-    return out;
-}
 
 namespace detail {
 
@@ -63,10 +48,15 @@ inline void diff_into(json::value const& from, json::value const& to, std::strin
         auto const& b = to.get_object();
         for(auto const& [key, value] : a)
             if(!b.contains(key))
-                op("remove", path + "/" + escape_token(key), nullptr);
+            {
+                std::string where = path;
+                agentio::detail::append_pointer_token(where, key);
+                op("remove", where, nullptr);
+            }
         for(auto const& [key, value] : b)
         {
-            auto const where = path + "/" + escape_token(key);
+            std::string where = path;
+            agentio::detail::append_pointer_token(where, key);
             if(auto const* before = a.if_contains(key))
                 diff_into(*before, value, where, ops);
             else

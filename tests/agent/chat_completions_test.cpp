@@ -19,6 +19,7 @@
 
 #include "summaries.hpp"
 #include "test_http.hpp"
+#include "model_outputs.hpp"
 #include "test_tools.hpp"
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -1090,19 +1091,30 @@ BOOST_AUTO_TEST_CASE(sessions_summarize_what_outgrows_the_window)
     std::filesystem::remove(file);
 }
 
+namespace {
+
+// ReAct's text protocol for the agent "estrategias": one action (counting the initiatives) on the question, then
+// `final_answer` on the observation.
+void react_counts_then_answers(served& s, std::string const& final_answer)
+{
+    auto act = says("Thought: cuento las iniciativas.\nAction: contar_iniciativas\n"
+                    "Action Input: {\"campo_agrupacion\": \"estado_de_la_iniciativa\"}");
+    act.when_user_message_contains = "Question:";
+    auto answer = says("Thought: ya lo sé.\nFinal Answer: " + final_answer);
+    answer.when_user_message_contains = "Observation:";
+    testing::scenario react;
+    react.name = "react-scenario";
+    react.turns.push_back({act, answer});
+    s.fake.add_scenario(react);
+}
+
+} // namespace
+
 BOOST_AUTO_TEST_CASE(strategies_forced_and_chosen)
 {
     served s;
     // ReAct: the text protocol, each call a new question or observation.
-    auto react_act = says("Thought: cuento las iniciativas.\nAction: contar_iniciativas\n"
-                          "Action Input: {\"campo_agrupacion\": \"estado_de_la_iniciativa\"}");
-    react_act.when_user_message_contains = "Question:";
-    auto react_answer = says("Thought: ya lo sé.\nFinal Answer: Hay 47 iniciativas.");
-    react_answer.when_user_message_contains = "Observation:";
-    testing::scenario react;
-    react.name = "react-scenario";
-    react.turns.push_back({react_act, react_answer});
-    s.fake.add_scenario(react);
+    react_counts_then_answers(s, "Hay 47 iniciativas.");
     // Plan and execute: a plan, one step through the tool loop, an answer, a verdict.
     s.scenario("plan-planner", {says(R"({"steps": ["Contar las iniciativas por estado", "Resumir el recuento"]})")});
     s.scenario("agente-scenario", {says("Recuento hecho.")});
@@ -1452,15 +1464,7 @@ BOOST_AUTO_TEST_CASE(a_plans_steps_and_its_state)
     s.scenario("agente-scenario", {says("Recuento hecho.")});
     s.scenario("plan-answer", {says("Hay 47 iniciativas.")});
     s.scenario("plan-verifier", {says("SI")});
-    auto react_act = says("Thought: cuento.\nAction: contar_iniciativas\n"
-                          "Action Input: {\"campo_agrupacion\": \"estado_de_la_iniciativa\"}");
-    react_act.when_user_message_contains = "Question:";
-    auto react_answer = says("Thought: ya lo sé.\nFinal Answer: Hay 47.");
-    react_answer.when_user_message_contains = "Observation:";
-    testing::scenario react_scenario;
-    react_scenario.name = "react-scenario";
-    react_scenario.turns.push_back({react_act, react_answer});
-    s.fake.add_scenario(react_scenario);
+    chat_completions_endpoint::react_counts_then_answers(s, "Hay 47.");
     s.run(2);
     // The strategy forced as the OpenAI door's `agent_type`: a member of forwardedProps.
     auto const forced = [](std::string const& thread, std::string const& run, std::string const& question,
@@ -2100,11 +2104,8 @@ asio::awaitable<agentio::tool_result> call_tool(agentio::dynamic_tools const& to
 
 asio::awaitable<std::vector<cc::output>> complete_with(std::shared_ptr<a2a::remote_model> model, cc::request r)
 {
-    auto outputs = std::make_shared<std::vector<cc::output>>();
     cc::call_context ctx;
-    cc::output_sink sink = [outputs](cc::output o) { outputs->push_back(std::move(o)); };
-    co_await model->complete(std::move(r), ctx, std::move(sink));
-    co_return std::move(*outputs);
+    co_return co_await agentio_test::model_outputs(*model, std::move(r), ctx);
 }
 
 // A scenario whose first round answers by the question's words: `(word, answer)` in order, the last one always.

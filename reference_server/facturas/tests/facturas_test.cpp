@@ -10,6 +10,7 @@
 // byte-identical; the HTTP interface is checked on a real socket.
 #define BOOST_TEST_MODULE agentio facturas tests
 #include "summaries.hpp"
+#include "model_outputs.hpp"
 #include "agent.hpp"
 #include "http_api.hpp"
 #include "openai_api.hpp"
@@ -672,19 +673,9 @@ namespace {
 std::vector<agentio::chat_completions::output> complete(fixture& f, agentio::chat_completions::model& m,
     agentio::chat_completions::request r)
 {
-    auto outputs = std::make_shared<std::vector<agentio::chat_completions::output>>();
-    auto const ctx = std::make_shared<agentio::chat_completions::call_context>();
-    ctx->session = "aprobaciones";
-    f.run([](agentio::chat_completions::model& model, agentio::chat_completions::request req,
-              std::shared_ptr<agentio::chat_completions::call_context> c,
-              std::shared_ptr<std::vector<agentio::chat_completions::output>> out) -> asio::awaitable<int> {
-        agentio::chat_completions::output_sink sink = [out](agentio::chat_completions::output o) {
-            out->push_back(std::move(o));
-        };
-        co_await model.complete(std::move(req), *c, std::move(sink));
-        co_return 0;
-    }(m, std::move(r), ctx, outputs));
-    return *outputs;
+    agentio::chat_completions::call_context ctx;
+    ctx.session = "aprobaciones";
+    return f.run(agentio_test::model_outputs(m, std::move(r), ctx));
 }
 
 std::string content_of(std::vector<agentio::chat_completions::output> const& outputs)

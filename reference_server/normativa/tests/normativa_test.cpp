@@ -9,6 +9,7 @@
 // the HTTP API on a real socket with the wire-exact fake LLM as the model.
 #define BOOST_TEST_MODULE agentio normativa tests
 #include "summaries.hpp"
+#include "model_outputs.hpp"
 #include "agent.hpp"
 #include "openai_api.hpp"
 #include "app.hpp"
@@ -719,19 +720,9 @@ namespace {
 std::vector<agentio::chat_completions::output> complete(asio::io_context& ioc, agentio::chat_completions::model& m,
     agentio::chat_completions::request r)
 {
-    auto outputs = std::make_shared<std::vector<agentio::chat_completions::output>>();
-    run_on(ioc,
-        [](agentio::chat_completions::model& model, agentio::chat_completions::request req,
-            std::shared_ptr<std::vector<agentio::chat_completions::output>> out) -> asio::awaitable<int> {
-            agentio::chat_completions::call_context ctx;
-            ctx.user = "clave-a";
-            agentio::chat_completions::output_sink sink = [out](agentio::chat_completions::output o) {
-                out->push_back(std::move(o));
-            };
-            co_await model.complete(std::move(req), ctx, std::move(sink));
-            co_return 0;
-        }(m, std::move(r), outputs));
-    return *outputs;
+    agentio::chat_completions::call_context ctx;
+    ctx.user = "clave-a";
+    return run_on(ioc, agentio_test::model_outputs(m, std::move(r), ctx));
 }
 
 } // namespace
